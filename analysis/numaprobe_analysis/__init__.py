@@ -1,0 +1,1 @@
+"""Analysis of numaprobe results files: loading (load), tables (tables), command line (cli)."""

@@ -1,0 +1,158 @@
+#include "cli.h"
+
+#include "status.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+enum option_id {
+    OPT_CONFIG,
+    OPT_OUTPUT,
+    OPT_SET,
+    OPT_STRICT,
+    OPT_QUIET,
+    OPT_VERBOSE,
+    OPT_SHOW_CONFIG,
+    OPT_CONFIG_REFERENCE,
+    OPT_HELP,
+    OPT_VERSION,
+    N_OPTIONS
+};
+
+struct option_row {
+    const char *name;
+    char short_name; /* 0: long only */
+    const char *arg; /* NULL: a flag */
+    const char *help;
+};
+
+/* The one table of options: getopt_long's array and --help are both made from it. */
+static const struct option_row rows[N_OPTIONS] = {
+    [OPT_CONFIG] = {"config", 'c', "FILE",
+                    "YAML configuration (default: built-in, same as configs/quick.yaml)"},
+    [OPT_OUTPUT] = {"output", 'o', "FILE",
+                    "results file (default: numaprobe-<UTC time>.h5 here); checked before "
+                    "measuring"},
+    [OPT_SET] = {"set", 's', "KEY=VALUE",
+                 "override one config key, e.g. --set bandwidth_matrix.size=256MiB (repeatable)"},
+    [OPT_STRICT] = {"strict", 0, NULL, "treat environment problems (binding) as errors: exit 3"},
+    [OPT_QUIET] = {"quiet", 'q', NULL, "no progress lines on stderr"},
+    [OPT_VERBOSE] = {"verbose", 'v', NULL, "debug messages on stderr"},
+    [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
+    [OPT_CONFIG_REFERENCE] = {"config-reference", 0, NULL,
+                              "print every configuration key, its default and meaning; exit"},
+    [OPT_HELP] = {"help", 'h', NULL, "print this help and exit"},
+    [OPT_VERSION] = {"version", 'V', NULL, "print the version and exit"},
+};
+
+/* Long-only options get values above any character. */
+static int option_value(int id)
+{
+    return rows[id].short_name ? rows[id].short_name : 256 + id;
+}
+
+void nprb_cli_print_help(FILE *out)
+{
+    fprintf(out,
+            "Usage: numaprobe [OPTIONS]\n"
+            "       mpirun --map-by ppr:1:node --bind-to none numaprobe [OPTIONS]\n\n"
+            "Measures memory latency and bandwidth of every NUMA node of every host in the job\n"
+            "and writes all results to one HDF5 file (see docs/SCHEMA.md).\n\nOptions:\n");
+    for (int i = 0; i < N_OPTIONS; i++) {
+        char left[64];
+        if (rows[i].short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", rows[i].short_name, rows[i].name,
+                     rows[i].arg ? " " : "", rows[i].arg ? rows[i].arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", rows[i].name, rows[i].arg ? " " : "",
+                     rows[i].arg ? rows[i].arg : "");
+        fprintf(out, "  %-28s %s\n", left, rows[i].help);
+    }
+    fprintf(out,
+            "\nExit codes:\n"
+            "  %d  ok\n"
+            "  %d  runtime failure (every host failed, MPI or file system error)\n"
+            "  %d  usage or config error, or unwritable output path (nothing was measured)\n"
+            "  %d  environment check failed under --strict\n"
+            "  %d  result validation failed (a kernel produced a wrong answer)\n"
+            "  %d  partial: some hosts failed, the file holds every other host's results\n",
+            NPRB_EXIT_OK, NPRB_EXIT_RUNTIME, NPRB_EXIT_USAGE, NPRB_EXIT_ENV,
+            NPRB_EXIT_VALIDATION, NPRB_EXIT_PARTIAL);
+}
+
+int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_t errlen)
+{
+    memset(cli, 0, sizeof *cli);
+    struct option longopts[N_OPTIONS + 1];
+    char shortopts[2 * N_OPTIONS + 2] = ":";
+    size_t s = 1;
+    for (int i = 0; i < N_OPTIONS; i++) {
+        longopts[i] = (struct option){rows[i].name, rows[i].arg ? required_argument : no_argument,
+                                      NULL, option_value(i)};
+        if (rows[i].short_name) {
+            shortopts[s++] = rows[i].short_name;
+            if (rows[i].arg)
+                shortopts[s++] = ':';
+        }
+    }
+    shortopts[s] = '\0';
+    longopts[N_OPTIONS] = (struct option){NULL, 0, NULL, 0};
+
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        int id = -1;
+        for (int i = 0; i < N_OPTIONS; i++)
+            if (c == option_value(i))
+                id = i;
+        switch (id) {
+        case OPT_CONFIG:
+            cli->config_path = optarg;
+            break;
+        case OPT_OUTPUT:
+            cli->output_path = optarg;
+            break;
+        case OPT_SET:
+            if (cli->set_count == NPRB_MAX_SETS) {
+                snprintf(err, errlen, "too many --set options (at most %d)", NPRB_MAX_SETS);
+                return -1;
+            }
+            cli->sets[cli->set_count++] = optarg;
+            break;
+        case OPT_STRICT:
+            cli->strict = true;
+            break;
+        case OPT_QUIET:
+            cli->quiet = true;
+            break;
+        case OPT_VERBOSE:
+            cli->verbose = true;
+            break;
+        case OPT_SHOW_CONFIG:
+            cli->show_config = true;
+            break;
+        case OPT_CONFIG_REFERENCE:
+            cli->config_reference = true;
+            break;
+        case OPT_HELP:
+            cli->help = true;
+            break;
+        case OPT_VERSION:
+            cli->version = true;
+            break;
+        default:
+            if (c == ':')
+                snprintf(err, errlen, "option %s needs a value", argv[optind - 1]);
+            else
+                snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,32 @@
+/**
+ * @file cli.h
+ * Command-line arguments, driven by one option table that also writes --help.
+ */
+#ifndef NPRB_CLI_H
+#define NPRB_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define NPRB_MAX_SETS 64
+
+struct nprb_cli {
+    const char *config_path; /**< NULL: built-in defaults */
+    const char *output_path; /**< NULL: numaprobe-<UTC time>.h5 */
+    const char *sets[NPRB_MAX_SETS];
+    int set_count;
+    bool strict, quiet, verbose;
+    bool help, version, show_config, config_reference;
+};
+
+/**
+ * Parses argv. @return 0, or -1 with a message for the user in @p err (a usage error: exit 2).
+ * Pointers in @p cli point into argv.
+ */
+int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_t errlen);
+
+/** Writes the usage text (options, exit codes) to @p out. */
+void nprb_cli_print_help(FILE *out);
+
+#endif

@@ -1,0 +1,86 @@
+/**
+ * @file config.h
+ * The run configuration: built-in defaults, then a YAML file, then --set overrides, all through
+ * one declarative key table that also produces the documentation and the effective-config echo.
+ */
+#ifndef NPRB_CONFIG_H
+#define NPRB_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** What to ask of transparent huge pages for every measurement buffer. */
+enum nprb_thp_mode {
+    NPRB_THP_SYSTEM, /**< leave the system's policy alone (no madvise) */
+    NPRB_THP_ON,     /**< madvise(MADV_HUGEPAGE) */
+    NPRB_THP_OFF,    /**< madvise(MADV_NOHUGEPAGE): 4 KiB placement granularity */
+};
+
+struct nprb_latency_config {
+    bool enabled;
+    uint64_t size_bytes;  /**< working set of the chase, per memory node */
+    int samples;          /**< timed samples kept (one more is taken and discarded) */
+    double sample_s;      /**< minimum length of one sample */
+};
+
+struct nprb_bandwidth_config {
+    bool enabled;
+    uint64_t size_bytes;  /**< bytes of the array streamed, per memory node */
+    int threads;          /**< threads per CPU node; 0 means one per usable core */
+    int repetitions;      /**< timed repetitions kept (one more is taken and discarded) */
+};
+
+struct nprb_config {
+    uint64_t seed;                /**< seed of every random chain; recorded in the file */
+    enum nprb_thp_mode huge_pages;
+    struct nprb_latency_config latency_matrix;
+    struct nprb_bandwidth_config bandwidth_matrix;
+};
+
+/** Largest config text echoed and stored (effective config as YAML). */
+#define NPRB_CONFIG_TEXT_MAX 8192
+
+/**
+ * Fills @p cfg with the built-in defaults (equal to configs/quick.yaml's values).
+ * Never fails: the defaults are parsed by the same code as user input and tested.
+ */
+void nprb_config_defaults(struct nprb_config *cfg);
+
+/** Largest config file accepted. */
+#define NPRB_CONFIG_FILE_MAX (1 << 20)
+
+/**
+ * Reads a whole config file into a new string (*text, freed by the caller). Rank 0 reads it and
+ * broadcasts the text, so the file needs to exist only where the job was started.
+ * @return 0, or -1 with a message in @p err.
+ */
+int nprb_config_read_file(const char *path, char **text, char *err, size_t errlen);
+
+/**
+ * Applies YAML @p text over @p cfg; @p source names it in messages ("FILE:LINE: KEY: ...").
+ * @return 0, or -1 with a message in @p err; @p cfg may be partly updated then.
+ */
+int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char *source,
+                          char *err, size_t errlen);
+
+/**
+ * Reads a YAML file over @p cfg (nprb_config_read_file() + nprb_config_load_text()). On error writes "FILE:LINE: KEY: what was expected" into
+ * @p err and returns -1; @p cfg may be partly updated then.
+ */
+int nprb_config_load_file(struct nprb_config *cfg, const char *path, char *err, size_t errlen);
+
+/**
+ * Applies one "key=value" override (dotted key, e.g. "bandwidth_matrix.size=256MiB").
+ * On error writes a message into @p err and returns -1.
+ */
+int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, size_t errlen);
+
+/** Writes the effective configuration as YAML (every key, canonical units) into @p buf. */
+void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len);
+
+/** Writes the key reference (key, type, default, meaning) as text into @p out. */
+void nprb_config_print_reference(FILE *out);
+
+#endif

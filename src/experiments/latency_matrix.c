@@ -1,0 +1,167 @@
+/* Idle latency: one thread pinned on a core of the CPU node chases a random chain through memory
+ * bound to the memory node. */
+#include "experiment.h"
+#include "kernels/chain.h"
+#include "kernels/chase.h"
+#include "place.h"
+#include "timer.h"
+#include "verify.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One slot per cache line: each access then touches a new line, and adjacent-line prefetch
+ * cannot help because the next line visited is a random one. */
+#define SLOT_BYTES 64
+#define MIN_PLACED_FRAC 0.99
+
+/* The result leaves through a volatile store, so the compiler must keep every load feeding it. */
+static void *volatile chase_sink;
+
+static void fill_common(struct nprb_latency_row *row, struct nprb_context *ctx,
+                        const struct nprb_plan_item *item)
+{
+    memset(row, 0, sizeof *row);
+    row->rank = ctx->rank;
+    row->measurement = ctx->next_measurement++;
+    NPRB_SET_TEXT(row->hostname, ctx->hostname);
+    NPRB_SET_TEXT(row->experiment, nprb_experiment_name(item->experiment));
+    row->cpu_node = (int32_t)nprb_topo_node(ctx->topo, item->cpu_node)->os_index;
+    row->mem_node = (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index;
+    NPRB_SET_TEXT(row->mem_policy, nprb_mem_policy_name(item->policy));
+    row->size_bytes = item->size_bytes;
+    NPRB_SET_TEXT(row->pattern, "random");
+    row->stride_bytes = 0;
+    row->threads = 1;
+    row->latency_ns_min = row->latency_ns_median = row->latency_ns_p90 = NAN;
+    row->latency_ns_p99 = row->latency_ns_max = NAN;
+    row->huge_page_frac = -1;
+    row->pages_on_target_frac = NAN;
+}
+
+static enum nprb_status finish(struct nprb_context *ctx, struct nprb_latency_row *row,
+                               const char *status, enum nprb_status result)
+{
+    NPRB_SET_TEXT(row->status, status);
+    if (nprb_results_add(ctx->results, NPRB_TABLE_LATENCY, row) != 0)
+        return NPRB_ERR_NOMEM;
+    return result;
+}
+
+/* Doubles the chase length until one sample lasts at least the configured time and 20 clock
+ * ticks (STREAM's rule), so timer resolution is under 5% of every sample. */
+static uint64_t calibrate_steps(void **head, double sample_s, uint64_t tick_ns)
+{
+    uint64_t want_ns = (uint64_t)(sample_s * 1e9);
+    if (want_ns < 20 * tick_ns)
+        want_ns = 20 * tick_ns;
+    uint64_t steps = 1024;
+    for (;;) {
+        uint64_t t0 = nprb_now_ns();
+        chase_sink = nprb_chase(head, steps);
+        uint64_t dt = nprb_now_ns() - t0;
+        if (dt >= want_ns || steps >= (UINT64_C(1) << 40))
+            return steps;
+        /* Jump close to the target in one step once the timing means something. */
+        if (dt > 100 * tick_ns && dt * 2 < want_ns)
+            steps = steps * (want_ns / dt + 1);
+        else
+            steps *= 2;
+        steps = (steps + NPRB_CHASE_UNROLL - 1) / NPRB_CHASE_UNROLL * NPRB_CHASE_UNROLL;
+    }
+}
+
+static enum nprb_status chase_samples(struct nprb_context *ctx, struct nprb_latency_row *row,
+                                      void **head)
+{
+    const struct nprb_latency_config *lc = &ctx->cfg->latency_matrix;
+    uint64_t steps = calibrate_steps(head, lc->sample_s, nprb_clock_tick_ns());
+    double *ns = malloc((size_t)lc->samples * sizeof *ns);
+    if (ns == NULL)
+        return NPRB_ERR_NOMEM;
+    void *p = head;
+    /* Sample 0 is discarded: it pays for whatever the calibration left cold (TLB, caches). */
+    for (int s = -1; s < lc->samples; s++) {
+        uint64_t t0 = nprb_now_ns();
+        p = nprb_chase(p, steps);
+        uint64_t dt = nprb_now_ns() - t0;
+        if (s >= 0)
+            ns[s] = (double)dt / (double)steps;
+    }
+    chase_sink = p;
+    struct nprb_stats st = nprb_stats_of(ns, (size_t)lc->samples);
+    free(ns);
+    row->samples = lc->samples;
+    row->accesses_per_sample = steps;
+    row->latency_ns_min = st.min;
+    row->latency_ns_median = st.median;
+    row->latency_ns_p90 = st.p90;
+    row->latency_ns_p99 = st.p99;
+    row->latency_ns_max = st.max;
+    return NPRB_OK;
+}
+
+enum nprb_status nprb_measure_latency_matrix(struct nprb_context *ctx,
+                                             const struct nprb_plan_item *item)
+{
+    struct nprb_latency_row row;
+    fill_common(&row, ctx, item);
+    if (item->skip_reason[0] != '\0') {
+        NPRB_SET_TEXT(row.note, item->skip_reason);
+        return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
+    }
+    unsigned pu;
+    if (nprb_topo_node_pus(ctx->topo, item->cpu_node, &pu, 1) != 1) {
+        NPRB_SET_TEXT(row.note, "no usable core on the CPU node");
+        return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
+    }
+    struct nprb_pin pin;
+    if (nprb_pin_thread(&pin, nprb_topo_hwloc(ctx->topo), pu) != 0) {
+        snprintf(row.note, sizeof row.note, "cannot pin to CPU %u: %s", pu, strerror(errno));
+        return finish(ctx, &row, NPRB_ROW_FAILED, NPRB_ERR_SYSTEM);
+    }
+    enum nprb_status result = NPRB_OK;
+    const char *status = NPRB_ROW_OK;
+    unsigned mem_os = (unsigned)row.mem_node;
+    struct nprb_buffer buf;
+    if (nprb_buffer_alloc(&buf, item->size_bytes, item->policy, &mem_os, 1, ctx->cfg->huge_pages,
+                          row.note, sizeof row.note) != 0) {
+        result = errno == ENOMEM ? NPRB_ERR_NOMEM : NPRB_ERR_SYSTEM;
+        status = NPRB_ROW_FAILED;
+        goto out_unpin;
+    }
+    /* Fault the pages in address order first: placement then follows the policy page by page
+     * (and THP can assemble huge pages) rather than the random order of the chain. */
+    memset(buf.addr, 0, buf.bytes);
+    void **head = nprb_chain_build_random(buf.addr, buf.bytes, SLOT_BYTES, ctx->cfg->seed);
+    if (head == NULL || nprb_chain_check_permutation(buf.addr, buf.bytes, SLOT_BYTES) != 0) {
+        snprintf(row.note, sizeof row.note, "chain construction failed: %s", strerror(errno));
+        result = head == NULL ? NPRB_ERR_NOMEM : NPRB_ERR_VALIDATION;
+        status = head == NULL ? NPRB_ROW_FAILED : NPRB_ROW_INVALID;
+        goto out_free;
+    }
+    struct nprb_census census;
+    if (nprb_census_take(buf.addr, buf.bytes, &census) == 0) {
+        row.pages_on_target_frac = nprb_census_fraction_on(&census, &mem_os, 1);
+        nprb_record_placement(ctx, row.measurement, row.experiment, &census);
+    }
+    row.huge_page_frac = nprb_buffer_huge_fraction(&buf);
+    result = chase_samples(ctx, &row, head);
+    if (!nprb_pin_holds(&pin)) {
+        snprintf(row.note, sizeof row.note, "thread left CPU %u during the chase", pu);
+        status = NPRB_ROW_INVALID;
+    } else if (!(row.pages_on_target_frac >= MIN_PLACED_FRAC)) {
+        snprintf(row.note, sizeof row.note, "only %.1f%% of pages on node %u (need %.0f%%)",
+                 100 * row.pages_on_target_frac, mem_os, 100 * MIN_PLACED_FRAC);
+        status = NPRB_ROW_INVALID;
+    }
+out_free:
+    nprb_buffer_free(&buf);
+out_unpin:
+    nprb_unpin_thread(&pin);
+    row.valid = strcmp(status, NPRB_ROW_OK) == 0;
+    return finish(ctx, &row, status, result);
+}

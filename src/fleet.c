@@ -1,0 +1,151 @@
+#include "fleet.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int nprb_fleet_init(struct nprb_fleet *fleet, int *argc, char ***argv)
+{
+    memset(fleet, 0, sizeof *fleet);
+    int provided;
+    /* FUNNELED: OpenMP threads measure, only the main thread talks MPI. */
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        return -1;
+    fleet->world = MPI_COMM_WORLD;
+    MPI_Comm_rank(fleet->world, &fleet->rank);
+    MPI_Comm_size(fleet->world, &fleet->size);
+    MPI_Comm_split_type(fleet->world, MPI_COMM_TYPE_SHARED, fleet->rank, MPI_INFO_NULL,
+                        &fleet->host);
+    MPI_Comm_rank(fleet->host, &fleet->host_rank);
+    MPI_Comm_size(fleet->host, &fleet->host_size);
+
+    int is_leader = fleet->host_rank == 0, leader_index = 0;
+    MPI_Exscan(&is_leader, &leader_index, 1, MPI_INT, MPI_SUM, fleet->world);
+    if (fleet->rank == 0)
+        leader_index = 0; /* MPI_Exscan leaves rank 0's result undefined */
+    fleet->host_index = leader_index;
+    MPI_Bcast(&fleet->host_index, 1, MPI_INT, 0, fleet->host);
+    MPI_Allreduce(&is_leader, &fleet->host_count, 1, MPI_INT, MPI_SUM, fleet->world);
+
+    int len = 0;
+    MPI_Get_processor_name(fleet->hostname, &len);
+    MPI_Get_library_version(fleet->mpi_library, &len);
+    fleet->mpi_library[strcspn(fleet->mpi_library, "\n,")] = '\0';
+    return 0;
+}
+
+void nprb_fleet_finalize(struct nprb_fleet *fleet)
+{
+    if (fleet->host != MPI_COMM_NULL && fleet->host != 0)
+        MPI_Comm_free(&fleet->host);
+    MPI_Finalize();
+}
+
+_Noreturn void nprb_fleet_abort(const struct nprb_fleet *fleet, int exit_code)
+{
+    MPI_Abort(fleet->world, exit_code);
+    exit(exit_code);
+}
+
+void nprb_fleet_take_turns(const struct nprb_fleet *fleet, void (*fn)(void *), void *arg)
+{
+    for (int turn = 0; turn < fleet->host_size; turn++) {
+        if (turn == fleet->host_rank)
+            fn(arg);
+        MPI_Barrier(fleet->host);
+    }
+}
+
+enum nprb_status nprb_fleet_worst(const struct nprb_fleet *fleet, enum nprb_status mine)
+{
+    /* Gathered rather than reduced: "worst" is a precedence, not a numeric maximum. */
+    int *all = malloc((size_t)fleet->size * sizeof *all);
+    int value = (int)mine;
+    if (all == NULL)
+        return NPRB_ERR_NOMEM;
+    MPI_Allgather(&value, 1, MPI_INT, all, 1, MPI_INT, fleet->world);
+    enum nprb_status worst = NPRB_OK;
+    for (int r = 0; r < fleet->size; r++)
+        worst = nprb_status_worst(worst, (enum nprb_status)all[r]);
+    free(all);
+    return worst;
+}
+
+bool nprb_fleet_any(const struct nprb_fleet *fleet, bool flag)
+{
+    int mine = flag, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, fleet->world);
+    return any != 0;
+}
+
+void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len)
+{
+    MPI_Bcast(text, len, MPI_CHAR, 0, fleet->world);
+    text[len - 1] = '\0';
+}
+
+enum { TAG_COUNTS = 7100, TAG_ROWS = 7200 };
+
+static int send_rows(const struct nprb_fleet *fleet, const struct nprb_results *mine)
+{
+    unsigned long long counts[NPRB_N_TABLES];
+    for (int t = 0; t < NPRB_N_TABLES; t++)
+        counts[t] = mine->tables[t].count;
+    /* Wait for rank 0's go-ahead, so rank 0 receives from one rank at a time and its memory
+     * stays bounded by one rank's rows, whatever the size of the fleet. */
+    int go = 0;
+    MPI_Recv(&go, 1, MPI_INT, 0, TAG_COUNTS, fleet->world, MPI_STATUS_IGNORE);
+    MPI_Send(counts, NPRB_N_TABLES, MPI_UNSIGNED_LONG_LONG, 0, TAG_COUNTS, fleet->world);
+    for (int t = 0; t < NPRB_N_TABLES; t++) {
+        const struct nprb_rows *rows = &mine->tables[t];
+        if (rows->count > 0)
+            MPI_Send(rows->data, (int)(rows->count * rows->row_bytes), MPI_BYTE, 0, TAG_ROWS + t,
+                     fleet->world);
+    }
+    return 0;
+}
+
+static int receive_rows(const struct nprb_fleet *fleet, int rank, struct nprb_results *into)
+{
+    unsigned long long counts[NPRB_N_TABLES];
+    int go = 1;
+    MPI_Send(&go, 1, MPI_INT, rank, TAG_COUNTS, fleet->world);
+    MPI_Recv(counts, NPRB_N_TABLES, MPI_UNSIGNED_LONG_LONG, rank, TAG_COUNTS, fleet->world,
+             MPI_STATUS_IGNORE);
+    for (int t = 0; t < NPRB_N_TABLES; t++) {
+        struct nprb_rows *rows = &into->tables[t];
+        rows->count = 0;
+        if (counts[t] == 0)
+            continue;
+        if (counts[t] > rows->capacity) {
+            unsigned char *data = realloc(rows->data, counts[t] * rows->row_bytes);
+            if (data == NULL)
+                return -1;
+            rows->data = data;
+            rows->capacity = counts[t];
+        }
+        MPI_Recv(rows->data, (int)(counts[t] * rows->row_bytes), MPI_BYTE, rank, TAG_ROWS + t,
+                 fleet->world, MPI_STATUS_IGNORE);
+        rows->count = counts[t];
+    }
+    return 0;
+}
+
+int nprb_fleet_gather(const struct nprb_fleet *fleet, const struct nprb_results *mine,
+                      nprb_rows_sink sink, void *arg)
+{
+    if (fleet->rank != 0)
+        return send_rows(fleet, mine);
+    int rc = sink(arg, 0, mine);
+    struct nprb_results buffer;
+    nprb_results_init(&buffer);
+    for (int r = 1; r < fleet->size; r++) {
+        if (receive_rows(fleet, r, &buffer) != 0) {
+            /* Out of memory on rank 0: there is no way to finish the file. */
+            nprb_fleet_abort(fleet, 1);
+        }
+        if (sink(arg, r, &buffer) != 0)
+            rc = -1;
+    }
+    nprb_results_free(&buffer);
+    return rc;
+}

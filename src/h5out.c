@@ -1,0 +1,231 @@
+#include "h5out.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <hdf5.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct nprb_h5 {
+    hid_t file;
+    hid_t mem_types[NPRB_N_TABLES];
+    hid_t datasets[NPRB_N_TABLES];
+    char path[PATH_MAX];
+    char tmp_path[PATH_MAX + 32];
+};
+
+static hid_t field_type(const struct nprb_field *f)
+{
+    switch (f->kind) {
+    case NPRB_FIELD_I8:
+        return H5Tcopy(H5T_NATIVE_INT8);
+    case NPRB_FIELD_I32:
+        return H5Tcopy(H5T_NATIVE_INT32);
+    case NPRB_FIELD_U64:
+        return H5Tcopy(H5T_NATIVE_UINT64);
+    case NPRB_FIELD_F64:
+        return H5Tcopy(H5T_NATIVE_DOUBLE);
+    case NPRB_FIELD_STR: {
+        hid_t s = H5Tcopy(H5T_C_S1);
+        H5Tset_size(s, f->size);
+        H5Tset_strpad(s, H5T_STR_NULLTERM);
+        return s;
+    }
+    }
+    return H5I_INVALID_HID;
+}
+
+static hid_t compound_type(const struct nprb_table_desc *d)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, d->row_bytes);
+    for (size_t i = 0; i < d->field_count; i++) {
+        hid_t ft = field_type(&d->fields[i]);
+        H5Tinsert(t, d->fields[i].name, d->fields[i].offset, ft);
+        H5Tclose(ft);
+    }
+    return t;
+}
+
+static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
+{
+    const struct nprb_table_desc *d = nprb_table_desc(id);
+    h5->mem_types[id] = compound_type(d);
+    /* The file type is packed: struct padding is a property of this compiler, not of the data. */
+    hid_t file_type = H5Tcopy(h5->mem_types[id]);
+    H5Tpack(file_type);
+    hsize_t dims = 0, maxdims = H5S_UNLIMITED;
+    hsize_t chunk = 65536 / d->row_bytes > 0 ? 65536 / d->row_bytes : 1;
+    hid_t space = H5Screate_simple(1, &dims, &maxdims);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, 1, &chunk);
+    h5->datasets[id] = H5Dcreate2(h5->file, d->name, file_type, space, H5P_DEFAULT, dcpl,
+                                  H5P_DEFAULT);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    H5Tclose(file_type);
+    return h5->datasets[id] < 0 ? -1 : 0;
+}
+
+/* Refuses a directory or an unwritable place up front, with the OS's own reason, rather than
+ * through HDF5's error stack after the measurements. */
+static int precheck(const char *path, const char *tmp_path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "cannot write results to %s: it is a directory", path);
+        return -1;
+    }
+    int fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot write results to %s: %s", path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t errlen)
+{
+    struct nprb_h5 *h5 = calloc(1, sizeof *h5);
+    if (h5 == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    snprintf(h5->path, sizeof h5->path, "%s", path);
+    snprintf(h5->tmp_path, sizeof h5->tmp_path, "%s.tmp-%ld", path, (long)getpid());
+    if (precheck(path, h5->tmp_path, err, errlen) != 0) {
+        free(h5);
+        return -1;
+    }
+    /* numaprobe reports HDF5 failures itself, with the path and what it was doing. */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    h5->file = H5Fcreate(h5->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (h5->file < 0) {
+        snprintf(err, errlen, "cannot create HDF5 file %s (HDF5 error; file locking on a "
+                 "network file system? try HDF5_USE_FILE_LOCKING=FALSE)", h5->tmp_path);
+        unlink(h5->tmp_path);
+        free(h5);
+        return -1;
+    }
+    for (int t = 0; t < NPRB_N_TABLES; t++) {
+        if (create_table(h5, (enum nprb_table_id)t) != 0) {
+            snprintf(err, errlen, "cannot create table /%s in %s",
+                     nprb_table_desc((enum nprb_table_id)t)->name, h5->tmp_path);
+            nprb_h5_discard(h5);
+            return -1;
+        }
+    }
+    *out = h5;
+    return 0;
+}
+
+int nprb_h5_append(struct nprb_h5 *h5, enum nprb_table_id table, const void *rows, size_t count)
+{
+    if (count == 0)
+        return 0;
+    hid_t ds = h5->datasets[table];
+    hid_t space = H5Dget_space(ds);
+    hsize_t old = 0;
+    H5Sget_simple_extent_dims(space, &old, NULL);
+    H5Sclose(space);
+    hsize_t size = old + count, start = old, n = count;
+    if (H5Dset_extent(ds, &size) < 0)
+        return -1;
+    space = H5Dget_space(ds);
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, NULL, &n, NULL);
+    hid_t mem = H5Screate_simple(1, &n, NULL);
+    herr_t rc = H5Dwrite(ds, h5->mem_types[table], mem, space, H5P_DEFAULT, rows);
+    H5Sclose(mem);
+    H5Sclose(space);
+    return rc < 0 ? -1 : 0;
+}
+
+static int write_attr(struct nprb_h5 *h5, const char *name, hid_t type, const void *value)
+{
+    if (H5Aexists(h5->file, name) > 0)
+        H5Adelete(h5->file, name);
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t attr = H5Acreate2(h5->file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = attr >= 0 ? H5Awrite(attr, type, value) : -1;
+    if (attr >= 0)
+        H5Aclose(attr);
+    H5Sclose(space);
+    return rc < 0 ? -1 : 0;
+}
+
+int nprb_h5_attr_text(struct nprb_h5 *h5, const char *name, const char *value)
+{
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    const char *v = value != NULL ? value : "";
+    int rc = write_attr(h5, name, type, &v);
+    H5Tclose(type);
+    return rc;
+}
+
+int nprb_h5_attr_int(struct nprb_h5 *h5, const char *name, int64_t value)
+{
+    return write_attr(h5, name, H5T_NATIVE_INT64, &value);
+}
+
+static void close_all(struct nprb_h5 *h5)
+{
+    for (int t = 0; t < NPRB_N_TABLES; t++) {
+        if (h5->datasets[t] > 0)
+            H5Dclose(h5->datasets[t]);
+        if (h5->mem_types[t] > 0)
+            H5Tclose(h5->mem_types[t]);
+        h5->datasets[t] = h5->mem_types[t] = 0;
+    }
+}
+
+static int fsync_path(const char *path, int flags)
+{
+    int fd = open(path, flags);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+int nprb_h5_commit(struct nprb_h5 *h5, char *err, size_t errlen)
+{
+    close_all(h5);
+    int rc = 0;
+    if (H5Fflush(h5->file, H5F_SCOPE_GLOBAL) < 0 || H5Fclose(h5->file) < 0) {
+        snprintf(err, errlen, "HDF5 could not flush and close %s", h5->tmp_path);
+        rc = -1;
+    } else if (fsync_path(h5->tmp_path, O_RDONLY) != 0) {
+        snprintf(err, errlen, "fsync of %s failed: %s", h5->tmp_path, strerror(errno));
+        rc = -1;
+    } else if (rename(h5->tmp_path, h5->path) != 0) {
+        snprintf(err, errlen, "cannot rename %s to %s: %s", h5->tmp_path, h5->path,
+                 strerror(errno));
+        rc = -1;
+    } else {
+        /* The rename itself is durable only once the directory is synced. */
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", h5->path);
+        (void)fsync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
+    }
+    free(h5);
+    return rc;
+}
+
+void nprb_h5_discard(struct nprb_h5 *h5)
+{
+    if (h5 == NULL)
+        return;
+    close_all(h5);
+    if (h5->file > 0)
+        H5Fclose(h5->file);
+    unlink(h5->tmp_path);
+    free(h5);
+}

@@ -1,0 +1,43 @@
+/**
+ * @file h5out.h
+ * The results file writer (rank 0 only). Writes to "<path>.tmp-<pid>" and renames to <path>
+ * only after a flush and an fsync, so a killed writer never leaves a truncated final file.
+ * Tables are extendible compound datasets built from the row descriptors of results.h, appended
+ * to one rank's rows at a time (memory stays bounded by the largest rank's rows).
+ */
+#ifndef NPRB_H5OUT_H
+#define NPRB_H5OUT_H
+
+#include "results.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct nprb_h5;
+
+/**
+ * Creates the temporary file next to @p path with every table empty. This is also the check
+ * that the output path is writable, done before anything is measured.
+ * @return 0, or -1 with a message naming the path and the reason in @p err.
+ */
+int nprb_h5_create(struct nprb_h5 **h5, const char *path, char *err, size_t errlen);
+
+/** Appends @p count rows to a table. @return 0 or -1. */
+int nprb_h5_append(struct nprb_h5 *h5, enum nprb_table_id table, const void *rows, size_t count);
+
+/** Sets a UTF-8 string attribute on the file's root group (replaces an existing one). */
+int nprb_h5_attr_text(struct nprb_h5 *h5, const char *name, const char *value);
+
+/** Sets a 64-bit integer attribute on the root group (replaces an existing one). */
+int nprb_h5_attr_int(struct nprb_h5 *h5, const char *name, int64_t value);
+
+/**
+ * Closes, fsyncs and renames the file into place; frees @p h5 whatever happens.
+ * @return 0, or -1 with a message in @p err (the temporary file is then left for inspection).
+ */
+int nprb_h5_commit(struct nprb_h5 *h5, char *err, size_t errlen);
+
+/** Closes and removes the temporary file; frees @p h5. For runs that end before writing. */
+void nprb_h5_discard(struct nprb_h5 *h5);
+
+#endif

@@ -1,0 +1,114 @@
+#include "chain.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+uint64_t nprb_random_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A uniform pick in [0, bound) by multiply-and-shift: no division in the shuffle loop, and the
+ * bias (bound / 2^64) is far below anything a latency figure can show. */
+static uint32_t pick_below(uint64_t *state, uint32_t bound)
+{
+    return (uint32_t)(((unsigned __int128)nprb_random_next(state) * bound) >> 64);
+}
+
+static bool valid_geometry(size_t bytes, size_t slot_bytes, size_t *slots)
+{
+    if (slot_bytes < sizeof(void *) || slot_bytes % sizeof(void *) != 0)
+        return false;
+    *slots = bytes / slot_bytes;
+    return *slots >= 2 && *slots <= UINT32_MAX;
+}
+
+void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, uint64_t seed)
+{
+    size_t n;
+    if (!valid_geometry(bytes, slot_bytes, &n)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    uint32_t *order = malloc(n * sizeof *order);
+    if (order == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)i;
+    /* Sattolo: like Fisher-Yates but j < i strictly, which yields a single n-cycle. A chain made
+     * of several short cycles would let the chase stay in cache and report a low latency. */
+    uint64_t state = seed;
+    for (size_t i = n - 1; i > 0; i--) {
+        uint32_t j = pick_below(&state, (uint32_t)i);
+        uint32_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    /* order[] is now a permutation with one cycle: slot k links to slot order[k]. */
+    char *base = buf;
+    for (size_t k = 0; k < n; k++)
+        *(void **)(base + k * slot_bytes) = base + (size_t)order[k] * slot_bytes;
+    free(order);
+    return (void **)base;
+}
+
+int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes)
+{
+    size_t n;
+    if (!valid_geometry(bytes, slot_bytes, &n)) {
+        errno = EINVAL;
+        return -1;
+    }
+    uint64_t *seen = calloc((n + 63) / 64, sizeof *seen);
+    if (seen == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    char *base = buf;
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        char *next = *(char **)(base + k * slot_bytes);
+        if (next < base || next >= base + n * slot_bytes ||
+            (size_t)(next - base) % slot_bytes != 0) {
+            rc = -1;
+            break;
+        }
+        size_t t = (size_t)(next - base) / slot_bytes;
+        if (seen[t / 64] & (1ULL << (t % 64)))
+            rc = -1;
+        seen[t / 64] |= 1ULL << (t % 64);
+    }
+    free(seen);
+    if (rc != 0)
+        errno = EINVAL;
+    return rc;
+}
+
+int nprb_chain_check_cycle(void *buf, size_t bytes, size_t slot_bytes, void **head)
+{
+    size_t n;
+    if (!valid_geometry(bytes, slot_bytes, &n) || nprb_chain_check_permutation(buf, bytes,
+                                                                              slot_bytes) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    /* With a permutation, coming back to the head after exactly n steps (and not before) means
+     * the cycle through the head covers every slot. */
+    void **p = head;
+    for (size_t step = 1; step <= n; step++) {
+        p = (void **)*p;
+        if (p == head) {
+            if (step == n)
+                return 0;
+            break;
+        }
+    }
+    errno = EINVAL;
+    return -1;
+}

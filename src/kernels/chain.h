@@ -1,0 +1,39 @@
+/**
+ * @file chain.h
+ * Pointer chains for the latency chase: memory cut into slots, the first word of each slot
+ * holding the address of the next slot to visit.
+ */
+#ifndef NPRB_CHAIN_H
+#define NPRB_CHAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * Links every slot of @p buf (@p bytes long, @p slot_bytes per slot, a multiple of
+ * sizeof(void *)) into one random cycle (Sattolo's algorithm, so a single cycle by construction).
+ * @p seed makes the chain repeatable. Needs 4 bytes of scratch per slot, allocated and freed here.
+ * @return the first slot, or NULL with errno = ENOMEM (scratch) or EINVAL (bad sizes, or more
+ * than 2^32 slots).
+ */
+void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, uint64_t seed);
+
+/**
+ * Cheap integrity check for any chain size: every link points at the start of a slot of the
+ * buffer and every slot is pointed at exactly once (so the links form a permutation).
+ * One sequential pass plus a bitmap of one bit per slot.
+ * @return 0 when sound, -1 otherwise (errno = EINVAL, or ENOMEM for the bitmap).
+ */
+int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes);
+
+/**
+ * Full integrity check: walks the chain from @p head and confirms it visits every slot exactly
+ * once before coming back. O(slots) dependent loads: meant for tests and small chains.
+ * @return 0 when the chain is one cycle over all slots, -1 otherwise.
+ */
+int nprb_chain_check_cycle(void *buf, size_t bytes, size_t slot_bytes, void **head);
+
+/** splitmix64: the generator behind every random choice, so chains repeat across builds. */
+uint64_t nprb_random_next(uint64_t *state);
+
+#endif

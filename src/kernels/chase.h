@@ -1,0 +1,21 @@
+/**
+ * @file chase.h
+ * The dependent-load loop of the latency measurement, alone in its translation unit so that its
+ * machine code can be read with objdump: one mov per access, nothing else in the loop body.
+ */
+#ifndef NPRB_CHASE_H
+#define NPRB_CHASE_H
+
+#include <stdint.h>
+
+/** Number of loads one loop iteration makes; nprb_chase() steps are rounded up to it. */
+#define NPRB_CHASE_UNROLL 16
+
+/**
+ * Follows the chain from @p start for @p steps loads (a multiple of NPRB_CHASE_UNROLL) and
+ * returns where it stopped. Each load's address comes from the previous load, so the time per
+ * step is the load-to-use latency of wherever the chain lives.
+ */
+void *nprb_chase(void *start, uint64_t steps);
+
+#endif

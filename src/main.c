@@ -1,0 +1,80 @@
+/* numaprobe: parse, run, map the result to an exit code. Everything else is in the library. */
+#include "cli.h"
+#include "config.h"
+#include "fleet.h"
+#include "log.h"
+#include "results.h"
+#include "run.h"
+#include "status.h"
+#include "version.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Before MPI is up the rank is unknown; the launchers' own variables tell which process is rank 0
+ * so that a usage error is printed once, not once per rank. */
+static bool probably_rank0(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                       "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v != NULL)
+            return strcmp(v, "0") == 0;
+    }
+    return true;
+}
+
+static void join_args(int argc, char **argv, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    char command_line[4096];
+    join_args(argc, argv, command_line, sizeof command_line);
+
+    struct nprb_cli cli;
+    char err[512];
+    if (nprb_cli_parse(&cli, argc, argv, err, sizeof err) != 0) {
+        if (probably_rank0())
+            fprintf(stderr, "numaprobe: %s\nTry 'numaprobe --help'.\n", err);
+        return NPRB_EXIT_USAGE;
+    }
+    if (cli.help) {
+        nprb_cli_print_help(stdout);
+        return NPRB_EXIT_OK;
+    }
+    if (cli.version) {
+        printf("numaprobe %s (%s), results schema %s\n", NPRB_VERSION, NPRB_GIT_REVISION,
+               NPRB_SCHEMA_VERSION);
+        return NPRB_EXIT_OK;
+    }
+    if (cli.config_reference) {
+        nprb_config_print_reference(stdout);
+        return NPRB_EXIT_OK;
+    }
+
+    struct nprb_fleet fleet;
+    if (nprb_fleet_init(&fleet, &argc, &argv) != 0) {
+        fprintf(stderr, "numaprobe: MPI initialisation failed\n");
+        return NPRB_EXIT_RUNTIME;
+    }
+    struct nprb_log log = {
+        .stream = stderr,
+        .level = cli.verbose ? NPRB_LOG_DEBUG : cli.quiet ? NPRB_LOG_WARN : NPRB_LOG_INFO,
+        .rank = fleet.size > 1 ? fleet.rank : -1,
+    };
+    enum nprb_status status = nprb_run(&cli, command_line, &fleet, &log);
+    nprb_fleet_finalize(&fleet);
+    return nprb_status_exit_code(status);
+}

@@ -1,0 +1,22 @@
+/**
+ * @file report.h
+ * The human-readable summary rank 0 prints on stdout, one host block at a time as the rows
+ * arrive from the gather (no second pass over the file).
+ */
+#ifndef NPRB_REPORT_H
+#define NPRB_REPORT_H
+
+#include "results.h"
+
+#include <stdio.h>
+
+/** Column headings. */
+void nprb_report_header(FILE *out);
+
+/** The lines of one rank: one per NUMA node it measured, with latency and bandwidth side by side. */
+void nprb_report_rank(FILE *out, const struct nprb_results *rows);
+
+/** What the figures mean (units, byte counting) and where the file is. */
+void nprb_report_footer(FILE *out, const char *path, int hosts, int ranks, int failed_hosts);
+
+#endif

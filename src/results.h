@@ -1,0 +1,171 @@
+/**
+ * @file results.h
+ * Result rows (plain value structs, one per measurement) and their field descriptors, which drive
+ * the HDF5 compound types, the gather and the schema document alike. Column names carry units.
+ */
+#ifndef NPRB_RESULTS_H
+#define NPRB_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NPRB_SCHEMA_NAME "numaprobe"
+#define NPRB_SCHEMA_VERSION "0.1.0"
+
+#define NPRB_HOST_LEN 64
+#define NPRB_NAME_LEN 24
+#define NPRB_TEXT_LEN 128
+#define NPRB_NOTE_LEN 160
+
+/** Row status values (string column "status"). */
+#define NPRB_ROW_OK "ok"
+#define NPRB_ROW_INVALID "invalid"               /* ran, but validation or placement failed */
+#define NPRB_ROW_FAILED "failed"                 /* could not run (memory refused, ...) */
+#define NPRB_ROW_NOT_APPLICABLE "not_applicable" /* cannot apply on this host; note says why */
+
+struct nprb_host_row {
+    int32_t rank;
+    int32_t host_index;   /**< 0..hosts-1, ranks of one host share it */
+    int32_t ranks_on_host;
+    char hostname[NPRB_HOST_LEN];
+    char fingerprint[17];
+    char node_type[64];
+    char cpu_model[64];
+    int32_t packages, numa_nodes, cores, pus;
+    uint64_t memory_bytes;
+    uint64_t l1d_bytes, l2_bytes, l3_bytes;
+    char kernel[64];
+    char thp_mode[16];
+    int32_t numa_balancing; /**< /proc/sys/kernel/numa_balancing, -1 unknown */
+    char governor[24];
+    char simd_path[16];
+    char usable_cpus[NPRB_TEXT_LEN]; /**< what the launcher left us (affinity mask) */
+    char binding_check[NPRB_NOTE_LEN];
+    char job_id[32];
+    char status[16];
+    char error[NPRB_NOTE_LEN];
+    double elapsed_s;
+};
+
+struct nprb_numa_node_row {
+    int32_t rank;
+    int32_t node; /**< os index */
+    uint64_t memory_bytes;
+    int32_t cpus;
+    int32_t usable_cores;
+    int32_t package;
+    char cpu_list[NPRB_TEXT_LEN];
+};
+
+struct nprb_distance_row {
+    int32_t rank;
+    int32_t from_node, to_node;
+    int32_t slit; /**< firmware distance, 10 = local; 0 = not reported */
+};
+
+struct nprb_latency_row {
+    int32_t rank;
+    int32_t measurement;
+    char hostname[NPRB_HOST_LEN];
+    char experiment[NPRB_NAME_LEN];
+    int32_t cpu_node;
+    int32_t mem_node; /**< -1 when the policy spans several nodes */
+    char mem_policy[16];
+    uint64_t size_bytes;
+    char pattern[16];
+    uint64_t stride_bytes;
+    int32_t threads;
+    int32_t samples;
+    uint64_t accesses_per_sample;
+    double latency_ns_min, latency_ns_median, latency_ns_p90, latency_ns_p99, latency_ns_max;
+    double huge_page_frac;  /**< fraction of the buffer backed by THP, -1 unknown */
+    double pages_on_target_frac;
+    int8_t valid;
+    char status[16];
+    char note[NPRB_NOTE_LEN];
+};
+
+struct nprb_bandwidth_row {
+    int32_t rank;
+    int32_t measurement;
+    char hostname[NPRB_HOST_LEN];
+    char experiment[NPRB_NAME_LEN];
+    int32_t cpu_node;
+    int32_t mem_node;
+    char mem_policy[16];
+    uint64_t size_bytes;
+    char kernel[16];
+    int32_t threads;
+    int32_t repetitions;
+    uint64_t program_bytes; /**< bytes per repetition as the code asks (STREAM's count) */
+    uint64_t bus_bytes;     /**< bytes per repetition on the bus, write-allocate included */
+    double gbs_best, gbs_median, gbs_worst; /**< program bytes / time, 1 GB/s = 1e9 B/s */
+    double bus_gbs_best;
+    double huge_page_frac;
+    double pages_on_target_frac;
+    int8_t threads_pinned_ok;
+    int8_t valid;
+    char status[16];
+    char note[NPRB_NOTE_LEN];
+};
+
+struct nprb_placement_row {
+    int32_t rank;
+    int32_t measurement;
+    char experiment[NPRB_NAME_LEN];
+    int32_t node;
+    uint64_t pages;
+};
+
+enum nprb_table_id {
+    NPRB_TABLE_HOSTS,
+    NPRB_TABLE_NUMA_NODES,
+    NPRB_TABLE_DISTANCES,
+    NPRB_TABLE_LATENCY,
+    NPRB_TABLE_BANDWIDTH,
+    NPRB_TABLE_PLACEMENT,
+    NPRB_N_TABLES
+};
+
+enum nprb_field_kind { NPRB_FIELD_I8, NPRB_FIELD_I32, NPRB_FIELD_U64, NPRB_FIELD_F64,
+                       NPRB_FIELD_STR };
+
+struct nprb_field {
+    const char *name;
+    enum nprb_field_kind kind;
+    size_t offset;
+    size_t size; /**< bytes; the string length for NPRB_FIELD_STR */
+};
+
+struct nprb_table_desc {
+    const char *name; /**< dataset name without the leading slash */
+    size_t row_bytes;
+    const struct nprb_field *fields;
+    size_t field_count;
+};
+
+/** The descriptor of a table. */
+const struct nprb_table_desc *nprb_table_desc(enum nprb_table_id id);
+
+/** A growable array of rows of one table. */
+struct nprb_rows {
+    size_t count, capacity, row_bytes;
+    unsigned char *data;
+};
+
+/** All rows one rank produced, by table. */
+struct nprb_results {
+    struct nprb_rows tables[NPRB_N_TABLES];
+};
+
+void nprb_results_init(struct nprb_results *results);
+void nprb_results_free(struct nprb_results *results);
+
+/** Appends a copy of @p row to @p table. @return 0, or -1 with errno = ENOMEM. */
+int nprb_results_add(struct nprb_results *results, enum nprb_table_id table, const void *row);
+
+/** Copies a C string into a fixed-size column, always terminated. */
+void nprb_copy_text(char *dst, size_t size, const char *src);
+#define NPRB_SET_TEXT(field, src) nprb_copy_text((field), sizeof(field), (src))
+
+#endif

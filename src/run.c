@@ -1,0 +1,394 @@
+#include "run.h"
+
+#include "config.h"
+#include "experiment.h"
+#include "h5out.h"
+#include "kernels/stream.h"
+#include "plan.h"
+#include "provenance.h"
+#include "report.h"
+#include "results.h"
+#include "timer.h"
+#include "topo.h"
+#include "version.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Everything one rank works with during the job. */
+struct job {
+    const struct nprb_cli *cli;
+    struct nprb_fleet *fleet;
+    const struct nprb_log *log;
+    struct nprb_config cfg;
+    char config_yaml[NPRB_CONFIG_TEXT_MAX];
+    struct nprb_topo *topo;
+    struct nprb_plan plan;
+    struct nprb_provenance prov;
+    struct nprb_results results;
+    struct nprb_h5 *h5; /* rank 0 only */
+    char output[PATH_MAX];
+    char start_utc[32];
+    uint64_t start_ns;
+    enum nprb_status measured; /* worst status of this rank's measurements */
+    char first_failure[NPRB_NOTE_LEN];
+    int failed_hosts;
+};
+
+/* ISO 8601 for the file's attributes; compact for a default file name. */
+static void utc_now(char *buf, size_t len, bool for_file_name)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    if (for_file_name)
+        strftime(buf, len, "numaprobe-%Y%m%dT%H%M%SZ.h5", &tm);
+    else
+        strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Rank 0 reads the file and broadcasts its text: the config need only exist where the job was
+ * submitted. Every rank then parses the same text, so a config error is reported identically. */
+static enum nprb_status load_config(struct job *job)
+{
+    char err[512] = "";
+    int ok = 1;
+    char *text = NULL;
+    long len = 0;
+    if (job->fleet->rank == 0 && job->cli->config_path != NULL) {
+        ok = nprb_config_read_file(job->cli->config_path, &text, err, sizeof err) == 0;
+        len = ok ? (long)strlen(text) + 1 : 0;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, job->fleet->world);
+    if (!ok) {
+        NPRB_ERROR(job->log, "%s", err);
+        return NPRB_ERR_USAGE;
+    }
+    nprb_config_defaults(&job->cfg);
+    if (job->cli->config_path != NULL) {
+        MPI_Bcast(&len, 1, MPI_LONG, 0, job->fleet->world);
+        if (job->fleet->rank != 0)
+            text = malloc((size_t)len);
+        if (text == NULL)
+            return NPRB_ERR_NOMEM;
+        MPI_Bcast(text, (int)len, MPI_CHAR, 0, job->fleet->world);
+        ok = nprb_config_load_text(&job->cfg, text, job->cli->config_path, err, sizeof err) == 0;
+        free(text);
+    }
+    for (int i = 0; ok && i < job->cli->set_count; i++)
+        ok = nprb_config_set(&job->cfg, job->cli->sets[i], err, sizeof err) == 0;
+    if (!ok) {
+        if (job->fleet->rank == 0)
+            NPRB_ERROR(job->log, "%s", err);
+        return NPRB_ERR_USAGE;
+    }
+    nprb_config_to_yaml(&job->cfg, job->config_yaml, sizeof job->config_yaml);
+    return NPRB_OK;
+}
+
+static enum nprb_status discover(struct job *job)
+{
+    char err[512];
+    enum nprb_status status = NPRB_OK;
+    if (nprb_topo_create(&job->topo, NULL, err, sizeof err) != 0) {
+        NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
+        status = NPRB_ERR_SYSTEM;
+    } else if (nprb_plan_build(&job->plan, &job->cfg, job->topo, err, sizeof err) != 0) {
+        NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
+        status = NPRB_ERR_USAGE;
+    }
+    return nprb_fleet_worst(job->fleet, status);
+}
+
+static enum nprb_status open_output(struct job *job)
+{
+    int ok = 1;
+    char err[PATH_MAX + 128];
+    if (job->fleet->rank == 0) {
+        if (job->cli->output_path != NULL)
+            snprintf(job->output, sizeof job->output, "%s", job->cli->output_path);
+        else
+            utc_now(job->output, sizeof job->output, true);
+        ok = nprb_h5_create(&job->h5, job->output, err, sizeof err) == 0;
+        if (!ok)
+            NPRB_ERROR(job->log, "%s", err);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, job->fleet->world);
+    nprb_fleet_bcast_text(job->fleet, job->output, (int)sizeof job->output);
+    return ok ? NPRB_OK : NPRB_ERR_USAGE;
+}
+
+/* A rank alone on its host should reach every node with CPUs; a launcher that bound it to one
+ * core (Open MPI does for jobs of up to 2 ranks) silently turns a node sweep into one node. */
+static bool check_binding(struct job *job, char *text, size_t len)
+{
+    int with_cpus = 0, reachable = 0;
+    for (int i = 0; i < nprb_topo_node_count(job->topo); i++) {
+        const struct nprb_node_info *n = nprb_topo_node(job->topo, i);
+        with_cpus += n->cpu_count > 0;
+        reachable += n->usable_cores > 0;
+    }
+    const struct nprb_topo_summary *s = nprb_topo_summary(job->topo);
+    bool ok = job->fleet->host_size > 1 ? reachable > 0 : reachable == with_cpus;
+    snprintf(text, len, "%s: CPUs %.48s reach %d of %d NUMA nodes with CPUs%s%s",
+             ok ? "ok" : "narrow", s->usable_cpus, reachable, with_cpus,
+             job->fleet->host_size > 1 ? " (several ranks on this host)" : "",
+             job->prov.omp_env[0] ? "; OMP_* set, numaprobe pins its own threads" : "");
+    return ok;
+}
+
+static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *binding)
+{
+    const struct nprb_topo_summary *s = nprb_topo_summary(job->topo);
+    memset(h, 0, sizeof *h);
+    h->rank = job->fleet->rank;
+    h->host_index = job->fleet->host_index;
+    h->ranks_on_host = job->fleet->host_size;
+    NPRB_SET_TEXT(h->hostname, job->fleet->hostname);
+    NPRB_SET_TEXT(h->fingerprint, s->fingerprint);
+    NPRB_SET_TEXT(h->node_type, s->label);
+    NPRB_SET_TEXT(h->cpu_model, s->cpu_model);
+    h->packages = s->packages;
+    h->numa_nodes = s->numa_nodes;
+    h->cores = s->cores;
+    h->pus = s->pus;
+    h->memory_bytes = s->memory_bytes;
+    h->l1d_bytes = s->l1d_bytes;
+    h->l2_bytes = s->l2_bytes;
+    h->l3_bytes = s->l3_bytes;
+    NPRB_SET_TEXT(h->kernel, job->prov.kernel);
+    NPRB_SET_TEXT(h->thp_mode, job->prov.thp_mode);
+    h->numa_balancing = job->prov.numa_balancing;
+    NPRB_SET_TEXT(h->governor, job->prov.governor);
+    NPRB_SET_TEXT(h->simd_path, nprb_simd_path());
+    NPRB_SET_TEXT(h->usable_cpus, s->usable_cpus);
+    NPRB_SET_TEXT(h->binding_check, binding);
+    NPRB_SET_TEXT(h->job_id, job->prov.job_id);
+}
+
+static void record_topology(struct job *job)
+{
+    int n = nprb_topo_node_count(job->topo);
+    for (int i = 0; i < n; i++) {
+        const struct nprb_node_info *node = nprb_topo_node(job->topo, i);
+        struct nprb_numa_node_row row = {.rank = job->fleet->rank,
+                                         .node = (int32_t)node->os_index,
+                                         .memory_bytes = node->memory_bytes,
+                                         .cpus = node->cpu_count,
+                                         .usable_cores = node->usable_cores,
+                                         .package = node->package};
+        NPRB_SET_TEXT(row.cpu_list, node->cpus);
+        nprb_results_add(&job->results, NPRB_TABLE_NUMA_NODES, &row);
+        for (int j = 0; j < n; j++) {
+            struct nprb_distance_row d = {
+                .rank = job->fleet->rank,
+                .from_node = (int32_t)node->os_index,
+                .to_node = (int32_t)nprb_topo_node(job->topo, j)->os_index,
+                .slit = (int32_t)nprb_topo_distance(job->topo, i, j)};
+            nprb_results_add(&job->results, NPRB_TABLE_DISTANCES, &d);
+        }
+    }
+}
+
+/* Keeps the first failure note of this rank for its /hosts row. */
+static void note_failure(struct job *job, enum nprb_status status)
+{
+    if ((status != NPRB_ERR_NOMEM && status != NPRB_ERR_SYSTEM) || job->first_failure[0])
+        return;
+    for (int t = NPRB_TABLE_LATENCY; t <= NPRB_TABLE_BANDWIDTH; t++) {
+        const struct nprb_rows *rows = &job->results.tables[t];
+        if (rows->count == 0)
+            continue;
+        const unsigned char *last = rows->data + (rows->count - 1) * rows->row_bytes;
+        const char *note = t == NPRB_TABLE_LATENCY
+                               ? ((const struct nprb_latency_row *)last)->note
+                               : ((const struct nprb_bandwidth_row *)last)->note;
+        if (note[0]) {
+            NPRB_SET_TEXT(job->first_failure, note);
+            return;
+        }
+    }
+}
+
+static void measure(void *arg)
+{
+    struct job *job = arg;
+    struct nprb_context ctx = {.cfg = &job->cfg,
+                               .topo = job->topo,
+                               .log = job->log,
+                               .results = &job->results,
+                               .rank = job->fleet->rank,
+                               .hostname = job->fleet->hostname};
+    uint64_t t0 = nprb_now_ns();
+    for (size_t i = 0; i < job->plan.count; i++) {
+        const struct nprb_plan_item *item = &job->plan.items[i];
+        const struct nprb_node_info *cpu = nprb_topo_node(job->topo, item->cpu_node);
+        const struct nprb_node_info *mem = nprb_topo_node(job->topo, item->mem_node);
+        double elapsed = (double)(nprb_now_ns() - t0) * 1e-9;
+        char eta[48] = "";
+        if (i > 0)
+            snprintf(eta, sizeof eta, ", about %.0f s left",
+                     elapsed / (double)i * (double)(job->plan.count - i));
+        nprb_log_progress(job->log, "%s: CPUs of node %u -> memory of node %u (%zu/%zu%s)",
+                          nprb_experiment_name(item->experiment), cpu->os_index, mem->os_index,
+                          i + 1, job->plan.count, eta);
+        enum nprb_status st = nprb_experiment_measure(item->experiment)(&ctx, item);
+        note_failure(job, st);
+        job->measured = nprb_status_worst(job->measured, st);
+        if (st == NPRB_ERR_VALIDATION)
+            NPRB_ERROR(job->log, "%s on %s: a kernel produced a wrong answer (row marked invalid)",
+                       nprb_experiment_name(item->experiment), job->fleet->hostname);
+        else if (st != NPRB_OK)
+            NPRB_WARN(job->log, "%s on %s could not be measured: %s",
+                      nprb_experiment_name(item->experiment), job->fleet->hostname,
+                      job->first_failure);
+    }
+}
+
+static int write_rank(void *arg, int rank, const struct nprb_results *rows)
+{
+    struct job *job = arg;
+    (void)rank;
+    int rc = 0;
+    for (int t = 0; t < NPRB_N_TABLES; t++)
+        if (nprb_h5_append(job->h5, (enum nprb_table_id)t, rows->tables[t].data,
+                           rows->tables[t].count) != 0)
+            rc = -1;
+    const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
+    if (hosts->count > 0 &&
+        strcmp(((const struct nprb_host_row *)hosts->data)->status, "ok") != 0)
+        job->failed_hosts++;
+    nprb_report_rank(stdout, rows);
+    return rc;
+}
+
+static void write_attributes(struct job *job, const char *command_line, int complete)
+{
+    char end_utc[32];
+    utc_now(end_utc, sizeof end_utc, false);
+    struct nprb_h5 *h5 = job->h5;
+    nprb_h5_attr_text(h5, "schema", NPRB_SCHEMA_NAME);
+    nprb_h5_attr_text(h5, "schema_version", NPRB_SCHEMA_VERSION);
+    nprb_h5_attr_text(h5, "software_version", NPRB_VERSION);
+    nprb_h5_attr_text(h5, "git_revision", NPRB_GIT_REVISION);
+    nprb_h5_attr_text(h5, "start_utc", job->start_utc);
+    nprb_h5_attr_text(h5, "end_utc", end_utc);
+    nprb_h5_attr_text(h5, "command_line", command_line);
+    nprb_h5_attr_text(h5, "config", job->config_yaml);
+    nprb_h5_attr_text(h5, "config_source",
+                      job->cli->config_path ? job->cli->config_path : "built-in defaults");
+    nprb_h5_attr_text(h5, "mpi_library", job->fleet->mpi_library);
+    nprb_h5_attr_int(h5, "world_size", job->fleet->size);
+    nprb_h5_attr_int(h5, "host_count", job->fleet->host_count);
+    nprb_h5_attr_text(h5, "scheduler", job->prov.scheduler);
+    nprb_h5_attr_text(h5, "job_id", job->prov.job_id);
+    nprb_h5_attr_int(h5, "complete", complete);
+    nprb_h5_attr_int(h5, "hosts_ok", job->fleet->host_count - job->failed_hosts);
+    nprb_h5_attr_int(h5, "hosts_failed", job->failed_hosts);
+}
+
+static enum nprb_status gather_and_write(struct job *job, const char *command_line)
+{
+    if (job->fleet->rank == 0)
+        nprb_report_header(stdout);
+    int rc = nprb_fleet_gather(job->fleet, &job->results, write_rank, job);
+    if (job->fleet->rank != 0)
+        return NPRB_OK;
+    write_attributes(job, command_line, rc == 0);
+    char err[PATH_MAX + 128];
+    if (nprb_h5_commit(job->h5, err, sizeof err) != 0) {
+        job->h5 = NULL;
+        NPRB_ERROR(job->log, "%s", err);
+        return NPRB_ERR_SYSTEM;
+    }
+    job->h5 = NULL;
+    nprb_report_footer(stdout, job->output, job->fleet->host_count, job->fleet->size,
+                       job->failed_hosts);
+    fflush(stdout);
+    return rc == 0 ? NPRB_OK : NPRB_ERR_SYSTEM;
+}
+
+static enum nprb_status prepare(struct job *job)
+{
+    enum nprb_status st = load_config(job);
+    if (st != NPRB_OK)
+        return st;
+    if (job->cli->show_config) {
+        if (job->fleet->rank == 0)
+            fputs(job->config_yaml, stdout);
+        return NPRB_OK;
+    }
+    st = discover(job);
+    if (st != NPRB_OK)
+        return st;
+    return open_output(job);
+}
+
+enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
+                          struct nprb_fleet *fleet, const struct nprb_log *log)
+{
+    struct job *job = calloc(1, sizeof *job);
+    if (job == NULL)
+        return NPRB_ERR_NOMEM;
+    job->cli = cli;
+    job->fleet = fleet;
+    job->log = log;
+    job->start_ns = nprb_now_ns();
+    nprb_results_init(&job->results);
+    utc_now(job->start_utc, sizeof job->start_utc, false);
+
+    enum nprb_status st = prepare(job);
+    if (st != NPRB_OK || cli->show_config)
+        goto out;
+
+    nprb_log_progress(log, "numaprobe %s: %d rank(s) on %d host(s), results to %s",
+                      NPRB_VERSION, fleet->size, fleet->host_count, job->output);
+    if (fleet->rank == 0 && !cli->quiet)
+        fprintf(stderr, "effective config:\n%s", job->config_yaml);
+
+    nprb_provenance_collect(&job->prov);
+    char binding[NPRB_NOTE_LEN];
+    bool binding_ok = check_binding(job, binding, sizeof binding);
+    if (!binding_ok)
+        NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname,
+                  binding);
+    if (cli->strict && nprb_fleet_any(fleet, !binding_ok)) {
+        if (fleet->rank == 0)
+            NPRB_ERROR(log, "--strict: binding check failed on at least one host");
+        st = NPRB_ERR_ENV;
+        goto out;
+    }
+    record_topology(job);
+    nprb_fleet_take_turns(fleet, measure, job);
+
+    struct nprb_host_row host;
+    fill_host_row(job, &host, binding);
+    bool failed = job->measured == NPRB_ERR_NOMEM || job->measured == NPRB_ERR_SYSTEM;
+    NPRB_SET_TEXT(host.status, failed ? "failed" : "ok");
+    NPRB_SET_TEXT(host.error, job->first_failure);
+    host.elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
+    nprb_results_add(&job->results, NPRB_TABLE_HOSTS, &host);
+
+    nprb_log_progress(log, "measurements done, gathering results to rank 0");
+    enum nprb_status written = gather_and_write(job, command_line);
+    /* Rank 0 alone knows whether the file was written and how many ranks reported a failed host;
+     * every rank needs both to return the same status. */
+    int outcome[2] = {(int)written, job->failed_hosts};
+    MPI_Bcast(outcome, 2, MPI_INT, 0, fleet->world);
+    written = (enum nprb_status)outcome[0];
+    st = nprb_fleet_worst(fleet, nprb_status_worst(written, job->measured));
+    /* Failed hosts beside working ones make the job partial; all failing is a failure. */
+    if ((st == NPRB_ERR_NOMEM || st == NPRB_ERR_SYSTEM) && written == NPRB_OK &&
+        outcome[1] < fleet->size)
+        st = NPRB_ERR_PARTIAL;
+out:
+    if (job->h5 != NULL)
+        nprb_h5_discard(job->h5);
+    nprb_plan_free(&job->plan);
+    nprb_topo_destroy(job->topo);
+    nprb_results_free(&job->results);
+    free(job);
+    return st;
+}

@@ -1,0 +1,31 @@
+/**
+ * @file timer.h
+ * Monotonic time and the statistics every measurement reports (never one mean).
+ */
+#ifndef NPRB_TIMER_H
+#define NPRB_TIMER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Nanoseconds from CLOCK_MONOTONIC. */
+uint64_t nprb_now_ns(void);
+
+/**
+ * The smallest non-zero step the clock shows, measured by reading it back to back (clock_getres
+ * may claim 1 ns where the real step is coarser). Each sample lasts at least 20 of these.
+ */
+uint64_t nprb_clock_tick_ns(void);
+
+struct nprb_stats {
+    double min, median, p90, p99, max;
+    size_t count;
+};
+
+/**
+ * Order statistics of @p values (sorted in place). Percentiles use the nearest-rank method.
+ * With count == 0 every field is NaN.
+ */
+struct nprb_stats nprb_stats_of(double *values, size_t count);
+
+#endif

@@ -1,0 +1,320 @@
+#include "topo.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct nprb_topo {
+    hwloc_topology_t hw;
+    bool this_system;
+    hwloc_bitmap_t usable;     /* PUs the process may run on */
+    int node_count;
+    struct nprb_node_info *nodes;
+    hwloc_bitmap_t *node_cpus; /* local PUs of each node */
+    unsigned *distances;       /* node_count^2, row-major, 0 = unknown */
+    struct nprb_topo_summary summary;
+};
+
+/* A node's own CPUs. hwloc 2 attaches a CPU-less node (CXL memory, HBM exposed separately) to a
+ * parent whose cpuset covers other nodes' CPUs, so obj->cpuset alone would call it local to them.
+ * On a live system the kernel knows (sysfs cpulist); for XML input, a node keeps only the CPUs
+ * that no node with a strictly smaller locality claims. */
+static hwloc_bitmap_t own_cpus(struct nprb_topo *t, hwloc_obj_t node)
+{
+    hwloc_bitmap_t cpus = hwloc_bitmap_dup(node->cpuset);
+    if (t->this_system) {
+        char path[96], list[4096];
+        snprintf(path, sizeof path, "/sys/devices/system/node/node%u/cpulist", node->os_index);
+        FILE *f = fopen(path, "r");
+        if (f != NULL) {
+            if (fgets(list, sizeof list, f) != NULL) {
+                list[strcspn(list, "\n")] = '\0';
+                hwloc_bitmap_list_sscanf(cpus, list);
+            }
+            fclose(f);
+            return cpus;
+        }
+    }
+    hwloc_obj_t other = NULL;
+    while ((other = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, other)) != NULL) {
+        if (other != node && hwloc_bitmap_isincluded(other->cpuset, node->cpuset) &&
+            !hwloc_bitmap_isequal(other->cpuset, node->cpuset))
+            hwloc_bitmap_andnot(cpus, cpus, other->cpuset);
+    }
+    return cpus;
+}
+
+static int package_of(hwloc_topology_t hw, hwloc_const_bitmap_t cpus)
+{
+    if (hwloc_bitmap_iszero(cpus))
+        return -1;
+    hwloc_obj_t pkg = hwloc_get_obj_covering_cpuset(hw, cpus);
+    while (pkg != NULL && pkg->type != HWLOC_OBJ_PACKAGE)
+        pkg = pkg->parent;
+    return pkg != NULL ? (int)pkg->os_index : -1;
+}
+
+static int count_usable_cores(hwloc_topology_t hw, hwloc_const_bitmap_t cpus,
+                              hwloc_const_bitmap_t usable)
+{
+    int n = 0;
+    hwloc_obj_t core = NULL;
+    while ((core = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_CORE, core)) != NULL)
+        if (hwloc_bitmap_intersects(core->cpuset, cpus) &&
+            hwloc_bitmap_intersects(core->cpuset, usable))
+            n++;
+    return n;
+}
+
+static uint64_t cache_size(hwloc_topology_t hw, hwloc_obj_type_t type)
+{
+    hwloc_obj_t obj = hwloc_get_obj_by_type(hw, type, 0);
+    return obj != NULL ? obj->attr->cache.size : 0;
+}
+
+static void read_distances(struct nprb_topo *t)
+{
+    unsigned nr = 1;
+    struct hwloc_distances_s *dist = NULL;
+    if (hwloc_distances_get_by_name(t->hw, "NUMALatency", &nr, &dist, 0) != 0 || nr == 0)
+        return;
+    for (unsigned a = 0; a < dist->nbobjs; a++) {
+        for (unsigned b = 0; b < dist->nbobjs; b++) {
+            int i = nprb_topo_node_index(t, dist->objs[a]->os_index);
+            int j = nprb_topo_node_index(t, dist->objs[b]->os_index);
+            if (i >= 0 && j >= 0)
+                t->distances[i * t->node_count + j] = (unsigned)dist->values[a * dist->nbobjs + b];
+        }
+    }
+    hwloc_distances_release(t->hw, dist);
+}
+
+/* FNV-1a: small, stable across platforms and releases, enough to tell node types apart. */
+static uint64_t fnv1a(const char *text)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        h ^= *p;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Memory is rounded to GiB in the fingerprint: the firmware reserves slightly different amounts
+ * on identical nodes, and that must not split one node type into many. */
+static void make_fingerprint(struct nprb_topo *t)
+{
+    struct nprb_topo_summary *s = &t->summary;
+    char canon[2048];
+    int n = snprintf(canon, sizeof canon, "%s|p%d|c%d|t%d|l1%" PRIu64 "|l2%" PRIu64 "|l3%" PRIu64,
+                     s->cpu_model, s->packages, s->cores, s->pus, s->l1d_bytes, s->l2_bytes,
+                     s->l3_bytes);
+    for (int i = 0; i < t->node_count && n > 0 && (size_t)n < sizeof canon; i++)
+        n += snprintf(canon + n, sizeof canon - (size_t)n, "|n%d:%" PRIu64 "G:%d", i,
+                      (t->nodes[i].memory_bytes + (UINT64_C(1) << 29)) >> 30, t->nodes[i].cpu_count);
+    snprintf(s->fingerprint, sizeof s->fingerprint, "%016" PRIx64, fnv1a(canon));
+    snprintf(s->label, sizeof s->label, "%.28s %dS/%dN/%dC %" PRIu64 "G", s->cpu_model,
+             s->packages, s->numa_nodes, s->cores, (s->memory_bytes + (UINT64_C(1) << 29)) >> 30);
+}
+
+static void summarise(struct nprb_topo *t)
+{
+    struct nprb_topo_summary *s = &t->summary;
+    hwloc_obj_t pkg = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, 0);
+    const char *model = pkg != NULL ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
+    snprintf(s->cpu_model, sizeof s->cpu_model, "%s", model != NULL ? model : "unknown");
+    s->packages = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
+    s->numa_nodes = t->node_count;
+    s->cores = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_CORE);
+    s->pus = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PU);
+    s->memory_bytes = 0;
+    for (int i = 0; i < t->node_count; i++)
+        s->memory_bytes += t->nodes[i].memory_bytes;
+    s->l1d_bytes = cache_size(t->hw, HWLOC_OBJ_L1CACHE);
+    s->l2_bytes = cache_size(t->hw, HWLOC_OBJ_L2CACHE);
+    s->l3_bytes = cache_size(t->hw, HWLOC_OBJ_L3CACHE);
+    hwloc_bitmap_list_snprintf(s->usable_cpus, sizeof s->usable_cpus, t->usable);
+    make_fingerprint(t);
+}
+
+static int by_os_index(const void *a, const void *b)
+{
+    unsigned x = (*(const hwloc_obj_t *)a)->os_index, y = (*(const hwloc_obj_t *)b)->os_index;
+    return (x > y) - (x < y);
+}
+
+static int fill(struct nprb_topo *t, char *err, size_t errlen)
+{
+    if (hwloc_topology_load(t->hw) != 0) {
+        snprintf(err, errlen, "hwloc cannot load the topology: %s", strerror(errno));
+        return -1;
+    }
+    t->this_system = hwloc_topology_is_thissystem(t->hw);
+    t->usable = hwloc_bitmap_alloc();
+    if (!t->this_system ||
+        hwloc_get_cpubind(t->hw, t->usable, HWLOC_CPUBIND_PROCESS) != 0)
+        hwloc_bitmap_copy(t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
+    else
+        hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
+
+    t->node_count = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_NUMANODE);
+    if (t->node_count <= 0) {
+        snprintf(err, errlen, "hwloc found no NUMA node in the topology");
+        return -1;
+    }
+    t->nodes = calloc((size_t)t->node_count, sizeof *t->nodes);
+    t->node_cpus = calloc((size_t)t->node_count, sizeof *t->node_cpus);
+    t->distances = calloc((size_t)t->node_count * (size_t)t->node_count, sizeof *t->distances);
+    if (t->nodes == NULL || t->node_cpus == NULL || t->distances == NULL) {
+        snprintf(err, errlen, "out of memory describing %d NUMA nodes", t->node_count);
+        return -1;
+    }
+    /* Logical order is depth-first (a memory-only node attached at the machine level comes
+     * first); tables and matrices read best in Linux node id order. */
+    hwloc_obj_t *objs = calloc((size_t)t->node_count, sizeof *objs);
+    if (objs == NULL) {
+        snprintf(err, errlen, "out of memory describing %d NUMA nodes", t->node_count);
+        return -1;
+    }
+    for (int i = 0; i < t->node_count; i++)
+        objs[i] = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, (unsigned)i);
+    qsort(objs, (size_t)t->node_count, sizeof *objs, by_os_index);
+    for (int i = 0; i < t->node_count; i++) {
+        hwloc_obj_t obj = objs[i];
+        struct nprb_node_info *n = &t->nodes[i];
+        if (obj->os_index >= NPRB_MAX_NODES) {
+            snprintf(err, errlen, "NUMA node id %u is above the supported %d", obj->os_index,
+                     NPRB_MAX_NODES - 1);
+            free(objs);
+            return -1;
+        }
+        t->node_cpus[i] = own_cpus(t, obj);
+        n->os_index = obj->os_index;
+        n->memory_bytes = obj->attr->numanode.local_memory;
+        n->cpu_count = hwloc_bitmap_weight(t->node_cpus[i]);
+        if (n->cpu_count < 0)
+            n->cpu_count = 0;
+        n->usable_cores = count_usable_cores(t->hw, t->node_cpus[i], t->usable);
+        n->package = package_of(t->hw, t->node_cpus[i]);
+        hwloc_bitmap_list_snprintf(n->cpus, sizeof n->cpus, t->node_cpus[i]);
+    }
+    free(objs);
+    read_distances(t);
+    summarise(t);
+    return 0;
+}
+
+static int create_with(struct nprb_topo **out, const char *xml, const char *synthetic, char *err,
+                       size_t errlen)
+{
+    struct nprb_topo *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (hwloc_topology_init(&t->hw) != 0) {
+        snprintf(err, errlen, "hwloc_topology_init failed: %s", strerror(errno));
+        free(t);
+        return -1;
+    }
+    if (xml != NULL && hwloc_topology_set_xml(t->hw, xml) != 0) {
+        snprintf(err, errlen, "cannot read hwloc XML %s: %s", xml, strerror(errno));
+        goto fail;
+    }
+    if (synthetic != NULL && hwloc_topology_set_synthetic(t->hw, synthetic) != 0) {
+        snprintf(err, errlen, "bad synthetic topology '%s'", synthetic);
+        goto fail;
+    }
+    if (fill(t, err, errlen) != 0)
+        goto fail;
+    *out = t;
+    return 0;
+fail:
+    nprb_topo_destroy(t);
+    return -1;
+}
+
+int nprb_topo_create(struct nprb_topo **topo, const char *xml_path, char *err, size_t errlen)
+{
+    return create_with(topo, xml_path, NULL, err, errlen);
+}
+
+int nprb_topo_create_synthetic(struct nprb_topo **topo, const char *description, char *err,
+                               size_t errlen)
+{
+    return create_with(topo, NULL, description, err, errlen);
+}
+
+void nprb_topo_destroy(struct nprb_topo *t)
+{
+    if (t == NULL)
+        return;
+    for (int i = 0; t->node_cpus != NULL && i < t->node_count; i++)
+        hwloc_bitmap_free(t->node_cpus[i]);
+    free(t->node_cpus);
+    free(t->nodes);
+    free(t->distances);
+    hwloc_bitmap_free(t->usable);
+    hwloc_topology_destroy(t->hw);
+    free(t);
+}
+
+hwloc_topology_t nprb_topo_hwloc(const struct nprb_topo *t)
+{
+    return t->hw;
+}
+
+int nprb_topo_node_count(const struct nprb_topo *t)
+{
+    return t->node_count;
+}
+
+const struct nprb_node_info *nprb_topo_node(const struct nprb_topo *t, int index)
+{
+    return index >= 0 && index < t->node_count ? &t->nodes[index] : NULL;
+}
+
+int nprb_topo_node_index(const struct nprb_topo *t, unsigned os_index)
+{
+    for (int i = 0; i < t->node_count; i++)
+        if (t->nodes[i].os_index == os_index)
+            return i;
+    return -1;
+}
+
+int nprb_topo_node_pus(const struct nprb_topo *t, int index, unsigned *pus, int max)
+{
+    if (index < 0 || index >= t->node_count)
+        return 0;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    int n = 0;
+    hwloc_obj_t core = NULL;
+    while (n < max && (core = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_CORE, core)) != NULL) {
+        hwloc_bitmap_and(set, core->cpuset, t->node_cpus[index]);
+        hwloc_bitmap_and(set, set, t->usable);
+        int pu = hwloc_bitmap_first(set);
+        if (pu >= 0)
+            pus[n++] = (unsigned)pu;
+    }
+    hwloc_bitmap_free(set);
+    return n;
+}
+
+unsigned nprb_topo_distance(const struct nprb_topo *t, int from, int to)
+{
+    if (from < 0 || to < 0 || from >= t->node_count || to >= t->node_count)
+        return 0;
+    return t->distances[from * t->node_count + to];
+}
+
+const struct nprb_topo_summary *nprb_topo_summary(const struct nprb_topo *t)
+{
+    return &t->summary;
+}
+
+bool nprb_topo_is_this_system(const struct nprb_topo *t)
+{
+    return t->this_system;
+}

@@ -1,0 +1,78 @@
+/**
+ * @file topo.h
+ * The host's topology through hwloc: NUMA nodes (memory-only ones included), the CPUs this process
+ * may use on each, caches, firmware distances, and a node-type fingerprint.
+ * Lifecycle: nprb_topo_create() / nprb_topo_destroy(); everything returned points into the handle.
+ */
+#ifndef NPRB_TOPO_H
+#define NPRB_TOPO_H
+
+#include <hwloc.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** Highest NUMA node os index numaprobe handles (Linux's own limit is 1024). */
+#define NPRB_MAX_NODES 1024
+
+struct nprb_node_info {
+    unsigned os_index;     /**< Linux node id (sparse ids are normal) */
+    uint64_t memory_bytes; /**< memory attached to the node */
+    int cpu_count;         /**< PUs local to the node (0: memory-only node) */
+    int usable_cores;      /**< cores with a PU this process may run on */
+    int package;           /**< os index of its package, -1 when it spans none or several */
+    char cpus[128];        /**< local PUs as a list, e.g. "0-15,32-47" (truncated if longer) */
+};
+
+struct nprb_topo_summary {
+    char cpu_model[64];
+    int packages, numa_nodes, cores, pus;
+    uint64_t memory_bytes;
+    uint64_t l1d_bytes, l2_bytes, l3_bytes; /**< first cache of each level; 0 when absent */
+    char fingerprint[17];                   /**< 16 hex digits; same hardware, same value */
+    char label[64];                         /**< short human name of the node type */
+    char usable_cpus[128];                  /**< PUs this process may use, as a list */
+};
+
+struct nprb_topo;
+
+/**
+ * Discovers the topology of this host, or reads it from an hwloc XML file when @p xml_path is
+ * not NULL (tests use synthetic shapes of real machines). The usable CPUs are the process's
+ * binding at this moment (what the launcher gave us), all PUs for XML input.
+ * @return 0, or -1 with a message in @p err.
+ */
+int nprb_topo_create(struct nprb_topo **topo, const char *xml_path, char *err, size_t errlen);
+
+/** Same as nprb_topo_create() from an hwloc synthetic description ("pack:2 numa:1 core:4"). */
+int nprb_topo_create_synthetic(struct nprb_topo **topo, const char *description, char *err,
+                               size_t errlen);
+
+void nprb_topo_destroy(struct nprb_topo *topo);
+
+/** The hwloc handle, for binding. Owned by @p topo. */
+hwloc_topology_t nprb_topo_hwloc(const struct nprb_topo *topo);
+
+int nprb_topo_node_count(const struct nprb_topo *topo);
+
+/** Node by logical index 0..count-1 (ascending os index). */
+const struct nprb_node_info *nprb_topo_node(const struct nprb_topo *topo, int index);
+
+/** Logical index of the node with this os index, or -1. */
+int nprb_topo_node_index(const struct nprb_topo *topo, unsigned os_index);
+
+/**
+ * One PU (os index) per usable core of node @p index, in core order: where to pin threads.
+ * @return how many were written (at most @p max).
+ */
+int nprb_topo_node_pus(const struct nprb_topo *topo, int index, unsigned *pus, int max);
+
+/** Firmware (SLIT) distance between nodes by logical index; 0 when the firmware gave none. */
+unsigned nprb_topo_distance(const struct nprb_topo *topo, int from, int to);
+
+const struct nprb_topo_summary *nprb_topo_summary(const struct nprb_topo *topo);
+
+/** Whether the topology is this machine's (binding works) rather than XML or synthetic. */
+bool nprb_topo_is_this_system(const struct nprb_topo *topo);
+
+#endif

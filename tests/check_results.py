@@ -1,0 +1,150 @@
+#!/usr/bin/python3
+"""Checks a numaprobe results file against the schema contract (docs/SCHEMA.md) and the
+expectations of one test run. Exits 0 when every check passes, 1 with the list of failures."""
+
+import argparse
+import math
+import sys
+from collections import Counter
+
+import h5py
+
+REQUIRED_ATTRS = ["schema", "schema_version", "software_version", "git_revision", "start_utc",
+                  "end_utc", "command_line", "config", "mpi_library", "world_size",
+                  "host_count", "complete", "hosts_ok", "hosts_failed"]
+TABLES = ["hosts", "numa_nodes", "distances", "latency", "bandwidth", "placement"]
+PLACED = 0.99
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class Checker:
+    def __init__(self):
+        self.failures = []
+
+    def expect(self, ok, message):
+        if not ok:
+            self.failures.append(message)
+        return ok
+
+
+def check_root(c, f, args):
+    for name in REQUIRED_ATTRS:
+        c.expect(name in f.attrs, f"root attribute {name} missing")
+    c.expect(text(f.attrs.get("schema", "")) == "numaprobe", "schema is not 'numaprobe'")
+    c.expect(text(f.attrs.get("schema_version", "")).startswith("0."), "schema_version not 0.x")
+    c.expect(int(f.attrs.get("complete", 0)) == 1, "file not marked complete")
+    c.expect(int(f.attrs.get("world_size", -1)) == args.ranks,
+             f"world_size {f.attrs.get('world_size')} != {args.ranks}")
+    if args.hosts is not None:
+        c.expect(int(f.attrs.get("host_count", -1)) == args.hosts,
+                 f"host_count {f.attrs.get('host_count')} != {args.hosts}")
+    for t in TABLES:
+        c.expect(t in f, f"table /{t} missing")
+
+
+def check_hosts(c, hosts, args):
+    ranks = sorted(int(r) for r in hosts["rank"])
+    c.expect(ranks == list(range(args.ranks)), f"/hosts ranks {ranks} != 0..{args.ranks - 1}")
+    names = Counter(text(h) for h in hosts["hostname"])
+    if args.hosts is not None:
+        c.expect(len(names) == args.hosts, f"{len(names)} distinct hostnames, want {args.hosts}")
+        c.expect(len(set(int(i) for i in hosts["host_index"])) == args.hosts,
+                 "host_index values do not match the host count")
+    for row in hosts:
+        name = text(row["hostname"])
+        c.expect(int(row["ranks_on_host"]) == names[name],
+                 f"rank {row['rank']}: ranks_on_host {row['ranks_on_host']} but {names[name]} "
+                 f"rows name host {name}")
+        c.expect(text(row["status"]) == "ok", f"rank {row['rank']} status {text(row['status'])}:"
+                 f" {text(row['error'])}")
+        c.expect(len(text(row["fingerprint"])) == 16, f"rank {row['rank']} has no fingerprint")
+        if args.numa_nodes is not None:
+            c.expect(int(row["numa_nodes"]) == args.numa_nodes,
+                     f"rank {row['rank']} sees {row['numa_nodes']} NUMA nodes, want "
+                     f"{args.numa_nodes}")
+    for spec in args.host_ranks or []:
+        name, count = spec.split("=")
+        c.expect(names.get(name) == int(count), f"host {name} has {names.get(name)} ranks, "
+                 f"want {count}")
+
+
+def check_rows(c, f, table, value_cols):
+    rows = f[table][()]
+    by_rank = Counter(int(r) for r in rows["rank"])
+    c.expect(set(by_rank) == set(int(r) for r in f["hosts"]["rank"]),
+             f"/{table}: not every rank has rows ({dict(by_rank)})")
+    measured = 0
+    for row in rows:
+        where = f"/{table} rank {row['rank']} measurement {row['measurement']}"
+        status = text(row["status"])
+        c.expect(status in ("ok", "not_applicable"), f"{where}: status {status}: "
+                 f"{text(row['note'])}")
+        if status != "ok":
+            c.expect(len(text(row["note"])) > 0, f"{where}: {status} without a reason")
+            continue
+        measured += 1
+        values = [float(row[col]) for col in value_cols]
+        c.expect(all(math.isfinite(v) and v > 0 for v in values), f"{where}: bad values {values}")
+        c.expect(values == sorted(values), f"{where}: {value_cols} not ordered: {values}")
+        c.expect(int(row["valid"]) == 1, f"{where}: not valid")
+        c.expect(float(row["pages_on_target_frac"]) >= PLACED,
+                 f"{where}: only {row['pages_on_target_frac']:.3f} of pages on node "
+                 f"{row['mem_node']}")
+        c.expect(int(row["size_bytes"]) > 0 and int(row["threads"]) >= 1, f"{where}: size/threads")
+    c.expect(measured > 0, f"/{table}: nothing measured")
+    return rows
+
+
+def check_placement(c, f):
+    place = f["placement"][()]
+    pages = Counter()
+    for row in place:
+        pages[(int(row["rank"]), int(row["measurement"]))] += int(row["pages"])
+    for table in ("latency", "bandwidth"):
+        for row in f[table][()]:
+            if text(row["status"]) != "ok":
+                continue
+            key = (int(row["rank"]), int(row["measurement"]))
+            c.expect(pages[key] * 4096 >= int(row["size_bytes"]),
+                     f"/placement for {table} {key}: {pages[key]} pages cover less than "
+                     f"{row['size_bytes']} bytes")
+
+
+def check_topology(c, f):
+    hosts = {int(r["rank"]): int(r["numa_nodes"]) for r in f["hosts"][()]}
+    nodes = Counter(int(r) for r in f["numa_nodes"]["rank"])
+    dist = Counter(int(r) for r in f["distances"]["rank"])
+    for rank, n in hosts.items():
+        c.expect(nodes[rank] == n, f"rank {rank}: {nodes[rank]} /numa_nodes rows, want {n}")
+        c.expect(dist[rank] == n * n, f"rank {rank}: {dist[rank]} /distances rows, want {n * n}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("file")
+    p.add_argument("--ranks", type=int, required=True)
+    p.add_argument("--hosts", type=int)
+    p.add_argument("--numa-nodes", type=int)
+    p.add_argument("--host-ranks", nargs="*", metavar="HOST=N")
+    args = p.parse_args()
+    c = Checker()
+    with h5py.File(args.file, "r") as f:
+        check_root(c, f, args)
+        if not c.failures:
+            check_hosts(c, f["hosts"][()], args)
+            check_rows(c, f, "latency", ["latency_ns_min", "latency_ns_median",
+                                         "latency_ns_p99", "latency_ns_max"])
+            check_rows(c, f, "bandwidth", ["gbs_worst", "gbs_median", "gbs_best"])
+            check_placement(c, f)
+            check_topology(c, f)
+    for failure in c.failures:
+        print("FAIL:", failure)
+    print(f"{args.file}: {'ok' if not c.failures else f'{len(c.failures)} failure(s)'}")
+    return 1 if c.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

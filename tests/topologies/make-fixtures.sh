@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Regenerates the hwloc XML topologies the unit tests read: shapes of real machines, so topology
+# code is tested on hardware this machine does not have. Needs hwloc's command-line tools.
+set -euo pipefail
+cd "$(dirname "$0")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# synthetic NAME DESCRIPTION: writes NAME.xml from an hwloc synthetic description.
+synthetic() {
+    lstopo-no-graphics --if synthetic --input "$2" --of xml --force "$tmp/$1.xml"
+}
+
+# distances NAME N V00 V01 ...: adds a firmware-style NUMA latency matrix (SLIT) over N nodes.
+distances() {
+    local name=$1 n=$2
+    shift 2
+    {
+        echo "name=NUMALatency"
+        echo 5 # HWLOC_DISTANCES_KIND_FROM_OS | HWLOC_DISTANCES_KIND_MEANS_LATENCY
+        echo "$n"
+        for ((i = 0; i < n; i++)); do echo "NUMANode:$i"; done
+        for v in "$@"; do echo "$v"; done
+    } >"$tmp/$name.dist"
+    hwloc-annotate "$tmp/$name.xml" "$name.xml" -- none -- distances "$tmp/$name.dist"
+}
+
+# slit N LOCAL SAME_GROUP OTHER GROUP_SIZE: a matrix where nodes i, j in the same group of
+# GROUP_SIZE nodes are SAME_GROUP apart, else OTHER.
+slit() {
+    local n=$1 local_d=$2 near=$3 far=$4 group=$5
+    for ((i = 0; i < n; i++)); do
+        for ((j = 0; j < n; j++)); do
+            if ((i == j)); then echo "$local_d"
+            elif ((i / group == j / group)); then echo "$near"
+            else echo "$far"; fi
+        done
+    done
+}
+
+# Two-socket Intel Xeon: one NUMA node per socket, 18 cores x 2 threads each.
+synthetic intel-2s "pack:2 [numa(memory=103079215104)] l3:1(size=47185920) l2:18(size=1048576) l1d:1(size=32768) core:1 pu:2"
+distances intel-2s 2 $(slit 2 10 10 21 1)
+
+# AMD EPYC, NPS4: 2 sockets x 4 NUMA nodes, 8 cores per node, two L3 (CCX) per node.
+synthetic epyc-8n "pack:2 group:4 [numa(memory=34359738368)] l3:2(size=33554432) l2:4(size=524288) l1d:1(size=32768) core:1 pu:2"
+distances epyc-8n 8 $(slit 8 10 12 32 4)
+
+# Two sockets plus a CXL memory expander: node 2 has memory and no CPUs.
+synthetic cxl "[numa(memory=274877906944)] pack:2 [numa(memory=68719476736)] l3:1(size=33554432) l2:8(size=1048576) l1d:1(size=49152) core:1 pu:2"
+distances cxl 3 10 21 24 21 10 24 24 24 10
+
+# Sparse node ids (0 and 2), as left by offlined nodes or some firmware.
+synthetic sparse "pack:2 [numa(memory=17179869184)] l3:1(size=16777216) l2:4(size=524288) l1d:1(size=32768) core:1 pu:1"
+sed -i 's/type="NUMANode" os_index="1"/type="NUMANode" os_index="2"/' "$tmp/sparse.xml"
+distances sparse 2 10 20 20 10

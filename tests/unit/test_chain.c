@@ -1,0 +1,63 @@
+#include "check.h"
+#include "kernels/chain.h"
+#include "kernels/chase.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    /* Sizes around the edges: 2 slots, odd counts, 64 B and 128 B slots. */
+    static const size_t slot_counts[] = {2, 3, 17, 1000, 65536};
+    static const size_t slot_sizes[] = {8, 64, 128};
+    for (size_t a = 0; a < sizeof slot_counts / sizeof slot_counts[0]; a++) {
+        for (size_t b = 0; b < sizeof slot_sizes / sizeof slot_sizes[0]; b++) {
+            size_t bytes = slot_counts[a] * slot_sizes[b];
+            void *buf = aligned_alloc(64, (bytes + 63) / 64 * 64);
+            void **head = nprb_chain_build_random(buf, bytes, slot_sizes[b], 1234 + a);
+            CHECK(head == buf);
+            CHECK(nprb_chain_check_permutation(buf, bytes, slot_sizes[b]) == 0);
+            CHECK(nprb_chain_check_cycle(buf, bytes, slot_sizes[b], head) == 0);
+            free(buf);
+        }
+    }
+
+    /* Same seed, same chain; different seed, different chain. */
+    size_t bytes = 4096 * 64;
+    void **x = aligned_alloc(64, bytes), **y = aligned_alloc(64, bytes);
+    nprb_chain_build_random(x, bytes, 64, 99);
+    nprb_chain_build_random(y, bytes, 64, 99);
+    int same = 1;
+    for (size_t k = 0; k < 4096; k++)
+        same &= (char *)x[k * 8] - (char *)x == (char *)y[k * 8] - (char *)y;
+    CHECK(same);
+    nprb_chain_build_random(y, bytes, 64, 100);
+    same = 1;
+    for (size_t k = 0; k < 4096; k++)
+        same &= (char *)x[k * 8] - (char *)x == (char *)y[k * 8] - (char *)y;
+    CHECK(!same);
+
+    /* Corruptions the checks must catch. Two cycles: swap the targets of two slots. */
+    void *t = x[0];
+    x[0] = x[8];
+    x[8] = t;
+    CHECK(nprb_chain_check_permutation(x, bytes, 64) == 0); /* still a permutation ... */
+    CHECK(nprb_chain_check_cycle(x, bytes, 64, x) == -1);    /* ... but no longer one cycle */
+    x[8] = x[0];                                               /* a slot pointed at twice */
+    CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
+    x[8] = (char *)x + 3;                                      /* a link into a slot's middle */
+    CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
+    x[8] = (char *)x + bytes;                                  /* a link out of the buffer */
+    CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
+
+    /* The chase follows the links: after one full lap it is back at the head. */
+    nprb_chain_build_random(y, bytes, 64, 5);
+    CHECK(nprb_chase(y, 4096) == (void *)y);
+    CHECK(nprb_chase(y, 16) != (void *)y);
+
+    CHECK(nprb_chain_build_random(x, 64, 64, 1) == NULL); /* one slot is no chain */
+    CHECK(nprb_chain_build_random(x, bytes, 12, 1) == NULL);
+    free(x);
+    free(y);
+    return CHECK_DONE();
+}

@@ -1,0 +1,83 @@
+#include "check.h"
+#include "config.h"
+
+#include <stdlib.h>
+
+static int load(struct nprb_config *cfg, const char *yaml, char *err, size_t len)
+{
+    nprb_config_defaults(cfg);
+    return nprb_config_load_text(cfg, yaml, "test.yaml", err, len);
+}
+
+/* A malformed config must fail with a message naming the file, the line and the key. */
+static void rejects(const char *yaml, const char *fragment)
+{
+    struct nprb_config cfg;
+    char err[512] = "";
+    int rc = load(&cfg, yaml, err, sizeof err);
+    CHECK(rc == -1);
+    CHECK_STR_CONTAINS(err, fragment);
+}
+
+int main(void)
+{
+    struct nprb_config cfg;
+    char err[512];
+
+    nprb_config_defaults(&cfg);
+    CHECK(cfg.latency_matrix.enabled);
+    CHECK(cfg.latency_matrix.size_bytes == 1ULL << 30);
+    CHECK(cfg.bandwidth_matrix.threads == 0);
+    CHECK(cfg.seed == 42);
+    CHECK(cfg.huge_pages == NPRB_THP_SYSTEM);
+
+    CHECK(load(&cfg, "", err, sizeof err) == 0);
+    CHECK(load(&cfg,
+               "seed: 7\nhuge_pages: off\nlatency_matrix:\n  size: 64MiB\n  samples: 9\n"
+               "  sample_time: 2ms\nbandwidth_matrix:\n  enabled: false\n  threads: 3\n",
+               err, sizeof err) == 0);
+    CHECK(cfg.seed == 7);
+    CHECK(cfg.huge_pages == NPRB_THP_OFF);
+    CHECK(cfg.latency_matrix.size_bytes == 64ULL << 20);
+    CHECK(cfg.latency_matrix.samples == 9);
+    CHECK(cfg.latency_matrix.sample_s > 0.0019 && cfg.latency_matrix.sample_s < 0.0021);
+    CHECK(!cfg.bandwidth_matrix.enabled);
+    CHECK(cfg.bandwidth_matrix.threads == 3);
+
+    rejects("latency_matrix:\n  sise: 1G\n", "test.yaml:2: latency_matrix.sise: unknown key");
+    rejects("bogus_experiment:\n  size: 1G\n", "test.yaml:2: bogus_experiment.size: unknown key");
+    rejects("latency_matrix:\n  size: lots\n", "test.yaml:2: latency_matrix.size: expected a size");
+    rejects("latency_matrix:\n  size: -5G\n", "latency_matrix.size: expected a size");
+    rejects("latency_matrix:\n  size: 1K\n", "out of range");
+    rejects("latency_matrix:\n  size: 100TiB\n", "out of range");
+    rejects("latency_matrix:\n  samples: many\n", "expected a whole number");
+    rejects("latency_matrix:\n  samples: 1\n", "expected a number from 3");
+    rejects("latency_matrix:\n  enabled: maybe\n", "expected true or false");
+    rejects("huge_pages: sometimes\n", "test.yaml:1: huge_pages: expected one of");
+    rejects("bandwidth_matrix:\n  threads: -2\n", "expected a number from 1 to 4096, got -2");
+    rejects("bandwidth_matrix:\n  threads: lots\n", "expected a whole number or 'all'");
+    rejects("latency_matrix:\n  size: [1, 2]\n", "expected a single value");
+    rejects("- a\n- b\n", "expected a mapping");
+    rejects("latency_matrix: {size: 1G\n", "YAML syntax error");
+
+    nprb_config_defaults(&cfg);
+    CHECK(nprb_config_set(&cfg, "bandwidth_matrix.size=256MiB", err, sizeof err) == 0);
+    CHECK(cfg.bandwidth_matrix.size_bytes == 256ULL << 20);
+    CHECK(nprb_config_set(&cfg, "bandwidth_matrix.size", err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "expected KEY=VALUE");
+    CHECK(nprb_config_set(&cfg, "nope=1", err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "unknown key 'nope'");
+    CHECK(nprb_config_set(&cfg, "latency_matrix.samples=x", err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "--set latency_matrix.samples");
+
+    /* The echo is itself a valid config that reproduces the same settings. */
+    char yaml[NPRB_CONFIG_TEXT_MAX];
+    nprb_config_to_yaml(&cfg, yaml, sizeof yaml);
+    CHECK_STR_CONTAINS(yaml, "bandwidth_matrix:\n");
+    CHECK_STR_CONTAINS(yaml, "  size: 256MiB\n");
+    struct nprb_config again;
+    CHECK(load(&again, yaml, err, sizeof err) == 0);
+    CHECK(again.bandwidth_matrix.size_bytes == cfg.bandwidth_matrix.size_bytes);
+    CHECK(again.latency_matrix.sample_s == cfg.latency_matrix.sample_s);
+    return CHECK_DONE();
+}

@@ -1,0 +1,71 @@
+/* Real placement on this host: memory bound to each node lands there (move_pages says so),
+ * threads pinned to a PU run there and get their old binding back. Skips (77) where the kernel
+ * refuses mbind or move_pages (some containers). */
+#include "check.h"
+#include "place.h"
+#include "topo.h"
+#include "verify.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(void)
+{
+    struct nprb_topo *t = NULL;
+    char err[256];
+    if (nprb_topo_create(&t, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    size_t bytes = 8u << 20;
+    for (int i = 0; i < nprb_topo_node_count(t); i++) {
+        unsigned node = nprb_topo_node(t, i)->os_index;
+        struct nprb_buffer buf;
+        if (nprb_buffer_alloc(&buf, bytes, NPRB_MEM_BIND, &node, 1, NPRB_THP_OFF, err,
+                              sizeof err) != 0) {
+            fprintf(stderr, "skip: %s\n", err);
+            nprb_topo_destroy(t);
+            return errno == EPERM || errno == ENOSYS ? SKIP_TEST : 1;
+        }
+        CHECK(((uintptr_t)buf.addr & ((2u << 20) - 1)) == 0);
+        memset(buf.addr, 1, buf.bytes);
+        struct nprb_census census;
+        if (nprb_census_take(buf.addr, buf.bytes, &census) != 0) {
+            fprintf(stderr, "skip: move_pages: %s\n", strerror(errno));
+            nprb_topo_destroy(t);
+            return SKIP_TEST;
+        }
+        CHECK(census.pages == bytes / 4096);
+        CHECK(census.per_node[node] == census.pages);
+        CHECK(nprb_census_fraction_on(&census, &node, 1) == 1.0);
+        CHECK(nprb_buffer_huge_fraction(&buf) == 0.0); /* THP refused by madvise */
+        nprb_buffer_free(&buf);
+    }
+
+    /* A request larger than the node can hold is refused with the node named, not OOM-killed. */
+    unsigned node0 = nprb_topo_node(t, 0)->os_index;
+    struct nprb_buffer huge;
+    errno = 0;
+    CHECK(nprb_buffer_alloc(&huge, (size_t)nprb_topo_node(t, 0)->memory_bytes, NPRB_MEM_BIND,
+                            &node0, 1, NPRB_THP_SYSTEM, err, sizeof err) == -1);
+    CHECK(errno == ENOMEM);
+    CHECK_STR_CONTAINS(err, "cannot place");
+
+    /* Pinning: runs where pinned, and the old binding comes back. */
+    cpu_set_t before, after;
+    sched_getaffinity(0, sizeof before, &before);
+    unsigned pus[4];
+    CHECK(nprb_topo_node_pus(t, 0, pus, 4) >= 1);
+    struct nprb_pin pin;
+    CHECK(nprb_pin_thread(&pin, nprb_topo_hwloc(t), pus[0]) == 0);
+    CHECK(nprb_pin_holds(&pin));
+    nprb_unpin_thread(&pin);
+    sched_getaffinity(0, sizeof after, &after);
+    CHECK(CPU_EQUAL(&before, &after));
+
+    CHECK(strcmp(nprb_mem_policy_name(NPRB_MEM_INTERLEAVE), "interleave") == 0);
+    nprb_topo_destroy(t);
+    return CHECK_DONE();
+}

@@ -1,0 +1,35 @@
+/* The row descriptors are what the file's schema is made of: every field inside its row, in
+ * order, without overlap, and "rank" first in every table (the join key of the schema). */
+#include "check.h"
+#include "results.h"
+
+int main(void)
+{
+    for (int t = 0; t < NPRB_N_TABLES; t++) {
+        const struct nprb_table_desc *d = nprb_table_desc((enum nprb_table_id)t);
+        CHECK(d != NULL && d->field_count > 0);
+        CHECK(strcmp(d->fields[0].name, "rank") == 0);
+        size_t end = 0;
+        for (size_t f = 0; f < d->field_count; f++) {
+            CHECK(d->fields[f].offset >= end);
+            end = d->fields[f].offset + d->fields[f].size;
+            CHECK(end <= d->row_bytes);
+        }
+    }
+    struct nprb_results r;
+    nprb_results_init(&r);
+    for (int i = 0; i < 100; i++) {
+        struct nprb_distance_row d = {.rank = i, .slit = 10};
+        CHECK(nprb_results_add(&r, NPRB_TABLE_DISTANCES, &d) == 0);
+    }
+    CHECK(r.tables[NPRB_TABLE_DISTANCES].count == 100);
+    CHECK(((struct nprb_distance_row *)r.tables[NPRB_TABLE_DISTANCES].data)[99].rank == 99);
+    nprb_results_free(&r);
+
+    char small[4];
+    nprb_copy_text(small, sizeof small, "abcdef");
+    CHECK(strcmp(small, "abc") == 0);
+    nprb_copy_text(small, sizeof small, NULL);
+    CHECK(small[0] == '\0');
+    return CHECK_DONE();
+}

@@ -1,0 +1,132 @@
+/* Topology discovery on XML shapes of real machines (tests/topologies), and on this host. */
+#include "check.h"
+#include "topo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct nprb_topo *load(const char *dir, const char *name)
+{
+    char path[1024], err[256];
+    snprintf(path, sizeof path, "%s/%s.xml", dir, name);
+    struct nprb_topo *t = NULL;
+    if (nprb_topo_create(&t, path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", path, err);
+        exit(1);
+    }
+    return t;
+}
+
+static void intel_2s(const char *dir)
+{
+    struct nprb_topo *t = load(dir, "intel-2s");
+    const struct nprb_topo_summary *s = nprb_topo_summary(t);
+    CHECK(!nprb_topo_is_this_system(t));
+    CHECK(nprb_topo_node_count(t) == 2);
+    CHECK(s->packages == 2 && s->cores == 36 && s->pus == 72);
+    CHECK(s->l3_bytes == 47185920 && s->l2_bytes == 1048576 && s->l1d_bytes == 32768);
+    CHECK(nprb_topo_node(t, 0)->cpu_count == 36);
+    CHECK(nprb_topo_node(t, 1)->usable_cores == 18);
+    CHECK(nprb_topo_node(t, 0)->package == 0 && nprb_topo_node(t, 1)->package == 1);
+    CHECK(nprb_topo_node(t, 1)->memory_bytes == 103079215104ULL);
+    CHECK(nprb_topo_distance(t, 0, 0) == 10 && nprb_topo_distance(t, 0, 1) == 21);
+    /* One PU per core (the first hyperthread), in core order. */
+    unsigned pus[64];
+    int n = nprb_topo_node_pus(t, 1, pus, 64);
+    CHECK(n == 18);
+    CHECK(pus[0] == 36 && pus[1] == 38);
+    nprb_topo_destroy(t);
+}
+
+static void epyc_8n(const char *dir)
+{
+    struct nprb_topo *t = load(dir, "epyc-8n");
+    CHECK(nprb_topo_node_count(t) == 8);
+    for (int i = 0; i < 8; i++) {
+        CHECK(nprb_topo_node(t, i)->os_index == (unsigned)i);
+        CHECK(nprb_topo_node(t, i)->cpu_count == 16);
+        CHECK(nprb_topo_node(t, i)->package == i / 4);
+    }
+    CHECK(nprb_topo_distance(t, 0, 3) == 12);
+    CHECK(nprb_topo_distance(t, 3, 4) == 32);
+    CHECK(nprb_topo_distance(t, 7, 7) == 10);
+    nprb_topo_destroy(t);
+}
+
+static void cxl(const char *dir)
+{
+    struct nprb_topo *t = load(dir, "cxl");
+    CHECK(nprb_topo_node_count(t) == 3);
+    const struct nprb_node_info *mem_only = nprb_topo_node(t, 2);
+    CHECK(mem_only->os_index == 2);
+    CHECK(mem_only->cpu_count == 0);
+    CHECK(mem_only->usable_cores == 0);
+    CHECK(mem_only->package == -1);
+    CHECK(mem_only->memory_bytes == 274877906944ULL);
+    CHECK(nprb_topo_node(t, 0)->cpu_count == 16);
+    unsigned pus[8];
+    CHECK(nprb_topo_node_pus(t, 2, pus, 8) == 0);
+    CHECK(nprb_topo_distance(t, 0, 2) == 24);
+    nprb_topo_destroy(t);
+}
+
+static void sparse(const char *dir)
+{
+    struct nprb_topo *t = load(dir, "sparse");
+    CHECK(nprb_topo_node_count(t) == 2);
+    CHECK(nprb_topo_node(t, 0)->os_index == 0);
+    CHECK(nprb_topo_node(t, 1)->os_index == 2);
+    CHECK(nprb_topo_node_index(t, 2) == 1);
+    CHECK(nprb_topo_node_index(t, 1) == -1);
+    CHECK(nprb_topo_distance(t, 1, 0) == 20);
+    nprb_topo_destroy(t);
+}
+
+/* Identical hardware, identical fingerprint; different hardware, different fingerprint. */
+static void fingerprints(const char *dir)
+{
+    struct nprb_topo *a = load(dir, "intel-2s"), *b = load(dir, "intel-2s");
+    struct nprb_topo *c = load(dir, "epyc-8n");
+    CHECK(strcmp(nprb_topo_summary(a)->fingerprint, nprb_topo_summary(b)->fingerprint) == 0);
+    CHECK(strcmp(nprb_topo_summary(a)->fingerprint, nprb_topo_summary(c)->fingerprint) != 0);
+    CHECK(strlen(nprb_topo_summary(a)->fingerprint) == 16);
+    nprb_topo_destroy(a);
+    nprb_topo_destroy(b);
+    nprb_topo_destroy(c);
+}
+
+static void this_host(void)
+{
+    struct nprb_topo *t = NULL;
+    char err[256];
+    CHECK(nprb_topo_create(&t, NULL, err, sizeof err) == 0);
+    if (t == NULL)
+        return;
+    CHECK(nprb_topo_is_this_system(t));
+    CHECK(nprb_topo_node_count(t) >= 1);
+    int usable = 0;
+    for (int i = 0; i < nprb_topo_node_count(t); i++)
+        usable += nprb_topo_node(t, i)->usable_cores;
+    CHECK(usable >= 1);
+    nprb_topo_destroy(t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s TOPOLOGY_DIR\n", argv[0]);
+        return 1;
+    }
+    intel_2s(argv[1]);
+    epyc_8n(argv[1]);
+    cxl(argv[1]);
+    sparse(argv[1]);
+    fingerprints(argv[1]);
+    this_host();
+    char err[256];
+    struct nprb_topo *t = NULL;
+    CHECK(nprb_topo_create(&t, "/nonexistent/topo.xml", err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "/nonexistent/topo.xml");
+    return CHECK_DONE();
+}

@@ -1,0 +1,62 @@
+#include "check.h"
+#include "units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+
+static int size_is(const char *text, uint64_t want)
+{
+    uint64_t got = 0;
+    return nprb_parse_size(text, &got) == 0 && got == want;
+}
+
+static int size_rejected(const char *text, int err)
+{
+    uint64_t got = 12345;
+    errno = 0;
+    return nprb_parse_size(text, &got) == -1 && errno == err && got == 12345;
+}
+
+int main(void)
+{
+    CHECK(size_is("4096", 4096));
+    CHECK(size_is("64k", 64 << 10));
+    CHECK(size_is("64K", 64 << 10));
+    CHECK(size_is("64KiB", 64 << 10));
+    CHECK(size_is("512MiB", 512ULL << 20));
+    CHECK(size_is("512 MiB", 512ULL << 20));
+    CHECK(size_is(" 2G ", 2ULL << 30));
+    CHECK(size_is("2gb", 2ULL << 30));
+    CHECK(size_is("1TiB", 1ULL << 40));
+    CHECK(size_is("0", 0));
+    CHECK(size_is("100B", 100));
+
+    CHECK(size_rejected("", EINVAL));
+    CHECK(size_rejected("abc", EINVAL));
+    CHECK(size_rejected("-1G", EINVAL));
+    CHECK(size_rejected("1.5G", EINVAL));
+    CHECK(size_rejected("12X", EINVAL));
+    CHECK(size_rejected("12 GiBs", EINVAL));
+    CHECK(size_rejected("16777216T", ERANGE));
+    CHECK(size_rejected("99999999999999999999999", ERANGE));
+
+    double s = 0;
+    CHECK(nprb_parse_duration("10ms", &s) == 0 && fabs(s - 0.010) < 1e-12);
+    CHECK(nprb_parse_duration("2", &s) == 0 && s == 2.0);
+    CHECK(nprb_parse_duration("1.5s", &s) == 0 && s == 1.5);
+    CHECK(nprb_parse_duration("250us", &s) == 0 && fabs(s - 250e-6) < 1e-15);
+    CHECK(nprb_parse_duration("1min", &s) == 0 && s == 60.0);
+    CHECK(nprb_parse_duration("ms", &s) == -1);
+    CHECK(nprb_parse_duration("10 parsecs", &s) == -1);
+    CHECK(nprb_parse_duration("-1s", &s) == -1);
+
+    char buf[32];
+    nprb_format_size(1ULL << 30, buf, sizeof buf);
+    CHECK(strcmp(buf, "1GiB") == 0);
+    nprb_format_size(1536ULL << 10, buf, sizeof buf);
+    CHECK(strcmp(buf, "1536KiB") == 0);
+    nprb_format_size(100, buf, sizeof buf);
+    CHECK(strcmp(buf, "100B") == 0);
+    return CHECK_DONE();
+}

@@ -70,8 +70,39 @@ static void local_items(struct nprb_plan *plan, enum nprb_experiment_id exp, uin
     }
 }
 
+/* Interleave spreads pages over every node with memory; from which CPUs it is read matters less
+ * than that every node contributes, so the first node with usable cores reads it. */
+static void interleave_item(struct nprb_plan *plan, enum nprb_experiment_id exp, uint64_t size,
+                            int threads, const struct nprb_topo *topo, bool host_leader,
+                            int *failed)
+{
+    struct nprb_plan_item item = {.experiment = exp, .cpu_node = 0, .mem_node = -1,
+                                  .policy = NPRB_MEM_INTERLEAVE, .size_bytes = size,
+                                  .threads = threads};
+    int with_memory = 0, cpu_node = -1;
+    for (int i = 0; i < nprb_topo_node_count(topo); i++) {
+        with_memory += nprb_topo_node(topo, i)->memory_bytes > 0;
+        if (cpu_node < 0 && nprb_topo_node(topo, i)->usable_cores > 0)
+            cpu_node = i;
+    }
+    if (!host_leader)
+        snprintf(item.skip_reason, sizeof item.skip_reason,
+                 "not applicable: measured by the first rank of this host");
+    else if (with_memory < 2)
+        snprintf(item.skip_reason, sizeof item.skip_reason,
+                 "not applicable: interleave needs 2 or more NUMA nodes, this host has %d",
+                 with_memory);
+    else if (cpu_node < 0)
+        snprintf(item.skip_reason, sizeof item.skip_reason,
+                 "not applicable: no NUMA node has a core in this rank's binding");
+    else
+        item.cpu_node = cpu_node;
+    if (add_item(plan, &item) != 0)
+        *failed = 1;
+}
+
 int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
-                    const struct nprb_topo *topo, char *err, size_t errlen)
+                    const struct nprb_topo *topo, bool host_leader, char *err, size_t errlen)
 {
     memset(plan, 0, sizeof *plan);
     for (int i = 0; i < nprb_topo_node_count(topo); i++) {
@@ -86,9 +117,12 @@ int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
             return -1;
     }
     int failed = 0;
-    if (cfg->latency_matrix.enabled)
+    if (cfg->latency_matrix.enabled) {
         local_items(plan, NPRB_EXP_LATENCY_MATRIX, cfg->latency_matrix.size_bytes, 1, topo,
                     &failed);
+        interleave_item(plan, NPRB_EXP_LATENCY_MATRIX, cfg->latency_matrix.size_bytes, 1, topo,
+                        host_leader, &failed);
+    }
     if (cfg->bandwidth_matrix.enabled)
         local_items(plan, NPRB_EXP_BANDWIDTH_MATRIX, cfg->bandwidth_matrix.size_bytes,
                     cfg->bandwidth_matrix.threads, topo, &failed);

@@ -10,6 +10,7 @@
 #include "place.h"
 #include "topo.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,7 +22,7 @@ const char *nprb_experiment_name(enum nprb_experiment_id id);
 struct nprb_plan_item {
     enum nprb_experiment_id experiment;
     int cpu_node; /**< logical node index whose cores run the threads */
-    int mem_node; /**< logical node index the memory is bound to */
+    int mem_node; /**< logical node index the memory is bound to; -1: every node with memory */
     enum nprb_mem_policy policy;
     uint64_t size_bytes;
     int threads;              /**< threads to run; 1 for latency */
@@ -34,12 +35,13 @@ struct nprb_plan {
 };
 
 /**
- * Builds the plan. The thin slice measures each node's local memory from its own cores; nodes
- * without usable cores (memory-only, or outside the launcher's binding) get a skip item that
- * says why. @return 0, or -1 with a message (config error: exit 2) in @p err.
+ * Builds the plan. Each node's local memory is measured from its own cores; nodes without
+ * usable cores (memory-only, or outside the launcher's binding) get a skip item that says why.
+ * Latency is also measured over memory interleaved across every node with memory, from the
+ * first node with usable cores (a skip item on single-node hosts). @return 0, or -1 with a message (config error: exit 2) in @p err.
  */
 int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
-                    const struct nprb_topo *topo, char *err, size_t errlen);
+                    const struct nprb_topo *topo, bool host_leader, char *err, size_t errlen);
 
 void nprb_plan_free(struct nprb_plan *plan);
 

@@ -48,15 +48,20 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l =
             (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
-        if (l->cpu_node != l->mem_node)
-            continue;
-        const struct nprb_bandwidth_row *b = bandwidth_for(rows, l->cpu_node);
-        char lp[16], bp[16];
+        const struct nprb_bandwidth_row *b =
+            l->cpu_node == l->mem_node ? bandwidth_for(rows, l->cpu_node) : NULL;
+        char node[16], lp[16], bp[16];
+        if (l->cpu_node == l->mem_node)
+            snprintf(node, sizeof node, "%d", l->cpu_node);
+        else if (l->mem_node < 0)
+            snprintf(node, sizeof node, "%d>il", l->cpu_node);
+        else
+            snprintf(node, sizeof node, "%d>%d", l->cpu_node, l->mem_node);
         pct(lp, sizeof lp, l->pages_on_target_frac);
         pct(bp, sizeof bp, b ? b->pages_on_target_frac : NAN);
         const char *status = b ? worse_status(l->status, b->status) : l->status;
-        fprintf(out, "%-20.20s %4d %4d | %8.1f %8.1f %8s | %8.2f %8.2f %8d | %7s %s\n",
-                l->hostname, l->rank, l->cpu_node, l->latency_ns_median, l->latency_ns_p99, lp,
+        fprintf(out, "%-20.20s %4d %4s | %8.1f %8.1f %8s | %8.2f %8.2f %8d | %7s %s\n",
+                l->hostname, l->rank, node, l->latency_ns_median, l->latency_ns_p99, lp,
                 b ? b->gbs_best : NAN, b ? b->gbs_median : NAN, b ? b->threads : 0, bp, status);
         if (l->note[0] != '\0')
             fprintf(out, "%-20s %4s %4s   latency: %s\n", "", "", "", l->note);
@@ -73,7 +78,8 @@ void nprb_report_footer(FILE *out, const char *path, int hosts, int ranks, int f
             "Bandwidth: one pinned thread per usable core reads its own chunk (read kernel);\n"
             "  GB/s = 1e9 bytes/s of bytes the program reads (STREAM's count; for read, bus bytes\n"
             "  are the same). on-node: share of the buffer's pages verified on the node\n"
-            "  (move_pages); below 99%% the row is marked invalid.\n");
+            "  (move_pages); below 99%% the row is marked invalid. Node \"0>il\": CPUs of node 0,\n"
+            "  memory interleaved over every node.\n");
     fprintf(out, "\n%d host(s), %d rank(s), %d host(s) failed. Results: %s\n", hosts, ranks,
             failed_hosts, path);
 }

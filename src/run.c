@@ -95,7 +95,8 @@ static enum nprb_status discover(struct job *job)
     if (nprb_topo_create(&job->topo, NULL, err, sizeof err) != 0) {
         NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
         status = NPRB_ERR_SYSTEM;
-    } else if (nprb_plan_build(&job->plan, &job->cfg, job->topo, err, sizeof err) != 0) {
+    } else if (nprb_plan_build(&job->plan, &job->cfg, job->topo,
+                                      job->fleet->host_rank == 0, err, sizeof err) != 0) {
         NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
         status = NPRB_ERR_USAGE;
     }
@@ -225,15 +226,18 @@ static void measure(void *arg)
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
         const struct nprb_node_info *cpu = nprb_topo_node(job->topo, item->cpu_node);
-        const struct nprb_node_info *mem = nprb_topo_node(job->topo, item->mem_node);
+        char target[48] = "memory interleaved over all nodes";
+        if (item->mem_node >= 0)
+            snprintf(target, sizeof target, "memory of node %u",
+                     nprb_topo_node(job->topo, item->mem_node)->os_index);
         double elapsed = (double)(nprb_now_ns() - t0) * 1e-9;
         char eta[48] = "";
         if (i > 0)
             snprintf(eta, sizeof eta, ", about %.0f s left",
                      elapsed / (double)i * (double)(job->plan.count - i));
-        nprb_log_progress(job->log, "%s: CPUs of node %u -> memory of node %u (%zu/%zu%s)",
-                          nprb_experiment_name(item->experiment), cpu->os_index, mem->os_index,
-                          i + 1, job->plan.count, eta);
+        nprb_log_progress(job->log, "%s: CPUs of node %u -> %s (%zu/%zu%s)",
+                          nprb_experiment_name(item->experiment), cpu->os_index, target, i + 1,
+                          job->plan.count, eta);
         enum nprb_status st = nprb_experiment_measure(item->experiment)(&ctx, item);
         note_failure(job, st);
         job->measured = nprb_status_worst(job->measured, st);

@@ -17,6 +17,10 @@
  * cannot help because the next line visited is a random one. */
 #define SLOT_BYTES 64
 #define MIN_PLACED_FRAC 0.99
+/* Interleave is exact page by page with 4 KiB pages; huge pages move whole 2 MiB blocks (512
+ * base pages), so a node may be a block ahead or behind. */
+#define INTERLEAVE_SLACK_FRAC 0.05
+#define INTERLEAVE_SLACK_PAGES 512
 
 /* The result leaves through a volatile store, so the compiler must keep every load feeding it. */
 static void *volatile chase_sink;
@@ -30,7 +34,8 @@ static void fill_common(struct nprb_latency_row *row, struct nprb_context *ctx,
     NPRB_SET_TEXT(row->hostname, ctx->hostname);
     NPRB_SET_TEXT(row->experiment, nprb_experiment_name(item->experiment));
     row->cpu_node = (int32_t)nprb_topo_node(ctx->topo, item->cpu_node)->os_index;
-    row->mem_node = (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index;
+    row->mem_node =
+        item->mem_node >= 0 ? (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index : -1;
     NPRB_SET_TEXT(row->mem_policy, nprb_mem_policy_name(item->policy));
     row->size_bytes = item->size_bytes;
     NPRB_SET_TEXT(row->pattern, "random");
@@ -104,6 +109,46 @@ static enum nprb_status chase_samples(struct nprb_context *ctx, struct nprb_late
     return NPRB_OK;
 }
 
+/* The nodes the policy targets: the bound node, or every node with memory for interleave. */
+static int target_nodes(const struct nprb_context *ctx, const struct nprb_plan_item *item,
+                        unsigned *nodes)
+{
+    if (item->mem_node >= 0) {
+        nodes[0] = nprb_topo_node(ctx->topo, item->mem_node)->os_index;
+        return 1;
+    }
+    int n = 0;
+    for (int i = 0; i < nprb_topo_node_count(ctx->topo); i++)
+        if (nprb_topo_node(ctx->topo, i)->memory_bytes > 0)
+            nodes[n++] = nprb_topo_node(ctx->topo, i)->os_index;
+    return n;
+}
+
+/* Whether placement met the policy; if not, says how in @p note. */
+static bool placement_ok(const struct nprb_census *census, const unsigned *nodes, int count,
+                         enum nprb_mem_policy policy, double on_target, char *note, size_t len)
+{
+    if (!(on_target >= MIN_PLACED_FRAC)) {
+        snprintf(note, len, "only %.1f%% of pages on the target node(s) (need %.0f%%)",
+                 100 * on_target, 100 * MIN_PLACED_FRAC);
+        return false;
+    }
+    if (policy != NPRB_MEM_INTERLEAVE)
+        return true;
+    double expected = (double)census->pages / count;
+    for (int i = 0; i < count; i++) {
+        double off = (double)census->per_node[nodes[i]] - expected;
+        if (off < 0)
+            off = -off;
+        if (off > INTERLEAVE_SLACK_FRAC * expected + INTERLEAVE_SLACK_PAGES) {
+            snprintf(note, len, "interleave uneven: node %u holds %llu pages, expected %.0f",
+                     nodes[i], (unsigned long long)census->per_node[nodes[i]], expected);
+            return false;
+        }
+    }
+    return true;
+}
+
 enum nprb_status nprb_measure_latency_matrix(struct nprb_context *ctx,
                                              const struct nprb_plan_item *item)
 {
@@ -125,10 +170,11 @@ enum nprb_status nprb_measure_latency_matrix(struct nprb_context *ctx,
     }
     enum nprb_status result = NPRB_OK;
     const char *status = NPRB_ROW_OK;
-    unsigned mem_os = (unsigned)row.mem_node;
+    unsigned targets[NPRB_MAX_NODES];
+    int target_count = target_nodes(ctx, item, targets);
     struct nprb_buffer buf;
-    if (nprb_buffer_alloc(&buf, item->size_bytes, item->policy, &mem_os, 1, ctx->cfg->huge_pages,
-                          row.note, sizeof row.note) != 0) {
+    if (nprb_buffer_alloc(&buf, item->size_bytes, item->policy, targets, target_count,
+                          ctx->cfg->huge_pages, row.note, sizeof row.note) != 0) {
         result = errno == ENOMEM ? NPRB_ERR_NOMEM : NPRB_ERR_SYSTEM;
         status = NPRB_ROW_FAILED;
         goto out_unpin;
@@ -144,18 +190,22 @@ enum nprb_status nprb_measure_latency_matrix(struct nprb_context *ctx,
         goto out_free;
     }
     struct nprb_census census;
+    bool placed = false;
     if (nprb_census_take(buf.addr, buf.bytes, &census) == 0) {
-        row.pages_on_target_frac = nprb_census_fraction_on(&census, &mem_os, 1);
+        row.pages_on_target_frac = nprb_census_fraction_on(&census, targets, target_count);
         nprb_record_placement(ctx, row.measurement, row.experiment, &census);
+        placed = placement_ok(&census, targets, target_count, item->policy,
+                              row.pages_on_target_frac, row.note, sizeof row.note);
+    } else {
+        snprintf(row.note, sizeof row.note, "move_pages cannot tell where pages are: %s",
+                 strerror(errno));
     }
     row.huge_page_frac = nprb_buffer_huge_fraction(&buf);
     result = chase_samples(ctx, &row, head);
     if (!nprb_pin_holds(&pin)) {
         snprintf(row.note, sizeof row.note, "thread left CPU %u during the chase", pu);
         status = NPRB_ROW_INVALID;
-    } else if (!(row.pages_on_target_frac >= MIN_PLACED_FRAC)) {
-        snprintf(row.note, sizeof row.note, "only %.1f%% of pages on node %u (need %.0f%%)",
-                 100 * row.pages_on_target_frac, mem_os, 100 * MIN_PLACED_FRAC);
+    } else if (!placed) {
         status = NPRB_ROW_INVALID;
     }
 out_free:

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""Checks a results file numaprobe wrote inside a vm-run guest against the guest's known
+layout: N CPU nodes of C/N vCPUs, K memory-only nodes, SLIT distances as vm-run sets them."""
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+
+import h5py
+
+PLACED = 0.99
+
+
+def text(v):
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def expected_distance(i, j, nodes):
+    if i == j:
+        return 10
+    if i >= nodes or j >= nodes:
+        return 31
+    return 10 + 10 * abs(i - j) + 1
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("file")
+    p.add_argument("--nodes", type=int, required=True)
+    p.add_argument("--memonly", type=int, default=0)
+    p.add_argument("--ranks", type=int, default=1)
+    p.add_argument("--cpus", type=int, required=True)
+    a = p.parse_args()
+    total = a.nodes + a.memonly
+    fails = []
+
+    def expect(ok, msg):
+        if not ok:
+            fails.append(msg)
+
+    with h5py.File(a.file, "r") as f:
+        hosts = f["hosts"][()]
+        nodes = f["numa_nodes"][()]
+        dist = f["distances"][()]
+        lat = f["latency"][()]
+        bw = f["bandwidth"][()]
+        place = f["placement"][()]
+
+    expect(len(hosts) == a.ranks, f"{len(hosts)} /hosts rows, want {a.ranks}")
+    for h in hosts:
+        expect(int(h["numa_nodes"]) == total, f"rank {h['rank']}: {h['numa_nodes']} NUMA nodes, "
+               f"want {total}")
+        expect(int(h["ranks_on_host"]) == a.ranks, f"rank {h['rank']}: ranks_on_host")
+
+    # Topology as recorded: CPUs per node, memory-only nodes without CPUs, firmware distances.
+    for n in nodes:
+        want = a.cpus // a.nodes if n["node"] < a.nodes else 0
+        expect(int(n["cpus"]) == want, f"rank {n['rank']} node {n['node']}: {n['cpus']} CPUs, "
+               f"want {want}")
+    for d in dist:
+        want = expected_distance(int(d["from_node"]), int(d["to_node"]), a.nodes)
+        expect(int(d["slit"]) == want, f"distance {d['from_node']}->{d['to_node']} = "
+               f"{d['slit']}, want {want}")
+    expect(len(dist) == a.ranks * total * total, "distance matrix incomplete")
+
+    # Pages of every measurement, by node.
+    pages = defaultdict(Counter)
+    for r in place:
+        pages[(int(r["rank"]), int(r["measurement"]))][int(r["node"])] += int(r["pages"])
+
+    measured = Counter()
+    for table, rows in (("latency", lat), ("bandwidth", bw)):
+        for r in rows:
+            where = f"/{table} rank {r['rank']} cpu {r['cpu_node']} mem {r['mem_node']}"
+            status, policy = text(r["status"]), text(r["mem_policy"])
+            if status == "not_applicable":
+                expect(len(text(r["note"])) > 0, f"{where}: no reason")
+                continue
+            expect(status == "ok", f"{where}: {status}: {text(r['note'])}")
+            on = pages[(int(r["rank"]), int(r["measurement"]))]
+            total_pages = sum(on.values())
+            expect(total_pages * 4096 >= int(r["size_bytes"]), f"{where}: placement incomplete")
+            if policy == "bind":
+                measured[(table, int(r["cpu_node"]))] += 1
+                expect(int(r["cpu_node"]) == int(r["mem_node"]), f"{where}: not local")
+                frac = on[int(r["mem_node"])] / max(total_pages, 1)
+                expect(frac >= PLACED, f"{where}: {frac:.3f} of pages on node {r['mem_node']}")
+            elif policy == "interleave":
+                share = total_pages / total
+                for node in range(total):
+                    expect(abs(on[node] - share) <= 0.05 * share + 512,
+                           f"{where}: interleave put {on[node]} pages on node {node}, "
+                           f"expected about {share:.0f}")
+            if table == "bandwidth":
+                expect(int(r["threads_pinned_ok"]) == 1, f"{where}: threads not where pinned")
+                expect(int(r["threads"]) == a.cpus // a.nodes, f"{where}: {r['threads']} threads")
+
+    # Every CPU node measured exactly once per table across the host's ranks; memory-only nodes
+    # are reported, not measured, locally.
+    for table in ("latency", "bandwidth"):
+        for node in range(a.nodes):
+            expect(measured[(table, node)] == 1, f"/{table}: node {node} measured "
+                   f"{measured[(table, node)]} times")
+    for r in lat:
+        if int(r["mem_node"]) >= a.nodes and text(r["mem_policy"]) == "bind":
+            expect("memory-only" in text(r["note"]), f"memory-only node {r['mem_node']} row: "
+                   f"{text(r['note'])}")
+    # Interleave is a cross-node measurement: made once per host, by its first rank.
+    interleaved = [r for r in lat if text(r["mem_policy"]) == "interleave"
+                   and text(r["status"]) == "ok"]
+    expect(len(interleaved) == 1 and int(interleaved[0]["rank"]) == 0,
+           f"interleave measured {len(interleaved)} times, want once by rank 0")
+
+    for msg in fails:
+        print("FAIL:", msg)
+    print(f"{a.file}: {'ok' if not fails else f'{len(fails)} failure(s)'}")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# numaprobe-in-vm.sh --exe NUMAPROBE --config FILE --outdir DIR --nodes N [--memonly K]
+#                    [--ranks R] [--cpus C]
+# Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
+# check_vm.py: recorded topology and distances, verified page placement, interleave spread,
+# thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --exe) exe=$2; shift 2 ;;
+    --config) config=$2; shift 2 ;;
+    --outdir) outdir=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
+    --memonly) memonly=$2; shift 2 ;;
+    --ranks) ranks=$2; shift 2 ;;
+    --cpus) cpus=$2; shift 2 ;;
+    *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+[ -n "$cpus" ] || cpus=$((nodes * 2))
+exe=$(realpath "$exe")
+config=$(realpath "$config")
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd -P)
+name="vm-n${nodes}-m${memonly}-r${ranks}"
+result="$outdir/$name.h5"
+rm -f "$result"
+
+cmd=("$exe" -c "$config" -o "$result" --quiet)
+if [ "$ranks" -gt 1 ]; then
+    cmd=(mpirun -np "$ranks" --map-by numa --bind-to numa --report-bindings "${cmd[@]}")
+fi
+cd "$outdir"
+set +e
+"$here/vm-run" --nodes "$nodes" --cpus "$cpus" --memonly-nodes "$memonly" \
+    --mem-mib $(((nodes + memonly) * 512)) --timeout 400 -- "${cmd[@]}"
+rc=$?
+set -e
+if [ "$rc" -ne 0 ]; then
+    echo "numaprobe in the guest exited with $rc"
+    exit "$rc"
+fi
+exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \
+    --ranks "$ranks" --cpus "$cpus"

@@ -77,8 +77,8 @@ void nprb_cli_print_help(FILE *out)
             "  %d  environment check failed under --strict\n"
             "  %d  result validation failed (a kernel produced a wrong answer)\n"
             "  %d  partial: some hosts failed, the file holds every other host's results\n",
-            NPRB_EXIT_OK, NPRB_EXIT_RUNTIME, NPRB_EXIT_USAGE, NPRB_EXIT_ENV,
-            NPRB_EXIT_VALIDATION, NPRB_EXIT_PARTIAL);
+            NPRB_EXIT_OK, NPRB_EXIT_RUNTIME, NPRB_EXIT_USAGE, NPRB_EXIT_ENV, NPRB_EXIT_VALIDATION,
+            NPRB_EXIT_PARTIAL);
 }
 
 int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_t errlen)

@@ -14,7 +14,7 @@
 enum key_kind { KEY_BOOL, KEY_INT, KEY_U64, KEY_SIZE, KEY_DURATION, KEY_THREADS, KEY_THP };
 
 struct config_key {
-    const char *key;     /* dotted name, as in YAML nesting and --set */
+    const char *key; /* dotted name, as in YAML nesting and --set */
     enum key_kind kind;
     size_t offset;       /* into struct nprb_config */
     const char *initial; /* built-in default, parsed like user input */
@@ -217,8 +217,8 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
         return -1;
     }
     if (value->type != YAML_SCALAR_NODE) {
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a list", w->path,
-                line, name);
+        fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a list", w->path, line,
+                name);
         return -1;
     }
     char why[192];
@@ -232,8 +232,8 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
 
 static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefix)
 {
-    for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
-         pair < map->data.mapping.pairs.top; pair++) {
+    for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top;
+         pair++) {
         yaml_node_t *k = yaml_document_get_node(w->doc, pair->key);
         yaml_node_t *v = yaml_document_get_node(w->doc, pair->value);
         size_t line = k->start_mark.line + 1;
@@ -254,8 +254,8 @@ static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefi
     return 0;
 }
 
-int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char *source,
-                          char *err, size_t errlen)
+int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char *source, char *err,
+                          size_t errlen)
 {
     yaml_parser_t parser;
     yaml_document_t doc;
@@ -263,8 +263,8 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
     if (!yaml_parser_load(&parser, &doc)) {
-        fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source,
-                parser.problem_mark.line + 1, parser.problem ? parser.problem : "unknown");
+        fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source, parser.problem_mark.line + 1,
+                parser.problem ? parser.problem : "unknown");
         yaml_parser_delete(&parser);
         return -1;
     }

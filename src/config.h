@@ -20,20 +20,20 @@ enum nprb_thp_mode {
 
 struct nprb_latency_config {
     bool enabled;
-    uint64_t size_bytes;  /**< working set of the chase, per memory node */
-    int samples;          /**< timed samples kept (one more is taken and discarded) */
-    double sample_s;      /**< minimum length of one sample */
+    uint64_t size_bytes; /**< working set of the chase, per memory node */
+    int samples;         /**< timed samples kept (one more is taken and discarded) */
+    double sample_s;     /**< minimum length of one sample */
 };
 
 struct nprb_bandwidth_config {
     bool enabled;
-    uint64_t size_bytes;  /**< bytes of the array streamed, per memory node */
-    int threads;          /**< threads per CPU node; 0 means one per usable core */
-    int repetitions;      /**< timed repetitions kept (one more is taken and discarded) */
+    uint64_t size_bytes; /**< bytes of the array streamed, per memory node */
+    int threads;         /**< threads per CPU node; 0 means one per usable core */
+    int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */
 };
 
 struct nprb_config {
-    uint64_t seed;                /**< seed of every random chain; recorded in the file */
+    uint64_t seed; /**< seed of every random chain; recorded in the file */
     enum nprb_thp_mode huge_pages;
     struct nprb_latency_config latency_matrix;
     struct nprb_bandwidth_config bandwidth_matrix;
@@ -62,11 +62,12 @@ int nprb_config_read_file(const char *path, char **text, char *err, size_t errle
  * Applies YAML @p text over @p cfg; @p source names it in messages ("FILE:LINE: KEY: ...").
  * @return 0, or -1 with a message in @p err; @p cfg may be partly updated then.
  */
-int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char *source,
-                          char *err, size_t errlen);
+int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char *source, char *err,
+                          size_t errlen);
 
 /**
- * Reads a YAML file over @p cfg (nprb_config_read_file() + nprb_config_load_text()). On error writes "FILE:LINE: KEY: what was expected" into
+ * Reads a YAML file over @p cfg (nprb_config_read_file() + nprb_config_load_text()). On error
+ * writes "FILE:LINE: KEY: what was expected" into
  * @p err and returns -1; @p cfg may be partly updated then.
  */
 int nprb_config_load_file(struct nprb_config *cfg, const char *path, char *err, size_t errlen);

@@ -41,7 +41,7 @@ enum nprb_status nprb_measure_bandwidth_matrix(struct nprb_context *ctx,
                                                const struct nprb_plan_item *item);
 
 /** Appends one placement row per node that holds pages of the census. */
-void nprb_record_placement(struct nprb_context *ctx, int32_t measurement,
-                           const char *experiment, const struct nprb_census *census);
+void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+                           const struct nprb_census *census);
 
 #endif

@@ -15,10 +15,10 @@
 
 struct nprb_fleet {
     MPI_Comm world;
-    MPI_Comm host;      /**< the ranks sharing this host's memory */
+    MPI_Comm host; /**< the ranks sharing this host's memory */
     int rank, size;
     int host_rank, host_size;
-    int host_index;     /**< 0..host_count-1, the same for every rank of a host */
+    int host_index; /**< 0..host_count-1, the same for every rank of a host */
     int host_count;
     char hostname[MPI_MAX_PROCESSOR_NAME];
     char mpi_library[256];

@@ -63,8 +63,8 @@ static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
     hid_t space = H5Screate_simple(1, &dims, &maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(dcpl, 1, &chunk);
-    h5->datasets[id] = H5Dcreate2(h5->file, d->name, file_type, space, H5P_DEFAULT, dcpl,
-                                  H5P_DEFAULT);
+    h5->datasets[id] =
+        H5Dcreate2(h5->file, d->name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     H5Pclose(dcpl);
     H5Sclose(space);
     H5Tclose(file_type);
@@ -106,8 +106,10 @@ int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t err
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     h5->file = H5Fcreate(h5->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (h5->file < 0) {
-        snprintf(err, errlen, "cannot create HDF5 file %s (HDF5 error; file locking on a "
-                 "network file system? try HDF5_USE_FILE_LOCKING=FALSE)", h5->tmp_path);
+        snprintf(err, errlen,
+                 "cannot create HDF5 file %s (HDF5 error; file locking on a "
+                 "network file system? try HDF5_USE_FILE_LOCKING=FALSE)",
+                 h5->tmp_path);
         unlink(h5->tmp_path);
         free(h5);
         return -1;

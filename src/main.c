@@ -71,7 +71,9 @@ int main(int argc, char **argv)
     }
     struct nprb_log log = {
         .stream = stderr,
-        .level = cli.verbose ? NPRB_LOG_DEBUG : cli.quiet ? NPRB_LOG_WARN : NPRB_LOG_INFO,
+        .level = cli.verbose ? NPRB_LOG_DEBUG
+                 : cli.quiet ? NPRB_LOG_WARN
+                             : NPRB_LOG_INFO,
         .rank = fleet.size > 1 ? fleet.rank : -1,
     };
     enum nprb_status status = nprb_run(&cli, command_line, &fleet, &log);

@@ -71,8 +71,7 @@ uint64_t nprb_node_free_bytes(unsigned node)
 
 /* Leave a tenth of the free memory to the kernel and the other processes of the node: filling
  * a node to the last page under MPOL_BIND invites the OOM killer instead of an error. */
-static int check_room(size_t bytes, const unsigned *nodes, int node_count, char *err,
-                      size_t errlen)
+static int check_room(size_t bytes, const unsigned *nodes, int node_count, char *err, size_t errlen)
 {
     uint64_t free_bytes = 0;
     for (int i = 0; i < node_count; i++)

@@ -24,9 +24,9 @@ enum nprb_mem_policy {
 const char *nprb_mem_policy_name(enum nprb_mem_policy policy);
 
 struct nprb_buffer {
-    void *addr;      /**< start, 2 MiB aligned so huge pages can back it */
-    size_t bytes;    /**< usable length */
-    void *map_addr;  /**< what mmap returned, for munmap */
+    void *addr;     /**< start, 2 MiB aligned so huge pages can back it */
+    size_t bytes;   /**< usable length */
+    void *map_addr; /**< what mmap returned, for munmap */
     size_t map_bytes;
 };
 

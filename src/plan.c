@@ -31,8 +31,8 @@ static int add_item(struct nprb_plan *plan, const struct nprb_plan_item *item)
 
 /* A size that can never fit is a config error, refused before anything runs; a size that does
  * not fit in what happens to be free right now is a run-time failure of that measurement. */
-static int check_fits(const char *key, uint64_t size, const struct nprb_node_info *node,
-                      char *err, size_t errlen)
+static int check_fits(const char *key, uint64_t size, const struct nprb_node_info *node, char *err,
+                      size_t errlen)
 {
     if (node->memory_bytes == 0 || size <= node->memory_bytes)
         return 0;
@@ -76,8 +76,11 @@ static void interleave_item(struct nprb_plan *plan, enum nprb_experiment_id exp,
                             int threads, const struct nprb_topo *topo, bool host_leader,
                             int *failed)
 {
-    struct nprb_plan_item item = {.experiment = exp, .cpu_node = 0, .mem_node = -1,
-                                  .policy = NPRB_MEM_INTERLEAVE, .size_bytes = size,
+    struct nprb_plan_item item = {.experiment = exp,
+                                  .cpu_node = 0,
+                                  .mem_node = -1,
+                                  .policy = NPRB_MEM_INTERLEAVE,
+                                  .size_bytes = size,
                                   .threads = threads};
     int with_memory = 0, cpu_node = -1;
     for (int i = 0; i < nprb_topo_node_count(topo); i++) {
@@ -108,8 +111,8 @@ int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
     for (int i = 0; i < nprb_topo_node_count(topo); i++) {
         const struct nprb_node_info *node = nprb_topo_node(topo, i);
         if (cfg->latency_matrix.enabled &&
-            check_fits("latency_matrix.size", cfg->latency_matrix.size_bytes, node, err,
-                       errlen) != 0)
+            check_fits("latency_matrix.size", cfg->latency_matrix.size_bytes, node, err, errlen) !=
+                0)
             return -1;
         if (cfg->bandwidth_matrix.enabled &&
             check_fits("bandwidth_matrix.size", cfg->bandwidth_matrix.size_bytes, node, err,

@@ -25,8 +25,8 @@ struct nprb_plan_item {
     int mem_node; /**< logical node index the memory is bound to; -1: every node with memory */
     enum nprb_mem_policy policy;
     uint64_t size_bytes;
-    int threads;              /**< threads to run; 1 for latency */
-    char skip_reason[160];    /**< non-empty: record "not applicable" with this reason */
+    int threads;           /**< threads to run; 1 for latency */
+    char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
 };
 
 struct nprb_plan {
@@ -38,7 +38,8 @@ struct nprb_plan {
  * Builds the plan. Each node's local memory is measured from its own cores; nodes without
  * usable cores (memory-only, or outside the launcher's binding) get a skip item that says why.
  * Latency is also measured over memory interleaved across every node with memory, from the
- * first node with usable cores (a skip item on single-node hosts). @return 0, or -1 with a message (config error: exit 2) in @p err.
+ * first node with usable cores (a skip item on single-node hosts). @return 0, or -1 with a message
+ * (config error: exit 2) in @p err.
  */
 int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
                     const struct nprb_topo *topo, bool host_leader, char *err, size_t errlen);

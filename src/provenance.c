@@ -60,8 +60,7 @@ void nprb_provenance_collect(struct nprb_provenance *prov)
     if (read_line("/proc/sys/kernel/numa_balancing", line, sizeof line) == 0)
         prov->numa_balancing = atoi(line);
 
-    if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", line, sizeof line) ==
-        0)
+    if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", line, sizeof line) == 0)
         NPRB_SET_TEXT(prov->governor, line);
     else
         NPRB_SET_TEXT(prov->governor, "none");

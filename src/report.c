@@ -5,8 +5,8 @@
 
 void nprb_report_header(FILE *out)
 {
-    fprintf(out, "%-20s %4s %4s | %-26s | %-26s | %7s %s\n", "", "", "",
-                 "idle latency, ns", "read bandwidth, GB/s", "", "");
+    fprintf(out, "%-20s %4s %4s | %-26s | %-26s | %7s %s\n", "", "", "", "idle latency, ns",
+            "read bandwidth, GB/s", "", "");
     fprintf(out, "%-20s %4s %4s | %8s %8s %8s | %8s %8s %8s | %7s %s\n", "host", "rank", "node",
             "median", "p99", "on-node", "best", "median", "threads", "on-node", "status");
 }
@@ -43,8 +43,8 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
     const struct nprb_host_row *host =
         hosts->count ? (const struct nprb_host_row *)hosts->data : NULL;
     if (host != NULL && strcmp(host->status, "ok") != 0)
-        fprintf(out, "%-20.20s %4d      | host %s: %s\n", host->hostname, host->rank,
-                host->status, host->error);
+        fprintf(out, "%-20.20s %4d      | host %s: %s\n", host->hostname, host->rank, host->status,
+                host->error);
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l =
             (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
@@ -60,9 +60,9 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
         pct(lp, sizeof lp, l->pages_on_target_frac);
         pct(bp, sizeof bp, b ? b->pages_on_target_frac : NAN);
         const char *status = b ? worse_status(l->status, b->status) : l->status;
-        fprintf(out, "%-20.20s %4d %4s | %8.1f %8.1f %8s | %8.2f %8.2f %8d | %7s %s\n",
-                l->hostname, l->rank, node, l->latency_ns_median, l->latency_ns_p99, lp,
-                b ? b->gbs_best : NAN, b ? b->gbs_median : NAN, b ? b->threads : 0, bp, status);
+        fprintf(out, "%-20.20s %4d %4s | %8.1f %8.1f %8s | %8.2f %8.2f %8d | %7s %s\n", l->hostname,
+                l->rank, node, l->latency_ns_median, l->latency_ns_p99, lp, b ? b->gbs_best : NAN,
+                b ? b->gbs_median : NAN, b ? b->threads : 0, bp, status);
         if (l->note[0] != '\0')
             fprintf(out, "%-20s %4s %4s   latency: %s\n", "", "", "", l->note);
         if (b != NULL && b->note[0] != '\0')

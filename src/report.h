@@ -13,7 +13,8 @@
 /** Column headings. */
 void nprb_report_header(FILE *out);
 
-/** The lines of one rank: one per NUMA node it measured, with latency and bandwidth side by side. */
+/** The lines of one rank: one per NUMA node it measured, with latency and bandwidth side by side.
+ */
 void nprb_report_rank(FILE *out, const struct nprb_results *rows);
 
 /** What the figures mean (units, byte counting) and where the file is. */

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define F(type, name, kind) {#name, kind, offsetof(type, name), sizeof(((type *)0)->name)}
+#define F(type, name, kind)                                                                        \
+    {                                                                                              \
+#name, kind, offsetof(type, name), sizeof(((type *)0)->name)                               \
+    }
 #define I8(t, n) F(t, n, NPRB_FIELD_I8)
 #define I32(t, n) F(t, n, NPRB_FIELD_I32)
 #define U64(t, n) F(t, n, NPRB_FIELD_U64)
@@ -13,50 +16,85 @@
 
 #define H struct nprb_host_row
 static const struct nprb_field host_fields[] = {
-    I32(H, rank),        I32(H, host_index),   I32(H, ranks_on_host), STR(H, hostname),
-    STR(H, fingerprint), STR(H, node_type),    STR(H, cpu_model),     I32(H, packages),
-    I32(H, numa_nodes),  I32(H, cores),        I32(H, pus),           U64(H, memory_bytes),
-    U64(H, l1d_bytes),   U64(H, l2_bytes),     U64(H, l3_bytes),      STR(H, kernel),
-    STR(H, thp_mode),    I32(H, numa_balancing), STR(H, governor),    STR(H, simd_path),
-    STR(H, usable_cpus), STR(H, binding_check), STR(H, job_id),       STR(H, status),
+    I32(H, rank),        I32(H, host_index),     I32(H, ranks_on_host), STR(H, hostname),
+    STR(H, fingerprint), STR(H, node_type),      STR(H, cpu_model),     I32(H, packages),
+    I32(H, numa_nodes),  I32(H, cores),          I32(H, pus),           U64(H, memory_bytes),
+    U64(H, l1d_bytes),   U64(H, l2_bytes),       U64(H, l3_bytes),      STR(H, kernel),
+    STR(H, thp_mode),    I32(H, numa_balancing), STR(H, governor),      STR(H, simd_path),
+    STR(H, usable_cpus), STR(H, binding_check),  STR(H, job_id),        STR(H, status),
     STR(H, error),       F64(H, elapsed_s),
 };
 #undef H
 
 #define N struct nprb_numa_node_row
 static const struct nprb_field node_fields[] = {
-    I32(N, rank), I32(N, node),    U64(N, memory_bytes), I32(N, cpus),
+    I32(N, rank),         I32(N, node),    U64(N, memory_bytes), I32(N, cpus),
     I32(N, usable_cores), I32(N, package), STR(N, cpu_list),
 };
 #undef N
 
 #define D struct nprb_distance_row
 static const struct nprb_field distance_fields[] = {
-    I32(D, rank), I32(D, from_node), I32(D, to_node), I32(D, slit),
+    I32(D, rank),
+    I32(D, from_node),
+    I32(D, to_node),
+    I32(D, slit),
 };
 #undef D
 
 #define L struct nprb_latency_row
 static const struct nprb_field latency_fields[] = {
-    I32(L, rank),           I32(L, measurement),       STR(L, hostname),
-    STR(L, experiment),     I32(L, cpu_node),          I32(L, mem_node),
-    STR(L, mem_policy),     U64(L, size_bytes),        STR(L, pattern),
-    U64(L, stride_bytes),   I32(L, threads),           I32(L, samples),
-    U64(L, accesses_per_sample), F64(L, latency_ns_min), F64(L, latency_ns_median),
-    F64(L, latency_ns_p90), F64(L, latency_ns_p99),    F64(L, latency_ns_max),
-    F64(L, huge_page_frac), F64(L, pages_on_target_frac), I8(L, valid),
-    STR(L, status),         STR(L, note),
+    I32(L, rank),
+    I32(L, measurement),
+    STR(L, hostname),
+    STR(L, experiment),
+    I32(L, cpu_node),
+    I32(L, mem_node),
+    STR(L, mem_policy),
+    U64(L, size_bytes),
+    STR(L, pattern),
+    U64(L, stride_bytes),
+    I32(L, threads),
+    I32(L, samples),
+    U64(L, accesses_per_sample),
+    F64(L, latency_ns_min),
+    F64(L, latency_ns_median),
+    F64(L, latency_ns_p90),
+    F64(L, latency_ns_p99),
+    F64(L, latency_ns_max),
+    F64(L, huge_page_frac),
+    F64(L, pages_on_target_frac),
+    I8(L, valid),
+    STR(L, status),
+    STR(L, note),
 };
 #undef L
 
 #define B struct nprb_bandwidth_row
 static const struct nprb_field bandwidth_fields[] = {
-    I32(B, rank),          I32(B, measurement),   STR(B, hostname),     STR(B, experiment),
-    I32(B, cpu_node),      I32(B, mem_node),      STR(B, mem_policy),   U64(B, size_bytes),
-    STR(B, kernel),        I32(B, threads),       I32(B, repetitions),  U64(B, program_bytes),
-    U64(B, bus_bytes),     F64(B, gbs_best),      F64(B, gbs_median),   F64(B, gbs_worst),
-    F64(B, bus_gbs_best),  F64(B, huge_page_frac), F64(B, pages_on_target_frac),
-    I8(B, threads_pinned_ok), I8(B, valid),       STR(B, status),       STR(B, note),
+    I32(B, rank),
+    I32(B, measurement),
+    STR(B, hostname),
+    STR(B, experiment),
+    I32(B, cpu_node),
+    I32(B, mem_node),
+    STR(B, mem_policy),
+    U64(B, size_bytes),
+    STR(B, kernel),
+    I32(B, threads),
+    I32(B, repetitions),
+    U64(B, program_bytes),
+    U64(B, bus_bytes),
+    F64(B, gbs_best),
+    F64(B, gbs_median),
+    F64(B, gbs_worst),
+    F64(B, bus_gbs_best),
+    F64(B, huge_page_frac),
+    F64(B, pages_on_target_frac),
+    I8(B, threads_pinned_ok),
+    I8(B, valid),
+    STR(B, status),
+    STR(B, note),
 };
 #undef B
 
@@ -66,7 +104,10 @@ static const struct nprb_field placement_fields[] = {
 };
 #undef P
 
-#define TABLE(name, type, fields) {name, sizeof(type), fields, sizeof fields / sizeof fields[0]}
+#define TABLE(name, type, fields)                                                                  \
+    {                                                                                              \
+        name, sizeof(type), fields, sizeof fields / sizeof fields[0]                               \
+    }
 static const struct nprb_table_desc tables[NPRB_N_TABLES] = {
     [NPRB_TABLE_HOSTS] = TABLE("hosts", struct nprb_host_row, host_fields),
     [NPRB_TABLE_NUMA_NODES] = TABLE("numa_nodes", struct nprb_numa_node_row, node_fields),

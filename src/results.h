@@ -25,7 +25,7 @@
 
 struct nprb_host_row {
     int32_t rank;
-    int32_t host_index;   /**< 0..hosts-1, ranks of one host share it */
+    int32_t host_index; /**< 0..hosts-1, ranks of one host share it */
     int32_t ranks_on_host;
     char hostname[NPRB_HOST_LEN];
     char fingerprint[17];
@@ -78,7 +78,7 @@ struct nprb_latency_row {
     int32_t samples;
     uint64_t accesses_per_sample;
     double latency_ns_min, latency_ns_median, latency_ns_p90, latency_ns_p99, latency_ns_max;
-    double huge_page_frac;  /**< fraction of the buffer backed by THP, -1 unknown */
+    double huge_page_frac; /**< fraction of the buffer backed by THP, -1 unknown */
     double pages_on_target_frac;
     int8_t valid;
     char status[16];
@@ -127,8 +127,13 @@ enum nprb_table_id {
     NPRB_N_TABLES
 };
 
-enum nprb_field_kind { NPRB_FIELD_I8, NPRB_FIELD_I32, NPRB_FIELD_U64, NPRB_FIELD_F64,
-                       NPRB_FIELD_STR };
+enum nprb_field_kind {
+    NPRB_FIELD_I8,
+    NPRB_FIELD_I32,
+    NPRB_FIELD_U64,
+    NPRB_FIELD_F64,
+    NPRB_FIELD_STR
+};
 
 struct nprb_field {
     const char *name;

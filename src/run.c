@@ -95,8 +95,8 @@ static enum nprb_status discover(struct job *job)
     if (nprb_topo_create(&job->topo, NULL, err, sizeof err) != 0) {
         NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
         status = NPRB_ERR_SYSTEM;
-    } else if (nprb_plan_build(&job->plan, &job->cfg, job->topo,
-                                      job->fleet->host_rank == 0, err, sizeof err) != 0) {
+    } else if (nprb_plan_build(&job->plan, &job->cfg, job->topo, job->fleet->host_rank == 0, err,
+                               sizeof err) != 0) {
         NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
         status = NPRB_ERR_USAGE;
     }
@@ -183,11 +183,11 @@ static void record_topology(struct job *job)
         NPRB_SET_TEXT(row.cpu_list, node->cpus);
         nprb_results_add(&job->results, NPRB_TABLE_NUMA_NODES, &row);
         for (int j = 0; j < n; j++) {
-            struct nprb_distance_row d = {
-                .rank = job->fleet->rank,
-                .from_node = (int32_t)node->os_index,
-                .to_node = (int32_t)nprb_topo_node(job->topo, j)->os_index,
-                .slit = (int32_t)nprb_topo_distance(job->topo, i, j)};
+            struct nprb_distance_row d = {.rank = job->fleet->rank,
+                                          .from_node = (int32_t)node->os_index,
+                                          .to_node =
+                                              (int32_t)nprb_topo_node(job->topo, j)->os_index,
+                                          .slit = (int32_t)nprb_topo_distance(job->topo, i, j)};
             nprb_results_add(&job->results, NPRB_TABLE_DISTANCES, &d);
         }
     }
@@ -261,8 +261,7 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
                            rows->tables[t].count) != 0)
             rc = -1;
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
-    if (hosts->count > 0 &&
-        strcmp(((const struct nprb_host_row *)hosts->data)->status, "ok") != 0)
+    if (hosts->count > 0 && strcmp(((const struct nprb_host_row *)hosts->data)->status, "ok") != 0)
         job->failed_hosts++;
     nprb_report_rank(stdout, rows);
     return rc;
@@ -347,8 +346,8 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if (st != NPRB_OK || cli->show_config)
         goto out;
 
-    nprb_log_progress(log, "numaprobe %s: %d rank(s) on %d host(s), results to %s",
-                      NPRB_VERSION, fleet->size, fleet->host_count, job->output);
+    nprb_log_progress(log, "numaprobe %s: %d rank(s) on %d host(s), results to %s", NPRB_VERSION,
+                      fleet->size, fleet->host_count, job->output);
     if (fleet->rank == 0 && !cli->quiet)
         fprintf(stderr, "effective config:\n%s", job->config_yaml);
 
@@ -356,8 +355,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     char binding[NPRB_NOTE_LEN];
     bool binding_ok = check_binding(job, binding, sizeof binding);
     if (!binding_ok)
-        NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname,
-                  binding);
+        NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname, binding);
     if (cli->strict && nprb_fleet_any(fleet, !binding_ok)) {
         if (fleet->rank == 0)
             NPRB_ERROR(log, "--strict: binding check failed on at least one host");

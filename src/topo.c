@@ -9,7 +9,7 @@
 struct nprb_topo {
     hwloc_topology_t hw;
     bool this_system;
-    hwloc_bitmap_t usable;     /* PUs the process may run on */
+    hwloc_bitmap_t usable; /* PUs the process may run on */
     int node_count;
     struct nprb_node_info *nodes;
     hwloc_bitmap_t *node_cpus; /* local PUs of each node */
@@ -112,11 +112,12 @@ static void make_fingerprint(struct nprb_topo *t)
                      s->cpu_model, s->packages, s->cores, s->pus, s->l1d_bytes, s->l2_bytes,
                      s->l3_bytes);
     for (int i = 0; i < t->node_count && n > 0 && (size_t)n < sizeof canon; i++)
-        n += snprintf(canon + n, sizeof canon - (size_t)n, "|n%d:%" PRIu64 "G:%d", i,
-                      (t->nodes[i].memory_bytes + (UINT64_C(1) << 29)) >> 30, t->nodes[i].cpu_count);
+        n +=
+            snprintf(canon + n, sizeof canon - (size_t)n, "|n%d:%" PRIu64 "G:%d", i,
+                     (t->nodes[i].memory_bytes + (UINT64_C(1) << 29)) >> 30, t->nodes[i].cpu_count);
     snprintf(s->fingerprint, sizeof s->fingerprint, "%016" PRIx64, fnv1a(canon));
-    snprintf(s->label, sizeof s->label, "%.28s %dS/%dN/%dC %" PRIu64 "G", s->cpu_model,
-             s->packages, s->numa_nodes, s->cores, (s->memory_bytes + (UINT64_C(1) << 29)) >> 30);
+    snprintf(s->label, sizeof s->label, "%.28s %dS/%dN/%dC %" PRIu64 "G", s->cpu_model, s->packages,
+             s->numa_nodes, s->cores, (s->memory_bytes + (UINT64_C(1) << 29)) >> 30);
 }
 
 static void summarise(struct nprb_topo *t)
@@ -153,8 +154,7 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
     }
     t->this_system = hwloc_topology_is_thissystem(t->hw);
     t->usable = hwloc_bitmap_alloc();
-    if (!t->this_system ||
-        hwloc_get_cpubind(t->hw, t->usable, HWLOC_CPUBIND_PROCESS) != 0)
+    if (!t->this_system || hwloc_get_cpubind(t->hw, t->usable, HWLOC_CPUBIND_PROCESS) != 0)
         hwloc_bitmap_copy(t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
     else
         hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(t->hw));

@@ -16,9 +16,8 @@ struct suffix {
 /* Memory sizes are binary whatever the spelling: "1GB" of a NUMA node is 2^30 bytes to everybody
  * reading numactl or hwloc output, so accepting it as 10^9 would surprise more than it helps. */
 static const struct suffix size_suffixes[] = {
-    {"", 0},    {"b", 0},    {"k", 10},   {"kb", 10}, {"kib", 10}, {"m", 20},
-    {"mb", 20}, {"mib", 20}, {"g", 30},   {"gb", 30}, {"gib", 30}, {"t", 40},
-    {"tb", 40}, {"tib", 40},
+    {"", 0},     {"b", 0},  {"k", 10},  {"kb", 10},  {"kib", 10}, {"m", 20},  {"mb", 20},
+    {"mib", 20}, {"g", 30}, {"gb", 30}, {"gib", 30}, {"t", 40},   {"tb", 40}, {"tib", 40},
 };
 
 static const char *skip_blanks(const char *s)

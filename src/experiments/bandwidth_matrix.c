@@ -152,14 +152,18 @@ enum nprb_status nprb_measure_bandwidth_matrix(struct nprb_context *ctx,
 
     unsigned mem_os = (unsigned)row.mem_node;
     struct nprb_buffer buf;
-    if (nprb_buffer_alloc(&buf, n * sizeof(double), item->policy, &mem_os, 1,
-                          ctx->cfg->huge_pages, row.note, sizeof row.note) != 0)
+    if (nprb_buffer_alloc(&buf, n * sizeof(double), item->policy, &mem_os, 1, ctx->cfg->huge_pages,
+                          row.note, sizeof row.note) != 0)
         return finish(ctx, &row, NPRB_ROW_FAILED,
                       errno == ENOMEM ? NPRB_ERR_NOMEM : NPRB_ERR_SYSTEM);
 
-    struct stream_run run = {
-        .kernel = kernel, .a = buf.addr, .n = n, .threads = threads, .pus = pus,
-        .hw = nprb_topo_hwloc(ctx->topo), .repetitions = ctx->cfg->bandwidth_matrix.repetitions};
+    struct stream_run run = {.kernel = kernel,
+                             .a = buf.addr,
+                             .n = n,
+                             .threads = threads,
+                             .pus = pus,
+                             .hw = nprb_topo_hwloc(ctx->topo),
+                             .repetitions = ctx->cfg->bandwidth_matrix.repetitions};
     run.seconds = calloc((size_t)run.repetitions, sizeof *run.seconds);
     if (run.seconds == NULL) {
         nprb_buffer_free(&buf);
@@ -182,9 +186,8 @@ enum nprb_status nprb_measure_bandwidth_matrix(struct nprb_context *ctx,
     nprb_buffer_free(&buf);
 
     if (run.bad_checksums > 0) {
-        snprintf(row.note, sizeof row.note,
-                 "validation failed: %d wrong checksums from kernel %s", run.bad_checksums,
-                 kernel->name);
+        snprintf(row.note, sizeof row.note, "validation failed: %d wrong checksums from kernel %s",
+                 run.bad_checksums, kernel->name);
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_ERR_VALIDATION);
     }
     if (!row.threads_pinned_ok) {

@@ -12,15 +12,16 @@ nprb_measure_fn nprb_experiment_measure(enum nprb_experiment_id id)
     return id < NPRB_N_EXPERIMENTS ? measure_fns[id] : NULL;
 }
 
-void nprb_record_placement(struct nprb_context *ctx, int32_t measurement,
-                           const char *experiment, const struct nprb_census *census)
+void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+                           const struct nprb_census *census)
 {
     for (int node = 0; node < NPRB_MAX_NODES; node++) {
         if (census->per_node[node] == 0)
             continue;
-        struct nprb_placement_row row = {
-            .rank = ctx->rank, .measurement = measurement, .node = node,
-            .pages = census->per_node[node]};
+        struct nprb_placement_row row = {.rank = ctx->rank,
+                                         .measurement = measurement,
+                                         .node = node,
+                                         .pages = census->per_node[node]};
         NPRB_SET_TEXT(row.experiment, experiment);
         if (nprb_results_add(ctx->results, NPRB_TABLE_PLACEMENT, &row) != 0)
             NPRB_WARN(ctx->log, "out of memory recording placement of measurement %" PRId32,

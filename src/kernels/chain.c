@@ -93,8 +93,8 @@ int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes)
 int nprb_chain_check_cycle(void *buf, size_t bytes, size_t slot_bytes, void **head)
 {
     size_t n;
-    if (!valid_geometry(bytes, slot_bytes, &n) || nprb_chain_check_permutation(buf, bytes,
-                                                                              slot_bytes) != 0) {
+    if (!valid_geometry(bytes, slot_bytes, &n) ||
+        nprb_chain_check_permutation(buf, bytes, slot_bytes) != 0) {
         errno = EINVAL;
         return -1;
     }

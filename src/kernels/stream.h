@@ -13,9 +13,9 @@ enum nprb_kernel_id { NPRB_KERNEL_READ, NPRB_N_KERNELS };
 
 struct nprb_kernel {
     const char *name;
-    unsigned arrays;           /**< arrays the kernel touches (each of the measured size) */
-    unsigned program_bytes;    /**< bytes per element the code reads + writes */
-    unsigned bus_bytes;        /**< bytes per element crossing the memory bus */
+    unsigned arrays;        /**< arrays the kernel touches (each of the measured size) */
+    unsigned program_bytes; /**< bytes per element the code reads + writes */
+    unsigned bus_bytes;     /**< bytes per element crossing the memory bus */
     /** Runs over n elements of a (and b, c when the kernel has them); returns a checksum. */
     double (*run)(double *a, double *b, double *c, size_t n);
     /** The checksum a correct run over n elements initialised by nprb_stream_init() gives. */

@@ -11,7 +11,7 @@ static int check_failures;
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);              \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
             check_failures++;                                                                      \
         }                                                                                          \
     } while (0)
@@ -19,8 +19,8 @@ static int check_failures;
 #define CHECK_STR_CONTAINS(haystack, needle)                                                       \
     do {                                                                                           \
         if (strstr((haystack), (needle)) == NULL) {                                                \
-            fprintf(stderr, "%s:%d: '%s' does not contain '%s'\n", __FILE__, __LINE__,             \
-                    (haystack), (needle));                                                         \
+            fprintf(stderr, "%s:%d: '%s' does not contain '%s'\n", __FILE__, __LINE__, (haystack), \
+                    (needle));                                                                     \
             check_failures++;                                                                      \
         }                                                                                          \
     } while (0)

@@ -42,12 +42,12 @@ int main(void)
     x[0] = x[8];
     x[8] = t;
     CHECK(nprb_chain_check_permutation(x, bytes, 64) == 0); /* still a permutation ... */
-    CHECK(nprb_chain_check_cycle(x, bytes, 64, x) == -1);    /* ... but no longer one cycle */
-    x[8] = x[0];                                               /* a slot pointed at twice */
+    CHECK(nprb_chain_check_cycle(x, bytes, 64, x) == -1);   /* ... but no longer one cycle */
+    x[8] = x[0];                                            /* a slot pointed at twice */
     CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
-    x[8] = (char *)x + 3;                                      /* a link into a slot's middle */
+    x[8] = (char *)x + 3; /* a link into a slot's middle */
     CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
-    x[8] = (char *)x + bytes;                                  /* a link out of the buffer */
+    x[8] = (char *)x + bytes; /* a link out of the buffer */
     CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
 
     /* The chase follows the links: after one full lap it is back at the head. */

@@ -74,3 +74,15 @@ def test_foreign_and_corrupt_files_are_refused(tmp_path):
         proc = run_report(str(path))
         assert proc.returncode == 2
         assert message in proc.stderr
+
+
+def test_every_column_is_documented(results_file):
+    """docs/SCHEMA.md names every table and column the binary writes."""
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "SCHEMA.md")).read()
+    with h5py.File(results_file, "r") as f:
+        for name in f.attrs:
+            assert f"`{name}`" in doc, f"root attribute {name} is not in docs/SCHEMA.md"
+        for table in f:
+            assert f"`/{table}`" in doc, f"table /{table} is not in docs/SCHEMA.md"
+            for column in f[table].dtype.names:
+                assert f"`{column}`" in doc, f"/{table}.{column} is not in docs/SCHEMA.md"

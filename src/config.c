@@ -35,6 +35,8 @@ static const struct config_key keys[] = {
      "measure idle latency with a dependent pointer chase"},
     {"latency_matrix.size", KEY_SIZE, OFF(latency_matrix.size_bytes), "1GiB", KIB(4), TIB(64),
      "chase working set per memory node (K/M/G/T or KiB/MiB/GiB/TiB)"},
+    {"latency_matrix.tlb_window", KEY_SIZE, OFF(latency_matrix.tlb_window_bytes), "256KiB", 0,
+     TIB(64), "chain random within windows of this size, visited in random order (0: whole set)"},
     {"latency_matrix.samples", KEY_INT, OFF(latency_matrix.samples), "31", 3, 100000,
      "timed samples kept per measurement"},
     {"latency_matrix.sample_time", KEY_DURATION, OFF(latency_matrix.sample_s), "10ms", 0, 0,

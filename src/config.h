@@ -20,9 +20,10 @@ enum nprb_thp_mode {
 
 struct nprb_latency_config {
     bool enabled;
-    uint64_t size_bytes; /**< working set of the chase, per memory node */
-    int samples;         /**< timed samples kept (one more is taken and discarded) */
-    double sample_s;     /**< minimum length of one sample */
+    uint64_t size_bytes;       /**< working set of the chase, per memory node */
+    uint64_t tlb_window_bytes; /**< chain random within windows of this size; 0: whole set */
+    int samples;               /**< timed samples kept (one more is taken and discarded) */
+    double sample_s;           /**< minimum length of one sample */
 };
 
 struct nprb_bandwidth_config {

@@ -73,8 +73,9 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
 void nprb_report_footer(FILE *out, const char *path, int hosts, int ranks, int failed_hosts)
 {
     fprintf(out,
-            "\nLatency: one thread chases a random cycle of 64-byte slots through memory bound to\n"
-            "  its own node; ns per dependent load over samples (median and 99th percentile).\n"
+            "\nLatency: one thread chases a random cycle of 256-byte slots (random within 256 KiB\n"
+            "  windows, as multichase does) through memory bound to its own node; ns per\n"
+            "  dependent load over samples (median and 99th percentile).\n"
             "Bandwidth: one pinned thread per usable core reads its own chunk (read kernel);\n"
             "  GB/s = 1e9 bytes/s of bytes the program reads (STREAM's count; for read, bus bytes\n"
             "  are the same). on-node: share of the buffer's pages verified on the node\n"

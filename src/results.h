@@ -73,7 +73,8 @@ struct nprb_latency_row {
     char mem_policy[16];
     uint64_t size_bytes;
     char pattern[16];
-    uint64_t stride_bytes;
+    uint64_t slot_bytes;
+    uint64_t tlb_window_bytes;
     int32_t threads;
     int32_t samples;
     uint64_t accesses_per_sample;

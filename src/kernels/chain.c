@@ -27,35 +27,60 @@ static bool valid_geometry(size_t bytes, size_t slot_bytes, size_t *slots)
     return *slots >= 2 && *slots <= UINT32_MAX;
 }
 
-void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, uint64_t seed)
+static void shuffle(uint32_t *a, size_t n, uint64_t *state)
+{
+    for (size_t i = n; i > 1; i--) {
+        uint32_t j = pick_below(state, (uint32_t)i);
+        uint32_t t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, size_t window_bytes,
+                               uint64_t seed)
 {
     size_t n;
     if (!valid_geometry(bytes, slot_bytes, &n)) {
         errno = EINVAL;
         return NULL;
     }
+    size_t per_window = window_bytes / slot_bytes;
+    if (per_window == 0 || per_window > n)
+        per_window = n;
+    size_t windows = (n + per_window - 1) / per_window;
     uint32_t *order = malloc(n * sizeof *order);
-    if (order == NULL) {
+    uint32_t *window_order = malloc(windows * sizeof *window_order);
+    if (order == NULL || window_order == NULL) {
+        free(order);
+        free(window_order);
         errno = ENOMEM;
         return NULL;
     }
-    for (size_t i = 0; i < n; i++)
-        order[i] = (uint32_t)i;
-    /* Sattolo: like Fisher-Yates but j < i strictly, which yields a single n-cycle. A chain made
-     * of several short cycles would let the chase stay in cache and report a low latency. */
+    /* Visit order: the windows in random order, and within each window its slots in random
+     * order. Linking that sequence into a ring gives one cycle over every slot by construction;
+     * a chain of several short cycles would let the chase stay in cache and under-report. */
     uint64_t state = seed;
-    for (size_t i = n - 1; i > 0; i--) {
-        uint32_t j = pick_below(&state, (uint32_t)i);
-        uint32_t t = order[i];
-        order[i] = order[j];
-        order[j] = t;
+    for (size_t w = 0; w < windows; w++)
+        window_order[w] = (uint32_t)w;
+    shuffle(window_order, windows, &state);
+    size_t k = 0;
+    for (size_t w = 0; w < windows; w++) {
+        size_t first = (size_t)window_order[w] * per_window;
+        size_t count = first + per_window <= n ? per_window : n - first;
+        for (size_t i = 0; i < count; i++)
+            order[k + i] = (uint32_t)(first + i);
+        shuffle(order + k, count, &state);
+        k += count;
     }
-    /* order[] is now a permutation with one cycle: slot k links to slot order[k]. */
     char *base = buf;
-    for (size_t k = 0; k < n; k++)
-        *(void **)(base + k * slot_bytes) = base + (size_t)order[k] * slot_bytes;
+    for (size_t i = 0; i < n; i++)
+        *(void **)(base + (size_t)order[i] * slot_bytes) =
+            base + (size_t)order[(i + 1) % n] * slot_bytes;
+    void **head = (void **)(base + (size_t)order[0] * slot_bytes);
     free(order);
-    return (void **)base;
+    free(window_order);
+    return head;
 }
 
 int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes)

@@ -11,12 +11,16 @@
 
 /**
  * Links every slot of @p buf (@p bytes long, @p slot_bytes per slot, a multiple of
- * sizeof(void *)) into one random cycle (Sattolo's algorithm, so a single cycle by construction).
+ * sizeof(void *)) into one random cycle. With @p window_bytes > 0 the chain is random within
+ * windows of that size and visits the windows in random order (multichase's TLB-locality knob):
+ * a window of a few pages keeps TLB misses rare, so the figure is memory latency rather than
+ * memory plus page walk. 0 means one window: every load may miss the TLB.
  * @p seed makes the chain repeatable. Needs 4 bytes of scratch per slot, allocated and freed here.
- * @return the first slot, or NULL with errno = ENOMEM (scratch) or EINVAL (bad sizes, or more
- * than 2^32 slots).
+ * @return the slot the cycle starts at, or NULL with errno = ENOMEM (scratch) or EINVAL (bad
+ * sizes, fewer than 2 or more than 2^32 slots).
  */
-void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, uint64_t seed);
+void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, size_t window_bytes,
+                               uint64_t seed);
 
 /**
  * Cheap integrity check for any chain size: every link points at the start of a slot of the

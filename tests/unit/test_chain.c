@@ -14,8 +14,8 @@ int main(void)
         for (size_t b = 0; b < sizeof slot_sizes / sizeof slot_sizes[0]; b++) {
             size_t bytes = slot_counts[a] * slot_sizes[b];
             void *buf = aligned_alloc(64, (bytes + 63) / 64 * 64);
-            void **head = nprb_chain_build_random(buf, bytes, slot_sizes[b], 1234 + a);
-            CHECK(head == buf);
+            void **head = nprb_chain_build_random(buf, bytes, slot_sizes[b], 0, 1234 + a);
+            CHECK(head != NULL);
             CHECK(nprb_chain_check_permutation(buf, bytes, slot_sizes[b]) == 0);
             CHECK(nprb_chain_check_cycle(buf, bytes, slot_sizes[b], head) == 0);
             free(buf);
@@ -25,13 +25,13 @@ int main(void)
     /* Same seed, same chain; different seed, different chain. */
     size_t bytes = 4096 * 64;
     void **x = aligned_alloc(64, bytes), **y = aligned_alloc(64, bytes);
-    nprb_chain_build_random(x, bytes, 64, 99);
-    nprb_chain_build_random(y, bytes, 64, 99);
+    nprb_chain_build_random(x, bytes, 64, 0, 99);
+    nprb_chain_build_random(y, bytes, 64, 0, 99);
     int same = 1;
     for (size_t k = 0; k < 4096; k++)
         same &= (char *)x[k * 8] - (char *)x == (char *)y[k * 8] - (char *)y;
     CHECK(same);
-    nprb_chain_build_random(y, bytes, 64, 100);
+    nprb_chain_build_random(y, bytes, 64, 0, 100);
     same = 1;
     for (size_t k = 0; k < 4096; k++)
         same &= (char *)x[k * 8] - (char *)x == (char *)y[k * 8] - (char *)y;
@@ -51,12 +51,29 @@ int main(void)
     CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
 
     /* The chase follows the links: after one full lap it is back at the head. */
-    nprb_chain_build_random(y, bytes, 64, 5);
-    CHECK(nprb_chase(y, 4096) == (void *)y);
-    CHECK(nprb_chase(y, 16) != (void *)y);
+    void **start = nprb_chain_build_random(y, bytes, 64, 0, 5);
+    CHECK(nprb_chase(start, 4096) == (void *)start);
+    CHECK(nprb_chase(start, 16) != (void *)start);
 
-    CHECK(nprb_chain_build_random(x, 64, 64, 1) == NULL); /* one slot is no chain */
-    CHECK(nprb_chain_build_random(x, bytes, 12, 1) == NULL);
+    CHECK(nprb_chain_build_random(x, 64, 64, 0, 1) == NULL); /* one slot is no chain */
+    CHECK(nprb_chain_build_random(x, bytes, 12, 0, 1) == NULL);
+
+    /* TLB windows: still one cycle over every slot, and each window's slots are visited in one
+     * run, so a lap changes window exactly once per window. A partial last window too. */
+    static const size_t windows[] = {4096, 8192, 64 * 100};
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+        void **h = nprb_chain_build_random(x, bytes, 64, windows[w], 7);
+        CHECK(nprb_chain_check_cycle(x, bytes, 64, h) == 0);
+        size_t changes = 0, count = (bytes + windows[w] - 1) / windows[w];
+        void **p = h;
+        for (size_t k = 0; k < bytes / 64; k++) {
+            void **next = *p;
+            changes +=
+                ((char *)next - (char *)x) / windows[w] != ((char *)p - (char *)x) / windows[w];
+            p = next;
+        }
+        CHECK(changes == count);
+    }
     free(x);
     free(y);
     return CHECK_DONE();

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# numaprobe-fakehosts-test.sh --exe NUMAPROBE --config FILE --outdir DIR --hosts SPEC
+# Runs numaprobe over fake hosts (fakehosts-mpirun, SPEC like a:1,b:1,c:2) and checks the
+# results file: one /hosts row per rank, ranks grouped by host, the host count right.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+exe="" config="" outdir="" hosts=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --exe) exe=$(realpath "$2"); shift 2 ;;
+    --config) config=$(realpath "$2"); shift 2 ;;
+    --outdir) outdir=$2; shift 2 ;;
+    --hosts) hosts=$2; shift 2 ;;
+    *) echo "numaprobe-fakehosts-test.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$outdir"
+result="$(cd "$outdir" && pwd -P)/fakehosts-${hosts//[:,]/_}.h5"
+rm -f "$result"
+
+ranks=0 host_count=0 expect=()
+IFS=, read -ra specs <<<"$hosts"
+for spec in "${specs[@]}"; do
+    name=${spec%%:*} slots=${spec#*:}
+    [ "$slots" != "$spec" ] || slots=1
+    ranks=$((ranks + slots)) host_count=$((host_count + 1))
+    expect+=("$name=$slots")
+done
+
+"$here/fakehosts-mpirun" --hosts "$hosts" --timeout 240 -- \
+    "$exe" -c "$config" -o "$result" --quiet
+exec /usr/bin/python3 "$root/tests/check_results.py" "$result" --ranks "$ranks" \
+    --hosts "$host_count" --host-ranks "${expect[@]}"

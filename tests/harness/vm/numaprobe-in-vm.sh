@@ -28,7 +28,12 @@ name="vm-n${nodes}-m${memonly}-r${ranks}"
 result="$outdir/$name.h5"
 rm -f "$result"
 
-cmd=("$exe" -c "$config" -o "$result" --quiet)
+# The guest sees the host's root read-only but has its own /tmp, so a build under /tmp (a CI
+# clone, say) would be invisible there: run copies from the shared output directory.
+mkdir -p "$outdir/bin"
+cp "$exe" "$outdir/bin/numaprobe"
+cp "$config" "$outdir/bin/config.yaml"
+cmd=("$outdir/bin/numaprobe" -c "$outdir/bin/config.yaml" -o "$result" --quiet)
 if [ "$ranks" -gt 1 ]; then
     cmd=(mpirun -np "$ranks" --map-by numa --bind-to numa --report-bindings "${cmd[@]}")
 fi

@@ -20,7 +20,7 @@ struct nprb_h5;
  * that the output path is writable, done before anything is measured.
  * @return 0, or -1 with a message naming the path and the reason in @p err.
  */
-int nprb_h5_create(struct nprb_h5 **h5, const char *path, char *err, size_t errlen);
+int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t errlen);
 
 /** Appends @p count rows to a table. @return 0 or -1. */
 int nprb_h5_append(struct nprb_h5 *h5, enum nprb_table_id table, const void *rows, size_t count);

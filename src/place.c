@@ -109,7 +109,7 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
         return -1;
     }
     uintptr_t start = ((uintptr_t)map + HUGE_PAGE_BYTES - 1) & ~(uintptr_t)(HUGE_PAGE_BYTES - 1);
-    buf->addr = (void *)start;
+    buf->addr = (char *)map + (start - (uintptr_t)map);
     buf->bytes = bytes;
     buf->map_addr = map;
     buf->map_bytes = map_bytes;

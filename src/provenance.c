@@ -58,7 +58,7 @@ void nprb_provenance_collect(struct nprb_provenance *prov)
 
     prov->numa_balancing = -1;
     if (read_line("/proc/sys/kernel/numa_balancing", line, sizeof line) == 0)
-        prov->numa_balancing = atoi(line);
+        prov->numa_balancing = (int)strtol(line, NULL, 10);
 
     if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", line, sizeof line) == 0)
         NPRB_SET_TEXT(prov->governor, line);

@@ -107,7 +107,7 @@ static const struct nprb_field placement_fields[] = {
 
 #define TABLE(name, type, fields)                                                                  \
     {                                                                                              \
-        name, sizeof(type), fields, sizeof fields / sizeof fields[0]                               \
+        (name), sizeof(type), (fields), sizeof(fields) / sizeof((fields)[0])                       \
     }
 static const struct nprb_table_desc tables[NPRB_N_TABLES] = {
     [NPRB_TABLE_HOSTS] = TABLE("hosts", struct nprb_host_row, host_fields),

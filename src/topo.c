@@ -165,6 +165,8 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
         return -1;
     }
     t->nodes = calloc((size_t)t->node_count, sizeof *t->nodes);
+    /* Arrays of handles (pointers): sizeof a pointer is meant. */
+    // NOLINTNEXTLINE(bugprone-sizeof-expression)
     t->node_cpus = calloc((size_t)t->node_count, sizeof *t->node_cpus);
     t->distances = calloc((size_t)t->node_count * (size_t)t->node_count, sizeof *t->distances);
     if (t->nodes == NULL || t->node_cpus == NULL || t->distances == NULL) {
@@ -173,6 +175,7 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
     }
     /* Logical order is depth-first (a memory-only node attached at the machine level comes
      * first); tables and matrices read best in Linux node id order. */
+    // NOLINTNEXTLINE(bugprone-sizeof-expression)
     hwloc_obj_t *objs = calloc((size_t)t->node_count, sizeof *objs);
     if (objs == NULL) {
         snprintf(err, errlen, "out of memory describing %d NUMA nodes", t->node_count);
@@ -180,6 +183,7 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
     }
     for (int i = 0; i < t->node_count; i++)
         objs[i] = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, (unsigned)i);
+    // NOLINTNEXTLINE(bugprone-sizeof-expression)
     qsort(objs, (size_t)t->node_count, sizeof *objs, by_os_index);
     for (int i = 0; i < t->node_count; i++) {
         hwloc_obj_t obj = objs[i];

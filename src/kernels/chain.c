@@ -61,23 +61,30 @@ void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, size_
      * order. Linking that sequence into a ring gives one cycle over every slot by construction;
      * a chain of several short cycles would let the chase stay in cache and under-report. */
     uint64_t state = seed;
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)i;
+    for (size_t first = 0; first < n; first += per_window)
+        shuffle(order + first, first + per_window <= n ? per_window : n - first, &state);
     for (size_t w = 0; w < windows; w++)
         window_order[w] = (uint32_t)w;
     shuffle(window_order, windows, &state);
-    size_t k = 0;
+
+    char *base = buf;
+    void **head = NULL, **prev = NULL;
     for (size_t w = 0; w < windows; w++) {
         size_t first = (size_t)window_order[w] * per_window;
         size_t count = first + per_window <= n ? per_window : n - first;
-        for (size_t i = 0; i < count; i++)
-            order[k + i] = (uint32_t)(first + i);
-        shuffle(order + k, count, &state);
-        k += count;
+        for (size_t i = first; i < first + count; i++) {
+            void **slot = (void **)(base + (size_t)order[i] * slot_bytes);
+            if (prev != NULL)
+                *prev = slot;
+            else
+                head = slot;
+            prev = slot;
+        }
     }
-    char *base = buf;
-    for (size_t i = 0; i < n; i++)
-        *(void **)(base + (size_t)order[i] * slot_bytes) =
-            base + (size_t)order[(i + 1) % n] * slot_bytes;
-    void **head = (void **)(base + (size_t)order[0] * slot_bytes);
+    if (prev != NULL) /* always: valid_geometry() guarantees 2 or more slots */
+        *prev = head;
     free(order);
     free(window_order);
     return head;

@@ -121,8 +121,9 @@ static enum nprb_status open_output(struct job *job)
     return ok ? NPRB_OK : NPRB_ERR_USAGE;
 }
 
-/* A rank alone on its host should reach every node with CPUs; a launcher that bound it to one
- * core (Open MPI does for jobs of up to 2 ranks) silently turns a node sweep into one node. */
+/* A rank alone on its host should be able to use every core: a launcher that bound it to one
+ * core (Open MPI does for jobs of up to 2 ranks) silently turns a node sweep into one node and a
+ * bandwidth figure into one thread's. Ranks sharing a host each need at least one node. */
 static bool check_binding(struct job *job, char *text, size_t len)
 {
     int with_cpus = 0, reachable = 0;
@@ -132,9 +133,10 @@ static bool check_binding(struct job *job, char *text, size_t len)
         reachable += n->usable_cores > 0;
     }
     const struct nprb_topo_summary *s = nprb_topo_summary(job->topo);
-    bool ok = job->fleet->host_size > 1 ? reachable > 0 : reachable == with_cpus;
-    snprintf(text, len, "%s: CPUs %.48s reach %d of %d NUMA nodes with CPUs%s%s",
-             ok ? "ok" : "narrow", s->usable_cpus, reachable, with_cpus,
+    bool ok = job->fleet->host_size > 1 ? reachable > 0
+                                        : reachable == with_cpus && s->usable_pus == s->pus;
+    snprintf(text, len, "%s: CPUs %.48s (%d of %d) reach %d of %d NUMA nodes with CPUs%s%s",
+             ok ? "ok" : "narrow", s->usable_cpus, s->usable_pus, s->pus, reachable, with_cpus,
              job->fleet->host_size > 1 ? " (several ranks on this host)" : "",
              job->prov.omp_env[0] ? "; OMP_* set, numaprobe pins its own threads" : "");
     return ok;

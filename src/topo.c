@@ -137,6 +137,7 @@ static void summarise(struct nprb_topo *t)
     s->l2_bytes = cache_size(t->hw, HWLOC_OBJ_L2CACHE);
     s->l3_bytes = cache_size(t->hw, HWLOC_OBJ_L3CACHE);
     hwloc_bitmap_list_snprintf(s->usable_cpus, sizeof s->usable_cpus, t->usable);
+    s->usable_pus = hwloc_bitmap_weight(t->usable);
     make_fingerprint(t);
 }
 

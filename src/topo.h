@@ -32,6 +32,7 @@ struct nprb_topo_summary {
     char fingerprint[17];                   /**< 16 hex digits; same hardware, same value */
     char label[64];                         /**< short human name of the node type */
     char usable_cpus[128];                  /**< PUs this process may use, as a list */
+    int usable_pus;                         /**< how many PUs that is */
 };
 
 struct nprb_topo;

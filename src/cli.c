@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "kernels/stream.h"
 #include "status.h"
 
 #include <getopt.h>
@@ -15,6 +16,7 @@ enum option_id {
     OPT_VERBOSE,
     OPT_SHOW_CONFIG,
     OPT_CONFIG_REFERENCE,
+    OPT_KERNELS,
     OPT_HELP,
     OPT_VERSION,
     N_OPTIONS
@@ -42,6 +44,8 @@ static const struct option_row rows[N_OPTIONS] = {
     [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
     [OPT_CONFIG_REFERENCE] = {"config-reference", 0, NULL,
                               "print every configuration key, its default and meaning; exit"},
+    [OPT_KERNELS] = {"kernels", 0, NULL,
+                     "print the bandwidth kernels with their byte counts and exit"},
     [OPT_HELP] = {"help", 'h', NULL, "print this help and exit"},
     [OPT_VERSION] = {"version", 'V', NULL, "print the version and exit"},
 };
@@ -50,6 +54,21 @@ static const struct option_row rows[N_OPTIONS] = {
 static int option_value(int id)
 {
     return rows[id].short_name ? rows[id].short_name : 256 + id;
+}
+
+void nprb_cli_print_kernels(FILE *out)
+{
+    fprintf(out, "%-13s %-28s %9s %9s\n", "KERNEL", "DOES", "PROGRAM", "BUS");
+    for (int id = 0; id < NPRB_N_KERNELS; id++) {
+        const struct nprb_kernel *k = nprb_kernel_get((enum nprb_kernel_id)id);
+        fprintf(out, "%-13s %-28s %7u B %7u B\n", k->name, k->formula, k->program_bytes,
+                k->bus_bytes);
+    }
+    fprintf(out, "\nBytes per access: PROGRAM as the code reads and writes them (STREAM's count, "
+                 "the GB/s\ncolumns), BUS as the memory bus carries them (a store that misses "
+                 "first reads its\nline: write-allocate; non-temporal stores do not). "
+                 "read_strided moves min(stride, 64) B\nof bus per access, read_random a whole "
+                 "line plus the index.\n");
 }
 
 void nprb_cli_print_help(FILE *out)
@@ -135,6 +154,9 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             break;
         case OPT_CONFIG_REFERENCE:
             cli->config_reference = true;
+            break;
+        case OPT_KERNELS:
+            cli->kernels = true;
             break;
         case OPT_HELP:
             cli->help = true;

@@ -17,7 +17,7 @@ struct nprb_cli {
     const char *sets[NPRB_MAX_SETS];
     int set_count;
     bool strict, quiet, verbose;
-    bool help, version, show_config, config_reference;
+    bool help, version, show_config, config_reference, kernels;
 };
 
 /**
@@ -25,6 +25,9 @@ struct nprb_cli {
  * Pointers in @p cli point into argv.
  */
 int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_t errlen);
+
+/** Writes the bandwidth kernel table (formula, bytes per access) to @p out. */
+void nprb_cli_print_kernels(FILE *out);
 
 /** Writes the usage text (options, exit codes) to @p out. */
 void nprb_cli_print_help(FILE *out);

@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "kernels/stream.h"
+#include "pattern.h"
 #include "units.h"
 
 #include <errno.h>
@@ -11,7 +13,18 @@
 #include <strings.h>
 #include <yaml.h>
 
-enum key_kind { KEY_BOOL, KEY_INT, KEY_U64, KEY_SIZE, KEY_DURATION, KEY_THREADS, KEY_THP };
+enum key_kind {
+    KEY_BOOL,
+    KEY_INT,
+    KEY_U64,
+    KEY_SIZE,
+    KEY_DURATION,
+    KEY_THREADS,
+    KEY_THP,
+    KEY_SIZES,    /* "auto" or a list of sizes */
+    KEY_PATTERNS, /* a list of latency patterns */
+    KEY_KERNELS,  /* a list of bandwidth kernels */
+};
 
 struct config_key {
     const char *key; /* dotted name, as in YAML nesting and --set */
@@ -49,6 +62,59 @@ static const struct config_key keys[] = {
      "threads per CPU node: all (one per usable core) or a number"},
     {"bandwidth_matrix.repetitions", KEY_INT, OFF(bandwidth_matrix.repetitions), "10", 2, 100000,
      "timed repetitions kept per measurement"},
+
+    {"latency_sweep.enabled", KEY_BOOL, OFF(latency_sweep.enabled), "true", 0, 0,
+     "latency against working-set size: the cache hierarchy, one core, its local memory"},
+    {"latency_sweep.sizes", KEY_SIZES, OFF(latency_sweep.sizes), "auto", KIB(2), TIB(64),
+     "working sets: auto (2 KiB to max_size, points below, at and above each cache) or a list"},
+    {"latency_sweep.max_size", KEY_SIZE, OFF(latency_sweep.max_size_bytes), "0", 0, TIB(64),
+     "largest auto size; 0 means 4x the last-level cache (at most 1/4 of free memory)"},
+    {"latency_sweep.patterns", KEY_PATTERNS, OFF(latency_sweep.patterns),
+     "random,stride:64,index_random", 0, 0,
+     "random | random_full | stride:BYTES | index_random (independent loads through an index)"},
+    {"latency_sweep.tlb_window", KEY_SIZE, OFF(latency_sweep.tlb_window_bytes), "256KiB", 0,
+     TIB(64), "window of the random pattern (0: whole set)"},
+    {"latency_sweep.samples", KEY_INT, OFF(latency_sweep.samples), "11", 3, 100000,
+     "timed samples kept per point"},
+    {"latency_sweep.sample_time", KEY_DURATION, OFF(latency_sweep.sample_s), "2ms", 0, 0,
+     "minimum length of one sample"},
+
+    {"stride_sweep.enabled", KEY_BOOL, OFF(stride_sweep.enabled), "true", 0, 0,
+     "latency of a sequential chase at a fixed working set, stride varied"},
+    {"stride_sweep.size", KEY_SIZE, OFF(stride_sweep.size_bytes), "64MiB", KIB(2), TIB(64),
+     "working set"},
+    {"stride_sweep.strides", KEY_SIZES, OFF(stride_sweep.strides),
+     "8,16,32,64,128,256,512,1KiB,2KiB,4KiB", 8, KIB(1024) * 1024, "strides in bytes"},
+    {"stride_sweep.samples", KEY_INT, OFF(stride_sweep.samples), "11", 3, 100000,
+     "timed samples kept per point"},
+    {"stride_sweep.sample_time", KEY_DURATION, OFF(stride_sweep.sample_s), "2ms", 0, 0,
+     "minimum length of one sample"},
+
+    {"bandwidth_sweep.enabled", KEY_BOOL, OFF(bandwidth_sweep.enabled), "true", 0, 0,
+     "bandwidth against working-set size, per kernel, all cores of the first node"},
+    {"bandwidth_sweep.sizes", KEY_SIZES, OFF(bandwidth_sweep.sizes), "auto", KIB(2), TIB(64),
+     "bytes per array: auto or a list"},
+    {"bandwidth_sweep.max_size", KEY_SIZE, OFF(bandwidth_sweep.max_size_bytes), "0", 0, TIB(64),
+     "largest auto size; 0 means 4x the last-level cache"},
+    {"bandwidth_sweep.kernels", KEY_KERNELS, OFF(bandwidth_sweep.kernels), "read,copy,triad", 0, 0,
+     "read write write_nt copy copy_nt scale add triad read_strided read_random"},
+    {"bandwidth_sweep.threads", KEY_THREADS, OFF(bandwidth_sweep.threads), "all", 1, 4096,
+     "threads: all (one per usable core) or a number"},
+    {"bandwidth_sweep.stride", KEY_SIZE, OFF(bandwidth_sweep.stride_bytes), "64B", 8, KIB(1024),
+     "stride of read_strided"},
+    {"bandwidth_sweep.repetitions", KEY_INT, OFF(bandwidth_sweep.repetitions), "5", 2, 100000,
+     "timed samples kept per point"},
+    {"bandwidth_sweep.sample_time", KEY_DURATION, OFF(bandwidth_sweep.sample_s), "1ms", 0, 0,
+     "a sample repeats the kernel until it lasts this long"},
+
+    {"thread_scaling.enabled", KEY_BOOL, OFF(thread_scaling.enabled), "true", 0, 0,
+     "bandwidth with 1 .. all cores of the first node"},
+    {"thread_scaling.size", KEY_SIZE, OFF(thread_scaling.size_bytes), "256MiB", KIB(64), TIB(64),
+     "bytes per array"},
+    {"thread_scaling.kernels", KEY_KERNELS, OFF(thread_scaling.kernels), "read,triad", 0, 0,
+     "kernels measured at every thread count"},
+    {"thread_scaling.repetitions", KEY_INT, OFF(thread_scaling.repetitions), "5", 2, 100000,
+     "timed repetitions kept per point"},
 };
 
 #define N_KEYS (sizeof keys / sizeof keys[0])
@@ -72,7 +138,101 @@ static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *const thp_names[] = {"system", "on", "off"};
+static const char *const thp_names[] = {"system", "on", "off", "hugetlb"};
+
+/* Splits a comma list (YAML sequences arrive joined with commas) into trimmed items; calls
+ * @p each on every item. Empty items are an error. */
+static int for_each_item(const char *text,
+                         int (*each)(void *arg, const char *item, char *why, size_t len), void *arg,
+                         char *err, size_t errlen)
+{
+    char buf[1024];
+    if (strlen(text) >= sizeof buf) {
+        fmt_err(err, errlen, "list too long");
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", text);
+    int n = 0;
+    for (char *item = buf, *next; item != NULL; item = next) {
+        next = strchr(item, ',');
+        if (next != NULL)
+            *next++ = '\0';
+        while (*item == ' ')
+            item++;
+        size_t l = strlen(item);
+        while (l > 0 && item[l - 1] == ' ')
+            item[--l] = '\0';
+        if (l == 0) {
+            fmt_err(err, errlen, "empty item in list '%s'", text);
+            return -1;
+        }
+        if (each(arg, item, err, errlen) != 0)
+            return -1;
+        n++;
+    }
+    if (n == 0) {
+        fmt_err(err, errlen, "expected a list, got nothing");
+        return -1;
+    }
+    return 0;
+}
+
+struct size_list_arg {
+    struct nprb_sizes *list;
+    const struct config_key *key;
+};
+
+static int add_size(void *arg, const char *item, char *why, size_t len)
+{
+    struct size_list_arg *a = arg;
+    uint64_t bytes;
+    if (nprb_parse_size(item, &bytes) != 0) {
+        fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
+        return -1;
+    }
+    if (bytes < (uint64_t)a->key->min || bytes > (uint64_t)a->key->max) {
+        char lo[32], hi[32];
+        nprb_format_size((uint64_t)a->key->min, lo, sizeof lo);
+        nprb_format_size((uint64_t)a->key->max, hi, sizeof hi);
+        fmt_err(why, len, "size %s is out of range (%s to %s)", item, lo, hi);
+        return -1;
+    }
+    if (a->list->count == NPRB_MAX_LIST) {
+        fmt_err(why, len, "at most %d sizes", NPRB_MAX_LIST);
+        return -1;
+    }
+    a->list->bytes[a->list->count++] = bytes;
+    return 0;
+}
+
+struct name_list_arg {
+    struct nprb_names *list;
+    enum key_kind kind;
+};
+
+static int add_name(void *arg, const char *item, char *why, size_t len)
+{
+    struct name_list_arg *a = arg;
+    const char *canonical = item;
+    struct nprb_pattern pattern;
+    if (a->kind == KEY_PATTERNS) {
+        if (nprb_pattern_parse(item, &pattern, why, len) != 0)
+            return -1;
+        canonical = pattern.name;
+    } else if (nprb_kernel_find(item) == NULL) {
+        fmt_err(why, len,
+                "unknown kernel '%s' (expected read, write, write_nt, copy, copy_nt, scale, add, "
+                "triad, read_strided or read_random)",
+                item);
+        return -1;
+    }
+    if (a->list->count == NPRB_MAX_LIST) {
+        fmt_err(why, len, "at most %d entries", NPRB_MAX_LIST);
+        return -1;
+    }
+    snprintf(a->list->name[a->list->count++], NPRB_LIST_NAME_LEN, "%s", canonical);
+    return 0;
+}
 
 /* Parses @p text for @p key into the config. On failure writes what was expected into err. */
 static int assign(struct nprb_config *cfg, const struct config_key *key, const char *text,
@@ -152,8 +312,29 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
                 return 0;
             }
         }
-        fmt_err(err, errlen, "expected one of system, on, off, got '%s'", text);
+        fmt_err(err, errlen, "expected one of system, on, off, hugetlb, got '%s'", text);
         return -1;
+    case KEY_SIZES: {
+        struct nprb_sizes *list = (struct nprb_sizes *)field, parsed = {0};
+        if (strcasecmp(text, "auto") == 0) {
+            *list = parsed;
+            return 0;
+        }
+        struct size_list_arg arg = {&parsed, key};
+        if (for_each_item(text, add_size, &arg, err, errlen) != 0)
+            return -1;
+        *list = parsed;
+        return 0;
+    }
+    case KEY_PATTERNS:
+    case KEY_KERNELS: {
+        struct nprb_names *list = (struct nprb_names *)field, parsed = {0};
+        struct name_list_arg arg = {&parsed, key->kind};
+        if (for_each_item(text, add_name, &arg, err, errlen) != 0)
+            return -1;
+        *list = parsed;
+        return 0;
+    }
     }
     fmt_err(err, errlen, "internal: key kind not handled");
     return -1;
@@ -218,13 +399,37 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
                 w->path, line, name);
         return -1;
     }
-    if (value->type != YAML_SCALAR_NODE) {
+    bool is_list = key->kind == KEY_SIZES || key->kind == KEY_PATTERNS || key->kind == KEY_KERNELS;
+    char joined[1024] = "";
+    const char *text = joined;
+    if (value->type == YAML_SEQUENCE_NODE && is_list) {
+        /* A YAML list means the same as the comma list --set takes. */
+        size_t used = 0;
+        for (yaml_node_item_t *it = value->data.sequence.items.start;
+             it < value->data.sequence.items.top; it++) {
+            yaml_node_t *item = yaml_document_get_node(w->doc, *it);
+            if (item->type != YAML_SCALAR_NODE) {
+                fmt_err(w->err, w->errlen, "%s:%zu: %s: list items must be plain values", w->path,
+                        item->start_mark.line + 1, name);
+                return -1;
+            }
+            int n = snprintf(joined + used, sizeof joined - used, "%s%s", used ? "," : "",
+                             (const char *)item->data.scalar.value);
+            if (n < 0 || (size_t)n >= sizeof joined - used) {
+                fmt_err(w->err, w->errlen, "%s:%zu: %s: list too long", w->path, line, name);
+                return -1;
+            }
+            used += (size_t)n;
+        }
+    } else if (value->type != YAML_SCALAR_NODE) {
         fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a list", w->path, line,
                 name);
         return -1;
+    } else {
+        text = (const char *)value->data.scalar.value;
     }
     char why[192];
-    if (assign(w->cfg, key, (const char *)value->data.scalar.value, why, sizeof why) != 0) {
+    if (assign(w->cfg, key, text, why, sizeof why) != 0) {
         fmt_err(w->err, w->errlen, "%s:%zu: %s: %s", w->path, value->start_mark.line + 1, name,
                 why);
         return -1;
@@ -353,6 +558,30 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
     case KEY_THP:
         snprintf(buf, len, "%s", thp_names[*(const enum nprb_thp_mode *)field]);
         return;
+    case KEY_SIZES: {
+        const struct nprb_sizes *list = (const struct nprb_sizes *)field;
+        if (list->count == 0) {
+            snprintf(buf, len, "auto");
+            return;
+        }
+        size_t used = 0;
+        for (int i = 0; i < list->count && used + 1 < len; i++) {
+            char one[32];
+            nprb_format_size(list->bytes[i], one, sizeof one);
+            used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[", one,
+                                     i + 1 == list->count ? "]" : "");
+        }
+        return;
+    }
+    case KEY_PATTERNS:
+    case KEY_KERNELS: {
+        const struct nprb_names *list = (const struct nprb_names *)field;
+        size_t used = 0;
+        for (int i = 0; i < list->count && used + 1 < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[",
+                                     list->name[i], i + 1 == list->count ? "]" : "");
+        return;
+    }
     }
 }
 
@@ -363,7 +592,7 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
     buf[0] = '\0';
     for (size_t i = 0; i < N_KEYS && used < len; i++) {
         const char *dot = strchr(keys[i].key, '.');
-        char value[64];
+        char value[1024];
         value_text(cfg, &keys[i], value, sizeof value);
         int n;
         if (dot == NULL) {

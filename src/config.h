@@ -11,11 +11,27 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/** What to ask of transparent huge pages for every measurement buffer. */
+/** What page size to ask for every measurement buffer. */
 enum nprb_thp_mode {
-    NPRB_THP_SYSTEM, /**< leave the system's policy alone (no madvise) */
-    NPRB_THP_ON,     /**< madvise(MADV_HUGEPAGE) */
-    NPRB_THP_OFF,    /**< madvise(MADV_NOHUGEPAGE): 4 KiB placement granularity */
+    NPRB_THP_SYSTEM,  /**< leave the system's THP policy alone (no madvise) */
+    NPRB_THP_ON,      /**< madvise(MADV_HUGEPAGE) */
+    NPRB_THP_OFF,     /**< madvise(MADV_NOHUGEPAGE): 4 KiB placement granularity */
+    NPRB_THP_HUGETLB, /**< MAP_HUGETLB 2 MiB pages from the hugetlbfs pool; fails when empty */
+};
+
+/** Most entries of a list-valued key (sizes, patterns, kernels). */
+#define NPRB_MAX_LIST 48
+#define NPRB_LIST_NAME_LEN 24
+
+/** A list of sizes; count 0 means "auto" (placed around the detected caches). */
+struct nprb_sizes {
+    int count;
+    uint64_t bytes[NPRB_MAX_LIST];
+};
+
+struct nprb_names {
+    int count;
+    char name[NPRB_MAX_LIST][NPRB_LIST_NAME_LEN];
 };
 
 struct nprb_latency_config {
@@ -33,15 +49,55 @@ struct nprb_bandwidth_config {
     int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */
 };
 
+struct nprb_latency_sweep_config {
+    bool enabled;
+    struct nprb_sizes sizes; /**< working sets; auto: 2 KiB to max_size around the caches */
+    uint64_t max_size_bytes; /**< largest auto point (also capped by 1/4 of free memory) */
+    struct nprb_names patterns;
+    uint64_t tlb_window_bytes; /**< for "random" */
+    int samples;
+    double sample_s;
+};
+
+struct nprb_stride_sweep_config {
+    bool enabled;
+    uint64_t size_bytes;
+    struct nprb_sizes strides; /**< chase strides, bytes */
+    int samples;
+    double sample_s;
+};
+
+struct nprb_bandwidth_sweep_config {
+    bool enabled;
+    struct nprb_sizes sizes; /**< per array; auto like latency_sweep */
+    uint64_t max_size_bytes;
+    struct nprb_names kernels;
+    int threads;           /**< 0: one per usable core */
+    uint64_t stride_bytes; /**< for read_strided */
+    int repetitions;
+    double sample_s; /**< a timed sample repeats the kernel until it lasts this long */
+};
+
+struct nprb_thread_scaling_config {
+    bool enabled;
+    uint64_t size_bytes;
+    struct nprb_names kernels;
+    int repetitions;
+};
+
 struct nprb_config {
     uint64_t seed; /**< seed of every random chain; recorded in the file */
     enum nprb_thp_mode huge_pages;
     struct nprb_latency_config latency_matrix;
     struct nprb_bandwidth_config bandwidth_matrix;
+    struct nprb_latency_sweep_config latency_sweep;
+    struct nprb_stride_sweep_config stride_sweep;
+    struct nprb_bandwidth_sweep_config bandwidth_sweep;
+    struct nprb_thread_scaling_config thread_scaling;
 };
 
 /** Largest config text echoed and stored (effective config as YAML). */
-#define NPRB_CONFIG_TEXT_MAX 8192
+#define NPRB_CONFIG_TEXT_MAX 16384
 
 /**
  * Fills @p cfg with the built-in defaults (equal to configs/quick.yaml's values).

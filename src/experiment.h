@@ -1,7 +1,9 @@
 /**
  * @file experiment.h
- * What an experiment gets to work with, and the registry that maps plan items to the code that
- * measures them. Experiments live in src/experiments/, one file each.
+ * The experiment table: for each experiment, the function that plans its measurements and the
+ * one that measures a plan item. Latency experiments share nprb_measure_latency(), bandwidth
+ * experiments nprb_measure_bandwidth(); what differs is which items they plan
+ * (src/experiments/<name>.c).
  */
 #ifndef NPRB_EXPERIMENT_H
 #define NPRB_EXPERIMENT_H
@@ -32,13 +34,64 @@ struct nprb_context {
 typedef enum nprb_status (*nprb_measure_fn)(struct nprb_context *ctx,
                                             const struct nprb_plan_item *item);
 
-/** The measuring function of an experiment. */
-nprb_measure_fn nprb_experiment_measure(enum nprb_experiment_id id);
+/** Appends an experiment's items to the plan. @return 0, or -1 with the planner's err set. */
+typedef int (*nprb_plan_fn)(struct nprb_planner *p);
 
-enum nprb_status nprb_measure_latency_matrix(struct nprb_context *ctx,
-                                             const struct nprb_plan_item *item);
-enum nprb_status nprb_measure_bandwidth_matrix(struct nprb_context *ctx,
-                                               const struct nprb_plan_item *item);
+nprb_measure_fn nprb_experiment_measure(enum nprb_experiment_id id);
+nprb_plan_fn nprb_experiment_plan(enum nprb_experiment_id id);
+
+enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct nprb_plan_item *item);
+enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx,
+                                        const struct nprb_plan_item *item);
+
+int nprb_plan_latency_matrix(struct nprb_planner *p);
+int nprb_plan_bandwidth_matrix(struct nprb_planner *p);
+int nprb_plan_latency_sweep(struct nprb_planner *p);
+int nprb_plan_stride_sweep(struct nprb_planner *p);
+int nprb_plan_bandwidth_sweep(struct nprb_planner *p);
+int nprb_plan_thread_scaling(struct nprb_planner *p);
+
+/**
+ * Sizes for a cache sweep: the configured list, or (count 0) points from 2 KiB to @p max_bytes
+ * (0: 4x the last-level cache) around the detected caches, capped at a quarter of the first CPU
+ * node's free memory. @return how many were written.
+ */
+int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *configured,
+                     uint64_t max_bytes, uint64_t *sizes, int cap);
+
+/** Why node @p node cannot be measured from its own cores (empty string when it can). */
+void nprb_local_skip_reason(const struct nprb_node_info *node, char *why, size_t len);
+
+/**
+ * The node a per-host sweep runs on (first node with a usable core) and, in @p why, the reason
+ * it cannot run on this rank (empty when it can): sweeps are made once per host, by its first
+ * rank, since ranks sharing a host share its caches.
+ */
+int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len);
+
+/** The id of a kernel named in a config (validated there already; read when unknown). */
+enum nprb_kernel_id nprb_kernel_id_named(const char *name);
+
+/** The policy's nodes (os indexes) for an item: its memory node, or every node with memory. */
+int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item *item,
+                      unsigned *nodes);
+
+/** The PUs an item's threads run on (one per usable core of its CPU node, at most @p max). */
+int nprb_item_pus(const struct nprb_topo *topo, const struct nprb_plan_item *item, unsigned *pus,
+                  int max);
+
+/**
+ * Whether a census meets the policy: 99% of pages on the target node(s), and for interleave each
+ * node within 5% (+ one 2 MiB block) of an even share. When not, says how in @p note.
+ */
+bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, int count,
+                       enum nprb_mem_policy policy, char *note, size_t len);
+
+/**
+ * After latency_sweep: records in /cache_levels, for L1d, L2 and L3, hwloc's size beside the
+ * nearest step of the measured random-chase curve, and warns where they disagree.
+ */
+void nprb_record_cache_levels(struct nprb_context *ctx);
 
 /** Appends one placement row per node that holds pages of the census. */
 void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,

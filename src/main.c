@@ -59,6 +59,10 @@ int main(int argc, char **argv)
                NPRB_SCHEMA_VERSION);
         return NPRB_EXIT_OK;
     }
+    if (cli.kernels) {
+        nprb_cli_print_kernels(stdout);
+        return NPRB_EXIT_OK;
+    }
     if (cli.config_reference) {
         nprb_config_print_reference(stdout);
         return NPRB_EXIT_OK;

@@ -7,6 +7,7 @@
 #include <numaif.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -91,6 +92,82 @@ static int check_room(size_t bytes, const unsigned *nodes, int node_count, char 
     return -1;
 }
 
+static int apply_policy(struct nprb_buffer *buf, enum nprb_mem_policy policy, const unsigned *nodes,
+                        int node_count, char *err, size_t errlen)
+{
+    if (policy == NPRB_MEM_FIRST_TOUCH)
+        return 0;
+    unsigned long mask[MASK_WORDS];
+    memset(mask, 0, sizeof mask);
+    for (int i = 0; i < node_count; i++)
+        mask[nodes[i] / (8 * sizeof mask[0])] |= 1UL << (nodes[i] % (8 * sizeof mask[0]));
+    /* maxnode + 1: the kernel reads one bit fewer than it is told (see mbind(2) and libnuma). */
+    if (mbind(buf->addr, buf->bytes, linux_mode(policy), mask, NPRB_MAX_NODES + 1, 0) != 0) {
+        int e = errno;
+        snprintf(err, errlen, "mbind(%s) over %d node(s) starting at node %u failed: %s",
+                 nprb_mem_policy_name(policy), node_count, nodes[0], strerror(e));
+        nprb_buffer_free(buf);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t node_free_hugepages(unsigned node)
+{
+    char path[128], line[32];
+    snprintf(path, sizeof path,
+             "/sys/devices/system/node/node%u/hugepages/hugepages-2048kB/free_hugepages", node);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    uint64_t n = 0;
+    if (fgets(line, sizeof line, f) != NULL)
+        n = strtoull(line, NULL, 10);
+    fclose(f);
+    return n;
+}
+
+/* hugetlbfs pages come from a pool reserved by the administrator (vm.nr_hugepages); an empty
+ * pool is reported, never papered over with small pages, or the figure would not be what the
+ * config asked for. */
+static int map_hugetlb(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_policy policy,
+                       const unsigned *nodes, int node_count, char *err, size_t errlen)
+{
+    size_t map_bytes = (bytes + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1);
+    /* mmap reserves from the global pool, but a page bound to a node whose own pool is empty
+     * would fault with SIGBUS: check the nodes' pools first. */
+    if (policy != NPRB_MEM_FIRST_TOUCH) {
+        uint64_t free_pages = 0;
+        for (int i = 0; i < node_count; i++)
+            free_pages += node_free_hugepages(nodes[i]);
+        if (free_pages < map_bytes / HUGE_PAGE_BYTES) {
+            snprintf(err, errlen,
+                     "cannot place %zu MiB in 2 MiB hugetlbfs pages on %d node(s) starting at "
+                     "node %u: %" PRIu64 " pages free there (vm.nr_hugepages)",
+                     map_bytes >> 20, node_count, nodes[0], free_pages);
+            errno = ENOMEM;
+            return -1;
+        }
+    }
+    void *map = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (21 << MAP_HUGE_SHIFT), -1, 0);
+    if (map == MAP_FAILED) {
+        int e = errno;
+        snprintf(err, errlen,
+                 "cannot map %zu MiB of 2 MiB hugetlbfs pages: %s (is vm.nr_hugepages large "
+                 "enough?)",
+                 map_bytes >> 20, strerror(e));
+        errno = e;
+        return -1;
+    }
+    buf->addr = buf->map_addr = map;
+    buf->bytes = bytes;
+    buf->map_bytes = map_bytes;
+    buf->page_bytes = HUGE_PAGE_BYTES;
+    return apply_policy(buf, policy, nodes, node_count, err, errlen);
+}
+
 int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_policy policy,
                       const unsigned *nodes, int node_count, enum nprb_thp_mode thp, char *err,
                       size_t errlen)
@@ -98,6 +175,8 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
     memset(buf, 0, sizeof *buf);
     if (policy != NPRB_MEM_FIRST_TOUCH && check_room(bytes, nodes, node_count, err, errlen) != 0)
         return -1;
+    if (thp == NPRB_THP_HUGETLB)
+        return map_hugetlb(buf, bytes, policy, nodes, node_count, err, errlen);
     /* Over-map by one huge page and align the start, so THP can back the buffer from its first
      * byte and placement is decided at the same granularity for every run. */
     size_t map_bytes = bytes + HUGE_PAGE_BYTES;
@@ -108,6 +187,7 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
         errno = e;
         return -1;
     }
+    buf->page_bytes = (size_t)sysconf(_SC_PAGESIZE);
     uintptr_t start = ((uintptr_t)map + HUGE_PAGE_BYTES - 1) & ~(uintptr_t)(HUGE_PAGE_BYTES - 1);
     buf->addr = (char *)map + (start - (uintptr_t)map);
     buf->bytes = bytes;
@@ -123,23 +203,7 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
         errno = e;
         return -1;
     }
-    if (policy == NPRB_MEM_FIRST_TOUCH)
-        return 0;
-
-    unsigned long mask[MASK_WORDS];
-    memset(mask, 0, sizeof mask);
-    for (int i = 0; i < node_count; i++)
-        mask[nodes[i] / (8 * sizeof mask[0])] |= 1UL << (nodes[i] % (8 * sizeof mask[0]));
-    /* maxnode + 1: the kernel reads one bit fewer than it is told (see mbind(2) and libnuma). */
-    if (mbind(buf->addr, bytes, linux_mode(policy), mask, NPRB_MAX_NODES + 1, 0) != 0) {
-        int e = errno;
-        snprintf(err, errlen, "mbind(%s) over %d node(s) starting at node %u failed: %s",
-                 nprb_mem_policy_name(policy), node_count, nodes[0], strerror(e));
-        nprb_buffer_free(buf);
-        errno = e;
-        return -1;
-    }
-    return 0;
+    return apply_policy(buf, policy, nodes, node_count, err, errlen);
 }
 
 void nprb_buffer_free(struct nprb_buffer *buf)

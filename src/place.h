@@ -28,10 +28,13 @@ struct nprb_buffer {
     size_t bytes;   /**< usable length */
     void *map_addr; /**< what mmap returned, for munmap */
     size_t map_bytes;
+    size_t page_bytes; /**< base page of the mapping: 4 KiB, or 2 MiB for hugetlbfs */
 };
 
 /**
  * Maps @p bytes of anonymous memory, applies @p thp and the policy over @p nodes (os indexes).
+ * NPRB_THP_HUGETLB takes 2 MiB pages from the hugetlbfs pool and fails (errno ENOMEM) when the
+ * pool cannot serve the request: never a silent fallback to small pages.
  * Pages are not touched: the caller's first touch decides placement under NPRB_MEM_FIRST_TOUCH.
  * Refuses (NPRB_ERR_NOMEM-like -1, errno ENOMEM) when the nodes lack free memory, instead of
  * letting the OOM killer decide; the message names node, size and what is free.

@@ -1,12 +1,15 @@
 /**
  * @file plan.h
- * The validated list of measurements a rank will make: config + topology in, items out.
- * Everything that can be refused before measuring (a size larger than a node) is refused here.
+ * The validated list of measurements a rank will make: config + topology in, items out. Each
+ * experiment contributes its items (src/experiments/<name>.c); everything that can be refused
+ * before measuring (a size larger than a node, a sweep larger than memory) is refused here.
  */
 #ifndef NPRB_PLAN_H
 #define NPRB_PLAN_H
 
 #include "config.h"
+#include "kernels/stream.h"
+#include "pattern.h"
 #include "place.h"
 #include "topo.h"
 
@@ -14,18 +17,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum nprb_experiment_id { NPRB_EXP_LATENCY_MATRIX, NPRB_EXP_BANDWIDTH_MATRIX, NPRB_N_EXPERIMENTS };
+enum nprb_experiment_id {
+    NPRB_EXP_LATENCY_MATRIX,
+    NPRB_EXP_BANDWIDTH_MATRIX,
+    NPRB_EXP_LATENCY_SWEEP,
+    NPRB_EXP_STRIDE_SWEEP,
+    NPRB_EXP_BANDWIDTH_SWEEP,
+    NPRB_EXP_THREAD_SCALING,
+    NPRB_N_EXPERIMENTS
+};
 
-/** "latency_matrix", "bandwidth_matrix": the config section and the experiment column. */
+/** "latency_matrix", ...: the config section and the experiment column. */
 const char *nprb_experiment_name(enum nprb_experiment_id id);
+
+/** Whether an experiment's rows go to /latency (else /bandwidth). */
+bool nprb_experiment_is_latency(enum nprb_experiment_id id);
 
 struct nprb_plan_item {
     enum nprb_experiment_id experiment;
     int cpu_node; /**< logical node index whose cores run the threads */
     int mem_node; /**< logical node index the memory is bound to; -1: every node with memory */
     enum nprb_mem_policy policy;
-    uint64_t size_bytes;
-    int threads;           /**< threads to run; 1 for latency */
+    uint64_t size_bytes; /**< latency: working set; bandwidth: bytes per array */
+    int threads;         /**< bandwidth: threads (0: one per usable core); latency: 1 */
+    /* latency experiments */
+    struct nprb_pattern pattern;
+    uint64_t tlb_window_bytes;
+    int samples;
+    /* bandwidth experiments */
+    enum nprb_kernel_id kernel;
+    uint64_t stride_bytes;
+    int repetitions;
+    double sample_s;       /**< latency: sample length; bandwidth: > 0 repeats passes per sample */
     char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
 };
 
@@ -34,12 +57,31 @@ struct nprb_plan {
     size_t count;
 };
 
+/** What an experiment's planning function gets. */
+struct nprb_planner {
+    struct nprb_plan *plan;
+    const struct nprb_config *cfg;
+    const struct nprb_topo *topo;
+    bool host_leader; /**< cross-node items belong to the host's first rank */
+    char *err;
+    size_t errlen;
+};
+
+/** Appends an item. @return 0, or -1 (out of memory, message set). */
+int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item);
+
 /**
- * Builds the plan. Each node's local memory is measured from its own cores; nodes without
- * usable cores (memory-only, or outside the launcher's binding) get a skip item that says why.
- * Latency is also measured over memory interleaved across every node with memory, from the
- * first node with usable cores (a skip item on single-node hosts). @return 0, or -1 with a message
- * (config error: exit 2) in @p err.
+ * Refuses a size no node can hold (a config error, exit 2) with a message naming the key.
+ * @return 0 when @p size fits node @p index's memory.
+ */
+int nprb_plan_check_fits(struct nprb_planner *p, const char *key, uint64_t size, int index);
+
+/** Logical index of the first node with a usable core, or -1. */
+int nprb_plan_first_cpu_node(const struct nprb_topo *topo);
+
+/**
+ * Builds the plan from every enabled experiment, in the order of the experiment table.
+ * @return 0, or -1 with a message (config error: exit 2) in @p err.
  */
 int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
                     const struct nprb_topo *topo, bool host_leader, char *err, size_t errlen);

@@ -17,7 +17,8 @@ static const struct nprb_bandwidth_row *bandwidth_for(const struct nprb_results 
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b =
             (const struct nprb_bandwidth_row *)(bw->data + i * bw->row_bytes);
-        if (b->cpu_node == node && b->mem_node == node)
+        if (strcmp(b->experiment, "bandwidth_matrix") == 0 && b->cpu_node == node &&
+            b->mem_node == node)
             return b;
     }
     return NULL;
@@ -48,6 +49,8 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l =
             (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
+        if (strcmp(l->experiment, "latency_matrix") != 0)
+            continue;
         const struct nprb_bandwidth_row *b =
             l->cpu_node == l->mem_node ? bandwidth_for(rows, l->cpu_node) : NULL;
         char node[16], lp[16], bp[16];

@@ -55,6 +55,7 @@ static const struct nprb_field latency_fields[] = {
     STR(L, pattern),
     U64(L, slot_bytes),
     U64(L, tlb_window_bytes),
+    U64(L, page_bytes),
     I32(L, threads),
     I32(L, samples),
     U64(L, accesses_per_sample),
@@ -82,8 +83,11 @@ static const struct nprb_field bandwidth_fields[] = {
     STR(B, mem_policy),
     U64(B, size_bytes),
     STR(B, kernel),
+    U64(B, stride_bytes),
+    U64(B, page_bytes),
     I32(B, threads),
     I32(B, repetitions),
+    U64(B, passes_per_sample),
     U64(B, program_bytes),
     U64(B, bus_bytes),
     F64(B, gbs_best),
@@ -105,6 +109,18 @@ static const struct nprb_field placement_fields[] = {
 };
 #undef P
 
+#define C struct nprb_cache_level_row
+static const struct nprb_field cache_level_fields[] = {
+    I32(C, rank),
+    I32(C, level),
+    U64(C, hwloc_bytes),
+    U64(C, measured_bytes),
+    F64(C, latency_ns_below),
+    I8(C, agrees),
+    STR(C, note),
+};
+#undef C
+
 #define TABLE(name, type, fields)                                                                  \
     {                                                                                              \
         (name), sizeof(type), (fields), sizeof(fields) / sizeof((fields)[0])                       \
@@ -116,6 +132,8 @@ static const struct nprb_table_desc tables[NPRB_N_TABLES] = {
     [NPRB_TABLE_LATENCY] = TABLE("latency", struct nprb_latency_row, latency_fields),
     [NPRB_TABLE_BANDWIDTH] = TABLE("bandwidth", struct nprb_bandwidth_row, bandwidth_fields),
     [NPRB_TABLE_PLACEMENT] = TABLE("placement", struct nprb_placement_row, placement_fields),
+    [NPRB_TABLE_CACHE_LEVELS] =
+        TABLE("cache_levels", struct nprb_cache_level_row, cache_level_fields),
 };
 
 const struct nprb_table_desc *nprb_table_desc(enum nprb_table_id id)

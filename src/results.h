@@ -75,6 +75,7 @@ struct nprb_latency_row {
     char pattern[16];
     uint64_t slot_bytes;
     uint64_t tlb_window_bytes;
+    uint64_t page_bytes; /**< base page of the mapping: 4096, or 2 MiB for hugetlbfs */
     int32_t threads;
     int32_t samples;
     uint64_t accesses_per_sample;
@@ -96,10 +97,13 @@ struct nprb_bandwidth_row {
     char mem_policy[16];
     uint64_t size_bytes;
     char kernel[16];
+    uint64_t stride_bytes; /**< read_strided's stride, 0 otherwise */
+    uint64_t page_bytes;
     int32_t threads;
     int32_t repetitions;
-    uint64_t program_bytes; /**< bytes per repetition as the code asks (STREAM's count) */
-    uint64_t bus_bytes;     /**< bytes per repetition on the bus, write-allocate included */
+    uint64_t passes_per_sample; /**< kernel passes timed together (small arrays need many) */
+    uint64_t program_bytes;     /**< bytes per repetition as the code asks (STREAM's count) */
+    uint64_t bus_bytes;         /**< bytes per repetition on the bus, write-allocate included */
     double gbs_best, gbs_median, gbs_worst; /**< program bytes / time, 1 GB/s = 1e9 B/s */
     double bus_gbs_best;
     double huge_page_frac;
@@ -118,6 +122,16 @@ struct nprb_placement_row {
     uint64_t pages;
 };
 
+struct nprb_cache_level_row {
+    int32_t rank;
+    int32_t level;           /**< 1, 2, 3 */
+    uint64_t hwloc_bytes;    /**< what hwloc reports for the first cache of the level */
+    uint64_t measured_bytes; /**< the latency_sweep step closest to it, 0 when none is near */
+    double latency_ns_below; /**< random-chase latency at the measured size */
+    int8_t agrees;           /**< 1: within a factor of 2 of hwloc; 0: not; -1: not judged */
+    char note[NPRB_NOTE_LEN];
+};
+
 enum nprb_table_id {
     NPRB_TABLE_HOSTS,
     NPRB_TABLE_NUMA_NODES,
@@ -125,6 +139,7 @@ enum nprb_table_id {
     NPRB_TABLE_LATENCY,
     NPRB_TABLE_BANDWIDTH,
     NPRB_TABLE_PLACEMENT,
+    NPRB_TABLE_CACHE_LEVELS,
     NPRB_N_TABLES
 };
 

@@ -7,6 +7,7 @@
 #include "plan.h"
 #include "provenance.h"
 #include "report.h"
+#include "report_sweeps.h"
 #include "results.h"
 #include "timer.h"
 #include "topo.h"
@@ -33,6 +34,8 @@ struct job {
     char start_utc[32];
     uint64_t start_ns;
     enum nprb_status measured; /* worst status of this rank's measurements */
+    bool sweeps_printed;       /* rank 0's report shows one rank's sweep tables */
+    FILE *sweep_out;           /* ... gathered here and printed after the host table */
     char first_failure[NPRB_NOTE_LEN];
     int failed_hosts;
 };
@@ -215,6 +218,23 @@ static void note_failure(struct job *job, enum nprb_status status)
     }
 }
 
+/* One line per phase, not per measurement: batch logs are files people read. */
+static void progress_phase(const struct job *job, size_t first, uint64_t t0)
+{
+    size_t count = 0;
+    enum nprb_experiment_id exp = job->plan.items[first].experiment;
+    for (size_t k = first; k < job->plan.count && job->plan.items[k].experiment == exp; k++)
+        count++;
+    char eta[64] = "";
+    if (first > 0) {
+        double elapsed = (double)(nprb_now_ns() - t0) * 1e-9;
+        snprintf(eta, sizeof eta, ", about %.0f s left",
+                 elapsed / (double)first * (double)(job->plan.count - first));
+    }
+    nprb_log_progress(job->log, "%s: %zu measurement(s) (%zu of %zu done%s)",
+                      nprb_experiment_name(exp), count, first, job->plan.count, eta);
+}
+
 static void measure(void *arg)
 {
     struct job *job = arg;
@@ -227,19 +247,11 @@ static void measure(void *arg)
     uint64_t t0 = nprb_now_ns();
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
-        const struct nprb_node_info *cpu = nprb_topo_node(job->topo, item->cpu_node);
-        char target[48] = "memory interleaved over all nodes";
-        if (item->mem_node >= 0)
-            snprintf(target, sizeof target, "memory of node %u",
-                     nprb_topo_node(job->topo, item->mem_node)->os_index);
-        double elapsed = (double)(nprb_now_ns() - t0) * 1e-9;
-        char eta[48] = "";
-        if (i > 0)
-            snprintf(eta, sizeof eta, ", about %.0f s left",
-                     elapsed / (double)i * (double)(job->plan.count - i));
-        nprb_log_progress(job->log, "%s: CPUs of node %u -> %s (%zu/%zu%s)",
-                          nprb_experiment_name(item->experiment), cpu->os_index, target, i + 1,
-                          job->plan.count, eta);
+        if (i == 0 || item->experiment != job->plan.items[i - 1].experiment)
+            progress_phase(job, i, t0);
+        NPRB_DEBUG(job->log, "%s item %zu: node %d -> %d, %llu bytes",
+                   nprb_experiment_name(item->experiment), i, item->cpu_node, item->mem_node,
+                   (unsigned long long)item->size_bytes);
         enum nprb_status st = nprb_experiment_measure(item->experiment)(&ctx, item);
         note_failure(job, st);
         job->measured = nprb_status_worst(job->measured, st);
@@ -251,6 +263,7 @@ static void measure(void *arg)
                       nprb_experiment_name(item->experiment), job->fleet->hostname,
                       job->first_failure);
     }
+    nprb_record_cache_levels(&ctx);
 }
 
 static int write_rank(void *arg, int rank, const struct nprb_results *rows)
@@ -266,6 +279,12 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
     if (hosts->count > 0 && strcmp(((const struct nprb_host_row *)hosts->data)->status, "ok") != 0)
         job->failed_hosts++;
     nprb_report_rank(stdout, rows);
+    /* Sweep tables of the first rank that has them: enough to read a node type on a terminal;
+     * every host's are in the file. */
+    if (!job->sweeps_printed && job->sweep_out != NULL && nprb_report_has_sweeps(rows)) {
+        nprb_report_sweeps(job->sweep_out, rows);
+        job->sweeps_printed = true;
+    }
     return rc;
 }
 
@@ -296,11 +315,22 @@ static void write_attributes(struct job *job, const char *command_line, int comp
 
 static enum nprb_status gather_and_write(struct job *job, const char *command_line)
 {
-    if (job->fleet->rank == 0)
+    char *sweep_text = NULL;
+    size_t sweep_len = 0;
+    if (job->fleet->rank == 0) {
         nprb_report_header(stdout);
+        job->sweep_out = open_memstream(&sweep_text, &sweep_len);
+    }
     int rc = nprb_fleet_gather(job->fleet, &job->results, write_rank, job);
     if (job->fleet->rank != 0)
         return NPRB_OK;
+    if (job->sweep_out != NULL) {
+        fclose(job->sweep_out);
+        job->sweep_out = NULL;
+        if (sweep_text != NULL)
+            fputs(sweep_text, stdout);
+        free(sweep_text);
+    }
     write_attributes(job, command_line, rc == 0);
     char err[PATH_MAX + 128];
     if (nprb_h5_commit(job->h5, err, sizeof err) != 0) {

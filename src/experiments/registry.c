@@ -1,15 +1,73 @@
 #include "experiment.h"
 
+#include "place.h"
+#include "sweep.h"
+
 #include <inttypes.h>
 
-static const nprb_measure_fn measure_fns[NPRB_N_EXPERIMENTS] = {
-    [NPRB_EXP_LATENCY_MATRIX] = nprb_measure_latency_matrix,
-    [NPRB_EXP_BANDWIDTH_MATRIX] = nprb_measure_bandwidth_matrix,
+struct experiment {
+    const char *name;
+    bool latency; /* rows go to /latency, else /bandwidth */
+    nprb_plan_fn plan;
+    nprb_measure_fn measure;
 };
+
+/* The experiment table, in the order a run makes them: idle figures first, sweeps after. */
+static const struct experiment experiments[NPRB_N_EXPERIMENTS] = {
+    [NPRB_EXP_LATENCY_MATRIX] = {"latency_matrix", true, nprb_plan_latency_matrix,
+                                 nprb_measure_latency},
+    [NPRB_EXP_BANDWIDTH_MATRIX] = {"bandwidth_matrix", false, nprb_plan_bandwidth_matrix,
+                                   nprb_measure_bandwidth},
+    [NPRB_EXP_LATENCY_SWEEP] = {"latency_sweep", true, nprb_plan_latency_sweep,
+                                nprb_measure_latency},
+    [NPRB_EXP_STRIDE_SWEEP] = {"stride_sweep", true, nprb_plan_stride_sweep, nprb_measure_latency},
+    [NPRB_EXP_BANDWIDTH_SWEEP] = {"bandwidth_sweep", false, nprb_plan_bandwidth_sweep,
+                                  nprb_measure_bandwidth},
+    [NPRB_EXP_THREAD_SCALING] = {"thread_scaling", false, nprb_plan_thread_scaling,
+                                 nprb_measure_bandwidth},
+};
+
+const char *nprb_experiment_name(enum nprb_experiment_id id)
+{
+    return id < NPRB_N_EXPERIMENTS ? experiments[id].name : "?";
+}
+
+bool nprb_experiment_is_latency(enum nprb_experiment_id id)
+{
+    return id < NPRB_N_EXPERIMENTS && experiments[id].latency;
+}
 
 nprb_measure_fn nprb_experiment_measure(enum nprb_experiment_id id)
 {
-    return id < NPRB_N_EXPERIMENTS ? measure_fns[id] : NULL;
+    return id < NPRB_N_EXPERIMENTS ? experiments[id].measure : NULL;
+}
+
+nprb_plan_fn nprb_experiment_plan(enum nprb_experiment_id id)
+{
+    return id < NPRB_N_EXPERIMENTS ? experiments[id].plan : NULL;
+}
+
+int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *configured,
+                     uint64_t max_bytes, uint64_t *sizes, int cap)
+{
+    if (configured->count > 0) {
+        int n = configured->count < cap ? configured->count : cap;
+        for (int i = 0; i < n; i++)
+            sizes[i] = configured->bytes[i];
+        return n;
+    }
+    const struct nprb_topo_summary *s = nprb_topo_summary(p->topo);
+    uint64_t caches[3] = {s->l1d_bytes, s->l2_bytes, s->l3_bytes};
+    uint64_t llc = s->l3_bytes ? s->l3_bytes : s->l2_bytes ? s->l2_bytes : (UINT64_C(8) << 20);
+    uint64_t max = max_bytes ? max_bytes : 4 * llc;
+    int node = nprb_plan_first_cpu_node(p->topo);
+    uint64_t free_bytes =
+        node >= 0 ? nprb_node_free_bytes(nprb_topo_node(p->topo, node)->os_index) : 0;
+    /* A sweep must not push the node into reclaim: a quarter of what is free is plenty to see
+     * the last cache spill into memory. */
+    if (free_bytes > 0 && max > free_bytes / 4)
+        max = free_bytes / 4;
+    return nprb_sweep_points(caches, 3, 2048, max, sizes, cap);
 }
 
 void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,

@@ -144,3 +144,16 @@ int nprb_chain_check_cycle(void *buf, size_t bytes, size_t slot_bytes, void **he
     errno = EINVAL;
     return -1;
 }
+
+void **nprb_chain_build_sequential(void *buf, size_t bytes, size_t slot_bytes)
+{
+    size_t n;
+    if (!valid_geometry(bytes, slot_bytes, &n)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    char *base = buf;
+    for (size_t k = 0; k < n; k++)
+        *(void **)(base + k * slot_bytes) = base + ((k + 1) % n) * slot_bytes;
+    return (void **)base;
+}

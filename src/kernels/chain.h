@@ -40,4 +40,11 @@ int nprb_chain_check_cycle(void *buf, size_t bytes, size_t slot_bytes, void **he
 /** splitmix64: the generator behind every random choice, so chains repeat across builds. */
 uint64_t nprb_random_next(uint64_t *state);
 
+/**
+ * Links the slots of @p buf in address order, each to the next and the last back to the first:
+ * a sequential chase with a stride of @p slot_bytes (lmbench's lat_mem_rd and the textbook
+ * stride tables). @return the first slot, or NULL with errno = EINVAL.
+ */
+void **nprb_chain_build_sequential(void *buf, size_t bytes, size_t slot_bytes);
+
 #endif

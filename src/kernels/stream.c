@@ -1,17 +1,36 @@
 #include "stream.h"
 
+#include "chain.h"
+#include "stream_nt.h"
+
 #include <string.h>
+
+/* Starting values (nprb_stream_init()) and STREAM's scalar. All are small binary fractions, so
+ * every kernel's result is exact and validation can compare with ==. */
+#define INIT_A 1.0
+#define INIT_B 2.0
+#define INIT_C 0.5
+#define SCALAR 3.0 /* s of scale and triad, and the x that write stores */
+
+/* Each kernel is built once per instruction set and picked at load time by the CPU it runs on,
+ * since one binary serves every node type of a fleet. nprb_simd_path() mirrors this order. */
+#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+
+/* GCC turns a plain copy loop into a call to memcpy (and a store of a byte pattern into memset),
+ * and glibc's memcpy switches to non-temporal stores past a size threshold: copy would then
+ * measure copy_nt's traffic while claiming write-allocate's. Keeping the loop a loop keeps the
+ * kernel what its row says. (Clang refuses this with target_clones; GCC builds the kernels.) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define LOOP_STAYS_LOOP __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define LOOP_STAYS_LOOP
+#endif
 
 /* Sums with 32 independent accumulators: one accumulator would chain every add on the previous
  * one and cap the kernel at one vector per FP-add latency, well below what L1 and L2 deliver.
- * 32 doubles fill 4 AVX-512, 8 AVX2 or 16 SSE2 registers, enough on every path.
- * Built once per instruction set (target_clones) and picked at load time by the CPU it runs on,
- * since one binary serves every node type of a fleet. */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static double
-read_kernel(double *a, double *b, double *c, size_t n)
+ * 32 doubles fill 4 AVX-512, 8 AVX2 or 16 SSE2 registers, enough on every path. */
+CLONES static double read_loop(const double *restrict a, size_t n)
 {
-    (void)b;
-    (void)c;
     double acc[32] = {0};
     size_t i = 0;
     for (; i + 32 <= n; i += 32)
@@ -25,20 +44,247 @@ read_kernel(double *a, double *b, double *c, size_t n)
     return sum;
 }
 
-/* Every element is 1.0, so the sum of n elements is n exactly (n < 2^53): any lost, repeated or
- * stale read shows up as a wrong checksum. */
-static double read_expected(size_t n)
+/* Ordinary stores: each line is read into the cache before it is written (write-allocate),
+ * which is why the bus carries twice the program's bytes. */
+CLONES LOOP_STAYS_LOOP static void write_loop(double *restrict a, size_t n)
 {
-    return (double)n;
+    for (size_t i = 0; i < n; i++)
+        a[i] = SCALAR;
 }
 
+CLONES LOOP_STAYS_LOOP static void copy_loop(double *restrict c, const double *restrict a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        c[i] = a[i];
+}
+
+CLONES static void scale_loop(double *restrict b, const double *restrict c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        b[i] = SCALAR * c[i];
+}
+
+CLONES static void add_loop(double *restrict c, const double *restrict a, const double *restrict b,
+                            size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        c[i] = a[i] + b[i];
+}
+
+CLONES static void triad_loop(double *restrict a, const double *restrict b,
+                              const double *restrict c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] = b[i] + SCALAR * c[i];
+}
+
+/* Reads a strided kernel makes over n elements: one at 0, stride, 2*stride, ... below n. */
+static size_t strided_accesses(size_t n, size_t stride)
+{
+    if (stride == 0)
+        stride = 1;
+    return n / stride + (n % stride != 0);
+}
+
+/* Eight accumulators: with a stride of a line or more every read is a miss of its own, and
+ * independent sums let the core keep eight of them in flight instead of waiting on each.
+ * Counting reads rather than elements keeps k * stride below n, free of overflow. */
+CLONES static double strided_loop(const double *restrict a, size_t n, size_t stride)
+{
+    size_t reads = strided_accesses(n, stride);
+    double acc[8] = {0};
+    size_t k = 0;
+    for (; k + 8 <= reads; k += 8)
+        for (size_t j = 0; j < 8; j++)
+            acc[j] += a[(k + j) * stride];
+    double sum = 0.0;
+    for (; k < reads; k++)
+        sum += a[k * stride];
+    for (size_t j = 0; j < 8; j++)
+        sum += acc[j];
+    return sum;
+}
+
+/* The index is read in order (the prefetchers follow it); the data reads land on random lines,
+ * which no prefetcher can guess. Eight accumulators keep the misses independent so the core
+ * overlaps them, and the figure is the memory system's random-access throughput, not the
+ * latency of one miss after another (that is the latency chase's job). */
+CLONES static double random_loop(const double *restrict a, const uint32_t *restrict index, size_t n)
+{
+    double acc[8] = {0};
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (size_t j = 0; j < 8; j++)
+            acc[j] += a[index[i + j]];
+    double sum = 0.0;
+    for (; i < n; i++)
+        sum += a[index[i]];
+    for (size_t j = 0; j < 8; j++)
+        sum += acc[j];
+    return sum;
+}
+
+/* The non-temporal variant for this CPU, the one nprb_simd_path() names. Looked up on every
+ * run: a few compares against a sweep over megabytes, and no shared state to initialise. */
+static const struct nprb_nt_variant *nt(void)
+{
+    return nprb_nt_variant(nprb_simd_path());
+}
+
+static double run_read(const struct nprb_stream_args *args)
+{
+    return read_loop(args->a, args->n);
+}
+
+static double run_write(const struct nprb_stream_args *args)
+{
+    write_loop(args->a, args->n);
+    return 0.0;
+}
+
+static double run_write_nt(const struct nprb_stream_args *args)
+{
+    nt()->write(args->a, args->n, SCALAR);
+    return 0.0;
+}
+
+static double run_copy(const struct nprb_stream_args *args)
+{
+    copy_loop(args->c, args->a, args->n);
+    return 0.0;
+}
+
+static double run_copy_nt(const struct nprb_stream_args *args)
+{
+    nt()->copy(args->c, args->a, args->n);
+    return 0.0;
+}
+
+static double run_scale(const struct nprb_stream_args *args)
+{
+    scale_loop(args->b, args->c, args->n);
+    return 0.0;
+}
+
+static double run_add(const struct nprb_stream_args *args)
+{
+    add_loop(args->c, args->a, args->b, args->n);
+    return 0.0;
+}
+
+static double run_triad(const struct nprb_stream_args *args)
+{
+    triad_loop(args->a, args->b, args->c, args->n);
+    return 0.0;
+}
+
+/* A stride of 1 is the read kernel, and gets its 32 accumulators. */
+static double run_read_strided(const struct nprb_stream_args *args)
+{
+    if (args->stride <= 1)
+        return read_loop(args->a, args->n);
+    return strided_loop(args->a, args->n, args->stride);
+}
+
+static double run_read_random(const struct nprb_stream_args *args)
+{
+    return random_loop(args->a, args->index, args->n);
+}
+
+/* Bus bytes: a store that misses reads its line first (write-allocate), so each ordinary store
+ * costs 8 bytes in and 8 out; a streaming store only the 8 out. A strided read brings at most a
+ * line per access (nprb_kernel_bytes() takes the smaller of the stride and the line), a random
+ * read always a whole line, plus the 4-byte index read in order. */
 static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
-    [NPRB_KERNEL_READ] = {"read", 1, 8, 8, read_kernel, read_expected},
+    [NPRB_KERNEL_READ] = {.name = "read",
+                          .formula = "s += a[i]",
+                          .arrays = 1,
+                          .program_bytes = 8,
+                          .bus_bytes = 8,
+                          .run = run_read},
+    [NPRB_KERNEL_WRITE] = {.name = "write",
+                           .formula = "a[i] = x",
+                           .arrays = 1,
+                           .program_bytes = 8,
+                           .bus_bytes = 16,
+                           .run = run_write},
+    [NPRB_KERNEL_WRITE_NT] = {.name = "write_nt",
+                              .formula = "a[i] = x (non-temporal)",
+                              .arrays = 1,
+                              .program_bytes = 8,
+                              .bus_bytes = 8,
+                              .run = run_write_nt},
+    [NPRB_KERNEL_COPY] = {.name = "copy",
+                          .formula = "c[i] = a[i]",
+                          .arrays = 3,
+                          .program_bytes = 16,
+                          .bus_bytes = 24,
+                          .run = run_copy},
+    [NPRB_KERNEL_COPY_NT] = {.name = "copy_nt",
+                             .formula = "c[i] = a[i] (non-temporal)",
+                             .arrays = 3,
+                             .program_bytes = 16,
+                             .bus_bytes = 16,
+                             .run = run_copy_nt},
+    [NPRB_KERNEL_SCALE] = {.name = "scale",
+                           .formula = "b[i] = s*c[i]",
+                           .arrays = 3,
+                           .program_bytes = 16,
+                           .bus_bytes = 24,
+                           .run = run_scale},
+    [NPRB_KERNEL_ADD] = {.name = "add",
+                         .formula = "c[i] = a[i] + b[i]",
+                         .arrays = 3,
+                         .program_bytes = 24,
+                         .bus_bytes = 32,
+                         .run = run_add},
+    [NPRB_KERNEL_TRIAD] = {.name = "triad",
+                           .formula = "a[i] = b[i] + s*c[i]",
+                           .arrays = 3,
+                           .program_bytes = 24,
+                           .bus_bytes = 32,
+                           .run = run_triad},
+    [NPRB_KERNEL_READ_STRIDED] = {.name = "read_strided",
+                                  .formula = "s += a[i*stride]",
+                                  .arrays = 1,
+                                  .uses_stride = true,
+                                  .program_bytes = 8,
+                                  .bus_bytes = 64,
+                                  .run = run_read_strided},
+    [NPRB_KERNEL_READ_RANDOM] = {.name = "read_random",
+                                 .formula = "s += a[index[i]]",
+                                 .arrays = 1,
+                                 .uses_index = true,
+                                 .program_bytes = 12,
+                                 .bus_bytes = 68,
+                                 .run = run_read_random},
+};
+
+/* What each array holds after any number of correct runs from the starting values (0: the
+ * kernel does not use that array), and whether run() returns a sum to check instead. Every
+ * output value differs from its starting value, so a kernel that never ran, or skipped an
+ * element, leaves a value validation sees. */
+struct outcome {
+    double a, b, c;
+    bool sums;
+};
+
+static const struct outcome outcomes[NPRB_N_KERNELS] = {
+    [NPRB_KERNEL_READ] = {INIT_A, 0, 0, true},
+    [NPRB_KERNEL_WRITE] = {SCALAR, 0, 0, false},
+    [NPRB_KERNEL_WRITE_NT] = {SCALAR, 0, 0, false},
+    [NPRB_KERNEL_COPY] = {INIT_A, 0, INIT_A, false},
+    [NPRB_KERNEL_COPY_NT] = {INIT_A, 0, INIT_A, false},
+    [NPRB_KERNEL_SCALE] = {0, SCALAR *INIT_C, INIT_C, false},
+    [NPRB_KERNEL_ADD] = {INIT_A, INIT_B, INIT_A + INIT_B, false},
+    [NPRB_KERNEL_TRIAD] = {INIT_B + SCALAR * INIT_C, INIT_B, INIT_C, false},
+    [NPRB_KERNEL_READ_STRIDED] = {INIT_A, 0, 0, true},
+    [NPRB_KERNEL_READ_RANDOM] = {INIT_A, 0, 0, true},
 };
 
 const struct nprb_kernel *nprb_kernel_get(enum nprb_kernel_id id)
 {
-    return id < NPRB_N_KERNELS ? &kernels[id] : NULL;
+    return (unsigned)id < NPRB_N_KERNELS ? &kernels[id] : NULL;
 }
 
 const struct nprb_kernel *nprb_kernel_find(const char *name)
@@ -49,18 +295,104 @@ const struct nprb_kernel *nprb_kernel_find(const char *name)
     return NULL;
 }
 
-void nprb_stream_init(double *a, double *b, double *c, size_t n)
+void nprb_kernel_bytes(const struct nprb_kernel *k, size_t n, size_t stride, uint64_t *program,
+                       uint64_t *bus)
 {
-    for (size_t i = 0; i < n; i++) {
-        a[i] = 1.0;
-        if (b != NULL)
-            b[i] = 2.0;
-        if (c != NULL)
-            c[i] = 0.0;
+    uint64_t accesses = n;
+    uint64_t bus_per_access = k->bus_bytes;
+    if (k->uses_stride) {
+        if (stride == 0)
+            stride = 1;
+        accesses = strided_accesses(n, stride);
+        /* Short strides share a line between reads: each read costs only the bytes it skips. */
+        if (stride < k->bus_bytes / sizeof(double))
+            bus_per_access = (uint64_t)stride * sizeof(double);
+    }
+    *program = accesses * k->program_bytes;
+    *bus = accesses * bus_per_access;
+}
+
+/* A uniform pick in [0, bound) by multiply-and-shift, as the chain builder does: no division in
+ * the shuffle, and a bias of bound / 2^64, far below anything a bandwidth figure shows. */
+static uint64_t pick_below(uint64_t *state, uint64_t bound)
+{
+    return (uint64_t)(((unsigned __int128)nprb_random_next(state) * bound) >> 64);
+}
+
+void nprb_stream_init(const struct nprb_stream_args *args, uint64_t seed)
+{
+    size_t n = args->n;
+    if (args->a != NULL)
+        for (size_t i = 0; i < n; i++)
+            args->a[i] = INIT_A;
+    if (args->b != NULL)
+        for (size_t i = 0; i < n; i++)
+            args->b[i] = INIT_B;
+    if (args->c != NULL)
+        for (size_t i = 0; i < n; i++)
+            args->c[i] = INIT_C;
+    if (args->index == NULL)
+        return;
+    /* Fisher-Yates over the identity: a permutation, so every element is read exactly once
+     * per run and the sum is known. */
+    uint32_t *index = (uint32_t *)args->index;
+    for (size_t i = 0; i < n; i++)
+        index[i] = (uint32_t)i;
+    uint64_t state = seed;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)pick_below(&state, i);
+        uint32_t t = index[i - 1];
+        index[i - 1] = index[j];
+        index[j] = t;
     }
 }
 
-/* Mirrors the order of target_clones above: the loader picks the first clone the CPU runs. */
+static enum nprb_kernel_id id_of(const struct nprb_kernel *k)
+{
+    for (int i = 0; i < NPRB_N_KERNELS; i++)
+        if (k == &kernels[i])
+            return (enum nprb_kernel_id)i;
+    return NPRB_N_KERNELS;
+}
+
+static int fail(size_t *bad_index, size_t where)
+{
+    if (bad_index != NULL)
+        *bad_index = where;
+    return -1;
+}
+
+int nprb_kernel_validate(const struct nprb_kernel *k, const struct nprb_stream_args *args,
+                         double checksum, size_t *bad_index)
+{
+    enum nprb_kernel_id id = id_of(k);
+    if (id == NPRB_N_KERNELS)
+        return fail(bad_index, SIZE_MAX);
+    const struct outcome *want = &outcomes[id];
+    size_t n = args->n;
+    if (want->sums) {
+        /* Every element read is 1.0, so the sum is the number of reads, exact below 2^53. */
+        size_t reads = k->uses_stride ? strided_accesses(n, args->stride) : n;
+        if (checksum != (double)reads * INIT_A)
+            return fail(bad_index, SIZE_MAX);
+    }
+    const double *a = want->a != 0 ? args->a : NULL;
+    const double *b = want->b != 0 ? args->b : NULL;
+    const double *c = want->c != 0 ? args->c : NULL;
+    if (n > 0 && ((want->a != 0 && a == NULL) || (want->b != 0 && b == NULL) ||
+                  (want->c != 0 && c == NULL) || (k->uses_index && args->index == NULL)))
+        return fail(bad_index, 0);
+    /* Every element of every array the kernel touches, in one pass, so the first wrong one is
+     * reported whichever array holds it. */
+    for (size_t i = 0; i < n; i++) {
+        if ((a != NULL && a[i] != want->a) || (b != NULL && b[i] != want->b) ||
+            (c != NULL && c[i] != want->c) || (k->uses_index && args->index[i] >= n))
+            return fail(bad_index, i);
+    }
+    return 0;
+}
+
+/* Mirrors the order of the target_clones above: the loader picks the first clone the CPU runs. */
 const char *nprb_simd_path(void)
 {
     __builtin_cpu_init();

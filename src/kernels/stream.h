@@ -1,35 +1,85 @@
 /**
  * @file stream.h
  * Bandwidth kernels, one per row of a const table that also states the bytes each moves, both as
- * the program asks for them (STREAM's convention) and as the memory bus carries them (stores
- * that miss the cache first read the line: write-allocate).
+ * the program asks for them (STREAM's convention) and as the memory bus carries them (a store
+ * that misses the cache first reads the line: write-allocate; non-temporal stores do not).
+ * Every kernel can be validated after it ran, as STREAM does; a wrong answer fails the run.
  */
 #ifndef NPRB_STREAM_H
 #define NPRB_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-enum nprb_kernel_id { NPRB_KERNEL_READ, NPRB_N_KERNELS };
-
-struct nprb_kernel {
-    const char *name;
-    unsigned arrays;        /**< arrays the kernel touches (each of the measured size) */
-    unsigned program_bytes; /**< bytes per element the code reads + writes */
-    unsigned bus_bytes;     /**< bytes per element crossing the memory bus */
-    /** Runs over n elements of a (and b, c when the kernel has them); returns a checksum. */
-    double (*run)(double *a, double *b, double *c, size_t n);
-    /** The checksum a correct run over n elements initialised by nprb_stream_init() gives. */
-    double (*expected)(size_t n);
+enum nprb_kernel_id {
+    NPRB_KERNEL_READ,         /**< s += a[i] */
+    NPRB_KERNEL_WRITE,        /**< a[i] = x */
+    NPRB_KERNEL_WRITE_NT,     /**< a[i] = x, non-temporal stores */
+    NPRB_KERNEL_COPY,         /**< c[i] = a[i] */
+    NPRB_KERNEL_COPY_NT,      /**< c[i] = a[i], non-temporal stores */
+    NPRB_KERNEL_SCALE,        /**< b[i] = s * c[i] */
+    NPRB_KERNEL_ADD,          /**< c[i] = a[i] + b[i] */
+    NPRB_KERNEL_TRIAD,        /**< a[i] = b[i] + s * c[i] */
+    NPRB_KERNEL_READ_STRIDED, /**< s += a[i * stride] */
+    NPRB_KERNEL_READ_RANDOM,  /**< s += a[index[i]] */
+    NPRB_N_KERNELS
 };
 
-/** The kernel table row for @p id. */
+/** One thread's share of a run: the same element range of each array the kernel uses. */
+struct nprb_stream_args {
+    double *a, *b, *c;     /**< n elements each; NULL where the kernel has fewer arrays */
+    size_t n;              /**< elements per array */
+    size_t stride;         /**< read_strided: elements from one read to the next (>= 1) */
+    const uint32_t *index; /**< read_random: n indexes into a, each < n */
+};
+
+struct nprb_kernel {
+    const char *name;     /**< as in configs and the "kernel" column */
+    const char *formula;  /**< e.g. "a[i] = b[i] + s*c[i]" */
+    unsigned arrays;      /**< 1: a; 2: a, b; 3: a, b, c (what args must provide) */
+    bool uses_index;      /**< needs args.index (read_random) */
+    bool uses_stride;     /**< reads every args.stride-th element (read_strided) */
+    /** Bytes per access as the code asks for them: reads + writes (+ the index for random). */
+    unsigned program_bytes;
+    /** Bytes per access on the memory bus, write-allocate included; for strided and random
+     * reads the line each access brings (see nprb_kernel_bytes()). */
+    unsigned bus_bytes;
+    /** Runs once over args; returns the checksum of what was read (0 for kernels that only
+     * write, or whose output nprb_kernel_validate() checks instead). */
+    double (*run)(const struct nprb_stream_args *args);
+};
+
+/** The table row for @p id, or NULL. */
 const struct nprb_kernel *nprb_kernel_get(enum nprb_kernel_id id);
 
 /** Looks a kernel up by name; NULL when unknown. */
 const struct nprb_kernel *nprb_kernel_find(const char *name);
 
-/** Writes the values every kernel's validation assumes into a (and b, c when not NULL). */
-void nprb_stream_init(double *a, double *b, double *c, size_t n);
+/**
+ * Bytes one run over @p n elements moves, counted as the program asks (STREAM) and as the bus
+ * carries them. Strided reads count one access per @p stride elements and a bus transfer of
+ * min(stride * 8, 64) bytes per access (a line serves several reads when the stride is short);
+ * random reads count a whole 64-byte line per access, plus the index.
+ */
+void nprb_kernel_bytes(const struct nprb_kernel *k, size_t n, size_t stride, uint64_t *program,
+                       uint64_t *bus);
+
+/**
+ * Writes the starting values every kernel's validation assumes into the arrays of @p args that
+ * are not NULL (a = 1.0, b = 2.0, c = 0.5 per element), and when args->index is not NULL a
+ * random permutation of 0..n-1 from @p seed into it (a cast away from const: the caller owns it).
+ */
+void nprb_stream_init(const struct nprb_stream_args *args, uint64_t seed);
+
+/**
+ * Checks, after any number of runs, that the kernel's output holds exactly what a correct kernel
+ * leaves (every element written) and that @p checksum (what run() returned last) is right.
+ * @return 0 when correct, -1 otherwise (with *bad_index set to the first wrong element, or
+ * SIZE_MAX for a wrong checksum).
+ */
+int nprb_kernel_validate(const struct nprb_kernel *k, const struct nprb_stream_args *args,
+                         double checksum, size_t *bad_index);
 
 /** The instruction-set path the kernels run on this CPU: "avx512f", "avx2" or "sse2". */
 const char *nprb_simd_path(void);

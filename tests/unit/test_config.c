@@ -70,6 +70,30 @@ int main(void)
     CHECK(nprb_config_set(&cfg, "latency_matrix.samples=x", err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "--set latency_matrix.samples");
 
+    /* Lists: YAML sequences and comma lists mean the same; "auto" clears a size list. */
+    CHECK(load(&cfg,
+               "latency_sweep:\n  sizes: [2KiB, 64K, 1MiB]\n  patterns: [random, stride:64]\n"
+               "bandwidth_sweep:\n  kernels: read, triad\n",
+               err, sizeof err) == 0);
+    CHECK(cfg.latency_sweep.sizes.count == 3 && cfg.latency_sweep.sizes.bytes[1] == 65536);
+    CHECK(cfg.latency_sweep.patterns.count == 2);
+    CHECK(strcmp(cfg.latency_sweep.patterns.name[1], "stride:64") == 0);
+    CHECK(cfg.bandwidth_sweep.kernels.count == 2);
+    CHECK(strcmp(cfg.bandwidth_sweep.kernels.name[1], "triad") == 0);
+    CHECK(nprb_config_set(&cfg, "latency_sweep.sizes=auto", err, sizeof err) == 0);
+    CHECK(cfg.latency_sweep.sizes.count == 0);
+    CHECK(nprb_config_set(&cfg, "stride_sweep.strides=8,64,4KiB", err, sizeof err) == 0);
+    CHECK(cfg.stride_sweep.strides.count == 3 && cfg.stride_sweep.strides.bytes[2] == 4096);
+    rejects("bandwidth_sweep:\n  kernels: [read, tirad]\n",
+            "test.yaml:2: bandwidth_sweep.kernels: unknown kernel 'tirad'");
+    rejects("latency_sweep:\n  patterns: [random, zigzag]\n", "unknown pattern 'zigzag'");
+    rejects("latency_sweep:\n  patterns: [random, stride:12]\n", "multiple of 8");
+    rejects("latency_sweep:\n  sizes: [2KiB, lots]\n", "expected sizes like 32KiB, got 'lots'");
+    rejects("latency_sweep:\n  sizes: [1]\n", "out of range");
+    rejects("latency_sweep:\n  sizes: [[1K]]\n", "list items must be plain values");
+    rejects("latency_sweep:\n  patterns: random,,stride:64\n", "empty item");
+    rejects("huge_pages: giant\n", "hugetlb");
+
     /* The echo is itself a valid config that reproduces the same settings. */
     char yaml[NPRB_CONFIG_TEXT_MAX];
     nprb_config_to_yaml(&cfg, yaml, sizeof yaml);
@@ -79,5 +103,7 @@ int main(void)
     CHECK(load(&again, yaml, err, sizeof err) == 0);
     CHECK(again.bandwidth_matrix.size_bytes == cfg.bandwidth_matrix.size_bytes);
     CHECK(again.latency_matrix.sample_s == cfg.latency_matrix.sample_s);
+    CHECK(again.stride_sweep.strides.count == 3);
+    CHECK(again.bandwidth_sweep.kernels.count == cfg.bandwidth_sweep.kernels.count);
     return CHECK_DONE();
 }

@@ -1,0 +1,116 @@
+/* The measurement behind every bandwidth experiment: one plan item, one /bandwidth row. */
+#include "experiment.h"
+#include "experiments/bandwidth_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_THREADS 4096
+
+static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx,
+                        const struct nprb_plan_item *item, const struct nprb_kernel *kernel)
+{
+    memset(row, 0, sizeof *row);
+    row->rank = ctx->rank;
+    row->measurement = ctx->next_measurement++;
+    NPRB_SET_TEXT(row->hostname, ctx->hostname);
+    NPRB_SET_TEXT(row->experiment, nprb_experiment_name(item->experiment));
+    row->cpu_node = (int32_t)nprb_topo_node(ctx->topo, item->cpu_node)->os_index;
+    row->mem_node =
+        item->mem_node >= 0 ? (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index : -1;
+    NPRB_SET_TEXT(row->mem_policy, nprb_mem_policy_name(item->policy));
+    row->size_bytes = item->size_bytes;
+    NPRB_SET_TEXT(row->kernel, kernel->name);
+    row->stride_bytes = kernel->uses_stride ? item->stride_bytes : 0;
+    row->gbs_best = row->gbs_median = row->gbs_worst = row->bus_gbs_best = NAN;
+    row->huge_page_frac = -1;
+    row->pages_on_target_frac = NAN;
+}
+
+static enum nprb_status finish(struct nprb_context *ctx, struct nprb_bandwidth_row *row,
+                               const char *status, enum nprb_status result)
+{
+    NPRB_SET_TEXT(row->status, status);
+    row->valid = strcmp(status, NPRB_ROW_OK) == 0;
+    if (nprb_results_add(ctx->results, NPRB_TABLE_BANDWIDTH, row) != 0)
+        return NPRB_ERR_NOMEM;
+    return result;
+}
+
+static void rates(struct nprb_bandwidth_row *row, const struct nprb_bandwidth_result *res)
+{
+    row->gbs_best = (double)res->program_bytes / res->seconds.min * 1e-9;
+    row->gbs_median = (double)res->program_bytes / res->seconds.median * 1e-9;
+    row->gbs_worst = (double)res->program_bytes / res->seconds.max * 1e-9;
+    row->bus_gbs_best = (double)res->bus_bytes / res->seconds.min * 1e-9;
+}
+
+enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct nprb_plan_item *item)
+{
+    const struct nprb_kernel *kernel = nprb_kernel_get(item->kernel);
+    struct nprb_bandwidth_row row;
+    fill_common(&row, ctx, item, kernel);
+    if (item->skip_reason[0] != '\0') {
+        NPRB_SET_TEXT(row.note, item->skip_reason);
+        return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
+    }
+    unsigned pus[MAX_THREADS];
+    int usable = nprb_item_pus(ctx->topo, item, pus, MAX_THREADS);
+    int threads = item->threads > 0 && item->threads < usable ? item->threads : usable;
+    if (threads == 0) {
+        NPRB_SET_TEXT(row.note, "not applicable: no usable core on the CPU node");
+        return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
+    }
+    if (item->threads > usable)
+        snprintf(row.note, sizeof row.note, "%d threads asked, node has %d usable cores",
+                 item->threads, usable);
+    row.threads = threads;
+    row.repetitions = item->repetitions;
+    unsigned targets[NPRB_MAX_NODES];
+    struct nprb_bandwidth_request req = {
+        .kernel = kernel,
+        .bytes_per_array = item->size_bytes,
+        .pus = pus,
+        .threads = threads,
+        .policy = item->policy,
+        .nodes = targets,
+        .node_count = nprb_item_targets(ctx->topo, item, targets),
+        .huge_pages = ctx->cfg->huge_pages,
+        .stride_bytes = item->stride_bytes,
+        .repetitions = item->repetitions,
+        .sample_s = item->sample_s,
+        .seed = ctx->cfg->seed,
+    };
+    struct nprb_bandwidth_result res;
+    nprb_bandwidth_run(nprb_topo_hwloc(ctx->topo), &req, &res);
+    row.program_bytes = res.program_bytes;
+    row.bus_bytes = res.bus_bytes;
+    row.page_bytes = res.page_bytes;
+    row.passes_per_sample = res.passes_per_sample;
+    row.huge_page_frac = res.huge_page_frac;
+    if (res.note[0] != '\0')
+        NPRB_SET_TEXT(row.note, res.note);
+    if (res.error != 0)
+        return finish(ctx, &row, NPRB_ROW_FAILED,
+                      res.error == ENOMEM ? NPRB_ERR_NOMEM : NPRB_ERR_SYSTEM);
+    rates(&row, &res);
+    row.threads_pinned_ok = res.pinned_ok;
+    if (res.census_ok) {
+        row.pages_on_target_frac = nprb_census_fraction_on(&res.census, targets, req.node_count);
+        nprb_record_placement(ctx, row.measurement, row.experiment, &res.census);
+    }
+    if (res.bad_threads > 0)
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_ERR_VALIDATION);
+    if (!res.pinned_ok)
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    if (!res.census_ok) {
+        NPRB_SET_TEXT(row.note, "move_pages cannot tell where the pages are");
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    }
+    if (!nprb_placement_ok(&res.census, targets, req.node_count, item->policy, row.note,
+                           sizeof row.note))
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
+}

@@ -1,0 +1,211 @@
+#include "bandwidth_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Up to three data arrays (a, b, c) and the index of read_random, each its own buffer. */
+#define MAX_BUFFERS 4
+
+struct chunk {
+    size_t first, count;
+};
+
+/* Chunks of whole cache lines (8 doubles) so no two threads write the same line during first
+ * touch: a shared line would bounce between cores, and under first-touch policies one thread's
+ * page could land on the other's node. */
+static struct chunk chunk_of(size_t n, int threads, int t)
+{
+    size_t lines = n / 8, per = lines / (size_t)threads, extra = lines % (size_t)threads;
+    size_t first = ((size_t)t * per + ((size_t)t < extra ? (size_t)t : extra)) * 8;
+    size_t count = (per + ((size_t)t < extra ? 1 : 0)) * 8;
+    if (t == threads - 1)
+        count = n - first;
+    struct chunk c = {first, count};
+    return c;
+}
+
+struct team {
+    const struct nprb_bandwidth_request *req;
+    hwloc_topology_t hw;
+    double *arrays[3];
+    uint32_t *index;
+    size_t n;
+    double *seconds; /* [repetitions] */
+    uint64_t passes; /* per sample, decided by calibration */
+    uint64_t t0;
+    int bad, unpinned, pin_failures;
+    struct nprb_buffer *buffers;
+    int buffer_count;
+    struct nprb_census *census;
+    bool census_ok;
+};
+
+static struct nprb_stream_args thread_args(const struct team *tm, struct chunk c)
+{
+    const struct nprb_kernel *k = tm->req->kernel;
+    struct nprb_stream_args a = {
+        .a = tm->arrays[0] + c.first,
+        .b = k->arrays >= 2 ? tm->arrays[1] + c.first : NULL,
+        .c = k->arrays >= 3 ? tm->arrays[2] + c.first : NULL,
+        .n = c.count,
+        .stride =
+            tm->req->stride_bytes / sizeof(double) > 0 ? tm->req->stride_bytes / sizeof(double) : 1,
+        .index = tm->index != NULL ? tm->index + c.first : NULL,
+    };
+    return a;
+}
+
+static void take_census(struct team *tm)
+{
+    tm->census_ok = true;
+    memset(tm->census, 0, sizeof *tm->census);
+    for (int i = 0; i < tm->buffer_count; i++) {
+        struct nprb_census one;
+        if (nprb_census_take(tm->buffers[i].addr, tm->buffers[i].bytes, &one) != 0) {
+            tm->census_ok = false;
+            return;
+        }
+        tm->census->pages += one.pages;
+        tm->census->unplaced += one.unplaced;
+        for (int node = 0; node < NPRB_MAX_NODES; node++)
+            tm->census->per_node[node] += one.per_node[node];
+    }
+}
+
+/* One pass timed between barriers decides how many passes a sample makes: small arrays need
+ * many passes to last sample_time and 20 clock ticks; large ones need one. */
+static uint64_t passes_for(double pass_s, double sample_s, uint64_t tick_ns)
+{
+    double want = sample_s > 20e-9 * (double)tick_ns ? sample_s : 20e-9 * (double)tick_ns;
+    if (pass_s <= 0 || pass_s >= want)
+        return 1;
+    double passes = ceil(want / pass_s);
+    return passes > 1e9 ? 1000000000u : (uint64_t)passes;
+}
+
+/* All timing is done by one thread between barriers, as STREAM does: the figure includes the
+ * slowest thread, which is what an application with a barrier after each sweep would see. */
+static void stream_team(struct team *tm)
+{
+    const struct nprb_bandwidth_request *req = tm->req;
+    uint64_t tick = nprb_clock_tick_ns();
+#pragma omp parallel num_threads(req->threads)
+    {
+        int t = omp_get_thread_num();
+        struct nprb_pin pin;
+        bool pinned = nprb_pin_thread(&pin, tm->hw, req->pus[t]) == 0;
+        if (!pinned) {
+#pragma omp atomic
+            tm->pin_failures++;
+        }
+        struct nprb_stream_args args = thread_args(tm, chunk_of(tm->n, req->threads, t));
+        nprb_stream_init(&args, req->seed + (uint64_t)t);
+        double sum = 0;
+#pragma omp barrier
+#pragma omp single
+        {
+            take_census(tm);
+            tm->t0 = nprb_now_ns();
+        }
+        sum = req->kernel->run(&args);
+#pragma omp barrier
+#pragma omp single
+        tm->passes = req->sample_s > 0
+                         ? passes_for((double)(nprb_now_ns() - tm->t0) * 1e-9, req->sample_s, tick)
+                         : 1;
+        /* Sample -1 is discarded: first-touch faults and cold TLBs belong to no sample. */
+        for (int r = -1; r < req->repetitions; r++) {
+#pragma omp single
+            tm->t0 = nprb_now_ns();
+            for (uint64_t p = 0; p < tm->passes; p++)
+                sum = req->kernel->run(&args);
+#pragma omp barrier
+#pragma omp single
+            {
+                if (r >= 0)
+                    tm->seconds[r] = (double)(nprb_now_ns() - tm->t0) * 1e-9 / (double)tm->passes;
+            }
+        }
+        size_t bad_index;
+        if (nprb_kernel_validate(req->kernel, &args, sum, &bad_index) != 0) {
+#pragma omp atomic
+            tm->bad++;
+        }
+        if (pinned && !nprb_pin_holds(&pin)) {
+#pragma omp atomic
+            tm->unpinned++;
+        }
+        if (pinned)
+            nprb_unpin_thread(&pin);
+    }
+}
+
+static int allocate(struct team *tm, struct nprb_buffer *buffers, struct nprb_bandwidth_result *res)
+{
+    const struct nprb_bandwidth_request *req = tm->req;
+    char err[160];
+    tm->n = req->bytes_per_array / sizeof(double);
+    for (unsigned i = 0; i < req->kernel->arrays + (req->kernel->uses_index ? 1u : 0u); i++) {
+        bool is_index = i == req->kernel->arrays;
+        size_t bytes = is_index ? tm->n * sizeof(uint32_t) : tm->n * sizeof(double);
+        if (nprb_buffer_alloc(&buffers[i], bytes, req->policy, req->nodes, req->node_count,
+                              req->huge_pages, err, sizeof err) != 0) {
+            res->error = errno;
+            snprintf(res->note, sizeof res->note, "%s", err);
+            return -1;
+        }
+        tm->buffer_count++;
+        if (is_index)
+            tm->index = buffers[i].addr;
+        else
+            tm->arrays[i] = buffers[i].addr;
+    }
+    res->page_bytes = buffers[0].page_bytes;
+    return 0;
+}
+
+void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request *req,
+                        struct nprb_bandwidth_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->seconds.min = res->seconds.median = res->seconds.max = NAN;
+    res->huge_page_frac = -1;
+    struct nprb_buffer buffers[MAX_BUFFERS];
+    memset(buffers, 0, sizeof buffers);
+    struct team tm = {.req = req, .hw = hw, .buffers = buffers, .census = &res->census};
+    nprb_kernel_bytes(req->kernel, req->bytes_per_array / sizeof(double),
+                      req->stride_bytes / sizeof(double) > 0 ? req->stride_bytes / sizeof(double)
+                                                             : 1,
+                      &res->program_bytes, &res->bus_bytes);
+    tm.seconds = calloc((size_t)req->repetitions, sizeof *tm.seconds);
+    if (tm.seconds == NULL) {
+        res->error = ENOMEM;
+        snprintf(res->note, sizeof res->note, "out of memory for timings");
+        return;
+    }
+    if (allocate(&tm, buffers, res) == 0) {
+        /* Exactly the threads asked for: a dynamic team would break the chunk-to-core map. */
+        omp_set_dynamic(0);
+        stream_team(&tm);
+        res->seconds = nprb_stats_of(tm.seconds, (size_t)req->repetitions);
+        res->passes_per_sample = tm.passes;
+        res->census_ok = tm.census_ok;
+        res->huge_page_frac = nprb_buffer_huge_fraction(&buffers[0]);
+        res->pinned_ok = tm.pin_failures == 0 && tm.unpinned == 0;
+        res->bad_threads = tm.bad;
+        if (tm.bad > 0)
+            snprintf(res->note, sizeof res->note,
+                     "validation failed: %d of %d threads got wrong results from kernel %s", tm.bad,
+                     req->threads, req->kernel->name);
+        else if (!res->pinned_ok)
+            snprintf(res->note, sizeof res->note, "%d threads could not be pinned, %d moved",
+                     tm.pin_failures, tm.unpinned);
+    }
+    for (int i = 0; i < MAX_BUFFERS; i++)
+        nprb_buffer_free(&buffers[i]);
+    free(tm.seconds);
+}

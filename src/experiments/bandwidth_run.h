@@ -1,0 +1,52 @@
+/**
+ * @file bandwidth_run.h
+ * One bandwidth measurement, shared by every bandwidth experiment: pinned threads, each streaming
+ * its own chunk of arrays under a memory policy, timed between barriers, validated afterwards,
+ * with verified placement.
+ */
+#ifndef NPRB_BANDWIDTH_RUN_H
+#define NPRB_BANDWIDTH_RUN_H
+
+#include "config.h"
+#include "kernels/stream.h"
+#include "place.h"
+#include "timer.h"
+#include "verify.h"
+
+#include <hwloc.h>
+#include <stdbool.h>
+
+struct nprb_bandwidth_request {
+    const struct nprb_kernel *kernel;
+    uint64_t bytes_per_array;
+    const unsigned *pus; /**< one thread pinned on each */
+    int threads;
+    enum nprb_mem_policy policy;
+    const unsigned *nodes;
+    int node_count;
+    enum nprb_thp_mode huge_pages;
+    uint64_t stride_bytes; /**< read_strided */
+    int repetitions;       /**< timed samples kept (one more runs first and is discarded) */
+    double sample_s;       /**< > 0: a sample repeats the kernel until it lasts this long */
+    uint64_t seed;         /**< read_random's index */
+};
+
+struct nprb_bandwidth_result {
+    struct nprb_stats seconds;         /**< per pass over the arrays */
+    uint64_t program_bytes, bus_bytes; /**< per pass */
+    uint64_t passes_per_sample;
+    double huge_page_frac;
+    uint64_t page_bytes;
+    struct nprb_census census; /**< pages of every array */
+    bool census_ok;
+    bool pinned_ok;
+    int bad_threads; /**< threads whose validation failed */
+    int error;       /**< errno of what failed, 0 when the run happened */
+    char note[160];
+};
+
+/** Makes the measurement. Failures are reported in result->error and note. */
+void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request *req,
+                        struct nprb_bandwidth_result *result);
+
+#endif

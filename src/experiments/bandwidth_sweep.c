@@ -1,0 +1,31 @@
+/* bandwidth_sweep: GB/s against working-set size for each configured kernel, all usable cores
+ * of one node on its local memory: the bandwidth of each cache level and of memory. */
+#include "experiment.h"
+
+int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
+{
+    const struct nprb_bandwidth_sweep_config *c = &p->cfg->bandwidth_sweep;
+    if (!c->enabled)
+        return 0;
+    struct nprb_plan_item item = {.experiment = NPRB_EXP_BANDWIDTH_SWEEP,
+                                  .policy = NPRB_MEM_BIND,
+                                  .threads = c->threads,
+                                  .stride_bytes = c->stride_bytes,
+                                  .repetitions = c->repetitions,
+                                  .sample_s = c->sample_s};
+    item.cpu_node = item.mem_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
+    uint64_t sizes[NPRB_MAX_LIST];
+    int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, sizes, NPRB_MAX_LIST);
+    for (int k = 0; k < c->kernels.count; k++) {
+        for (int i = 0; i < n; i++) {
+            /* Up to three arrays and an index: the node must hold all of them. */
+            if (nprb_plan_check_fits(p, "bandwidth_sweep.sizes", sizes[i] * 4, item.mem_node) != 0)
+                return -1;
+            item.kernel = nprb_kernel_id_named(c->kernels.name[k]);
+            item.size_bytes = sizes[i];
+            if (nprb_plan_add(p, &item) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}

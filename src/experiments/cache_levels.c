@@ -1,0 +1,95 @@
+/* After latency_sweep: the cache capacities its random-chase curve shows, set beside hwloc's. */
+#include "experiment.h"
+#include "sweep.h"
+#include "units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A step in latency of 30% or more between neighbouring sizes marks a level. */
+#define LEVEL_RISE 1.3
+
+struct point {
+    uint64_t size;
+    double ns;
+};
+
+static int by_size(const void *a, const void *b)
+{
+    uint64_t x = ((const struct point *)a)->size, y = ((const struct point *)b)->size;
+    return (x > y) - (x < y);
+}
+
+static int collect(const struct nprb_context *ctx, struct point *pts, int cap)
+{
+    const struct nprb_rows *lat = &ctx->results->tables[NPRB_TABLE_LATENCY];
+    int n = 0;
+    for (size_t i = 0; i < lat->count && n < cap; i++) {
+        const struct nprb_latency_row *l =
+            (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
+        if (strcmp(l->experiment, "latency_sweep") == 0 && strcmp(l->pattern, "random") == 0 &&
+            strcmp(l->status, NPRB_ROW_OK) == 0) {
+            pts[n].size = l->size_bytes;
+            pts[n].ns = l->latency_ns_median;
+            n++;
+        }
+    }
+    qsort(pts, (size_t)n, sizeof *pts, by_size);
+    return n;
+}
+
+void nprb_record_cache_levels(struct nprb_context *ctx)
+{
+    struct point pts[NPRB_MAX_LIST];
+    int n = collect(ctx, pts, NPRB_MAX_LIST);
+    if (n < 3)
+        return;
+    uint64_t sizes[NPRB_MAX_LIST];
+    double ns[NPRB_MAX_LIST];
+    for (int i = 0; i < n; i++) {
+        sizes[i] = pts[i].size;
+        ns[i] = pts[i].ns;
+    }
+    const struct nprb_topo_summary *s = nprb_topo_summary(ctx->topo);
+    const uint64_t hwloc[3] = {s->l1d_bytes, s->l2_bytes, s->l3_bytes};
+    for (int level = 1; level <= 3; level++) {
+        uint64_t want = hwloc[level - 1];
+        if (want == 0)
+            continue;
+        struct nprb_cache_level_row row = {
+            .rank = ctx->rank, .level = level, .hwloc_bytes = want, .agrees = -1};
+        char hw[32], seen[32];
+        nprb_format_size(want, hw, sizeof hw);
+        /* Only a sweep with points well below and above a level can show it. */
+        uint64_t step;
+        double rise;
+        if (sizes[0] > want / 2 || sizes[n - 1] < want * 2 ||
+            nprb_step_near(sizes, ns, n, want, &step, &rise) != 0) {
+            snprintf(row.note, sizeof row.note, "not judged: the sweep does not span it");
+            nprb_results_add(ctx->results, NPRB_TABLE_CACHE_LEVELS, &row);
+            continue;
+        }
+        for (int i = 0; i < n; i++)
+            if (sizes[i] == step)
+                row.latency_ns_below = ns[i];
+        nprb_format_size(step, seen, sizeof seen);
+        double off = step > want ? (double)step / (double)want : (double)want / (double)step;
+        row.agrees = rise >= LEVEL_RISE && off <= 2.0;
+        if (rise >= LEVEL_RISE)
+            row.measured_bytes = step;
+        if (row.agrees)
+            snprintf(row.note, sizeof row.note, "agrees: latency rises %.1fx after %s", rise, seen);
+        else if (rise < LEVEL_RISE)
+            snprintf(row.note, sizeof row.note,
+                     "hwloc reports %s but latency rises at most %.2fx between %s/4 and 4x%s", hw,
+                     rise, hw, hw);
+        else
+            snprintf(row.note, sizeof row.note,
+                     "hwloc reports %s but the largest step near it is after %s", hw, seen);
+        if (!row.agrees)
+            NPRB_WARN(ctx->log, "L%d on %s: %s (the measured curve is the better guide)", level,
+                      ctx->hostname, row.note);
+        nprb_results_add(ctx->results, NPRB_TABLE_CACHE_LEVELS, &row);
+    }
+}

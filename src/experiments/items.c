@@ -1,0 +1,85 @@
+#include "experiment.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MIN_PLACED_FRAC 0.99
+/* Interleave is exact page by page with 4 KiB pages; huge pages move whole 2 MiB blocks (512
+ * base pages), so a node may be a block ahead or behind. */
+#define INTERLEAVE_SLACK_FRAC 0.05
+#define INTERLEAVE_SLACK_PAGES 512
+
+void nprb_local_skip_reason(const struct nprb_node_info *node, char *why, size_t len)
+{
+    why[0] = '\0';
+    if (node->cpu_count == 0)
+        snprintf(why, len, "not applicable: node %u has memory but no CPUs (memory-only node)",
+                 node->os_index);
+    else if (node->usable_cores == 0)
+        snprintf(why, len,
+                 "not applicable: none of node %u's CPUs (%.60s) is in this rank's binding",
+                 node->os_index, node->cpus);
+}
+
+int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len)
+{
+    why[0] = '\0';
+    int node = nprb_plan_first_cpu_node(p->topo);
+    if (!p->host_leader)
+        snprintf(why, len, "not applicable: measured by the first rank of this host");
+    else if (node < 0)
+        snprintf(why, len, "not applicable: no NUMA node has a core in this rank's binding");
+    return node >= 0 ? node : 0;
+}
+
+enum nprb_kernel_id nprb_kernel_id_named(const char *name)
+{
+    for (int id = 0; id < NPRB_N_KERNELS; id++)
+        if (strcmp(nprb_kernel_get((enum nprb_kernel_id)id)->name, name) == 0)
+            return (enum nprb_kernel_id)id;
+    return NPRB_KERNEL_READ;
+}
+
+int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item *item,
+                      unsigned *nodes)
+{
+    if (item->mem_node >= 0) {
+        nodes[0] = nprb_topo_node(topo, item->mem_node)->os_index;
+        return 1;
+    }
+    int n = 0;
+    for (int i = 0; i < nprb_topo_node_count(topo); i++)
+        if (nprb_topo_node(topo, i)->memory_bytes > 0)
+            nodes[n++] = nprb_topo_node(topo, i)->os_index;
+    return n;
+}
+
+int nprb_item_pus(const struct nprb_topo *topo, const struct nprb_plan_item *item, unsigned *pus,
+                  int max)
+{
+    return nprb_topo_node_pus(topo, item->cpu_node, pus, max);
+}
+
+bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, int count,
+                       enum nprb_mem_policy policy, char *note, size_t len)
+{
+    double on_target = nprb_census_fraction_on(census, nodes, count);
+    if (!(on_target >= MIN_PLACED_FRAC)) {
+        snprintf(note, len, "only %.1f%% of pages on the target node(s) (need %.0f%%)",
+                 100 * on_target, 100 * MIN_PLACED_FRAC);
+        return false;
+    }
+    if (policy != NPRB_MEM_INTERLEAVE)
+        return true;
+    double expected = (double)census->pages / count;
+    for (int i = 0; i < count; i++) {
+        double off = fabs((double)census->per_node[nodes[i]] - expected);
+        if (off > INTERLEAVE_SLACK_FRAC * expected + INTERLEAVE_SLACK_PAGES) {
+            snprintf(note, len, "interleave uneven: node %u holds %llu pages, expected %.0f",
+                     nodes[i], (unsigned long long)census->per_node[nodes[i]], expected);
+            return false;
+        }
+    }
+    return true;
+}

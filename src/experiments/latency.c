@@ -1,0 +1,99 @@
+/* The measurement behind every latency experiment: one plan item, one /latency row. */
+#include "experiment.h"
+#include "experiments/latency_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+static void fill_common(struct nprb_latency_row *row, struct nprb_context *ctx,
+                        const struct nprb_plan_item *item)
+{
+    memset(row, 0, sizeof *row);
+    row->rank = ctx->rank;
+    row->measurement = ctx->next_measurement++;
+    NPRB_SET_TEXT(row->hostname, ctx->hostname);
+    NPRB_SET_TEXT(row->experiment, nprb_experiment_name(item->experiment));
+    row->cpu_node = (int32_t)nprb_topo_node(ctx->topo, item->cpu_node)->os_index;
+    row->mem_node =
+        item->mem_node >= 0 ? (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index : -1;
+    NPRB_SET_TEXT(row->mem_policy, nprb_mem_policy_name(item->policy));
+    row->size_bytes = item->size_bytes;
+    NPRB_SET_TEXT(row->pattern, item->pattern.name);
+    row->slot_bytes = nprb_latency_slot_bytes(&item->pattern);
+    row->tlb_window_bytes = item->pattern.kind == NPRB_PATTERN_RANDOM ? item->tlb_window_bytes : 0;
+    row->threads = 1;
+    row->latency_ns_min = row->latency_ns_median = row->latency_ns_p90 = NAN;
+    row->latency_ns_p99 = row->latency_ns_max = NAN;
+    row->huge_page_frac = -1;
+    row->pages_on_target_frac = NAN;
+}
+
+static enum nprb_status finish(struct nprb_context *ctx, struct nprb_latency_row *row,
+                               const char *status, enum nprb_status result)
+{
+    NPRB_SET_TEXT(row->status, status);
+    row->valid = strcmp(status, NPRB_ROW_OK) == 0;
+    if (nprb_results_add(ctx->results, NPRB_TABLE_LATENCY, row) != 0)
+        return NPRB_ERR_NOMEM;
+    return result;
+}
+
+enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct nprb_plan_item *item)
+{
+    struct nprb_latency_row row;
+    fill_common(&row, ctx, item);
+    if (item->skip_reason[0] != '\0') {
+        NPRB_SET_TEXT(row.note, item->skip_reason);
+        return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
+    }
+    unsigned pu, targets[NPRB_MAX_NODES];
+    if (nprb_item_pus(ctx->topo, item, &pu, 1) != 1) {
+        NPRB_SET_TEXT(row.note, "not applicable: no usable core on the CPU node");
+        return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
+    }
+    struct nprb_latency_request req = {
+        .pattern = item->pattern,
+        .size_bytes = item->size_bytes,
+        .tlb_window_bytes = item->tlb_window_bytes,
+        .pu = pu,
+        .policy = item->policy,
+        .nodes = targets,
+        .node_count = nprb_item_targets(ctx->topo, item, targets),
+        .huge_pages = ctx->cfg->huge_pages,
+        .samples = item->samples,
+        .sample_s = item->sample_s,
+        .seed = ctx->cfg->seed,
+    };
+    struct nprb_latency_result res;
+    nprb_latency_run(nprb_topo_hwloc(ctx->topo), &req, &res);
+    row.samples = item->samples;
+    row.accesses_per_sample = res.accesses_per_sample;
+    row.page_bytes = res.page_bytes;
+    row.huge_page_frac = res.huge_page_frac;
+    NPRB_SET_TEXT(row.note, res.note);
+    if (res.error != 0)
+        return finish(ctx, &row, NPRB_ROW_FAILED,
+                      res.error == ENOMEM ? NPRB_ERR_NOMEM : NPRB_ERR_SYSTEM);
+    if (res.wrong_answer)
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_ERR_VALIDATION);
+    row.latency_ns_min = res.ns.min;
+    row.latency_ns_median = res.ns.median;
+    row.latency_ns_p90 = res.ns.p90;
+    row.latency_ns_p99 = res.ns.p99;
+    row.latency_ns_max = res.ns.max;
+    if (!res.census_ok) {
+        NPRB_SET_TEXT(row.note, "move_pages cannot tell where the pages are");
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    }
+    row.pages_on_target_frac = nprb_census_fraction_on(&res.census, targets, req.node_count);
+    nprb_record_placement(ctx, row.measurement, row.experiment, &res.census);
+    if (!res.stayed_on_pu) {
+        snprintf(row.note, sizeof row.note, "thread left CPU %u during the chase", pu);
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    }
+    if (!nprb_placement_ok(&res.census, targets, req.node_count, item->policy, row.note,
+                           sizeof row.note))
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
+}

@@ -1,0 +1,215 @@
+#include "latency_run.h"
+
+#include "kernels/chain.h"
+#include "kernels/chase.h"
+#include "kernels/indexed.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Random chains space their slots 256 bytes apart, each load touching the first line of its
+ * slot. Adjacent-line and pair prefetchers fetch the neighbour of every missed line (128-byte
+ * pairs); with 64-byte slots that neighbour is a slot the chain visits soon within a TLB window,
+ * and the figure dropped by a quarter on the development machine. 256 is multichase's default
+ * stride for the same reason. */
+#define RANDOM_SLOT_BYTES 256
+
+/* Results leave through volatile stores, so the compiler must keep every load feeding them. */
+static void *volatile chase_sink;
+static volatile double index_sink;
+
+uint64_t nprb_latency_slot_bytes(const struct nprb_pattern *pattern)
+{
+    switch (pattern->kind) {
+    case NPRB_PATTERN_STRIDE:
+        return pattern->stride_bytes;
+    case NPRB_PATTERN_INDEX:
+        return sizeof(double);
+    case NPRB_PATTERN_RANDOM:
+    case NPRB_PATTERN_RANDOM_FULL:
+        break;
+    }
+    return RANDOM_SLOT_BYTES;
+}
+
+/* What one timed sample does: follow the chain, or read through the index. */
+struct walker {
+    const struct nprb_pattern *pattern;
+    void *position; /* chase */
+    const double *data;
+    const uint32_t *index;
+    size_t elements;
+};
+
+static void walk(struct walker *w, uint64_t steps)
+{
+    if (w->pattern->kind == NPRB_PATTERN_INDEX) {
+        index_sink = nprb_index_read(w->data, w->index, w->elements, steps);
+        return;
+    }
+    w->position = nprb_chase(w->position, steps);
+    chase_sink = w->position;
+}
+
+/* Doubles the walk until one sample lasts the configured time and at least 20 clock ticks
+ * (STREAM's rule), so the clock's resolution is under 5% of every sample. */
+static uint64_t calibrate(struct walker *w, double sample_s, uint64_t tick_ns)
+{
+    uint64_t want_ns = (uint64_t)(sample_s * 1e9);
+    if (want_ns < 20 * tick_ns)
+        want_ns = 20 * tick_ns;
+    uint64_t steps = 1024;
+    for (;;) {
+        uint64_t t0 = nprb_now_ns();
+        walk(w, steps);
+        uint64_t dt = nprb_now_ns() - t0;
+        if (dt >= want_ns || steps >= (UINT64_C(1) << 40))
+            return steps;
+        if (dt > 100 * tick_ns && dt * 2 < want_ns)
+            steps = steps * (want_ns / dt + 1); /* close to the target in one step */
+        else
+            steps *= 2;
+        steps = (steps + NPRB_CHASE_UNROLL - 1) / NPRB_CHASE_UNROLL * NPRB_CHASE_UNROLL;
+    }
+}
+
+static bool sample(struct walker *w, const struct nprb_latency_request *req,
+                   struct nprb_latency_result *res)
+{
+    uint64_t steps = calibrate(w, req->sample_s, nprb_clock_tick_ns());
+    double *ns = malloc((size_t)req->samples * sizeof *ns);
+    if (ns == NULL)
+        return false;
+    /* Sample -1 is discarded: it pays for whatever calibration left cold (TLB, caches). */
+    for (int s = -1; s < req->samples; s++) {
+        uint64_t t0 = nprb_now_ns();
+        walk(w, steps);
+        uint64_t dt = nprb_now_ns() - t0;
+        if (s >= 0)
+            ns[s] = (double)dt / (double)steps;
+    }
+    res->ns = nprb_stats_of(ns, (size_t)req->samples);
+    res->accesses_per_sample = steps;
+    free(ns);
+    return true;
+}
+
+static void add_census(struct nprb_census *into, const struct nprb_census *more)
+{
+    into->pages += more->pages;
+    into->unplaced += more->unplaced;
+    for (int i = 0; i < NPRB_MAX_NODES; i++)
+        into->per_node[i] += more->per_node[i];
+}
+
+static void fail(struct nprb_latency_result *res, int error, const char *what)
+{
+    res->error = error;
+    snprintf(res->note, sizeof res->note, "%s: %s", what, strerror(error));
+}
+
+/* Builds the chain (or the index) in @p data; false with the reason in the result. */
+static bool prepare(const struct nprb_latency_request *req, struct nprb_buffer *data,
+                    struct nprb_buffer *index, struct walker *w, struct nprb_latency_result *res)
+{
+    const struct nprb_pattern *p = &req->pattern;
+    if (p->kind == NPRB_PATTERN_INDEX) {
+        size_t n = data->bytes / sizeof(double);
+        double *d = data->addr;
+        uint32_t *idx = index->addr;
+        for (size_t i = 0; i < n; i++) {
+            d[i] = 1.0;
+            idx[i] = (uint32_t)i;
+        }
+        uint64_t state = req->seed;
+        for (size_t i = n; i > 1; i--) {
+            size_t j = (size_t)(((unsigned __int128)nprb_random_next(&state) * i) >> 64);
+            uint32_t t = idx[i - 1];
+            idx[i - 1] = idx[j];
+            idx[j] = t;
+        }
+        w->data = d;
+        w->index = idx;
+        w->elements = n;
+        return true;
+    }
+    void **head;
+    if (p->kind == NPRB_PATTERN_STRIDE)
+        head = nprb_chain_build_sequential(data->addr, data->bytes, res->slot_bytes);
+    else
+        head = nprb_chain_build_random(data->addr, data->bytes, res->slot_bytes,
+                                       p->kind == NPRB_PATTERN_RANDOM ? req->tlb_window_bytes : 0,
+                                       req->seed);
+    if (head == NULL) {
+        fail(res, errno, "chain construction failed");
+        return false;
+    }
+    if (nprb_chain_check_permutation(data->addr, data->bytes, res->slot_bytes) != 0) {
+        res->wrong_answer = true;
+        snprintf(res->note, sizeof res->note, "chain integrity check failed");
+        return false;
+    }
+    w->position = head;
+    return true;
+}
+
+static void measure(const struct nprb_latency_request *req, struct nprb_latency_result *res)
+{
+    struct nprb_buffer data, index = {0};
+    char err[160];
+    if (nprb_buffer_alloc(&data, req->size_bytes, req->policy, req->nodes, req->node_count,
+                          req->huge_pages, err, sizeof err) != 0) {
+        res->error = errno;
+        snprintf(res->note, sizeof res->note, "%s", err);
+        return;
+    }
+    if (req->pattern.kind == NPRB_PATTERN_INDEX &&
+        nprb_buffer_alloc(&index, req->size_bytes / sizeof(double) * sizeof(uint32_t), req->policy,
+                          req->nodes, req->node_count, req->huge_pages, err, sizeof err) != 0) {
+        res->error = errno;
+        snprintf(res->note, sizeof res->note, "index: %s", err);
+        nprb_buffer_free(&data);
+        return;
+    }
+    res->page_bytes = data.page_bytes;
+    /* Fault pages in address order first: placement then follows the policy page by page (and
+     * THP can assemble huge pages), not the random order in which the chain is written. */
+    memset(data.addr, 0, data.bytes);
+    struct walker w = {.pattern = &req->pattern};
+    if (prepare(req, &data, &index, &w, res)) {
+        res->census_ok = nprb_census_take(data.addr, data.bytes, &res->census) == 0;
+        struct nprb_census more;
+        if (res->census_ok && index.addr != NULL &&
+            nprb_census_take(index.addr, index.bytes, &more) == 0)
+            add_census(&res->census, &more);
+        res->huge_page_frac = nprb_buffer_huge_fraction(&data);
+        if (!sample(&w, req, res))
+            fail(res, ENOMEM, "sample buffer");
+        if (req->pattern.kind == NPRB_PATTERN_INDEX && index_sink != index_sink) {
+            res->wrong_answer = true; /* a NaN sum: the data was not what was written */
+            snprintf(res->note, sizeof res->note, "index read returned NaN");
+        }
+    }
+    nprb_buffer_free(&index);
+    nprb_buffer_free(&data);
+}
+
+void nprb_latency_run(hwloc_topology_t hw, const struct nprb_latency_request *req,
+                      struct nprb_latency_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->ns.min = res->ns.median = res->ns.p90 = res->ns.p99 = res->ns.max = NAN;
+    res->huge_page_frac = -1;
+    res->slot_bytes = nprb_latency_slot_bytes(&req->pattern);
+    struct nprb_pin pin;
+    if (nprb_pin_thread(&pin, hw, req->pu) != 0) {
+        fail(res, errno, "cannot pin the chasing thread");
+        return;
+    }
+    measure(req, res);
+    res->stayed_on_pu = nprb_pin_holds(&pin);
+    nprb_unpin_thread(&pin);
+}

@@ -1,0 +1,54 @@
+/**
+ * @file latency_run.h
+ * One latency measurement, shared by every latency experiment: a pinned thread, a buffer under a
+ * memory policy, a chain (or index) of the requested pattern, verified placement, and order
+ * statistics over timed samples.
+ */
+#ifndef NPRB_LATENCY_RUN_H
+#define NPRB_LATENCY_RUN_H
+
+#include "config.h"
+#include "pattern.h"
+#include "place.h"
+#include "timer.h"
+#include "verify.h"
+
+#include <hwloc.h>
+#include <stdbool.h>
+
+struct nprb_latency_request {
+    struct nprb_pattern pattern;
+    uint64_t size_bytes;
+    uint64_t tlb_window_bytes; /**< for NPRB_PATTERN_RANDOM */
+    unsigned pu;               /**< where the chasing thread runs */
+    enum nprb_mem_policy policy;
+    const unsigned *nodes; /**< the policy's nodes */
+    int node_count;
+    enum nprb_thp_mode huge_pages;
+    int samples;
+    double sample_s;
+    uint64_t seed;
+};
+
+struct nprb_latency_result {
+    struct nprb_stats ns; /**< ns per access */
+    uint64_t accesses_per_sample;
+    uint64_t slot_bytes;
+    double huge_page_frac;     /**< -1 unknown */
+    uint64_t page_bytes;       /**< base page size of the mapping (2 MiB for hugetlb) */
+    struct nprb_census census; /**< pages of the data buffer (and index, for index_random) */
+    bool census_ok;
+    bool stayed_on_pu;
+    int error;         /**< 0, or the errno of what failed (note says what) */
+    bool wrong_answer; /**< chain integrity or index sum check failed */
+    char note[160];
+};
+
+/** Makes the measurement. Never fails as a call: failures are in result->error and note. */
+void nprb_latency_run(hwloc_topology_t hw, const struct nprb_latency_request *req,
+                      struct nprb_latency_result *result);
+
+/** Slot spacing used for a pattern: 256 B for random chases, the stride for stride chases. */
+uint64_t nprb_latency_slot_bytes(const struct nprb_pattern *pattern);
+
+#endif

@@ -1,0 +1,33 @@
+/* latency_sweep: ns per access against working-set size, for each configured pattern, from one
+ * core through its local memory: the cache hierarchy as a curve. */
+#include "experiment.h"
+
+int nprb_plan_latency_sweep(struct nprb_planner *p)
+{
+    const struct nprb_latency_sweep_config *c = &p->cfg->latency_sweep;
+    if (!c->enabled)
+        return 0;
+    struct nprb_plan_item item = {.experiment = NPRB_EXP_LATENCY_SWEEP,
+                                  .policy = NPRB_MEM_BIND,
+                                  .threads = 1,
+                                  .tlb_window_bytes = c->tlb_window_bytes,
+                                  .samples = c->samples,
+                                  .sample_s = c->sample_s};
+    item.cpu_node = item.mem_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
+    uint64_t sizes[NPRB_MAX_LIST];
+    int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, sizes, NPRB_MAX_LIST);
+    for (int i = 0; i < n; i++)
+        if (nprb_plan_check_fits(p, "latency_sweep.sizes", sizes[i], item.mem_node) != 0)
+            return -1;
+    char why[160];
+    for (int k = 0; k < c->patterns.count; k++) {
+        if (nprb_pattern_parse(c->patterns.name[k], &item.pattern, why, sizeof why) != 0)
+            continue; /* validated with the config already */
+        for (int i = 0; i < n; i++) {
+            item.size_bytes = sizes[i];
+            if (nprb_plan_add(p, &item) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}

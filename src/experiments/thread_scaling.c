@@ -1,0 +1,36 @@
+/* thread_scaling: bandwidth with 1, 2, ... threads up to every usable core of one node, on its
+ * local memory: where one node's memory saturates. */
+#include "experiment.h"
+
+/* Every count up to 8, then doubling, then all: the knee is usually in the first few. */
+static int next_count(int count, int all)
+{
+    int next = count < 8 ? count + 1 : count * 2;
+    return next > all && count < all ? all : next;
+}
+
+int nprb_plan_thread_scaling(struct nprb_planner *p)
+{
+    const struct nprb_thread_scaling_config *c = &p->cfg->thread_scaling;
+    if (!c->enabled)
+        return 0;
+    struct nprb_plan_item item = {.experiment = NPRB_EXP_THREAD_SCALING,
+                                  .policy = NPRB_MEM_BIND,
+                                  .size_bytes = c->size_bytes,
+                                  .repetitions = c->repetitions};
+    item.cpu_node = item.mem_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
+    if (nprb_plan_check_fits(p, "thread_scaling.size", c->size_bytes * 4, item.mem_node) != 0)
+        return -1;
+    int all = nprb_topo_node(p->topo, item.cpu_node)->usable_cores;
+    if (all < 1)
+        all = 1;
+    for (int k = 0; k < c->kernels.count; k++) {
+        item.kernel = nprb_kernel_id_named(c->kernels.name[k]);
+        for (int t = 1; t <= all; t = next_count(t, all)) {
+            item.threads = t;
+            if (nprb_plan_add(p, &item) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,136 @@
+#include "stream_nt.h"
+
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Why non-temporal stores: an ordinary store that misses the cache first reads the line it
+ * writes (write-allocate), so a write moves 16 bytes per 8 on the bus and a copy 24 per 16.
+ * A streaming store fills a write-combining buffer and sends whole lines to memory without
+ * reading them, which is what write_nt and copy_nt measure.
+ *
+ * A streaming store needs an address aligned to its width, so each loop stores the elements
+ * before the first aligned one (the head) and those after the last whole vector (the tail) with
+ * ordinary stores: at most a line each, nothing against arrays of megabytes.
+ *
+ * Streaming stores are weakly ordered and may still sit in the write-combining buffers when the
+ * loop ends; the closing sfence drains them, so a timer read after return counts their trip to
+ * memory and another thread that reads the array after a barrier sees every value. */
+
+/* Elements before @p p reaches an @p align-byte boundary, at most @p n. Doubles are 8-byte
+ * aligned, so the boundary is always reached on a whole element. */
+static size_t head_of(const double *p, size_t n, size_t align)
+{
+    size_t mis = (size_t)((uintptr_t)p & (align - 1));
+    size_t head = mis == 0 ? 0 : (align - mis) / sizeof(double);
+    return head < n ? head : n;
+}
+
+/* One 64-byte store is one whole line: the write-combining buffer fills in one go. */
+__attribute__((target("avx512f"))) static void write_avx512f(double *a, size_t n, double x)
+{
+    size_t i = head_of(a, n, 64);
+    for (size_t j = 0; j < i; j++)
+        a[j] = x;
+    const __m512d v = _mm512_set1_pd(x);
+    for (; i + 8 <= n; i += 8)
+        _mm512_stream_pd(a + i, v);
+    for (; i < n; i++)
+        a[i] = x;
+    _mm_sfence();
+}
+
+__attribute__((target("avx512f"))) static void copy_avx512f(double *c, const double *a, size_t n)
+{
+    size_t i = head_of(c, n, 64);
+    for (size_t j = 0; j < i; j++)
+        c[j] = a[j];
+    /* Only the stores need alignment; a may sit anywhere relative to c. */
+    for (; i + 8 <= n; i += 8)
+        _mm512_stream_pd(c + i, _mm512_loadu_pd(a + i));
+    for (; i < n; i++)
+        c[i] = a[i];
+    _mm_sfence();
+}
+
+/* Two 32-byte stores per line, issued back to back, so each line's write-combining buffer is
+ * complete before the next line starts; a partly filled buffer would be flushed as smaller
+ * transfers. */
+__attribute__((target("avx2"))) static void write_avx2(double *a, size_t n, double x)
+{
+    size_t i = head_of(a, n, 32);
+    for (size_t j = 0; j < i; j++)
+        a[j] = x;
+    const __m256d v = _mm256_set1_pd(x);
+    for (; i + 4 <= n; i += 4)
+        _mm256_stream_pd(a + i, v);
+    for (; i < n; i++)
+        a[i] = x;
+    _mm_sfence();
+}
+
+__attribute__((target("avx2"))) static void copy_avx2(double *c, const double *a, size_t n)
+{
+    size_t i = head_of(c, n, 32);
+    for (size_t j = 0; j < i; j++)
+        c[j] = a[j];
+    for (; i + 4 <= n; i += 4)
+        _mm256_stream_pd(c + i, _mm256_loadu_pd(a + i));
+    for (; i < n; i++)
+        c[i] = a[i];
+    _mm_sfence();
+}
+
+/* SSE2 is part of x86-64 itself: this path needs no target attribute and runs everywhere. */
+static void write_sse2(double *a, size_t n, double x)
+{
+    size_t i = head_of(a, n, 16);
+    for (size_t j = 0; j < i; j++)
+        a[j] = x;
+    const __m128d v = _mm_set1_pd(x);
+    for (; i + 2 <= n; i += 2)
+        _mm_stream_pd(a + i, v);
+    for (; i < n; i++)
+        a[i] = x;
+    _mm_sfence();
+}
+
+static void copy_sse2(double *c, const double *a, size_t n)
+{
+    size_t i = head_of(c, n, 16);
+    for (size_t j = 0; j < i; j++)
+        c[j] = a[j];
+    for (; i + 2 <= n; i += 2)
+        _mm_stream_pd(c + i, _mm_loadu_pd(a + i));
+    for (; i < n; i++)
+        c[i] = a[i];
+    _mm_sfence();
+}
+
+static const struct nprb_nt_variant variants[] = {
+    {"avx512f", write_avx512f, copy_avx512f},
+    {"avx2", write_avx2, copy_avx2},
+    {"sse2", write_sse2, copy_sse2},
+};
+
+/* __builtin_cpu_supports() also checks that the OS saves the wider registers (XCR0), so a CPU
+ * with AVX-512 under a kernel that disabled it takes the AVX2 path. The CPU model is filled in
+ * by a constructor before main; __builtin_cpu_init() only returns early after that, so calling
+ * it from several threads reads and never writes. */
+static int cpu_runs(const char *isa)
+{
+    __builtin_cpu_init();
+    if (strcmp(isa, "avx512f") == 0)
+        return __builtin_cpu_supports("avx512f");
+    if (strcmp(isa, "avx2") == 0)
+        return __builtin_cpu_supports("avx2");
+    return 1;
+}
+
+const struct nprb_nt_variant *nprb_nt_variant(const char *isa)
+{
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+        if (strcmp(variants[i].isa, isa) == 0)
+            return cpu_runs(isa) ? &variants[i] : NULL;
+    return NULL;
+}

@@ -1,0 +1,217 @@
+#include "report_sweeps.h"
+
+#include "units.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_KEYS 64
+#define COLUMNS_PER_BLOCK 10
+
+/* A grid of figures: rows named by text, columns by a number, NaN where nothing was measured. */
+struct grid {
+    int rows, cols;
+    char row_name[MAX_KEYS][24];
+    uint64_t col[MAX_KEYS];
+    double value[MAX_KEYS][MAX_KEYS];
+};
+
+struct cell {
+    const char *row;
+    uint64_t col;
+    double value;
+};
+
+static int row_index(struct grid *g, const char *name)
+{
+    for (int r = 0; r < g->rows; r++)
+        if (strcmp(g->row_name[r], name) == 0)
+            return r;
+    if (g->rows == MAX_KEYS)
+        return -1;
+    snprintf(g->row_name[g->rows], sizeof g->row_name[0], "%s", name);
+    for (int c = 0; c < MAX_KEYS; c++)
+        g->value[g->rows][c] = NAN;
+    return g->rows++;
+}
+
+static int col_index(struct grid *g, uint64_t col)
+{
+    int c = 0;
+    while (c < g->cols && g->col[c] < col)
+        c++;
+    if (c < g->cols && g->col[c] == col)
+        return c;
+    if (g->cols == MAX_KEYS)
+        return -1;
+    /* Keep columns sorted: shift the larger ones right. */
+    memmove(&g->col[c + 1], &g->col[c], (size_t)(g->cols - c) * sizeof g->col[0]);
+    for (int r = 0; r < MAX_KEYS; r++)
+        memmove(&g->value[r][c + 1], &g->value[r][c], (size_t)(g->cols - c) * sizeof(double));
+    for (int r = 0; r < MAX_KEYS; r++)
+        g->value[r][c] = NAN;
+    g->col[c] = col;
+    g->cols++;
+    return c;
+}
+
+static void put(struct grid *g, const struct cell *cell)
+{
+    int r = row_index(g, cell->row), c = col_index(g, cell->col);
+    if (r >= 0 && c >= 0)
+        g->value[r][c] = cell->value;
+}
+
+enum col_kind { COL_SIZE, COL_COUNT };
+
+static void print_grid(FILE *out, const char *title, const char *corner, const struct grid *g,
+                       enum col_kind kind, int decimals)
+{
+    if (g->rows == 0)
+        return;
+    fprintf(out, "\n%s\n", title);
+    for (int first = 0; first < g->cols; first += COLUMNS_PER_BLOCK) {
+        int last = first + COLUMNS_PER_BLOCK < g->cols ? first + COLUMNS_PER_BLOCK : g->cols;
+        fprintf(out, "%-14s", corner);
+        for (int c = first; c < last; c++) {
+            char head[32];
+            if (kind == COL_SIZE)
+                nprb_format_size(g->col[c], head, sizeof head);
+            else
+                snprintf(head, sizeof head, "%llu", (unsigned long long)g->col[c]);
+            fprintf(out, " %9s", head);
+        }
+        fputc('\n', out);
+        for (int r = 0; r < g->rows; r++) {
+            fprintf(out, "%-14s", g->row_name[r]);
+            for (int c = first; c < last; c++) {
+                if (isnan(g->value[r][c]))
+                    fprintf(out, " %9s", "-");
+                else
+                    fprintf(out, " %9.*f", decimals, g->value[r][c]);
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
+static const void *row_at(const struct nprb_rows *rows, size_t i)
+{
+    return rows->data + i * rows->row_bytes;
+}
+
+int nprb_report_has_sweeps(const struct nprb_results *rows)
+{
+    const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
+    for (size_t i = 0; i < lat->count; i++) {
+        const struct nprb_latency_row *l = row_at(lat, i);
+        if (strcmp(l->experiment, "latency_matrix") != 0 && strcmp(l->status, "ok") == 0)
+            return 1;
+    }
+    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
+    for (size_t i = 0; i < bw->count; i++) {
+        const struct nprb_bandwidth_row *b = row_at(bw, i);
+        if (strcmp(b->experiment, "bandwidth_matrix") != 0 && strcmp(b->status, "ok") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void latency_grids(FILE *out, const struct nprb_results *rows, struct grid *g)
+{
+    const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
+    const char *host = "";
+    memset(g, 0, sizeof *g);
+    for (size_t i = 0; i < lat->count; i++) {
+        const struct nprb_latency_row *l = row_at(lat, i);
+        if (strcmp(l->experiment, "latency_sweep") != 0 || strcmp(l->status, "ok") != 0)
+            continue;
+        host = l->hostname;
+        struct cell cell = {l->pattern, l->size_bytes, l->latency_ns_median};
+        put(g, &cell);
+    }
+    char title[160];
+    snprintf(title, sizeof title,
+             "latency_sweep on %s: ns per access (median) by working set, one core, local memory",
+             host);
+    print_grid(out, title, "pattern", g, COL_SIZE, 2);
+
+    memset(g, 0, sizeof *g);
+    for (size_t i = 0; i < lat->count; i++) {
+        const struct nprb_latency_row *l = row_at(lat, i);
+        if (strcmp(l->experiment, "stride_sweep") != 0 || strcmp(l->status, "ok") != 0)
+            continue;
+        host = l->hostname;
+        char name[24];
+        nprb_format_size(l->size_bytes, name, sizeof name);
+        struct cell cell = {name, l->slot_bytes, l->latency_ns_median};
+        put(g, &cell);
+    }
+    snprintf(title, sizeof title, "stride_sweep on %s: ns per access (median) by stride", host);
+    print_grid(out, title, "working set", g, COL_SIZE, 2);
+}
+
+static void bandwidth_grids(FILE *out, const struct nprb_results *rows, struct grid *g)
+{
+    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
+    static const char *const experiments[] = {"bandwidth_sweep", "thread_scaling"};
+    for (size_t e = 0; e < 2; e++) {
+        const char *host = "";
+        int threads = 0;
+        memset(g, 0, sizeof *g);
+        for (size_t i = 0; i < bw->count; i++) {
+            const struct nprb_bandwidth_row *b = row_at(bw, i);
+            if (strcmp(b->experiment, experiments[e]) != 0 || strcmp(b->status, "ok") != 0)
+                continue;
+            host = b->hostname;
+            threads = b->threads;
+            struct cell cell = {b->kernel, e == 0 ? b->size_bytes : (uint64_t)b->threads,
+                                b->gbs_best};
+            put(g, &cell);
+        }
+        char title[200];
+        if (e == 0)
+            snprintf(title, sizeof title,
+                     "bandwidth_sweep on %s: GB/s (best, bytes the program moves) by size per "
+                     "array, %d threads",
+                     host, threads);
+        else
+            snprintf(title, sizeof title,
+                     "thread_scaling on %s: GB/s (best) by threads, one node's local memory", host);
+        print_grid(out, title, e == 0 ? "kernel" : "kernel\\threads", g,
+                   e == 0 ? COL_SIZE : COL_COUNT, 1);
+    }
+}
+
+static void cache_levels(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *lv = &rows->tables[NPRB_TABLE_CACHE_LEVELS];
+    if (lv->count == 0)
+        return;
+    fprintf(out, "\ncache levels: hwloc's sizes beside the steps the random-chase curve shows\n");
+    fprintf(out, "%-6s %10s %12s %12s  %s\n", "level", "hwloc", "measured", "ns below", "");
+    for (size_t i = 0; i < lv->count; i++) {
+        const struct nprb_cache_level_row *c = row_at(lv, i);
+        char hw[32], seen[32];
+        nprb_format_size(c->hwloc_bytes, hw, sizeof hw);
+        if (c->measured_bytes > 0)
+            nprb_format_size(c->measured_bytes, seen, sizeof seen);
+        else
+            snprintf(seen, sizeof seen, "-");
+        fprintf(out, "L%-5d %10s %12s %12.2f  %s\n", c->level, hw, seen, c->latency_ns_below,
+                c->note);
+    }
+}
+
+void nprb_report_sweeps(FILE *out, const struct nprb_results *rows)
+{
+    struct grid *g = malloc(sizeof *g);
+    if (g == NULL)
+        return;
+    latency_grids(out, rows, g);
+    cache_levels(out, rows);
+    bandwidth_grids(out, rows, g);
+    free(g);
+}

@@ -1,0 +1,100 @@
+/* Sweep point placement on synthetic cache hierarchies, cache-step detection on synthetic
+ * curves, and pattern names. */
+#include "check.h"
+#include "pattern.h"
+#include "sweep.h"
+
+#include <stdint.h>
+
+#define KiB(n) ((uint64_t)(n) << 10)
+#define MiB(n) ((uint64_t)(n) << 20)
+
+static int has(const uint64_t *p, int n, uint64_t v)
+{
+    for (int i = 0; i < n; i++)
+        if (p[i] == v)
+            return 1;
+    return 0;
+}
+
+static void points_around_caches(void)
+{
+    /* A 2-socket Xeon-like hierarchy: 32 KiB, 1 MiB, 40 MiB (not a power of two). */
+    const uint64_t caches[3] = {KiB(32), MiB(1), MiB(40)};
+    uint64_t p[64];
+    int n = nprb_sweep_points(caches, 3, KiB(2), MiB(160), p, 64);
+    CHECK(n > 20);
+    CHECK(p[0] == KiB(2) && p[n - 1] == MiB(160));
+    for (int i = 1; i < n; i++)
+        CHECK(p[i] > p[i - 1]); /* sorted, no duplicates */
+    for (int c = 0; c < 3; c++) {
+        CHECK(has(p, n, caches[c] / 4 * 3)); /* below */
+        CHECK(has(p, n, caches[c]));         /* at */
+        CHECK(has(p, n, caches[c] / 2 * 3)); /* above */
+    }
+    CHECK(has(p, n, MiB(64)) && has(p, n, KiB(4)));
+    for (int i = 0; i < n; i++)
+        CHECK(p[i] % 256 == 0);
+
+    /* No L3 (0), and a cap below the L2: nothing above the cap. */
+    const uint64_t small[3] = {KiB(48), MiB(2), 0};
+    n = nprb_sweep_points(small, 3, KiB(2), MiB(1), p, 64);
+    CHECK(p[n - 1] == MiB(1));
+    CHECK(!has(p, n, MiB(2)));
+    CHECK(has(p, n, KiB(36)) && has(p, n, KiB(72)));
+
+    /* The cap on the number of points holds. */
+    CHECK(nprb_sweep_points(caches, 3, KiB(2), MiB(160), p, 5) == 5);
+}
+
+static void steps(void)
+{
+    /* A textbook curve: 1 ns to 32 KiB, 4 ns to 1 MiB, 12 ns to 32 MiB, then 100 ns. */
+    uint64_t sizes[] = {KiB(8), KiB(16), KiB(32), KiB(64), KiB(256), KiB(512), MiB(1),   MiB(2),
+                        MiB(8), MiB(16), MiB(32), MiB(64), MiB(128), MiB(256), MiB(512), MiB(1024)};
+    double ns[] = {1.0,  1.0,  1.05, 4.0,   4.1,   4.2,   4.4,   12.0,
+                   12.1, 12.3, 13.0, 100.0, 110.0, 114.0, 117.0, 119.0};
+    int n = (int)(sizeof sizes / sizeof sizes[0]);
+    uint64_t step;
+    double rise;
+    CHECK(nprb_step_near(sizes, ns, n, KiB(32), &step, &rise) == 0);
+    CHECK(step == KiB(32) && rise > 3.5);
+    CHECK(nprb_step_near(sizes, ns, n, MiB(1), &step, &rise) == 0);
+    CHECK(step == MiB(1) && rise > 2.5);
+    CHECK(nprb_step_near(sizes, ns, n, MiB(32), &step, &rise) == 0);
+    CHECK(step == MiB(32) && rise > 7);
+    /* A VM claiming a 512 MiB L3: the only points near it are memory, with no step. */
+    CHECK(nprb_step_near(sizes, ns, n, MiB(512), &step, &rise) == 0);
+    CHECK(rise < 1.3);
+    /* Far beyond the sweep: nothing to judge. */
+    CHECK(nprb_step_near(sizes, ns, n, MiB(4096), &step, &rise) == -1);
+}
+
+static void patterns(void)
+{
+    struct nprb_pattern p;
+    char why[160];
+    CHECK(nprb_pattern_parse("random", &p, why, sizeof why) == 0 && p.kind == NPRB_PATTERN_RANDOM);
+    CHECK(nprb_pattern_parse("random_full", &p, why, sizeof why) == 0 &&
+          p.kind == NPRB_PATTERN_RANDOM_FULL);
+    CHECK(nprb_pattern_parse("index_random", &p, why, sizeof why) == 0 &&
+          p.kind == NPRB_PATTERN_INDEX);
+    CHECK(nprb_pattern_parse("stride:64", &p, why, sizeof why) == 0 &&
+          p.kind == NPRB_PATTERN_STRIDE && p.stride_bytes == 64);
+    CHECK(nprb_pattern_parse("stride:1KiB", &p, why, sizeof why) == 0 && p.stride_bytes == 1024 &&
+          strcmp(p.name, "stride:1024") == 0);
+    CHECK(nprb_pattern_parse("stride:12", &p, why, sizeof why) == -1);
+    CHECK_STR_CONTAINS(why, "multiple of 8");
+    CHECK(nprb_pattern_parse("stride:0", &p, why, sizeof why) == -1);
+    CHECK(nprb_pattern_parse("stride:", &p, why, sizeof why) == -1);
+    CHECK(nprb_pattern_parse("zigzag", &p, why, sizeof why) == -1);
+    CHECK_STR_CONTAINS(why, "unknown pattern 'zigzag'");
+}
+
+int main(void)
+{
+    points_around_caches();
+    steps();
+    patterns();
+    return CHECK_DONE();
+}

@@ -19,7 +19,6 @@
 
 /* Results leave through volatile stores, so the compiler must keep every load feeding them. */
 static void *volatile chase_sink;
-static volatile double index_sink;
 
 uint64_t nprb_latency_slot_bytes(const struct nprb_pattern *pattern)
 {
@@ -42,12 +41,15 @@ struct walker {
     const double *data;
     const uint32_t *index;
     size_t elements;
+    double last_sum; /* index reads: every element is 1.0, so the sum is the step count */
+    uint64_t last_steps;
 };
 
 static void walk(struct walker *w, uint64_t steps)
 {
     if (w->pattern->kind == NPRB_PATTERN_INDEX) {
-        index_sink = nprb_index_read(w->data, w->index, w->elements, steps);
+        w->last_sum = nprb_index_read(w->data, w->index, w->elements, steps);
+        w->last_steps = steps;
         return;
     }
     w->position = nprb_chase(w->position, steps);
@@ -188,9 +190,13 @@ static void measure(const struct nprb_latency_request *req, struct nprb_latency_
         res->huge_page_frac = nprb_buffer_huge_fraction(&data);
         if (!sample(&w, req, res))
             fail(res, ENOMEM, "sample buffer");
-        if (req->pattern.kind == NPRB_PATTERN_INDEX && index_sink != index_sink) {
-            res->wrong_answer = true; /* a NaN sum: the data was not what was written */
-            snprintf(res->note, sizeof res->note, "index read returned NaN");
+        /* The sum is checked, so the reads cannot be optimised away and a wrong index or a
+         * stale element is caught. */
+        if (req->pattern.kind == NPRB_PATTERN_INDEX && w.last_sum != (double)w.last_steps) {
+            res->wrong_answer = true;
+            snprintf(res->note, sizeof res->note,
+                     "validation failed: index read summed %.0f over %llu elements of 1.0",
+                     w.last_sum, (unsigned long long)w.last_steps);
         }
     }
     nprb_buffer_free(&index);

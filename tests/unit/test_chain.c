@@ -55,6 +55,17 @@ int main(void)
     CHECK(nprb_chase(start, 4096) == (void *)start);
     CHECK(nprb_chase(start, 16) != (void *)start);
 
+    /* Sequential chains (stride patterns): slot k links to k+1, the last back to the first. */
+    static const size_t strides[] = {8, 64, 256, 4096};
+    for (size_t s = 0; s < sizeof strides / sizeof strides[0]; s++) {
+        void **h = nprb_chain_build_sequential(x, bytes, strides[s]);
+        CHECK(h == x);
+        CHECK(nprb_chain_check_cycle(x, bytes, strides[s], h) == 0);
+        CHECK(*h == (char *)x + strides[s]);
+        CHECK(*(void **)((char *)x + bytes / strides[s] * strides[s] - strides[s]) == (void *)x);
+    }
+    CHECK(nprb_chain_build_sequential(x, bytes, 12) == NULL);
+
     CHECK(nprb_chain_build_random(x, 64, 64, 0, 1) == NULL); /* one slot is no chain */
     CHECK(nprb_chain_build_random(x, bytes, 12, 0, 1) == NULL);
 

@@ -149,7 +149,8 @@ static bool prepare(const struct nprb_latency_request *req, struct nprb_buffer *
         fail(res, errno, "chain construction failed");
         return false;
     }
-    if (nprb_chain_check_permutation(data->addr, data->bytes, res->slot_bytes) != 0) {
+    if (nprb_chain_check_permutation(data->addr, data->bytes, res->slot_bytes,
+                                     p->kind != NPRB_PATTERN_STRIDE) != 0) {
         res->wrong_answer = true;
         snprintf(res->note, sizeof res->note, "chain integrity check failed");
         return false;

@@ -19,6 +19,23 @@ static uint32_t pick_below(uint64_t *state, uint32_t bound)
     return (uint32_t)(((unsigned __int128)nprb_random_next(state) * bound) >> 64);
 }
 
+/* Where in its slot a random chain keeps slot k's pointer: a cache line chosen by a hash of k.
+ * Keeping every pointer at the start of its slot would use only one cache set in four with
+ * 256-byte slots, quartering the caches the chain can live in (a 4 MiB chain then misses a
+ * 32 MiB L3); multichase places its pointers at mixed offsets for the same reason. */
+static size_t slot_offset(size_t k, size_t slot_bytes)
+{
+    if (slot_bytes < 128 || slot_bytes % 64 != 0)
+        return 0;
+    uint64_t state = k;
+    return (size_t)(nprb_random_next(&state) % (slot_bytes / 64)) * 64;
+}
+
+static char *slot_pointer(char *base, size_t k, size_t slot_bytes, bool spread)
+{
+    return base + k * slot_bytes + (spread ? slot_offset(k, slot_bytes) : 0);
+}
+
 static bool valid_geometry(size_t bytes, size_t slot_bytes, size_t *slots)
 {
     if (slot_bytes < sizeof(void *) || slot_bytes % sizeof(void *) != 0)
@@ -75,7 +92,7 @@ void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, size_
         size_t first = (size_t)window_order[w] * per_window;
         size_t count = first + per_window <= n ? per_window : n - first;
         for (size_t i = first; i < first + count; i++) {
-            void **slot = (void **)(base + (size_t)order[i] * slot_bytes);
+            void **slot = (void **)slot_pointer(base, order[i], slot_bytes, true);
             if (prev != NULL)
                 *prev = slot;
             else
@@ -90,7 +107,7 @@ void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, size_
     return head;
 }
 
-int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes)
+int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes, bool spread)
 {
     size_t n;
     if (!valid_geometry(bytes, slot_bytes, &n)) {
@@ -105,13 +122,12 @@ int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes)
     char *base = buf;
     int rc = 0;
     for (size_t k = 0; k < n && rc == 0; k++) {
-        char *next = *(char **)(base + k * slot_bytes);
-        if (next < base || next >= base + n * slot_bytes ||
-            (size_t)(next - base) % slot_bytes != 0) {
+        char *next = *(char **)slot_pointer(base, k, slot_bytes, spread);
+        size_t t = next >= base ? (size_t)(next - base) / slot_bytes : n;
+        if (t >= n || next != slot_pointer(base, t, slot_bytes, spread)) {
             rc = -1;
             break;
         }
-        size_t t = (size_t)(next - base) / slot_bytes;
         if (seen[t / 64] & (1ULL << (t % 64)))
             rc = -1;
         seen[t / 64] |= 1ULL << (t % 64);
@@ -122,11 +138,11 @@ int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes)
     return rc;
 }
 
-int nprb_chain_check_cycle(void *buf, size_t bytes, size_t slot_bytes, void **head)
+int nprb_chain_check_cycle(void *buf, size_t bytes, size_t slot_bytes, bool spread, void **head)
 {
     size_t n;
     if (!valid_geometry(bytes, slot_bytes, &n) ||
-        nprb_chain_check_permutation(buf, bytes, slot_bytes) != 0) {
+        nprb_chain_check_permutation(buf, bytes, slot_bytes, spread) != 0) {
         errno = EINVAL;
         return -1;
     }

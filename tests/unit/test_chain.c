@@ -16,8 +16,11 @@ int main(void)
             void *buf = aligned_alloc(64, (bytes + 63) / 64 * 64);
             void **head = nprb_chain_build_random(buf, bytes, slot_sizes[b], 0, 1234 + a);
             CHECK(head != NULL);
-            CHECK(nprb_chain_check_permutation(buf, bytes, slot_sizes[b]) == 0);
-            CHECK(nprb_chain_check_cycle(buf, bytes, slot_sizes[b], head) == 0);
+            CHECK(nprb_chain_check_permutation(buf, bytes, slot_sizes[b], true) == 0);
+            CHECK(nprb_chain_check_cycle(buf, bytes, slot_sizes[b], true, head) == 0);
+            /* Read as a sequential layout, a spread chain (slots of 128 B and more) fails. */
+            if (slot_sizes[b] >= 128 && slot_counts[a] > 16)
+                CHECK(nprb_chain_check_permutation(buf, bytes, slot_sizes[b], false) == -1);
             free(buf);
         }
     }
@@ -41,14 +44,14 @@ int main(void)
     void *t = x[0];
     x[0] = x[8];
     x[8] = t;
-    CHECK(nprb_chain_check_permutation(x, bytes, 64) == 0); /* still a permutation ... */
-    CHECK(nprb_chain_check_cycle(x, bytes, 64, x) == -1);   /* ... but no longer one cycle */
-    x[8] = x[0];                                            /* a slot pointed at twice */
-    CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
+    CHECK(nprb_chain_check_permutation(x, bytes, 64, true) == 0); /* still a permutation ... */
+    CHECK(nprb_chain_check_cycle(x, bytes, 64, true, x) == -1);   /* ... but not one cycle */
+    x[8] = x[0];                                                  /* a slot pointed at twice */
+    CHECK(nprb_chain_check_permutation(x, bytes, 64, true) == -1);
     x[8] = (char *)x + 3; /* a link into a slot's middle */
-    CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
+    CHECK(nprb_chain_check_permutation(x, bytes, 64, true) == -1);
     x[8] = (char *)x + bytes; /* a link out of the buffer */
-    CHECK(nprb_chain_check_permutation(x, bytes, 64) == -1);
+    CHECK(nprb_chain_check_permutation(x, bytes, 64, true) == -1);
 
     /* The chase follows the links: after one full lap it is back at the head. */
     void **start = nprb_chain_build_random(y, bytes, 64, 0, 5);
@@ -60,11 +63,22 @@ int main(void)
     for (size_t s = 0; s < sizeof strides / sizeof strides[0]; s++) {
         void **h = nprb_chain_build_sequential(x, bytes, strides[s]);
         CHECK(h == x);
-        CHECK(nprb_chain_check_cycle(x, bytes, strides[s], h) == 0);
+        CHECK(nprb_chain_check_cycle(x, bytes, strides[s], false, h) == 0);
         CHECK(*h == (char *)x + strides[s]);
         CHECK(*(void **)((char *)x + bytes / strides[s] * strides[s] - strides[s]) == (void *)x);
     }
     CHECK(nprb_chain_build_sequential(x, bytes, 12) == NULL);
+
+    /* 256-byte slots spread their pointers over the slot's 4 lines, so every cache set is used:
+     * count the distinct line offsets the chain's pointers sit at. */
+    void **h256 = nprb_chain_build_random(x, bytes, 256, 0, 3);
+    int used[4] = {0};
+    void **q = h256;
+    for (size_t k = 0; k < bytes / 256; k++) {
+        used[(((char *)q - (char *)x) % 256) / 64] = 1;
+        q = *q;
+    }
+    CHECK(used[0] && used[1] && used[2] && used[3]);
 
     CHECK(nprb_chain_build_random(x, 64, 64, 0, 1) == NULL); /* one slot is no chain */
     CHECK(nprb_chain_build_random(x, bytes, 12, 0, 1) == NULL);
@@ -74,7 +88,7 @@ int main(void)
     static const size_t windows[] = {4096, 8192, 64 * 100};
     for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
         void **h = nprb_chain_build_random(x, bytes, 64, windows[w], 7);
-        CHECK(nprb_chain_check_cycle(x, bytes, 64, h) == 0);
+        CHECK(nprb_chain_check_cycle(x, bytes, 64, true, h) == 0);
         size_t changes = 0, count = (bytes + windows[w] - 1) / windows[w];
         void **p = h;
         for (size_t k = 0; k < bytes / 64; k++) {

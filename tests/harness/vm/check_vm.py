@@ -30,6 +30,7 @@ def main():
     p.add_argument("--memonly", type=int, default=0)
     p.add_argument("--ranks", type=int, default=1)
     p.add_argument("--cpus", type=int, required=True)
+    p.add_argument("--simd", help="kernel code path every host must report (avx512f/avx2/sse2)")
     a = p.parse_args()
     total = a.nodes + a.memonly
     fails = []
@@ -48,6 +49,9 @@ def main():
 
     expect(len(hosts) == a.ranks, f"{len(hosts)} /hosts rows, want {a.ranks}")
     for h in hosts:
+        if a.simd:
+            expect(text(h["simd_path"]) == a.simd, f"rank {h['rank']}: simd_path "
+                   f"{text(h['simd_path'])}, want {a.simd}")
         expect(int(h["numa_nodes"]) == total, f"rank {h['rank']}: {h['numa_nodes']} NUMA nodes, "
                f"want {total}")
         expect(int(h["ranks_on_host"]) == a.ranks, f"rank {h['rank']}: ranks_on_host")

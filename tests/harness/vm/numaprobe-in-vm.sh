@@ -6,7 +6,7 @@
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus=""
+exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd=""
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -16,6 +16,9 @@ while [ $# -gt 0 ]; do
     --memonly) memonly=$2; shift 2 ;;
     --ranks) ranks=$2; shift 2 ;;
     --cpus) cpus=$2; shift 2 ;;
+    --cpu-model) cpu_model=$2; shift 2 ;; # QEMU CPU model (TCG), e.g. qemu64
+    --simd) simd=$2; shift 2 ;;           # the kernel code path numaprobe must report
+
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -24,7 +27,7 @@ exe=$(realpath "$exe")
 config=$(realpath "$config")
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd -P)
-name="vm-n${nodes}-m${memonly}-r${ranks}"
+name="vm-n${nodes}-m${memonly}-r${ranks}${cpu_model:+-$cpu_model}"
 result="$outdir/$name.h5"
 rm -f "$result"
 
@@ -40,6 +43,7 @@ fi
 cd "$outdir"
 set +e
 "$here/vm-run" --nodes "$nodes" --cpus "$cpus" --memonly-nodes "$memonly" \
+    ${cpu_model:+--cpu-model "$cpu_model"} \
     --mem-mib $(((nodes + memonly) * 512)) --timeout 400 -- "${cmd[@]}"
 rc=$?
 set -e
@@ -48,4 +52,4 @@ if [ "$rc" -ne 0 ]; then
     exit "$rc"
 fi
 exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \
-    --ranks "$ranks" --cpus "$cpus"
+    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"}

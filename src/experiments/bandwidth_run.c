@@ -1,5 +1,7 @@
 #include "bandwidth_run.h"
 
+#include "fault.h"
+
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
@@ -93,6 +95,7 @@ static void stream_team(struct team *tm)
 {
     const struct nprb_bandwidth_request *req = tm->req;
     uint64_t tick = nprb_clock_tick_ns();
+    bool inject_corruption = nprb_fault("corrupt_bandwidth");
 #pragma omp parallel num_threads(req->threads)
     {
         int t = omp_get_thread_num();
@@ -130,6 +133,8 @@ static void stream_team(struct team *tm)
                     tm->seconds[r] = (double)(nprb_now_ns() - tm->t0) * 1e-9 / (double)tm->passes;
             }
         }
+        if (inject_corruption && args.n > 0)
+            args.a[args.n / 2] += 1.0;
         size_t bad_index;
         if (nprb_kernel_validate(req->kernel, &args, sum, &bad_index) != 0) {
 #pragma omp atomic

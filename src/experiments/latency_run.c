@@ -1,5 +1,6 @@
 #include "latency_run.h"
 
+#include "fault.h"
 #include "kernels/chain.h"
 #include "kernels/chase.h"
 #include "kernels/indexed.h"
@@ -149,6 +150,8 @@ static bool prepare(const struct nprb_latency_request *req, struct nprb_buffer *
         fail(res, errno, "chain construction failed");
         return false;
     }
+    if (nprb_fault("corrupt_chain"))
+        *head = head; /* a slot pointing at itself: the chain no longer visits every slot */
     if (nprb_chain_check_permutation(data->addr, data->bytes, res->slot_bytes,
                                      p->kind != NPRB_PATTERN_STRIDE) != 0) {
         res->wrong_answer = true;

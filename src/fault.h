@@ -1,0 +1,17 @@
+/**
+ * @file fault.h
+ * Fault injection for the test suite: NUMAPROBE_FAULT names faults to inject, comma-separated.
+ * Every check that guards a result (kernel validation, chain integrity) has a fault that makes it
+ * fire, so the tests can show that a wrong answer really fails the run (exit 4).
+ *   corrupt_bandwidth  one element of each bandwidth thread's data is changed after timing
+ *   corrupt_chain      one link of every latency chain points at the wrong slot
+ */
+#ifndef NPRB_FAULT_H
+#define NPRB_FAULT_H
+
+#include <stdbool.h>
+
+/** Whether fault @p name is named in NUMAPROBE_FAULT. */
+bool nprb_fault(const char *name);
+
+#endif

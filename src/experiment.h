@@ -27,6 +27,25 @@ struct nprb_context {
 };
 
 /**
+ * Fills the columns every measurement row starts with (rank, measurement id, host, experiment,
+ * nodes, policy, size). A macro because /latency and /bandwidth rows are different structs with
+ * the same leading fields.
+ */
+#define NPRB_FILL_ROW_HEAD(row, ctx, item)                                                         \
+    do {                                                                                           \
+        (row)->rank = (ctx)->rank;                                                                 \
+        (row)->measurement = (ctx)->next_measurement++;                                            \
+        NPRB_SET_TEXT((row)->hostname, (ctx)->hostname);                                           \
+        NPRB_SET_TEXT((row)->experiment, nprb_experiment_name((item)->experiment));                \
+        (row)->cpu_node = (int32_t)nprb_topo_node((ctx)->topo, (item)->cpu_node)->os_index;        \
+        (row)->mem_node = (item)->mem_node >= 0                                                    \
+                              ? (int32_t)nprb_topo_node((ctx)->topo, (item)->mem_node)->os_index   \
+                              : -1;                                                                \
+        NPRB_SET_TEXT((row)->mem_policy, nprb_mem_policy_name((item)->policy));                    \
+        (row)->size_bytes = (item)->size_bytes;                                                    \
+    } while (0)
+
+/**
  * Measures one plan item and appends its rows (a "failed" or "not_applicable" row when it
  * cannot). @return NPRB_OK, NPRB_ERR_VALIDATION for a wrong answer, NPRB_ERR_NOMEM or
  * NPRB_ERR_SYSTEM when the measurement could not be made (rows say why).

@@ -13,15 +13,7 @@ static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx
                         const struct nprb_plan_item *item, const struct nprb_kernel *kernel)
 {
     memset(row, 0, sizeof *row);
-    row->rank = ctx->rank;
-    row->measurement = ctx->next_measurement++;
-    NPRB_SET_TEXT(row->hostname, ctx->hostname);
-    NPRB_SET_TEXT(row->experiment, nprb_experiment_name(item->experiment));
-    row->cpu_node = (int32_t)nprb_topo_node(ctx->topo, item->cpu_node)->os_index;
-    row->mem_node =
-        item->mem_node >= 0 ? (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index : -1;
-    NPRB_SET_TEXT(row->mem_policy, nprb_mem_policy_name(item->policy));
-    row->size_bytes = item->size_bytes;
+    NPRB_FILL_ROW_HEAD(row, ctx, item);
     NPRB_SET_TEXT(row->kernel, kernel->name);
     row->stride_bytes = kernel->uses_stride ? item->stride_bytes : 0;
     row->gbs_best = row->gbs_median = row->gbs_worst = row->bus_gbs_best = NAN;

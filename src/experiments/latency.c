@@ -10,15 +10,7 @@ static void fill_common(struct nprb_latency_row *row, struct nprb_context *ctx,
                         const struct nprb_plan_item *item)
 {
     memset(row, 0, sizeof *row);
-    row->rank = ctx->rank;
-    row->measurement = ctx->next_measurement++;
-    NPRB_SET_TEXT(row->hostname, ctx->hostname);
-    NPRB_SET_TEXT(row->experiment, nprb_experiment_name(item->experiment));
-    row->cpu_node = (int32_t)nprb_topo_node(ctx->topo, item->cpu_node)->os_index;
-    row->mem_node =
-        item->mem_node >= 0 ? (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index : -1;
-    NPRB_SET_TEXT(row->mem_policy, nprb_mem_policy_name(item->policy));
-    row->size_bytes = item->size_bytes;
+    NPRB_FILL_ROW_HEAD(row, ctx, item);
     NPRB_SET_TEXT(row->pattern, item->pattern.name);
     row->slot_bytes = nprb_latency_slot_bytes(&item->pattern);
     row->tlb_window_bytes = item->pattern.kind == NPRB_PATTERN_RANDOM ? item->tlb_window_bytes : 0;

@@ -35,11 +35,11 @@ struct nprb_stream_args {
 };
 
 struct nprb_kernel {
-    const char *name;     /**< as in configs and the "kernel" column */
-    const char *formula;  /**< e.g. "a[i] = b[i] + s*c[i]" */
-    unsigned arrays;      /**< 1: a; 2: a, b; 3: a, b, c (what args must provide) */
-    bool uses_index;      /**< needs args.index (read_random) */
-    bool uses_stride;     /**< reads every args.stride-th element (read_strided) */
+    const char *name;    /**< as in configs and the "kernel" column */
+    const char *formula; /**< e.g. "a[i] = b[i] + s*c[i]" */
+    unsigned arrays;     /**< 1: a; 2: a, b; 3: a, b, c (what args must provide) */
+    bool uses_index;     /**< needs args.index (read_random) */
+    bool uses_stride;    /**< reads every args.stride-th element (read_strided) */
     /** Bytes per access as the code asks for them: reads + writes (+ the index for random). */
     unsigned program_bytes;
     /** Bytes per access on the memory bus, write-allocate included; for strided and random

@@ -13,7 +13,8 @@
 /**
  * Links every slot of @p buf (@p bytes long, @p slot_bytes per slot, a multiple of
  * sizeof(void *)) into one random cycle. Slots of 128 bytes or more keep their pointer in a cache
- * line of the slot chosen by a hash of the slot's index (so the chain uses every cache set). With
+ * line of the slot that rotates from one 4 KiB page to the next (so the chain uses every cache
+ * set, evenly). With
  * @p window_bytes > 0 the chain is random within windows of that size and visits the windows in
  * random order (multichase's TLB-locality knob): a window of a few pages keeps TLB misses rare, so
  * the figure is memory latency rather than memory plus page walk. 0 means one window: every load

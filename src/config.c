@@ -24,6 +24,8 @@ enum key_kind {
     KEY_SIZES,    /* "auto" or a list of sizes */
     KEY_PATTERNS, /* a list of latency patterns */
     KEY_KERNELS,  /* a list of bandwidth kernels */
+    KEY_POLICIES, /* a list of memory policies besides bind */
+    KEY_PAIRS,    /* local | all */
 };
 
 struct config_key {
@@ -46,6 +48,11 @@ static const struct config_key keys[] = {
      "transparent huge pages for buffers: system (leave alone) | on | off"},
     {"latency_matrix.enabled", KEY_BOOL, OFF(latency_matrix.enabled), "true", 0, 0,
      "measure idle latency with a dependent pointer chase"},
+    {"latency_matrix.pairs", KEY_PAIRS, OFF(latency_matrix.pairs), "all", 0, 0,
+     "all: threads on node i, memory bound to node j, every i and j; local: i = j only"},
+    {"latency_matrix.policies", KEY_POLICIES, OFF(latency_matrix.policies),
+     "interleave,preferred,first_touch", 0, 0,
+     "per CPU node, besides bind: interleave (all nodes), preferred (own node), first_touch"},
     {"latency_matrix.size", KEY_SIZE, OFF(latency_matrix.size_bytes), "1GiB", KIB(4), TIB(64),
      "chase working set per memory node (K/M/G/T or KiB/MiB/GiB/TiB)"},
     {"latency_matrix.tlb_window", KEY_SIZE, OFF(latency_matrix.tlb_window_bytes), "256KiB", 0,
@@ -56,6 +63,12 @@ static const struct config_key keys[] = {
      "minimum length of one sample (ns/us/ms/s)"},
     {"bandwidth_matrix.enabled", KEY_BOOL, OFF(bandwidth_matrix.enabled), "true", 0, 0,
      "measure multi-threaded read bandwidth"},
+    {"bandwidth_matrix.pairs", KEY_PAIRS, OFF(bandwidth_matrix.pairs), "all", 0, 0,
+     "all: cores of node i streaming memory of node j, every i and j; local: i = j only"},
+    {"bandwidth_matrix.kernels", KEY_KERNELS, OFF(bandwidth_matrix.kernels), "read,triad", 0, 0,
+     "kernels measured for every pair"},
+    {"bandwidth_matrix.policies", KEY_POLICIES, OFF(bandwidth_matrix.policies), "interleave", 0, 0,
+     "per CPU node, besides bind: interleave, preferred, first_touch"},
     {"bandwidth_matrix.size", KEY_SIZE, OFF(bandwidth_matrix.size_bytes), "512MiB", KIB(64),
      TIB(64), "streamed array per memory node"},
     {"bandwidth_matrix.threads", KEY_THREADS, OFF(bandwidth_matrix.threads), "all", 1, 4096,
@@ -219,6 +232,13 @@ static int add_name(void *arg, const char *item, char *why, size_t len)
         if (nprb_pattern_parse(item, &pattern, why, len) != 0)
             return -1;
         canonical = pattern.name;
+    } else if (a->kind == KEY_POLICIES) {
+        if (strcmp(item, "interleave") != 0 && strcmp(item, "preferred") != 0 &&
+            strcmp(item, "first_touch") != 0) {
+            fmt_err(why, len, "unknown policy '%s' (expected interleave, preferred or first_touch)",
+                    item);
+            return -1;
+        }
     } else if (nprb_kernel_find(item) == NULL) {
         fmt_err(why, len,
                 "unknown kernel '%s' (expected read, write, write_nt, copy, copy_nt, scale, add, "
@@ -326,9 +346,22 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
         *list = parsed;
         return 0;
     }
+    case KEY_PAIRS:
+        if (strcasecmp(text, "all") == 0 || strcasecmp(text, "local") == 0) {
+            *(enum nprb_pairs *)field =
+                strcasecmp(text, "all") == 0 ? NPRB_PAIRS_ALL : NPRB_PAIRS_LOCAL;
+            return 0;
+        }
+        fmt_err(err, errlen, "expected all or local, got '%s'", text);
+        return -1;
     case KEY_PATTERNS:
-    case KEY_KERNELS: {
+    case KEY_KERNELS:
+    case KEY_POLICIES: {
         struct nprb_names *list = (struct nprb_names *)field, parsed = {0};
+        if (key->kind == KEY_POLICIES && strcasecmp(text, "none") == 0) {
+            *list = parsed;
+            return 0;
+        }
         struct name_list_arg arg = {&parsed, key->kind};
         if (for_each_item(text, add_name, &arg, err, errlen) != 0)
             return -1;
@@ -399,7 +432,8 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
                 w->path, line, name);
         return -1;
     }
-    bool is_list = key->kind == KEY_SIZES || key->kind == KEY_PATTERNS || key->kind == KEY_KERNELS;
+    bool is_list = key->kind == KEY_SIZES || key->kind == KEY_PATTERNS ||
+                   key->kind == KEY_KERNELS || key->kind == KEY_POLICIES;
     char joined[1024] = "";
     const char *text = joined;
     if (value->type == YAML_SEQUENCE_NODE && is_list) {
@@ -573,6 +607,16 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
         }
         return;
     }
+    case KEY_PAIRS:
+        snprintf(buf, len, "%s",
+                 *(const enum nprb_pairs *)field == NPRB_PAIRS_ALL ? "all" : "local");
+        return;
+    case KEY_POLICIES:
+        if (((const struct nprb_names *)field)->count == 0) {
+            snprintf(buf, len, "none");
+            return;
+        }
+        __attribute__((fallthrough)); /* a list like the others */
     case KEY_PATTERNS:
     case KEY_KERNELS: {
         const struct nprb_names *list = (const struct nprb_names *)field;

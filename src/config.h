@@ -34,16 +34,24 @@ struct nprb_names {
     char name[NPRB_MAX_LIST][NPRB_LIST_NAME_LEN];
 };
 
+/** Which CPU-node / memory-node pairs a matrix measures. */
+enum nprb_pairs { NPRB_PAIRS_LOCAL, NPRB_PAIRS_ALL };
+
 struct nprb_latency_config {
     bool enabled;
-    uint64_t size_bytes;       /**< working set of the chase, per memory node */
-    uint64_t tlb_window_bytes; /**< chain random within windows of this size; 0: whole set */
-    int samples;               /**< timed samples kept (one more is taken and discarded) */
-    double sample_s;           /**< minimum length of one sample */
+    enum nprb_pairs pairs;
+    struct nprb_names policies; /**< besides bind: interleave, preferred, first_touch */
+    uint64_t size_bytes;        /**< working set of the chase, per memory node */
+    uint64_t tlb_window_bytes;  /**< chain random within windows of this size; 0: whole set */
+    int samples;                /**< timed samples kept (one more is taken and discarded) */
+    double sample_s;            /**< minimum length of one sample */
 };
 
 struct nprb_bandwidth_config {
     bool enabled;
+    enum nprb_pairs pairs;
+    struct nprb_names kernels;
+    struct nprb_names policies;
     uint64_t size_bytes; /**< bytes of the array streamed, per memory node */
     int threads;         /**< threads per CPU node; 0 means one per usable core */
     int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */

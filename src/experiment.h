@@ -42,6 +42,14 @@ struct nprb_context {
                               ? (int32_t)nprb_topo_node((ctx)->topo, (item)->mem_node)->os_index   \
                               : -1;                                                                \
         NPRB_SET_TEXT((row)->mem_policy, nprb_mem_policy_name((item)->policy));                    \
+        NPRB_SET_TEXT((row)->pair_class,                                                           \
+                      (item)->mem_node >= 0                                                        \
+                          ? nprb_topo_pair_class((ctx)->topo, (item)->cpu_node, (item)->mem_node)  \
+                          : "-");                                                                  \
+        (row)->slit =                                                                              \
+            (item)->mem_node >= 0                                                                  \
+                ? (int32_t)nprb_topo_distance((ctx)->topo, (item)->cpu_node, (item)->mem_node)     \
+                : 0;                                                                               \
         (row)->size_bytes = (item)->size_bytes;                                                    \
     } while (0)
 
@@ -62,6 +70,13 @@ nprb_plan_fn nprb_experiment_plan(enum nprb_experiment_id id);
 enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct nprb_plan_item *item);
 enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx,
                                         const struct nprb_plan_item *item);
+
+/**
+ * Plans a matrix: for every node i with usable cores, @p base bound to every node j with memory
+ * (only j = i with NPRB_PAIRS_LOCAL), then each of @p policies from node i's cores.
+ */
+int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, const char *key,
+                     enum nprb_pairs pairs, const struct nprb_names *policies);
 
 int nprb_plan_latency_matrix(struct nprb_planner *p);
 int nprb_plan_bandwidth_matrix(struct nprb_planner *p);

@@ -1,89 +1,248 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define MAX_NODES_SHOWN 64
+#define POLICIES 3
+
+static const char *const policy_names[POLICIES] = {"interleave", "preferred", "first_touch"};
+static const char *const policy_heads[POLICIES] = {"interleave", "preferred", "1st-touch"};
+
+/* One matrix of figures: rows are CPU nodes, columns memory nodes then the policies. */
+struct matrix {
+    int cpus[MAX_NODES_SHOWN], mems[MAX_NODES_SHOWN];
+    int n_cpus, n_mems;
+    double value[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES];
+    char mark[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES]; /* class letter, or '!' invalid */
+};
+
+static int slot_of(int *list, int *n, int node)
+{
+    for (int i = 0; i < *n; i++)
+        if (list[i] == node)
+            return i;
+    if (*n == MAX_NODES_SHOWN)
+        return -1;
+    int i = *n;
+    while (i > 0 && list[i - 1] > node) {
+        list[i] = list[i - 1];
+        i--;
+    }
+    list[i] = node;
+    (*n)++;
+    return -2; /* inserted: positions moved, look it up again */
+}
+
+static int index_of(int *list, int *n, int node)
+{
+    int i = slot_of(list, n, node);
+    return i == -2 ? slot_of(list, n, node) : i;
+}
+
+static char class_letter(const char *pair_class, const char *status)
+{
+    if (strcmp(status, "ok") != 0)
+        return '!';
+    switch (pair_class[0]) {
+    case 'l':
+        return 'L'; /* local */
+    case 's':
+        return 'P'; /* same package */
+    case 'c':
+        return 'X'; /* cross package */
+    case 'm':
+        return 'M'; /* memory-only node */
+    }
+    return ' ';
+}
+
+static int policy_column(const char *policy)
+{
+    for (int k = 0; k < POLICIES; k++)
+        if (strcmp(policy, policy_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+/* Adds one figure; rows and columns come in any order, the matrix keeps them sorted. */
+static void put(struct matrix *m, int cpu, int mem, const char *policy, double value,
+                const char *pair_class, const char *status)
+{
+    int r = index_of(m->cpus, &m->n_cpus, cpu);
+    int c;
+    if (strcmp(policy, "bind") == 0) {
+        int before = m->n_mems;
+        c = index_of(m->mems, &m->n_mems, mem);
+        if (m->n_mems != before) { /* a new column: shift the others right */
+            for (int i = 0; i < MAX_NODES_SHOWN; i++) {
+                memmove(&m->value[i][c + 1], &m->value[i][c],
+                        (size_t)(before - c) * sizeof m->value[0][0]);
+                memmove(&m->mark[i][c + 1], &m->mark[i][c], (size_t)(before - c));
+                m->value[i][c] = NAN;
+                m->mark[i][c] = ' ';
+            }
+        }
+    } else {
+        int k = policy_column(policy);
+        c = k < 0 ? -1 : MAX_NODES_SHOWN + k;
+    }
+    if (r < 0 || c < 0)
+        return;
+    m->value[r][c] = value;
+    m->mark[r][c] = class_letter(pair_class, status);
+}
+
+static void clear(struct matrix *m)
+{
+    m->n_cpus = m->n_mems = 0;
+    for (int i = 0; i < MAX_NODES_SHOWN; i++)
+        for (int j = 0; j < MAX_NODES_SHOWN + POLICIES; j++) {
+            m->value[i][j] = NAN;
+            m->mark[i][j] = ' ';
+        }
+}
+
+static void cell(FILE *out, double value, char mark)
+{
+    if (isnan(value))
+        fprintf(out, " %10s", mark == '!' ? "failed" : "-");
+    else
+        fprintf(out, " %9.1f%c", value, mark);
+}
+
+static void print_matrix(FILE *out, const char *title, const struct matrix *m)
+{
+    if (m->n_cpus == 0)
+        return;
+    bool policy_used[POLICIES] = {false};
+    for (int r = 0; r < m->n_cpus; r++)
+        for (int k = 0; k < POLICIES; k++)
+            policy_used[k] |= !isnan(m->value[r][MAX_NODES_SHOWN + k]);
+    fprintf(out, "  %s\n  %-10s", title, "CPUs\\mem");
+    for (int c = 0; c < m->n_mems; c++)
+        fprintf(out, " %9s%d", "node ", m->mems[c]);
+    for (int k = 0; k < POLICIES; k++)
+        if (policy_used[k])
+            fprintf(out, " %10.10s", policy_heads[k]);
+    fputc('\n', out);
+    for (int r = 0; r < m->n_cpus; r++) {
+        fprintf(out, "  node %-5d", m->cpus[r]);
+        for (int c = 0; c < m->n_mems; c++)
+            cell(out, m->value[r][c], m->mark[r][c]);
+        for (int k = 0; k < POLICIES; k++)
+            if (policy_used[k])
+                cell(out, m->value[r][MAX_NODES_SHOWN + k], m->mark[r][MAX_NODES_SHOWN + k]);
+        fputc('\n', out);
+    }
+}
 
 void nprb_report_header(FILE *out)
 {
-    fprintf(out, "%-20s %4s %4s | %-26s | %-26s | %7s %s\n", "", "", "", "idle latency, ns",
-            "read bandwidth, GB/s", "", "");
-    fprintf(out, "%-20s %4s %4s | %8s %8s %8s | %8s %8s %8s | %7s %s\n", "host", "rank", "node",
-            "median", "p99", "on-node", "best", "median", "threads", "on-node", "status");
+    fprintf(out, "NUMA matrices per host (L local, P same package, X cross package, M memory-only "
+                 "node, ! not valid: see the notes)\n");
 }
 
-static const struct nprb_bandwidth_row *bandwidth_for(const struct nprb_results *rows, int node)
+static const void *row_at(const struct nprb_rows *rows, size_t i)
 {
-    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
-    for (size_t i = 0; i < bw->count; i++) {
-        const struct nprb_bandwidth_row *b =
-            (const struct nprb_bandwidth_row *)(bw->data + i * bw->row_bytes);
-        if (strcmp(b->experiment, "bandwidth_matrix") == 0 && b->cpu_node == node &&
-            b->mem_node == node)
-            return b;
+    return rows->data + i * rows->row_bytes;
+}
+
+/* Rows that are not ok, once per distinct note. */
+static void notes(FILE *out, const struct nprb_results *rows)
+{
+    char seen[16][NPRB_NOTE_LEN];
+    int n = 0;
+    for (int t = NPRB_TABLE_LATENCY; t <= NPRB_TABLE_BANDWIDTH; t++) {
+        const struct nprb_rows *tab = &rows->tables[t];
+        for (size_t i = 0; i < tab->count; i++) {
+            const char *status = t == NPRB_TABLE_LATENCY
+                                     ? ((const struct nprb_latency_row *)row_at(tab, i))->status
+                                     : ((const struct nprb_bandwidth_row *)row_at(tab, i))->status;
+            const char *note = t == NPRB_TABLE_LATENCY
+                                   ? ((const struct nprb_latency_row *)row_at(tab, i))->note
+                                   : ((const struct nprb_bandwidth_row *)row_at(tab, i))->note;
+            if (strcmp(status, "ok") == 0 || note[0] == '\0')
+                continue;
+            bool dup = false;
+            for (int k = 0; k < n; k++)
+                dup |= strcmp(seen[k], note) == 0;
+            if (dup || n == 16)
+                continue;
+            snprintf(seen[n++], NPRB_NOTE_LEN, "%s", note);
+            fprintf(out, "  note (%s): %s\n", status, note);
+        }
     }
-    return NULL;
-}
-
-static void pct(char *buf, size_t len, double frac)
-{
-    if (isnan(frac))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%.1f%%", 100 * frac);
-}
-
-static const char *worse_status(const char *a, const char *b)
-{
-    return strcmp(a, "ok") != 0 ? a : b;
 }
 
 void nprb_report_rank(FILE *out, const struct nprb_results *rows)
 {
-    const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
-    const struct nprb_host_row *host =
-        hosts->count ? (const struct nprb_host_row *)hosts->data : NULL;
-    if (host != NULL && strcmp(host->status, "ok") != 0)
-        fprintf(out, "%-20.20s %4d      | host %s: %s\n", host->hostname, host->rank, host->status,
-                host->error);
+    if (hosts->count == 0)
+        return;
+    const struct nprb_host_row *host = row_at(hosts, 0);
+    fprintf(out, "\n%s (rank %d): %s, %s%s%s\n", host->hostname, host->rank, host->node_type,
+            host->binding_check, strcmp(host->status, "ok") != 0 ? "; host " : "",
+            strcmp(host->status, "ok") != 0 ? host->status : "");
+    struct matrix *m = malloc(sizeof *m);
+    if (m == NULL)
+        return;
+    clear(m);
+    const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
     for (size_t i = 0; i < lat->count; i++) {
-        const struct nprb_latency_row *l =
-            (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
-        if (strcmp(l->experiment, "latency_matrix") != 0)
-            continue;
-        const struct nprb_bandwidth_row *b =
-            l->cpu_node == l->mem_node ? bandwidth_for(rows, l->cpu_node) : NULL;
-        char node[16], lp[16], bp[16];
-        if (l->cpu_node == l->mem_node)
-            snprintf(node, sizeof node, "%d", l->cpu_node);
-        else if (l->mem_node < 0)
-            snprintf(node, sizeof node, "%d>il", l->cpu_node);
-        else
-            snprintf(node, sizeof node, "%d>%d", l->cpu_node, l->mem_node);
-        pct(lp, sizeof lp, l->pages_on_target_frac);
-        pct(bp, sizeof bp, b ? b->pages_on_target_frac : NAN);
-        const char *status = b ? worse_status(l->status, b->status) : l->status;
-        fprintf(out, "%-20.20s %4d %4s | %8.1f %8.1f %8s | %8.2f %8.2f %8d | %7s %s\n", l->hostname,
-                l->rank, node, l->latency_ns_median, l->latency_ns_p99, lp, b ? b->gbs_best : NAN,
-                b ? b->gbs_median : NAN, b ? b->threads : 0, bp, status);
-        if (l->note[0] != '\0')
-            fprintf(out, "%-20s %4s %4s   latency: %s\n", "", "", "", l->note);
-        if (b != NULL && b->note[0] != '\0')
-            fprintf(out, "%-20s %4s %4s   bandwidth: %s\n", "", "", "", b->note);
+        const struct nprb_latency_row *l = row_at(lat, i);
+        if (strcmp(l->experiment, "latency_matrix") == 0 && strcmp(l->status, "not_applicable"))
+            put(m, l->cpu_node, l->mem_node, l->mem_policy, l->latency_ns_median, l->pair_class,
+                l->status);
     }
+    print_matrix(out, "idle latency, ns (median)", m);
+
+    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
+    char kernels[8][16];
+    int n_kernels = 0;
+    for (size_t i = 0; i < bw->count; i++) {
+        const struct nprb_bandwidth_row *b = row_at(bw, i);
+        bool known = false;
+        for (int k = 0; k < n_kernels; k++)
+            known |= strcmp(kernels[k], b->kernel) == 0;
+        if (!known && n_kernels < 8 && strcmp(b->experiment, "bandwidth_matrix") == 0)
+            snprintf(kernels[n_kernels++], sizeof kernels[0], "%s", b->kernel);
+    }
+    for (int k = 0; k < n_kernels; k++) {
+        clear(m);
+        int threads = 0;
+        for (size_t i = 0; i < bw->count; i++) {
+            const struct nprb_bandwidth_row *b = row_at(bw, i);
+            if (strcmp(b->experiment, "bandwidth_matrix") != 0 ||
+                strcmp(b->kernel, kernels[k]) != 0 || strcmp(b->status, "not_applicable") == 0)
+                continue;
+            put(m, b->cpu_node, b->mem_node, b->mem_policy, b->gbs_best, b->pair_class, b->status);
+            threads = b->threads;
+        }
+        char title[96];
+        snprintf(title, sizeof title, "%s bandwidth, GB/s (best; %d threads per CPU node)",
+                 kernels[k], threads);
+        print_matrix(out, title, m);
+    }
+    free(m);
+    notes(out, rows);
 }
 
 void nprb_report_footer(FILE *out, const char *path, int hosts, int ranks, int failed_hosts)
 {
     fprintf(out,
-            "\nLatency: one thread chases a random cycle of 256-byte slots (random within 256 KiB\n"
-            "  windows, as multichase does) through memory bound to its own node; ns per\n"
-            "  dependent load over samples (median and 99th percentile).\n"
-            "Bandwidth: one pinned thread per usable core reads its own chunk (read kernel);\n"
-            "  GB/s = 1e9 bytes/s of bytes the program reads (STREAM's count; for read, bus bytes\n"
-            "  are the same). on-node: share of the buffer's pages verified on the node\n"
-            "  (move_pages); below 99%% the row is marked invalid. Node \"0>il\": CPUs of node 0,\n"
-            "  memory interleaved over every node.\n");
+            "\nLatency: one pinned thread chases a random cycle of 256-byte slots (random within\n"
+            "  256 KiB windows, as multichase does) through memory bound to the column's node;\n"
+            "  ns per dependent load, median over samples. Bandwidth: one pinned thread per core\n"
+            "  of the row's node streams its own chunk; GB/s = 1e9 bytes/s of the bytes the\n"
+            "  program reads and writes (STREAM's count; bus bytes with write-allocate are in the\n"
+            "  file). Every figure's pages were verified with move_pages: a cell whose pages are\n"
+            "  not where its policy says (under 99%% on the bound node, or an uneven interleave)\n"
+            "  is marked '!' and not to be used. interleave: over every node with memory;\n"
+            "  preferred and first_touch: the row's own node.\n");
     fprintf(out, "\n%d host(s), %d rank(s), %d host(s) failed. Results: %s\n", hosts, ranks,
             failed_hosts, path);
 }

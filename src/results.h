@@ -71,6 +71,8 @@ struct nprb_latency_row {
     int32_t cpu_node;
     int32_t mem_node; /**< -1 when the policy spans several nodes */
     char mem_policy[16];
+    char pair_class[16]; /**< local, same_package, cross_package, memory_only; "-" for spreads */
+    int32_t slit;        /**< firmware distance cpu_node -> mem_node, 0 unknown */
     uint64_t size_bytes;
     char pattern[16];
     uint64_t slot_bytes;
@@ -95,6 +97,8 @@ struct nprb_bandwidth_row {
     int32_t cpu_node;
     int32_t mem_node;
     char mem_policy[16];
+    char pair_class[16];
+    int32_t slit;
     uint64_t size_bytes;
     char kernel[16];
     uint64_t stride_bytes; /**< read_strided's stride, 0 otherwise */

@@ -307,6 +307,19 @@ int nprb_topo_node_pus(const struct nprb_topo *t, int index, unsigned *pus, int 
     return n;
 }
 
+const char *nprb_topo_pair_class(const struct nprb_topo *t, int from, int to)
+{
+    if (from == to)
+        return "local";
+    if (to < 0 || to >= t->node_count || from < 0 || from >= t->node_count)
+        return "?";
+    if (t->nodes[to].cpu_count == 0)
+        return "memory_only";
+    if (t->nodes[from].package >= 0 && t->nodes[from].package == t->nodes[to].package)
+        return "same_package";
+    return "cross_package";
+}
+
 unsigned nprb_topo_distance(const struct nprb_topo *t, int from, int to)
 {
     if (from < 0 || to < 0 || from >= t->node_count || to >= t->node_count)

@@ -68,6 +68,12 @@ int nprb_topo_node_index(const struct nprb_topo *topo, unsigned os_index);
  */
 int nprb_topo_node_pus(const struct nprb_topo *topo, int index, unsigned *pus, int max);
 
+/**
+ * How CPUs of node @p from reach memory of node @p to, by logical index: "local", "same_package",
+ * "cross_package", or "memory_only" when @p to has no CPUs of its own.
+ */
+const char *nprb_topo_pair_class(const struct nprb_topo *topo, int from, int to);
+
 /** Firmware (SLIT) distance between nodes by logical index; 0 when the firmware gave none. */
 unsigned nprb_topo_distance(const struct nprb_topo *topo, int from, int to);
 

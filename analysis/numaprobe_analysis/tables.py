@@ -20,8 +20,10 @@ def local_table(results):
     """Local (node i -> node i) latency and bandwidth per host and node."""
     lat = results["latency"]
     bw = results["bandwidth"]
-    lat = lat[(lat.experiment == "latency_matrix") & (lat.cpu_node == lat.mem_node)]
-    bw = bw[(bw.experiment == "bandwidth_matrix") & (bw.cpu_node == bw.mem_node)]
+    lat = lat[(lat.experiment == "latency_matrix") & (lat.mem_policy == "bind")
+              & (lat.cpu_node == lat.mem_node)]
+    bw = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == "bind")
+            & (bw.kernel == "read") & (bw.cpu_node == bw.mem_node)]
     merged = pd.merge(
         lat[["hostname", "rank", "cpu_node", "latency_ns_median", "latency_ns_p99",
              "pages_on_target_frac", "status"]],

@@ -75,7 +75,8 @@ def main():
     measured = Counter()
     for table, rows in (("latency", lat), ("bandwidth", bw)):
         for r in rows:
-            where = f"/{table} rank {r['rank']} cpu {r['cpu_node']} mem {r['mem_node']}"
+            where = (f"/{table} {text(r['experiment'])} rank {r['rank']} cpu {r['cpu_node']} "
+                     f"mem {r['mem_node']} {text(r['mem_policy'])}")
             status, policy = text(r["status"]), text(r["mem_policy"])
             if status == "not_applicable":
                 expect(len(text(r["note"])) > 0, f"{where}: no reason")
@@ -85,12 +86,13 @@ def main():
             total_pages = sum(on.values())
             expect(total_pages * 4096 >= int(r["size_bytes"]), f"{where}: placement incomplete")
             matrix = text(r["experiment"]).endswith("_matrix")
-            if policy == "bind" and matrix:
-                measured[(table, int(r["cpu_node"]))] += 1
-            if policy == "bind":
-                expect(int(r["cpu_node"]) == int(r["mem_node"]), f"{where}: not local")
+            kernel = text(r["kernel"]) if table == "bandwidth" else "chase"
+            if matrix:
+                measured[(table, kernel, int(r["cpu_node"]), int(r["mem_node"]), policy)] += 1
+            if policy in ("bind", "preferred", "first_touch"):
                 frac = on[int(r["mem_node"])] / max(total_pages, 1)
                 expect(frac >= PLACED, f"{where}: {frac:.3f} of pages on node {r['mem_node']}")
+                expect(int(r["cpu_node"]) < a.nodes, f"{where}: threads on a node without CPUs")
             elif policy == "interleave":
                 share = total_pages / total
                 for node in range(total):
@@ -102,23 +104,33 @@ def main():
                 if matrix:
                     expect(int(r["threads"]) == a.cpus // a.nodes,
                            f"{where}: {r['threads']} threads")
+            if matrix and policy == "bind":
+                i, j = int(r["cpu_node"]), int(r["mem_node"])
+                want = ("local" if i == j else "memory_only" if j >= a.nodes
+                        else "cross_package")
+                expect(text(r["pair_class"]) == want, f"{where}: pair class "
+                       f"{text(r['pair_class'])}, want {want}")
+                expect(int(r["slit"]) == expected_distance(i, j, a.nodes),
+                       f"{where}: slit {r['slit']} beside the measurement")
 
-    # Every CPU node measured exactly once per matrix across the host's ranks; memory-only nodes
-    # are reported, not measured, locally. (Sweeps run once per host, on its first node; their
-    # placement is checked above like every bound row.)
-    for table in ("latency", "bandwidth"):
-        for node in range(a.nodes):
-            expect(measured[(table, node)] == 1, f"/{table}: node {node} measured "
-                   f"{measured[(table, node)]} times")
+    # The whole grid, each cell exactly once across the host's ranks: every CPU node to every
+    # node with memory (memory-only ones included), and each policy from every CPU node.
+    for (table, kernel) in {(k[0], k[1]) for k in measured}:
+        for i in range(a.nodes):
+            for j in range(total):
+                expect(measured[(table, kernel, i, j, "bind")] == 1,
+                       f"/{table} {kernel}: pair {i}->{j} measured "
+                       f"{measured[(table, kernel, i, j, 'bind')]} times")
+            if total > 1:
+                expect(measured[(table, kernel, i, -1, "interleave")] == 1,
+                       f"/{table} {kernel}: interleave from node {i} measured "
+                       f"{measured[(table, kernel, i, -1, 'interleave')]} times")
+    expect(any(k[0] == "latency" for k in measured), "no latency matrix")
+    expect(any(k[0] == "bandwidth" for k in measured), "no bandwidth matrix")
     for r in lat:
-        if int(r["mem_node"]) >= a.nodes and text(r["mem_policy"]) == "bind":
-            expect("memory-only" in text(r["note"]), f"memory-only node {r['mem_node']} row: "
+        if int(r["cpu_node"]) >= a.nodes and text(r["experiment"]) == "latency_matrix":
+            expect("memory-only" in text(r["note"]), f"memory-only node {r['cpu_node']} row: "
                    f"{text(r['note'])}")
-    # Interleave is a cross-node measurement: made once per host, by its first rank.
-    interleaved = [r for r in lat if text(r["mem_policy"]) == "interleave"
-                   and text(r["status"]) == "ok"]
-    expect(len(interleaved) == 1 and int(interleaved[0]["rank"]) == 0,
-           f"interleave measured {len(interleaved)} times, want once by rank 0")
 
     # Sweeps describe the host's caches: made once per host, by its first rank.
     for table, rows in (("latency", lat), ("bandwidth", bw)):

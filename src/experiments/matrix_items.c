@@ -1,0 +1,73 @@
+/* The grid both matrices share: for every CPU node i, memory bound to every node j (or only
+ * j = i), then the extra policies from node i's cores. */
+#include "experiment.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static enum nprb_mem_policy policy_named(const char *name)
+{
+    if (strcmp(name, "interleave") == 0)
+        return NPRB_MEM_INTERLEAVE;
+    if (strcmp(name, "preferred") == 0)
+        return NPRB_MEM_PREFERRED;
+    return NPRB_MEM_FIRST_TOUCH;
+}
+
+static int nodes_with_memory(const struct nprb_topo *topo)
+{
+    int n = 0;
+    for (int i = 0; i < nprb_topo_node_count(topo); i++)
+        n += nprb_topo_node(topo, i)->memory_bytes > 0;
+    return n;
+}
+
+/* Items of one CPU node. A node whose cores this rank cannot use gets one "not applicable" row
+ * for its local pair (another rank of the host may own it, or it has no CPUs at all). */
+static int cpu_node_items(struct nprb_planner *p, struct nprb_plan_item item, int i,
+                          enum nprb_pairs pairs, const struct nprb_names *policies)
+{
+    int nodes = nprb_topo_node_count(p->topo);
+    item.cpu_node = i;
+    nprb_local_skip_reason(nprb_topo_node(p->topo, i), item.skip_reason, sizeof item.skip_reason);
+    if (item.skip_reason[0] != '\0') {
+        item.mem_node = i;
+        return nprb_plan_add(p, &item);
+    }
+    for (int j = 0; j < nodes; j++) {
+        if (pairs == NPRB_PAIRS_LOCAL && j != i)
+            continue;
+        if (nprb_topo_node(p->topo, j)->memory_bytes == 0)
+            continue;
+        item.mem_node = j;
+        if (nprb_plan_add(p, &item) != 0)
+            return -1;
+    }
+    for (int k = 0; k < policies->count; k++) {
+        item.policy = policy_named(policies->name[k]);
+        item.mem_node = item.policy == NPRB_MEM_INTERLEAVE ? -1 : i;
+        item.skip_reason[0] = '\0';
+        if (item.policy == NPRB_MEM_INTERLEAVE && nodes_with_memory(p->topo) < 2)
+            snprintf(item.skip_reason, sizeof item.skip_reason,
+                     "not applicable: interleave needs 2 or more NUMA nodes, this host has %d",
+                     nodes_with_memory(p->topo));
+        if (nprb_plan_add(p, &item) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, const char *key,
+                     enum nprb_pairs pairs, const struct nprb_names *policies)
+{
+    /* Interleave over every node needs the total to fit their sum; each bound pair needs it to
+     * fit one node. The smallest node decides, as for a fleet of identical nodes. */
+    for (int j = 0; j < nprb_topo_node_count(p->topo); j++)
+        if (nprb_topo_node(p->topo, j)->memory_bytes > 0 &&
+            nprb_plan_check_fits(p, key, base->size_bytes, j) != 0)
+            return -1;
+    for (int i = 0; i < nprb_topo_node_count(p->topo); i++)
+        if (cpu_node_items(p, *base, i, pairs, policies) != 0)
+            return -1;
+    return 0;
+}

@@ -127,6 +127,20 @@ bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, 
  */
 void nprb_record_cache_levels(struct nprb_context *ctx);
 
+/** Kernel allocation counters of every node (NPRB_NUMASTAT_FIELDS per node, node order). */
+struct nprb_numastat_snapshot {
+    int nodes;
+    uint64_t *values;
+};
+
+/** Reads every node's counters; values is NULL when unreadable. Free with the one below. */
+void nprb_numastat_take(const struct nprb_topo *topo, struct nprb_numastat_snapshot *snap);
+void nprb_numastat_free(struct nprb_numastat_snapshot *snap);
+
+/** Appends one /numastat row per node: the change since @p before. */
+void nprb_record_numastat(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+                          const struct nprb_numastat_snapshot *before);
+
 /** Appends one placement row per node that holds pages of the census. */
 void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,
                            const struct nprb_census *census);

@@ -26,6 +26,8 @@ static hid_t field_type(const struct nprb_field *f)
         return H5Tcopy(H5T_NATIVE_INT8);
     case NPRB_FIELD_I32:
         return H5Tcopy(H5T_NATIVE_INT32);
+    case NPRB_FIELD_I64:
+        return H5Tcopy(H5T_NATIVE_INT64);
     case NPRB_FIELD_U64:
         return H5Tcopy(H5T_NATIVE_UINT64);
     case NPRB_FIELD_F64:

@@ -10,6 +10,7 @@
     }
 #define I8(t, n) F(t, n, NPRB_FIELD_I8)
 #define I32(t, n) F(t, n, NPRB_FIELD_I32)
+#define I64(t, n) F(t, n, NPRB_FIELD_I64)
 #define U64(t, n) F(t, n, NPRB_FIELD_U64)
 #define F64(t, n) F(t, n, NPRB_FIELD_F64)
 #define STR(t, n) F(t, n, NPRB_FIELD_STR)
@@ -125,6 +126,14 @@ static const struct nprb_field cache_level_fields[] = {
 };
 #undef C
 
+#define S struct nprb_numastat_row
+static const struct nprb_field numastat_fields[] = {
+    I32(S, rank),       I32(S, measurement), STR(S, experiment),   I32(S, node),
+    I64(S, numa_hit),   I64(S, numa_miss),   I64(S, numa_foreign), I64(S, interleave_hit),
+    I64(S, local_node), I64(S, other_node),
+};
+#undef S
+
 #define TABLE(name, type, fields)                                                                  \
     {                                                                                              \
         (name), sizeof(type), (fields), sizeof(fields) / sizeof((fields)[0])                       \
@@ -136,6 +145,7 @@ static const struct nprb_table_desc tables[NPRB_N_TABLES] = {
     [NPRB_TABLE_LATENCY] = TABLE("latency", struct nprb_latency_row, latency_fields),
     [NPRB_TABLE_BANDWIDTH] = TABLE("bandwidth", struct nprb_bandwidth_row, bandwidth_fields),
     [NPRB_TABLE_PLACEMENT] = TABLE("placement", struct nprb_placement_row, placement_fields),
+    [NPRB_TABLE_NUMASTAT] = TABLE("numastat", struct nprb_numastat_row, numastat_fields),
     [NPRB_TABLE_CACHE_LEVELS] =
         TABLE("cache_levels", struct nprb_cache_level_row, cache_level_fields),
 };

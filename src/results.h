@@ -136,6 +136,15 @@ struct nprb_cache_level_row {
     char note[NPRB_NOTE_LEN];
 };
 
+struct nprb_numastat_row {
+    int32_t rank;
+    int32_t measurement;
+    char experiment[NPRB_NAME_LEN];
+    int32_t node;
+    /* Changes of the node's counters while the measurement ran, pages (system-wide). */
+    int64_t numa_hit, numa_miss, numa_foreign, interleave_hit, local_node, other_node;
+};
+
 enum nprb_table_id {
     NPRB_TABLE_HOSTS,
     NPRB_TABLE_NUMA_NODES,
@@ -144,12 +153,14 @@ enum nprb_table_id {
     NPRB_TABLE_BANDWIDTH,
     NPRB_TABLE_PLACEMENT,
     NPRB_TABLE_CACHE_LEVELS,
+    NPRB_TABLE_NUMASTAT,
     NPRB_N_TABLES
 };
 
 enum nprb_field_kind {
     NPRB_FIELD_I8,
     NPRB_FIELD_I32,
+    NPRB_FIELD_I64,
     NPRB_FIELD_U64,
     NPRB_FIELD_F64,
     NPRB_FIELD_STR

@@ -76,7 +76,11 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
         .seed = ctx->cfg->seed,
     };
     struct nprb_bandwidth_result res;
+    struct nprb_numastat_snapshot counters;
+    nprb_numastat_take(ctx->topo, &counters);
     nprb_bandwidth_run(nprb_topo_hwloc(ctx->topo), &req, &res);
+    nprb_record_numastat(ctx, row.measurement, row.experiment, &counters);
+    nprb_numastat_free(&counters);
     row.program_bytes = res.program_bytes;
     row.bus_bytes = res.bus_bytes;
     row.page_bytes = res.page_bytes;

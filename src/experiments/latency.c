@@ -58,7 +58,11 @@ enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct npr
         .seed = ctx->cfg->seed,
     };
     struct nprb_latency_result res;
+    struct nprb_numastat_snapshot counters;
+    nprb_numastat_take(ctx->topo, &counters);
     nprb_latency_run(nprb_topo_hwloc(ctx->topo), &req, &res);
+    nprb_record_numastat(ctx, row.measurement, row.experiment, &counters);
+    nprb_numastat_free(&counters);
     row.samples = item->samples;
     row.accesses_per_sample = res.accesses_per_sample;
     row.page_bytes = res.page_bytes;

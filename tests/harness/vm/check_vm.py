@@ -46,6 +46,7 @@ def main():
         lat = f["latency"][()]
         bw = f["bandwidth"][()]
         place = f["placement"][()]
+        numastat = f["numastat"][()]
 
     expect(len(hosts) == a.ranks, f"{len(hosts)} /hosts rows, want {a.ranks}")
     for h in hosts:
@@ -131,6 +132,24 @@ def main():
         if int(r["cpu_node"]) >= a.nodes and text(r["experiment"]) == "latency_matrix":
             expect("memory-only" in text(r["note"]), f"memory-only node {r['cpu_node']} row: "
                    f"{text(r['note'])}")
+
+    # The kernel's own counters agree: remote bound pages were allocated on node j by a task on
+    # another node; interleaved pages were counted as interleave hits.
+    counters = defaultdict(dict)
+    for r in numastat:
+        counters[(int(r["rank"]), int(r["measurement"]))][int(r["node"])] = r
+    for r in lat:
+        if text(r["experiment"]) != "latency_matrix" or text(r["status"]) != "ok":
+            continue
+        c = counters[(int(r["rank"]), int(r["measurement"]))]
+        pages_wanted = 0.9 * int(r["size_bytes"]) / 4096
+        where = f"/numastat for latency cpu {r['cpu_node']} mem {r['mem_node']}"
+        if text(r["mem_policy"]) == "bind" and int(r["cpu_node"]) != int(r["mem_node"]):
+            other = int(c[int(r["mem_node"])]["other_node"]) if c else 0
+            expect(other >= pages_wanted, f"{where}: other_node grew by {other} pages")
+        if text(r["mem_policy"]) == "interleave":
+            hits = sum(int(v["interleave_hit"]) for v in c.values())
+            expect(hits >= pages_wanted, f"{where}: interleave_hit grew by {hits} pages")
 
     # Sweeps describe the host's caches: made once per host, by its first rank.
     for table, rows in (("latency", lat), ("bandwidth", bw)):

@@ -26,6 +26,7 @@ enum key_kind {
     KEY_KERNELS,  /* a list of bandwidth kernels */
     KEY_POLICIES, /* a list of memory policies besides bind */
     KEY_PAIRS,    /* local | all */
+    KEY_MODES,    /* a list of first-touch modes */
 };
 
 struct config_key {
@@ -128,6 +129,17 @@ static const struct config_key keys[] = {
      "kernels measured at every thread count"},
     {"thread_scaling.repetitions", KEY_INT, OFF(thread_scaling.repetitions), "5", 2, 100000,
      "timed repetitions kept per point"},
+
+    {"first_touch.enabled", KEY_BOOL, OFF(first_touch.enabled), "true", 0, 0,
+     "where first touch puts pages, and the parallel read bandwidth that follows"},
+    {"first_touch.size", KEY_SIZE, OFF(first_touch.size_bytes), "256MiB", KIB(64), TIB(64),
+     "array read by every usable core of the host"},
+    {"first_touch.modes", KEY_MODES, OFF(first_touch.modes),
+     "serial,threaded,mismatched,interleave,bind", 0, 0,
+     "serial (one thread on each node in turn writes it all) | threaded (each thread its own "
+     "chunk) | mismatched (another thread's chunk) | interleave | bind (each chunk mbind-ed)"},
+    {"first_touch.repetitions", KEY_INT, OFF(first_touch.repetitions), "5", 2, 100000,
+     "timed repetitions kept per mode"},
 };
 
 #define N_KEYS (sizeof keys / sizeof keys[0])
@@ -232,6 +244,19 @@ static int add_name(void *arg, const char *item, char *why, size_t len)
         if (nprb_pattern_parse(item, &pattern, why, len) != 0)
             return -1;
         canonical = pattern.name;
+    } else if (a->kind == KEY_MODES) {
+        static const char *const modes[] = {"serial", "threaded", "mismatched", "interleave",
+                                            "bind"};
+        bool known = false;
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+            known |= strcmp(item, modes[m]) == 0;
+        if (!known) {
+            fmt_err(why, len,
+                    "unknown mode '%s' (expected serial, threaded, mismatched, interleave or "
+                    "bind)",
+                    item);
+            return -1;
+        }
     } else if (a->kind == KEY_POLICIES) {
         if (strcmp(item, "interleave") != 0 && strcmp(item, "preferred") != 0 &&
             strcmp(item, "first_touch") != 0) {
@@ -356,6 +381,7 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
         return -1;
     case KEY_PATTERNS:
     case KEY_KERNELS:
+    case KEY_MODES:
     case KEY_POLICIES: {
         struct nprb_names *list = (struct nprb_names *)field, parsed = {0};
         if (key->kind == KEY_POLICIES && strcasecmp(text, "none") == 0) {
@@ -433,7 +459,7 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
         return -1;
     }
     bool is_list = key->kind == KEY_SIZES || key->kind == KEY_PATTERNS ||
-                   key->kind == KEY_KERNELS || key->kind == KEY_POLICIES;
+                   key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES;
     char joined[1024] = "";
     const char *text = joined;
     if (value->type == YAML_SEQUENCE_NODE && is_list) {
@@ -617,6 +643,7 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
             return;
         }
         __attribute__((fallthrough)); /* a list like the others */
+    case KEY_MODES:
     case KEY_PATTERNS:
     case KEY_KERNELS: {
         const struct nprb_names *list = (const struct nprb_names *)field;

@@ -93,6 +93,13 @@ struct nprb_thread_scaling_config {
     int repetitions;
 };
 
+struct nprb_first_touch_config {
+    bool enabled;
+    uint64_t size_bytes;
+    struct nprb_names modes; /**< serial, threaded, mismatched, interleave, bind */
+    int repetitions;
+};
+
 struct nprb_config {
     uint64_t seed; /**< seed of every random chain; recorded in the file */
     enum nprb_thp_mode huge_pages;
@@ -102,6 +109,7 @@ struct nprb_config {
     struct nprb_stride_sweep_config stride_sweep;
     struct nprb_bandwidth_sweep_config bandwidth_sweep;
     struct nprb_thread_scaling_config thread_scaling;
+    struct nprb_first_touch_config first_touch;
 };
 
 /** Largest config text echoed and stored (effective config as YAML). */

@@ -37,13 +37,15 @@ struct nprb_context {
         (row)->measurement = (ctx)->next_measurement++;                                            \
         NPRB_SET_TEXT((row)->hostname, (ctx)->hostname);                                           \
         NPRB_SET_TEXT((row)->experiment, nprb_experiment_name((item)->experiment));                \
-        (row)->cpu_node = (int32_t)nprb_topo_node((ctx)->topo, (item)->cpu_node)->os_index;        \
+        (row)->cpu_node = (item)->cpu_node >= 0                                                    \
+                              ? (int32_t)nprb_topo_node((ctx)->topo, (item)->cpu_node)->os_index   \
+                              : -1;                                                                \
         (row)->mem_node = (item)->mem_node >= 0                                                    \
                               ? (int32_t)nprb_topo_node((ctx)->topo, (item)->mem_node)->os_index   \
                               : -1;                                                                \
         NPRB_SET_TEXT((row)->mem_policy, nprb_mem_policy_name((item)->policy));                    \
         NPRB_SET_TEXT((row)->pair_class,                                                           \
-                      (item)->mem_node >= 0                                                        \
+                      (item)->mem_node >= 0 && (item)->cpu_node >= 0                               \
                           ? nprb_topo_pair_class((ctx)->topo, (item)->cpu_node, (item)->mem_node)  \
                           : "-");                                                                  \
         (row)->slit =                                                                              \
@@ -84,6 +86,7 @@ int nprb_plan_latency_sweep(struct nprb_planner *p);
 int nprb_plan_stride_sweep(struct nprb_planner *p);
 int nprb_plan_bandwidth_sweep(struct nprb_planner *p);
 int nprb_plan_thread_scaling(struct nprb_planner *p);
+int nprb_plan_first_touch(struct nprb_planner *p);
 
 /**
  * Sizes for a cache sweep: the configured list, or (count 0) points from 2 KiB to @p max_bytes

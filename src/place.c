@@ -206,6 +206,14 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
     return apply_policy(buf, policy, nodes, node_count, err, errlen);
 }
 
+int nprb_bind_range(void *addr, size_t bytes, unsigned node)
+{
+    unsigned long mask[MASK_WORDS];
+    memset(mask, 0, sizeof mask);
+    mask[node / (8 * sizeof mask[0])] |= 1UL << (node % (8 * sizeof mask[0]));
+    return mbind(addr, bytes, MPOL_BIND, mask, NPRB_MAX_NODES + 1, 0) == 0 ? 0 : -1;
+}
+
 void nprb_buffer_free(struct nprb_buffer *buf)
 {
     if (buf->map_addr != NULL)

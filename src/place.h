@@ -46,6 +46,12 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
 
 void nprb_buffer_free(struct nprb_buffer *buf);
 
+/**
+ * Binds [addr, addr + bytes) (page-aligned, untouched) to node @p node with MPOL_BIND: explicit
+ * placement of one thread's part of a buffer. @return 0, or -1 with errno.
+ */
+int nprb_bind_range(void *addr, size_t bytes, unsigned node);
+
 /** Fraction of the buffer backed by transparent huge pages (from /proc/self/smaps), or -1. */
 double nprb_buffer_huge_fraction(const struct nprb_buffer *buf);
 

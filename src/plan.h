@@ -17,6 +17,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** Who first writes the arrays (and so, under first touch, where their pages land). */
+enum nprb_init_mode {
+    NPRB_INIT_THREADED,   /**< each thread its own chunk: the schedule the kernel uses */
+    NPRB_INIT_SERIAL,     /**< one thread, pinned to serial_pu, writes everything */
+    NPRB_INIT_MISMATCHED, /**< thread t writes the chunk thread t + T/2 will read */
+    NPRB_INIT_BOUND,      /**< each chunk mbind()-ed to its reader's node, then threaded */
+};
+
 enum nprb_experiment_id {
     NPRB_EXP_LATENCY_MATRIX,
     NPRB_EXP_BANDWIDTH_MATRIX,
@@ -24,6 +32,7 @@ enum nprb_experiment_id {
     NPRB_EXP_STRIDE_SWEEP,
     NPRB_EXP_BANDWIDTH_SWEEP,
     NPRB_EXP_THREAD_SCALING,
+    NPRB_EXP_FIRST_TOUCH,
     NPRB_N_EXPERIMENTS
 };
 
@@ -35,7 +44,7 @@ bool nprb_experiment_is_latency(enum nprb_experiment_id id);
 
 struct nprb_plan_item {
     enum nprb_experiment_id experiment;
-    int cpu_node; /**< logical node index whose cores run the threads */
+    int cpu_node; /**< logical node index whose cores run the threads; -1: every usable core */
     int mem_node; /**< logical node index the memory is bound to; -1: every node with memory */
     enum nprb_mem_policy policy;
     uint64_t size_bytes; /**< latency: working set; bandwidth: bytes per array */
@@ -48,8 +57,9 @@ struct nprb_plan_item {
     enum nprb_kernel_id kernel;
     uint64_t stride_bytes;
     int repetitions;
-    double sample_s;       /**< latency: sample length; bandwidth: > 0 repeats passes per sample */
-    char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
+    double sample_s; /**< latency: sample length; bandwidth: > 0 repeats passes per sample */
+    enum nprb_init_mode init; /**< first_touch: who writes first (serial: node mem_node) */
+    char skip_reason[160];    /**< non-empty: record "not applicable" with this reason */
 };
 
 struct nprb_plan {

@@ -3,6 +3,7 @@
 #include "units.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,37 @@ static void cache_levels(FILE *out, const struct nprb_results *rows)
     }
 }
 
+static void first_touch(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
+    bool header = false;
+    for (size_t i = 0; i < bw->count; i++) {
+        const struct nprb_bandwidth_row *b = row_at(bw, i);
+        if (strcmp(b->experiment, "first_touch") != 0 || strcmp(b->status, "not_applicable") == 0)
+            continue;
+        if (!header) {
+            fprintf(out,
+                    "\nfirst_touch on %s: who writes the array first, where its pages land, "
+                    "what the parallel read then gets (%d threads, every node)\n",
+                    b->hostname, b->threads);
+            fprintf(out, "%-22s %14s %12s  %s\n", "first written by", "beside reader", "read GB/s",
+                    "status");
+            header = true;
+        }
+        char mode[48];
+        if (strcmp(b->init_mode, "serial") == 0)
+            snprintf(mode, sizeof mode, "one thread on node %d", b->mem_node);
+        else if (strcmp(b->mem_policy, "interleave") == 0)
+            snprintf(mode, sizeof mode, "threads, interleaved");
+        else if (strcmp(b->init_mode, "bound") == 0)
+            snprintf(mode, sizeof mode, "threads, chunks bound");
+        else
+            snprintf(mode, sizeof mode, "threads, %s", b->init_mode);
+        fprintf(out, "%-22s %13.1f%% %12.1f  %s\n", mode, 100 * b->pages_on_target_frac,
+                b->gbs_best, b->status);
+    }
+}
+
 void nprb_report_sweeps(FILE *out, const struct nprb_results *rows)
 {
     struct grid *g = malloc(sizeof *g);
@@ -213,5 +245,6 @@ void nprb_report_sweeps(FILE *out, const struct nprb_results *rows)
     latency_grids(out, rows, g);
     cache_levels(out, rows);
     bandwidth_grids(out, rows, g);
+    first_touch(out, rows);
     free(g);
 }

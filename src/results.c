@@ -88,6 +88,7 @@ static const struct nprb_field bandwidth_fields[] = {
     I32(B, slit),
     U64(B, size_bytes),
     STR(B, kernel),
+    STR(B, init_mode),
     U64(B, stride_bytes),
     U64(B, page_bytes),
     I32(B, threads),

@@ -101,6 +101,7 @@ struct nprb_bandwidth_row {
     int32_t slit;
     uint64_t size_bytes;
     char kernel[16];
+    char init_mode[16];    /**< who wrote the arrays first: threaded, serial, mismatched, bound */
     uint64_t stride_bytes; /**< read_strided's stride, 0 otherwise */
     uint64_t page_bytes;
     int32_t threads;

@@ -39,6 +39,44 @@ static void rates(struct nprb_bandwidth_row *row, const struct nprb_bandwidth_re
     row->bus_gbs_best = (double)res->bus_bytes / res->seconds.min * 1e-9;
 }
 
+static unsigned node_of_pu(const struct nprb_topo *topo, unsigned pu)
+{
+    for (int i = 0; i < nprb_topo_node_count(topo); i++) {
+        unsigned pus[MAX_THREADS];
+        int n = nprb_topo_node_pus(topo, i, pus, MAX_THREADS);
+        for (int k = 0; k < n; k++)
+            if (pus[k] == pu)
+                return nprb_topo_node(topo, i)->os_index;
+    }
+    return 0;
+}
+
+/* first_touch rows: the headline is the share of pages on the node of the thread that reads
+ * them. Serial init must put everything on the writer's node, threaded init and explicit binding
+ * everything local to its reader, interleave an even spread; a mismatched schedule is recorded
+ * as it lands (its point is the remote traffic it causes). */
+static const char *first_touch_status(const struct nprb_plan_item *item,
+                                      const struct nprb_bandwidth_result *res,
+                                      const unsigned *targets, int target_count,
+                                      struct nprb_bandwidth_row *row)
+{
+    row->pages_on_target_frac = res->local_frac;
+    if (item->init == NPRB_INIT_SERIAL || item->policy == NPRB_MEM_INTERLEAVE)
+        return nprb_placement_ok(&res->census, targets, target_count,
+                                 item->init == NPRB_INIT_SERIAL ? NPRB_MEM_BIND
+                                                                : NPRB_MEM_INTERLEAVE,
+                                 row->note, sizeof row->note)
+                   ? NPRB_ROW_OK
+                   : NPRB_ROW_INVALID;
+    if ((item->init == NPRB_INIT_THREADED || item->init == NPRB_INIT_BOUND) &&
+        !(res->local_frac >= 0.99)) {
+        snprintf(row->note, sizeof row->note,
+                 "only %.1f%% of pages on their reader's node (need 99%%)", 100 * res->local_frac);
+        return NPRB_ROW_INVALID;
+    }
+    return NPRB_ROW_OK;
+}
+
 enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct nprb_plan_item *item)
 {
     const struct nprb_kernel *kernel = nprb_kernel_get(item->kernel);
@@ -60,7 +98,14 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
                  item->threads, usable);
     row.threads = threads;
     row.repetitions = item->repetitions;
-    unsigned targets[NPRB_MAX_NODES];
+    unsigned targets[NPRB_MAX_NODES], thread_nodes[MAX_THREADS];
+    for (int t = 0; t < threads; t++)
+        thread_nodes[t] = node_of_pu(ctx->topo, pus[t]);
+    static const char *const init_names[] = {"threaded", "serial", "mismatched", "bound"};
+    NPRB_SET_TEXT(row.init_mode, init_names[item->init]);
+    unsigned serial_pu = pus[0];
+    if (item->init == NPRB_INIT_SERIAL)
+        nprb_topo_node_pus(ctx->topo, item->mem_node, &serial_pu, 1);
     struct nprb_bandwidth_request req = {
         .kernel = kernel,
         .bytes_per_array = item->size_bytes,
@@ -74,6 +119,11 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
         .repetitions = item->repetitions,
         .sample_s = item->sample_s,
         .seed = ctx->cfg->seed,
+        .init = item->init,
+        .serial_pu = serial_pu,
+        .thread_nodes = item->experiment == NPRB_EXP_FIRST_TOUCH ? thread_nodes : NULL,
+        /* first touch decides placement page by page: chunks must not share a page */
+        .chunk_align = item->experiment == NPRB_EXP_FIRST_TOUCH ? 512 : 8,
     };
     struct nprb_bandwidth_result res;
     struct nprb_numastat_snapshot counters;
@@ -105,6 +155,9 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
         NPRB_SET_TEXT(row.note, "move_pages cannot tell where the pages are");
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
     }
+    if (item->experiment == NPRB_EXP_FIRST_TOUCH)
+        return finish(ctx, &row, first_touch_status(item, &res, targets, req.node_count, &row),
+                      NPRB_OK);
     if (!nprb_placement_ok(&res.census, targets, req.node_count, item->policy, row.note,
                            sizeof row.note))
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);

@@ -19,11 +19,11 @@ struct chunk {
 /* Chunks of whole cache lines (8 doubles) so no two threads write the same line during first
  * touch: a shared line would bounce between cores, and under first-touch policies one thread's
  * page could land on the other's node. */
-static struct chunk chunk_of(size_t n, int threads, int t)
+static struct chunk chunk_of(size_t n, int threads, int t, size_t align)
 {
-    size_t lines = n / 8, per = lines / (size_t)threads, extra = lines % (size_t)threads;
-    size_t first = ((size_t)t * per + ((size_t)t < extra ? (size_t)t : extra)) * 8;
-    size_t count = (per + ((size_t)t < extra ? 1 : 0)) * 8;
+    size_t units = n / align, per = units / (size_t)threads, extra = units % (size_t)threads;
+    size_t first = ((size_t)t * per + ((size_t)t < extra ? (size_t)t : extra)) * align;
+    size_t count = (per + ((size_t)t < extra ? 1 : 0)) * align;
     if (t == threads - 1)
         count = n - first;
     struct chunk c = {first, count};
@@ -44,6 +44,8 @@ struct team {
     int buffer_count;
     struct nprb_census *census;
     bool census_ok;
+    size_t align;
+    double local_frac;
 };
 
 static struct nprb_stream_args thread_args(const struct team *tm, struct chunk c)
@@ -59,6 +61,25 @@ static struct nprb_stream_args thread_args(const struct team *tm, struct chunk c
         .index = tm->index != NULL ? tm->index + c.first : NULL,
     };
     return a;
+}
+
+/* Pages of each thread's chunk (of every array) found on that thread's node. */
+static double local_fraction(const struct team *tm)
+{
+    const struct nprb_bandwidth_request *req = tm->req;
+    uint64_t local = 0, total = 0;
+    for (int t = 0; t < req->threads; t++) {
+        struct chunk c = chunk_of(tm->n, req->threads, t, tm->align);
+        for (unsigned a = 0; a < req->kernel->arrays; a++) {
+            struct nprb_census one;
+            if (c.count == 0 ||
+                nprb_census_take(tm->arrays[a] + c.first, c.count * sizeof(double), &one) != 0)
+                continue;
+            local += one.per_node[req->thread_nodes[t]];
+            total += one.pages;
+        }
+    }
+    return total > 0 ? (double)local / (double)total : -1;
 }
 
 static void take_census(struct team *tm)
@@ -105,13 +126,22 @@ static void stream_team(struct team *tm)
 #pragma omp atomic
             tm->pin_failures++;
         }
-        struct nprb_stream_args args = thread_args(tm, chunk_of(tm->n, req->threads, t));
-        nprb_stream_init(&args, req->seed + (uint64_t)t);
+        struct nprb_stream_args args = thread_args(tm, chunk_of(tm->n, req->threads, t, tm->align));
+        if (req->init == NPRB_INIT_MISMATCHED) {
+            int writer_of = (t + req->threads / 2) % req->threads;
+            struct nprb_stream_args other =
+                thread_args(tm, chunk_of(tm->n, req->threads, writer_of, tm->align));
+            nprb_stream_init(&other, req->seed + (uint64_t)writer_of);
+        } else if (req->init != NPRB_INIT_SERIAL) {
+            nprb_stream_init(&args, req->seed + (uint64_t)t);
+        }
         double sum = 0;
 #pragma omp barrier
 #pragma omp single
         {
             take_census(tm);
+            if (req->thread_nodes != NULL)
+                tm->local_frac = local_fraction(tm);
             tm->t0 = nprb_now_ns();
         }
         sum = req->kernel->run(&args);
@@ -173,15 +203,55 @@ static int allocate(struct team *tm, struct nprb_buffer *buffers, struct nprb_ba
     return 0;
 }
 
+/* Before the team starts: explicit per-chunk binding, or the serial first touch from one
+ * pinned thread (the calling one, whose binding is restored afterwards). */
+static int prepare_pages(struct team *tm, struct nprb_bandwidth_result *res)
+{
+    const struct nprb_bandwidth_request *req = tm->req;
+    if (req->init == NPRB_INIT_BOUND) {
+        for (int t = 0; t < req->threads; t++) {
+            struct chunk c = chunk_of(tm->n, req->threads, t, tm->align);
+            for (unsigned a = 0; a < req->kernel->arrays && c.count > 0; a++) {
+                if (nprb_bind_range(tm->arrays[a] + c.first, c.count * sizeof(double),
+                                    req->thread_nodes[t]) != 0) {
+                    res->error = errno;
+                    snprintf(res->note, sizeof res->note, "mbind of thread %d's chunk: %s", t,
+                             strerror(errno));
+                    return -1;
+                }
+            }
+        }
+    }
+    if (req->init == NPRB_INIT_SERIAL) {
+        struct nprb_pin pin;
+        if (nprb_pin_thread(&pin, tm->hw, req->serial_pu) != 0) {
+            res->error = errno;
+            snprintf(res->note, sizeof res->note, "cannot pin the initialising thread: %s",
+                     strerror(errno));
+            return -1;
+        }
+        struct nprb_stream_args all = thread_args(tm, (struct chunk){0, tm->n});
+        nprb_stream_init(&all, req->seed);
+        nprb_unpin_thread(&pin);
+    }
+    return 0;
+}
+
 void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request *req,
                         struct nprb_bandwidth_result *res)
 {
     memset(res, 0, sizeof *res);
+    res->local_frac = -1;
     res->seconds.min = res->seconds.median = res->seconds.max = NAN;
     res->huge_page_frac = -1;
     struct nprb_buffer buffers[MAX_BUFFERS];
     memset(buffers, 0, sizeof buffers);
-    struct team tm = {.req = req, .hw = hw, .buffers = buffers, .census = &res->census};
+    struct team tm = {.req = req,
+                      .hw = hw,
+                      .buffers = buffers,
+                      .census = &res->census,
+                      .align = req->chunk_align ? req->chunk_align : 8,
+                      .local_frac = -1};
     nprb_kernel_bytes(req->kernel, req->bytes_per_array / sizeof(double),
                       req->stride_bytes / sizeof(double) > 0 ? req->stride_bytes / sizeof(double)
                                                              : 1,
@@ -192,13 +262,14 @@ void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request
         snprintf(res->note, sizeof res->note, "out of memory for timings");
         return;
     }
-    if (allocate(&tm, buffers, res) == 0) {
+    if (allocate(&tm, buffers, res) == 0 && prepare_pages(&tm, res) == 0) {
         /* Exactly the threads asked for: a dynamic team would break the chunk-to-core map. */
         omp_set_dynamic(0);
         stream_team(&tm);
         res->seconds = nprb_stats_of(tm.seconds, (size_t)req->repetitions);
         res->passes_per_sample = tm.passes;
         res->census_ok = tm.census_ok;
+        res->local_frac = tm.local_frac;
         res->huge_page_frac = nprb_buffer_huge_fraction(&buffers[0]);
         res->pinned_ok = tm.pin_failures == 0 && tm.unpinned == 0;
         res->bad_threads = tm.bad;

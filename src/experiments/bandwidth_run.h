@@ -10,6 +10,7 @@
 #include "config.h"
 #include "kernels/stream.h"
 #include "place.h"
+#include "plan.h"
 #include "timer.h"
 #include "verify.h"
 
@@ -29,6 +30,11 @@ struct nprb_bandwidth_request {
     int repetitions;       /**< timed samples kept (one more runs first and is discarded) */
     double sample_s;       /**< > 0: a sample repeats the kernel until it lasts this long */
     uint64_t seed;         /**< read_random's index */
+    /* first_touch: who writes the arrays first, and where each thread's part should live */
+    enum nprb_init_mode init;
+    unsigned serial_pu;           /**< NPRB_INIT_SERIAL: the PU that writes everything */
+    const unsigned *thread_nodes; /**< node (os index) of each thread; NULL: no local check */
+    size_t chunk_align;           /**< elements; chunks start at multiples (0: 8, a line) */
 };
 
 struct nprb_bandwidth_result {
@@ -39,6 +45,7 @@ struct nprb_bandwidth_result {
     uint64_t page_bytes;
     struct nprb_census census; /**< pages of every array */
     bool census_ok;
+    double local_frac; /**< pages on the node of the thread that reads them; -1 not checked */
     bool pinned_ok;
     int bad_threads; /**< threads whose validation failed */
     int error;       /**< errno of what failed, 0 when the run happened */

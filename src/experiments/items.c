@@ -58,7 +58,12 @@ int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item 
 int nprb_item_pus(const struct nprb_topo *topo, const struct nprb_plan_item *item, unsigned *pus,
                   int max)
 {
-    return nprb_topo_node_pus(topo, item->cpu_node, pus, max);
+    if (item->cpu_node >= 0)
+        return nprb_topo_node_pus(topo, item->cpu_node, pus, max);
+    int n = 0;
+    for (int i = 0; i < nprb_topo_node_count(topo) && n < max; i++)
+        n += nprb_topo_node_pus(topo, i, pus + n, max - n);
+    return n;
 }
 
 bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, int count,

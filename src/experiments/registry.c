@@ -27,6 +27,7 @@ static const struct experiment experiments[NPRB_N_EXPERIMENTS] = {
                                   nprb_measure_bandwidth},
     [NPRB_EXP_THREAD_SCALING] = {"thread_scaling", false, nprb_plan_thread_scaling,
                                  nprb_measure_bandwidth},
+    [NPRB_EXP_FIRST_TOUCH] = {"first_touch", false, nprb_plan_first_touch, nprb_measure_bandwidth},
 };
 
 const char *nprb_experiment_name(enum nprb_experiment_id id)

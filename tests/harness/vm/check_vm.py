@@ -83,6 +83,8 @@ def main():
                 expect(len(text(r["note"])) > 0, f"{where}: no reason")
                 continue
             expect(status == "ok", f"{where}: {status}: {text(r['note'])}")
+            if text(r["experiment"]) == "first_touch":
+                continue  # its placement has rules of its own, checked below
             on = pages[(int(r["rank"]), int(r["measurement"]))]
             total_pages = sum(on.values())
             expect(total_pages * 4096 >= int(r["size_bytes"]), f"{where}: placement incomplete")
@@ -150,6 +152,31 @@ def main():
         if text(r["mem_policy"]) == "interleave":
             hits = sum(int(v["interleave_hit"]) for v in c.values())
             expect(hits >= pages_wanted, f"{where}: interleave_hit grew by {hits} pages")
+
+    # first_touch, the textbook experiment: serial init from node A puts every page on A; the
+    # kernel's own schedule and explicit binding put every page beside its reader; a mismatched
+    # schedule puts none there; interleave spreads them evenly.
+    modes = Counter()
+    for r in bw:
+        if text(r["experiment"]) != "first_touch" or text(r["status"]) == "not_applicable":
+            continue
+        mode, local = text(r["init_mode"]), float(r["pages_on_target_frac"])
+        on = pages[(int(r["rank"]), int(r["measurement"]))]
+        where = f"first_touch {mode} {text(r['mem_policy'])} node {r['mem_node']}"
+        modes[mode] += 1
+        if mode == "serial":
+            expect(on[int(r["mem_node"])] == sum(on.values()), f"{where}: pages {dict(on)}")
+        elif text(r["mem_policy"]) == "interleave":
+            share = sum(on.values()) / total
+            expect(all(abs(on[n] - share) <= 0.05 * share + 512 for n in range(total)),
+                   f"{where}: uneven {dict(on)}")
+        elif mode in ("threaded", "bound"):
+            expect(local >= 0.99, f"{where}: only {local:.3f} of pages beside their reader")
+        elif mode == "mismatched":
+            expect(local <= 0.01, f"{where}: {local:.3f} of pages beside their reader")
+    if a.ranks == 1 and a.nodes > 1:
+        expect(modes["serial"] == a.nodes and modes["threaded"] == 2 and modes["mismatched"] == 1
+               and modes["bound"] == 1, f"first_touch modes measured: {dict(modes)}")
 
     # Sweeps describe the host's caches: made once per host, by its first rank.
     for table, rows in (("latency", lat), ("bandwidth", bw)):

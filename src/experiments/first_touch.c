@@ -1,0 +1,80 @@
+/* first_touch: an array read in parallel by every usable core of the host, after it was first
+ * written serially from each node in turn, by the threads that read it (the same static
+ * schedule), by the wrong threads (a mismatched schedule), interleaved, or bound chunk by chunk.
+ * Where the pages landed is verified per thread; the read bandwidth shows what it costs. */
+#include "experiment.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int usable_nodes(const struct nprb_topo *topo)
+{
+    int n = 0;
+    for (int i = 0; i < nprb_topo_node_count(topo); i++)
+        n += nprb_topo_node(topo, i)->usable_cores > 0;
+    return n;
+}
+
+static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, const char *mode)
+{
+    item.mem_node = -1;
+    if (strcmp(mode, "serial") == 0) {
+        item.policy = NPRB_MEM_FIRST_TOUCH;
+        item.init = NPRB_INIT_SERIAL;
+        for (int i = 0; i < nprb_topo_node_count(p->topo); i++) {
+            if (nprb_topo_node(p->topo, i)->usable_cores == 0)
+                continue;
+            item.mem_node = i; /* the node whose thread writes everything */
+            if (nprb_plan_add(p, &item) != 0)
+                return -1;
+        }
+        return 0;
+    }
+    if (strcmp(mode, "threaded") == 0) {
+        item.policy = NPRB_MEM_FIRST_TOUCH;
+        item.init = NPRB_INIT_THREADED;
+    } else if (strcmp(mode, "mismatched") == 0) {
+        item.policy = NPRB_MEM_FIRST_TOUCH;
+        item.init = NPRB_INIT_MISMATCHED;
+    } else if (strcmp(mode, "interleave") == 0) {
+        item.policy = NPRB_MEM_INTERLEAVE;
+        item.init = NPRB_INIT_THREADED;
+    } else {
+        item.policy = NPRB_MEM_BIND;
+        item.init = NPRB_INIT_BOUND;
+    }
+    return nprb_plan_add(p, &item);
+}
+
+int nprb_plan_first_touch(struct nprb_planner *p)
+{
+    const struct nprb_first_touch_config *c = &p->cfg->first_touch;
+    if (!c->enabled)
+        return 0;
+    struct nprb_plan_item item = {.experiment = NPRB_EXP_FIRST_TOUCH,
+                                  .cpu_node = -1,
+                                  .mem_node = -1,
+                                  .policy = NPRB_MEM_FIRST_TOUCH,
+                                  .size_bytes = c->size_bytes,
+                                  .kernel = NPRB_KERNEL_READ,
+                                  .repetitions = c->repetitions};
+    int nodes = usable_nodes(p->topo);
+    if (!p->host_leader || nodes < 2) {
+        if (!p->host_leader)
+            snprintf(item.skip_reason, sizeof item.skip_reason,
+                     "not applicable: measured by the first rank of this host");
+        else
+            snprintf(item.skip_reason, sizeof item.skip_reason,
+                     "not applicable: %d NUMA node with usable cores; every mode places pages "
+                     "on it",
+                     nodes);
+        return nprb_plan_add(p, &item);
+    }
+    for (int i = 0; i < nprb_topo_node_count(p->topo); i++)
+        if (nprb_plan_check_fits(p, "first_touch.size", c->size_bytes, i) != 0)
+            return -1;
+    for (int k = 0; k < c->modes.count; k++)
+        if (add_mode(p, item, c->modes.name[k]) != 0)
+            return -1;
+    return 0;
+}

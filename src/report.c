@@ -194,7 +194,8 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
     const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
-        if (strcmp(l->experiment, "latency_matrix") == 0 && strcmp(l->status, "not_applicable"))
+        if (strcmp(l->experiment, "latency_matrix") == 0 &&
+            strcmp(l->status, "not_applicable") != 0)
             put(m, l->cpu_node, l->mem_node, l->mem_policy, l->latency_ns_median, l->pair_class,
                 l->status);
     }

@@ -27,6 +27,7 @@ enum key_kind {
     KEY_POLICIES, /* a list of memory policies besides bind */
     KEY_PAIRS,    /* local | all */
     KEY_MODES,    /* a list of first-touch modes */
+    KEY_COUNTS,   /* a list of plain whole numbers */
 };
 
 struct config_key {
@@ -130,6 +131,25 @@ static const struct config_key keys[] = {
     {"thread_scaling.repetitions", KEY_INT, OFF(thread_scaling.repetitions), "5", 2, 100000,
      "timed repetitions kept per point"},
 
+    {"loaded_latency.enabled", KEY_BOOL, OFF(loaded_latency.enabled), "true", 0, 0,
+     "latency from one core while the node's other cores load the same memory"},
+    {"loaded_latency.pairs", KEY_PAIRS, OFF(loaded_latency.pairs), "local", 0, 0,
+     "local: memory of the chasing core's node; all: every node"},
+    {"loaded_latency.size", KEY_SIZE, OFF(loaded_latency.size_bytes), "256MiB", KIB(64), TIB(64),
+     "the chase's working set"},
+    {"loaded_latency.load_size", KEY_SIZE, OFF(loaded_latency.load_size_bytes), "128MiB", KIB(64),
+     TIB(64), "buffer streamed by each load thread"},
+    {"loaded_latency.threads", KEY_THREADS, OFF(loaded_latency.threads), "all", 1, 4096,
+     "load threads: all (every other usable core of the node) or a number"},
+    {"loaded_latency.load_writes", KEY_BOOL, OFF(loaded_latency.load_writes), "false", 0, 0,
+     "load threads write each line back (read_write) instead of only reading"},
+    {"loaded_latency.delays", KEY_COUNTS, OFF(loaded_latency.delays), "0,50,200,1000,5000,20000", 0,
+     100000000, "spin iterations after each 64-byte line of load, one curve point each"},
+    {"loaded_latency.samples", KEY_INT, OFF(loaded_latency.samples), "11", 3, 100000,
+     "timed chase samples per point"},
+    {"loaded_latency.sample_time", KEY_DURATION, OFF(loaded_latency.sample_s), "5ms", 0, 0,
+     "minimum length of one sample"},
+
     {"first_touch.enabled", KEY_BOOL, OFF(first_touch.enabled), "true", 0, 0,
      "where first touch puts pages, and the parallel read bandwidth that follows"},
     {"first_touch.size", KEY_SIZE, OFF(first_touch.size_bytes), "256MiB", KIB(64), TIB(64),
@@ -211,7 +231,15 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
 {
     struct size_list_arg *a = arg;
     uint64_t bytes;
-    if (nprb_parse_size(item, &bytes) != 0) {
+    char *end;
+    if (a->key->kind == KEY_COUNTS) {
+        errno = 0;
+        bytes = strtoull(item, &end, 10);
+        if (*item == '-' || end == item || *end != '\0' || errno != 0) {
+            fmt_err(why, len, "expected whole numbers, got '%s'", item);
+            return -1;
+        }
+    } else if (nprb_parse_size(item, &bytes) != 0) {
         fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
         return -1;
     }
@@ -359,9 +387,10 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
         }
         fmt_err(err, errlen, "expected one of system, on, off, hugetlb, got '%s'", text);
         return -1;
-    case KEY_SIZES: {
+    case KEY_SIZES:
+    case KEY_COUNTS: {
         struct nprb_sizes *list = (struct nprb_sizes *)field, parsed = {0};
-        if (strcasecmp(text, "auto") == 0) {
+        if (key->kind == KEY_SIZES && strcasecmp(text, "auto") == 0) {
             *list = parsed;
             return 0;
         }
@@ -458,7 +487,7 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
                 w->path, line, name);
         return -1;
     }
-    bool is_list = key->kind == KEY_SIZES || key->kind == KEY_PATTERNS ||
+    bool is_list = key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
                    key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES;
     char joined[1024] = "";
     const char *text = joined;
@@ -618,6 +647,15 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
     case KEY_THP:
         snprintf(buf, len, "%s", thp_names[*(const enum nprb_thp_mode *)field]);
         return;
+    case KEY_COUNTS: {
+        const struct nprb_sizes *list = (const struct nprb_sizes *)field;
+        size_t used = 0;
+        for (int i = 0; i < list->count && used + 1 < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%llu%s", i ? ", " : "[",
+                                     (unsigned long long)list->bytes[i],
+                                     i + 1 == list->count ? "]" : "");
+        return;
+    }
     case KEY_SIZES: {
         const struct nprb_sizes *list = (const struct nprb_sizes *)field;
         if (list->count == 0) {

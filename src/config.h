@@ -100,6 +100,18 @@ struct nprb_first_touch_config {
     int repetitions;
 };
 
+struct nprb_loaded_latency_config {
+    bool enabled;
+    enum nprb_pairs pairs;
+    uint64_t size_bytes;      /**< the chase's working set */
+    uint64_t load_size_bytes; /**< buffer per load thread */
+    int threads;              /**< load threads; 0: every other usable core of the node */
+    bool load_writes;
+    struct nprb_sizes delays; /**< spin iterations after each line, one point each */
+    int samples;
+    double sample_s;
+};
+
 struct nprb_config {
     uint64_t seed; /**< seed of every random chain; recorded in the file */
     enum nprb_thp_mode huge_pages;
@@ -110,6 +122,7 @@ struct nprb_config {
     struct nprb_bandwidth_sweep_config bandwidth_sweep;
     struct nprb_thread_scaling_config thread_scaling;
     struct nprb_first_touch_config first_touch;
+    struct nprb_loaded_latency_config loaded_latency;
 };
 
 /** Largest config text echoed and stored (effective config as YAML). */

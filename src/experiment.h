@@ -67,6 +67,9 @@ typedef enum nprb_status (*nprb_measure_fn)(struct nprb_context *ctx,
 typedef int (*nprb_plan_fn)(struct nprb_planner *p);
 
 nprb_measure_fn nprb_experiment_measure(enum nprb_experiment_id id);
+
+/** The table an experiment's rows go to. */
+enum nprb_table_id nprb_experiment_table(enum nprb_experiment_id id);
 nprb_plan_fn nprb_experiment_plan(enum nprb_experiment_id id);
 
 enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct nprb_plan_item *item);
@@ -87,6 +90,8 @@ int nprb_plan_stride_sweep(struct nprb_planner *p);
 int nprb_plan_bandwidth_sweep(struct nprb_planner *p);
 int nprb_plan_thread_scaling(struct nprb_planner *p);
 int nprb_plan_first_touch(struct nprb_planner *p);
+int nprb_plan_loaded_latency(struct nprb_planner *p);
+enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb_plan_item *item);
 
 /**
  * Sizes for a cache sweep: the configured list, or (count 0) points from 2 KiB to @p max_bytes

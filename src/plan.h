@@ -33,14 +33,12 @@ enum nprb_experiment_id {
     NPRB_EXP_BANDWIDTH_SWEEP,
     NPRB_EXP_THREAD_SCALING,
     NPRB_EXP_FIRST_TOUCH,
+    NPRB_EXP_LOADED_LATENCY,
     NPRB_N_EXPERIMENTS
 };
 
 /** "latency_matrix", ...: the config section and the experiment column. */
 const char *nprb_experiment_name(enum nprb_experiment_id id);
-
-/** Whether an experiment's rows go to /latency (else /bandwidth). */
-bool nprb_experiment_is_latency(enum nprb_experiment_id id);
 
 struct nprb_plan_item {
     enum nprb_experiment_id experiment;
@@ -59,7 +57,11 @@ struct nprb_plan_item {
     int repetitions;
     double sample_s; /**< latency: sample length; bandwidth: > 0 repeats passes per sample */
     enum nprb_init_mode init; /**< first_touch: who writes first (serial: node mem_node) */
-    char skip_reason[160];    /**< non-empty: record "not applicable" with this reason */
+    /* loaded_latency */
+    uint32_t delay_spins;
+    uint64_t load_bytes;
+    bool load_writes;
+    char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
 };
 
 struct nprb_plan {

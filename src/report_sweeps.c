@@ -105,6 +105,8 @@ static const void *row_at(const struct nprb_rows *rows, size_t i)
 
 int nprb_report_has_sweeps(const struct nprb_results *rows)
 {
+    if (rows->tables[NPRB_TABLE_LOADED_LATENCY].count > 0)
+        return 1;
     const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
@@ -237,6 +239,28 @@ static void first_touch(FILE *out, const struct nprb_results *rows)
     }
 }
 
+static void loaded_latency(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *ll = &rows->tables[NPRB_TABLE_LOADED_LATENCY];
+    int cpu = -2, mem = -2;
+    for (size_t i = 0; i < ll->count; i++) {
+        const struct nprb_loaded_row *r = row_at(ll, i);
+        if (strcmp(r->status, "not_applicable") == 0)
+            continue;
+        if (r->cpu_node != cpu || r->mem_node != mem) {
+            cpu = r->cpu_node;
+            mem = r->mem_node;
+            fprintf(out,
+                    "\nloaded_latency on %s: CPUs of node %d -> memory of node %d, %d load "
+                    "thread(s) (%s)\n%-14s %12s %14s  %s\n",
+                    r->hostname, cpu, mem, r->load_threads, r->load_kernel, "delay (spins)",
+                    "load GB/s", "latency ns", "status");
+        }
+        fprintf(out, "%-14llu %12.1f %14.1f  %s\n", (unsigned long long)r->delay_spins, r->load_gbs,
+                r->latency_ns_median, r->status);
+    }
+}
+
 void nprb_report_sweeps(FILE *out, const struct nprb_results *rows)
 {
     struct grid *g = malloc(sizeof *g);
@@ -246,5 +270,6 @@ void nprb_report_sweeps(FILE *out, const struct nprb_results *rows)
     cache_levels(out, rows);
     bandwidth_grids(out, rows, g);
     first_touch(out, rows);
+    loaded_latency(out, rows);
     free(g);
 }

@@ -135,6 +135,35 @@ static const struct nprb_field numastat_fields[] = {
 };
 #undef S
 
+#define O struct nprb_loaded_row
+static const struct nprb_field loaded_fields[] = {
+    I32(O, rank),
+    I32(O, measurement),
+    STR(O, hostname),
+    STR(O, experiment),
+    I32(O, cpu_node),
+    I32(O, mem_node),
+    STR(O, mem_policy),
+    STR(O, pair_class),
+    I32(O, slit),
+    U64(O, size_bytes),
+    I32(O, load_threads),
+    STR(O, load_kernel),
+    U64(O, delay_spins),
+    F64(O, load_gbs),
+    F64(O, latency_ns_min),
+    F64(O, latency_ns_median),
+    F64(O, latency_ns_p90),
+    F64(O, latency_ns_p99),
+    F64(O, latency_ns_max),
+    F64(O, pages_on_target_frac),
+    I8(O, threads_pinned_ok),
+    I8(O, valid),
+    STR(O, status),
+    STR(O, note),
+};
+#undef O
+
 #define TABLE(name, type, fields)                                                                  \
     {                                                                                              \
         (name), sizeof(type), (fields), sizeof(fields) / sizeof((fields)[0])                       \
@@ -147,6 +176,7 @@ static const struct nprb_table_desc tables[NPRB_N_TABLES] = {
     [NPRB_TABLE_BANDWIDTH] = TABLE("bandwidth", struct nprb_bandwidth_row, bandwidth_fields),
     [NPRB_TABLE_PLACEMENT] = TABLE("placement", struct nprb_placement_row, placement_fields),
     [NPRB_TABLE_NUMASTAT] = TABLE("numastat", struct nprb_numastat_row, numastat_fields),
+    [NPRB_TABLE_LOADED_LATENCY] = TABLE("loaded_latency", struct nprb_loaded_row, loaded_fields),
     [NPRB_TABLE_CACHE_LEVELS] =
         TABLE("cache_levels", struct nprb_cache_level_row, cache_level_fields),
 };

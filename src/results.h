@@ -146,6 +146,29 @@ struct nprb_numastat_row {
     int64_t numa_hit, numa_miss, numa_foreign, interleave_hit, local_node, other_node;
 };
 
+struct nprb_loaded_row {
+    int32_t rank;
+    int32_t measurement;
+    char hostname[NPRB_HOST_LEN];
+    char experiment[NPRB_NAME_LEN];
+    int32_t cpu_node;
+    int32_t mem_node;
+    char mem_policy[16];
+    char pair_class[16];
+    int32_t slit;
+    uint64_t size_bytes; /**< the chase's working set */
+    int32_t load_threads;
+    char load_kernel[16]; /**< read, or read_write */
+    uint64_t delay_spins; /**< spin iterations after each line of load */
+    double load_gbs;      /**< what the load threads achieved, 1e9 B/s (reads + writes) */
+    double latency_ns_min, latency_ns_median, latency_ns_p90, latency_ns_p99, latency_ns_max;
+    double pages_on_target_frac;
+    int8_t threads_pinned_ok;
+    int8_t valid;
+    char status[16];
+    char note[NPRB_NOTE_LEN];
+};
+
 enum nprb_table_id {
     NPRB_TABLE_HOSTS,
     NPRB_TABLE_NUMA_NODES,
@@ -155,6 +178,7 @@ enum nprb_table_id {
     NPRB_TABLE_PLACEMENT,
     NPRB_TABLE_CACHE_LEVELS,
     NPRB_TABLE_NUMASTAT,
+    NPRB_TABLE_LOADED_LATENCY,
     NPRB_N_TABLES
 };
 

@@ -199,19 +199,20 @@ static void record_topology(struct job *job)
 }
 
 /* Keeps the first failure note of this rank for its /hosts row. */
-static void note_failure(struct job *job, enum nprb_status status)
+/* Keeps the first failure of this rank for its /hosts row: the note of the row the failing
+ * measurement just appended, found through the table's field descriptors. */
+static void note_failure(struct job *job, enum nprb_status status, enum nprb_table_id table)
 {
     if ((status != NPRB_ERR_NOMEM && status != NPRB_ERR_SYSTEM) || job->first_failure[0])
         return;
-    for (int t = NPRB_TABLE_LATENCY; t <= NPRB_TABLE_BANDWIDTH; t++) {
-        const struct nprb_rows *rows = &job->results.tables[t];
-        if (rows->count == 0)
-            continue;
-        const unsigned char *last = rows->data + (rows->count - 1) * rows->row_bytes;
-        const char *note = t == NPRB_TABLE_LATENCY
-                               ? ((const struct nprb_latency_row *)last)->note
-                               : ((const struct nprb_bandwidth_row *)last)->note;
-        if (note[0]) {
+    const struct nprb_rows *rows = &job->results.tables[table];
+    const struct nprb_table_desc *desc = nprb_table_desc(table);
+    if (rows->count == 0)
+        return;
+    for (size_t f = 0; f < desc->field_count; f++) {
+        if (strcmp(desc->fields[f].name, "note") == 0) {
+            const char *note = (const char *)rows->data + (rows->count - 1) * rows->row_bytes +
+                               desc->fields[f].offset;
             NPRB_SET_TEXT(job->first_failure, note);
             return;
         }
@@ -253,7 +254,7 @@ static void measure(void *arg)
                    nprb_experiment_name(item->experiment), i, item->cpu_node, item->mem_node,
                    (unsigned long long)item->size_bytes);
         enum nprb_status st = nprb_experiment_measure(item->experiment)(&ctx, item);
-        note_failure(job, st);
+        note_failure(job, st, nprb_experiment_table(item->experiment));
         job->measured = nprb_status_worst(job->measured, st);
         if (st == NPRB_ERR_VALIDATION)
             NPRB_ERROR(job->log, "%s on %s: a kernel produced a wrong answer (row marked invalid)",

@@ -9,25 +9,29 @@
 
 struct experiment {
     const char *name;
-    bool latency; /* rows go to /latency, else /bandwidth */
+    enum nprb_table_id table; /* where its rows go */
     nprb_plan_fn plan;
     nprb_measure_fn measure;
 };
 
 /* The experiment table, in the order a run makes them: idle figures first, sweeps after. */
 static const struct experiment experiments[NPRB_N_EXPERIMENTS] = {
-    [NPRB_EXP_LATENCY_MATRIX] = {"latency_matrix", true, nprb_plan_latency_matrix,
+    [NPRB_EXP_LATENCY_MATRIX] = {"latency_matrix", NPRB_TABLE_LATENCY, nprb_plan_latency_matrix,
                                  nprb_measure_latency},
-    [NPRB_EXP_BANDWIDTH_MATRIX] = {"bandwidth_matrix", false, nprb_plan_bandwidth_matrix,
-                                   nprb_measure_bandwidth},
-    [NPRB_EXP_LATENCY_SWEEP] = {"latency_sweep", true, nprb_plan_latency_sweep,
+    [NPRB_EXP_BANDWIDTH_MATRIX] = {"bandwidth_matrix", NPRB_TABLE_BANDWIDTH,
+                                   nprb_plan_bandwidth_matrix, nprb_measure_bandwidth},
+    [NPRB_EXP_LATENCY_SWEEP] = {"latency_sweep", NPRB_TABLE_LATENCY, nprb_plan_latency_sweep,
                                 nprb_measure_latency},
-    [NPRB_EXP_STRIDE_SWEEP] = {"stride_sweep", true, nprb_plan_stride_sweep, nprb_measure_latency},
-    [NPRB_EXP_BANDWIDTH_SWEEP] = {"bandwidth_sweep", false, nprb_plan_bandwidth_sweep,
-                                  nprb_measure_bandwidth},
-    [NPRB_EXP_THREAD_SCALING] = {"thread_scaling", false, nprb_plan_thread_scaling,
+    [NPRB_EXP_STRIDE_SWEEP] = {"stride_sweep", NPRB_TABLE_LATENCY, nprb_plan_stride_sweep,
+                               nprb_measure_latency},
+    [NPRB_EXP_BANDWIDTH_SWEEP] = {"bandwidth_sweep", NPRB_TABLE_BANDWIDTH,
+                                  nprb_plan_bandwidth_sweep, nprb_measure_bandwidth},
+    [NPRB_EXP_THREAD_SCALING] = {"thread_scaling", NPRB_TABLE_BANDWIDTH, nprb_plan_thread_scaling,
                                  nprb_measure_bandwidth},
-    [NPRB_EXP_FIRST_TOUCH] = {"first_touch", false, nprb_plan_first_touch, nprb_measure_bandwidth},
+    [NPRB_EXP_FIRST_TOUCH] = {"first_touch", NPRB_TABLE_BANDWIDTH, nprb_plan_first_touch,
+                              nprb_measure_bandwidth},
+    [NPRB_EXP_LOADED_LATENCY] = {"loaded_latency", NPRB_TABLE_LOADED_LATENCY,
+                                 nprb_plan_loaded_latency, nprb_measure_loaded},
 };
 
 const char *nprb_experiment_name(enum nprb_experiment_id id)
@@ -35,9 +39,9 @@ const char *nprb_experiment_name(enum nprb_experiment_id id)
     return id < NPRB_N_EXPERIMENTS ? experiments[id].name : "?";
 }
 
-bool nprb_experiment_is_latency(enum nprb_experiment_id id)
+enum nprb_table_id nprb_experiment_table(enum nprb_experiment_id id)
 {
-    return id < NPRB_N_EXPERIMENTS && experiments[id].latency;
+    return id < NPRB_N_EXPERIMENTS ? experiments[id].table : NPRB_TABLE_LATENCY;
 }
 
 nprb_measure_fn nprb_experiment_measure(enum nprb_experiment_id id)

@@ -47,6 +47,7 @@ def main():
         bw = f["bandwidth"][()]
         place = f["placement"][()]
         numastat = f["numastat"][()]
+        loaded = f["loaded_latency"][()]
 
     expect(len(hosts) == a.ranks, f"{len(hosts)} /hosts rows, want {a.ranks}")
     for h in hosts:
@@ -177,6 +178,22 @@ def main():
     if a.ranks == 1 and a.nodes > 1:
         expect(modes["serial"] == a.nodes and modes["threaded"] == 2 and modes["mismatched"] == 1
                and modes["bound"] == 1, f"first_touch modes measured: {dict(modes)}")
+
+    # loaded_latency: for every CPU node (2 cores each here, so one load thread), one curve per
+    # delay on its own memory, every point valid, its chase pages on that node.
+    curves = Counter()
+    for r in loaded:
+        where = f"loaded_latency cpu {r['cpu_node']} mem {r['mem_node']} delay {r['delay_spins']}"
+        if text(r["status"]) == "not_applicable":
+            continue
+        expect(text(r["status"]) == "ok", f"{where}: {text(r['status'])}: {text(r['note'])}")
+        expect(int(r["load_threads"]) == a.cpus // a.nodes - 1, f"{where}: load threads")
+        expect(float(r["pages_on_target_frac"]) >= PLACED, f"{where}: chase pages off node")
+        expect(float(r["load_gbs"]) > 0 and float(r["latency_ns_median"]) > 0, f"{where}: values")
+        curves[int(r["cpu_node"])] += 1
+    if a.cpus // a.nodes >= 2:
+        for i in range(a.nodes):
+            expect(curves[i] >= 2, f"loaded_latency: node {i} has {curves[i]} curve points")
 
     # Sweeps describe the host's caches: made once per host, by its first rank.
     for table, rows in (("latency", lat), ("bandwidth", bw)):

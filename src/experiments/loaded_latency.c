@@ -1,0 +1,139 @@
+/* loaded_latency: one core of node i chases memory of node j while the node's other cores load
+ * the same memory, for each delay between their lines: a latency-versus-bandwidth curve. */
+#include "experiment.h"
+#include "experiments/loaded_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_THREADS 4096
+
+int nprb_plan_loaded_latency(struct nprb_planner *p)
+{
+    const struct nprb_loaded_latency_config *c = &p->cfg->loaded_latency;
+    if (!c->enabled)
+        return 0;
+    struct nprb_plan_item item = {.experiment = NPRB_EXP_LOADED_LATENCY,
+                                  .policy = NPRB_MEM_BIND,
+                                  .size_bytes = c->size_bytes,
+                                  .threads = c->threads,
+                                  .tlb_window_bytes = UINT64_C(256) << 10,
+                                  .samples = c->samples,
+                                  .sample_s = c->sample_s,
+                                  .load_bytes = c->load_size_bytes,
+                                  .load_writes = c->load_writes};
+    char why[160];
+    nprb_pattern_parse("random", &item.pattern, why, sizeof why);
+    int nodes = nprb_topo_node_count(p->topo);
+    for (int j = 0; j < nodes; j++)
+        if (nprb_topo_node(p->topo, j)->memory_bytes > 0 &&
+            nprb_plan_check_fits(p, "loaded_latency.size", c->size_bytes + c->load_size_bytes, j) !=
+                0)
+            return -1;
+    for (int i = 0; i < nodes; i++) {
+        item.cpu_node = i;
+        nprb_local_skip_reason(nprb_topo_node(p->topo, i), item.skip_reason,
+                               sizeof item.skip_reason);
+        if (item.skip_reason[0] == '\0' && nprb_topo_node(p->topo, i)->usable_cores < 2)
+            snprintf(item.skip_reason, sizeof item.skip_reason,
+                     "not applicable: node %u has one usable core, none left to make load",
+                     nprb_topo_node(p->topo, i)->os_index);
+        for (int j = 0; j < nodes; j++) {
+            if ((c->pairs == NPRB_PAIRS_LOCAL || item.skip_reason[0] != '\0') && j != i)
+                continue;
+            if (nprb_topo_node(p->topo, j)->memory_bytes == 0)
+                continue;
+            item.mem_node = j;
+            for (int d = 0; d < c->delays.count; d++) {
+                item.delay_spins = (uint32_t)c->delays.bytes[d];
+                if (nprb_plan_add(p, &item) != 0)
+                    return -1;
+                if (item.skip_reason[0] != '\0')
+                    break; /* one "not applicable" row per node is enough */
+            }
+        }
+    }
+    return 0;
+}
+
+static enum nprb_status finish(struct nprb_context *ctx, struct nprb_loaded_row *row,
+                               const char *status, enum nprb_status result)
+{
+    NPRB_SET_TEXT(row->status, status);
+    row->valid = strcmp(status, NPRB_ROW_OK) == 0;
+    if (nprb_results_add(ctx->results, NPRB_TABLE_LOADED_LATENCY, row) != 0)
+        return NPRB_ERR_NOMEM;
+    return result;
+}
+
+enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb_plan_item *item)
+{
+    struct nprb_loaded_row row;
+    memset(&row, 0, sizeof row);
+    NPRB_FILL_ROW_HEAD(&row, ctx, item);
+    NPRB_SET_TEXT(row.load_kernel, item->load_writes ? "read_write" : "read");
+    row.delay_spins = item->delay_spins;
+    row.load_gbs = row.latency_ns_min = row.latency_ns_median = row.latency_ns_p90 = NAN;
+    row.latency_ns_p99 = row.latency_ns_max = row.pages_on_target_frac = NAN;
+    if (item->skip_reason[0] != '\0') {
+        NPRB_SET_TEXT(row.note, item->skip_reason);
+        return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
+    }
+    unsigned pus[MAX_THREADS], targets[NPRB_MAX_NODES];
+    int usable = nprb_item_pus(ctx->topo, item, pus, MAX_THREADS);
+    int load = usable - 1;
+    if (item->threads > 0 && item->threads < load)
+        load = item->threads;
+    row.load_threads = load;
+    struct nprb_loaded_request req = {
+        .chase = {.pattern = item->pattern,
+                  .size_bytes = item->size_bytes,
+                  .tlb_window_bytes = item->tlb_window_bytes,
+                  .pu = pus[0],
+                  .policy = item->policy,
+                  .nodes = targets,
+                  .node_count = nprb_item_targets(ctx->topo, item, targets),
+                  .huge_pages = ctx->cfg->huge_pages,
+                  .samples = item->samples,
+                  .sample_s = item->sample_s,
+                  .seed = ctx->cfg->seed},
+        .load_pus = pus + 1,
+        .load_threads = load,
+        .load_bytes = item->load_bytes,
+        .load_writes = item->load_writes,
+        .delay = item->delay_spins,
+    };
+    struct nprb_loaded_result res;
+    nprb_loaded_run(nprb_topo_hwloc(ctx->topo), &req, &res);
+    int error = res.error ? res.error : res.chase.error;
+    if (error != 0) {
+        NPRB_SET_TEXT(row.note, res.error ? res.note : res.chase.note);
+        return finish(ctx, &row, NPRB_ROW_FAILED,
+                      error == ENOMEM ? NPRB_ERR_NOMEM : NPRB_ERR_SYSTEM);
+    }
+    if (res.chase.wrong_answer) {
+        NPRB_SET_TEXT(row.note, res.chase.note);
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_ERR_VALIDATION);
+    }
+    row.load_gbs = res.load_gbs;
+    row.latency_ns_min = res.chase.ns.min;
+    row.latency_ns_median = res.chase.ns.median;
+    row.latency_ns_p90 = res.chase.ns.p90;
+    row.latency_ns_p99 = res.chase.ns.p99;
+    row.latency_ns_max = res.chase.ns.max;
+    row.threads_pinned_ok = res.load_pinned_ok && res.chase.stayed_on_pu;
+    if (res.chase.census_ok) {
+        row.pages_on_target_frac = nprb_census_fraction_on(&res.chase.census, targets, 1);
+        nprb_record_placement(ctx, row.measurement, row.experiment, &res.chase.census);
+    }
+    if (!row.threads_pinned_ok) {
+        NPRB_SET_TEXT(row.note, "a thread left the core it was pinned to");
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    }
+    if (!res.chase.census_ok ||
+        !nprb_placement_ok(&res.chase.census, targets, 1, item->policy, row.note, sizeof row.note))
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
+}

@@ -150,6 +150,16 @@ static const struct config_key keys[] = {
     {"loaded_latency.sample_time", KEY_DURATION, OFF(loaded_latency.sample_s), "5ms", 0, 0,
      "minimum length of one sample"},
 
+    {"numa_balancing.enabled", KEY_BOOL, OFF(numa_balancing.enabled), "true", 0, 0,
+     "pages first touched on one node, threads moved to another: page distribution and "
+     "bandwidth over time, with kernel.numa_balancing off then on (needs root to change it)"},
+    {"numa_balancing.size", KEY_SIZE, OFF(numa_balancing.size_bytes), "256MiB", KIB(64), TIB(64),
+     "array the moved threads keep reading"},
+    {"numa_balancing.interval", KEY_DURATION, OFF(numa_balancing.interval_s), "250ms", 0, 0,
+     "time between two samples of the page distribution"},
+    {"numa_balancing.duration", KEY_DURATION, OFF(numa_balancing.duration_s), "4s", 0, 0,
+     "length of each series (one with balancing off, one on)"},
+
     {"first_touch.enabled", KEY_BOOL, OFF(first_touch.enabled), "true", 0, 0,
      "where first touch puts pages, and the parallel read bandwidth that follows"},
     {"first_touch.size", KEY_SIZE, OFF(first_touch.size_bytes), "256MiB", KIB(64), TIB(64),

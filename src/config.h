@@ -112,6 +112,13 @@ struct nprb_loaded_latency_config {
     double sample_s;
 };
 
+struct nprb_numa_balancing_config {
+    bool enabled;
+    uint64_t size_bytes;
+    double interval_s;
+    double duration_s;
+};
+
 struct nprb_config {
     uint64_t seed; /**< seed of every random chain; recorded in the file */
     enum nprb_thp_mode huge_pages;
@@ -123,6 +130,7 @@ struct nprb_config {
     struct nprb_thread_scaling_config thread_scaling;
     struct nprb_first_touch_config first_touch;
     struct nprb_loaded_latency_config loaded_latency;
+    struct nprb_numa_balancing_config numa_balancing;
 };
 
 /** Largest config text echoed and stored (effective config as YAML). */

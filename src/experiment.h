@@ -91,6 +91,9 @@ int nprb_plan_bandwidth_sweep(struct nprb_planner *p);
 int nprb_plan_thread_scaling(struct nprb_planner *p);
 int nprb_plan_first_touch(struct nprb_planner *p);
 int nprb_plan_loaded_latency(struct nprb_planner *p);
+int nprb_plan_numa_balancing(struct nprb_planner *p);
+enum nprb_status nprb_measure_balancing(struct nprb_context *ctx,
+                                        const struct nprb_plan_item *item);
 enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb_plan_item *item);
 
 /**

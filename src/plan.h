@@ -34,6 +34,7 @@ enum nprb_experiment_id {
     NPRB_EXP_THREAD_SCALING,
     NPRB_EXP_FIRST_TOUCH,
     NPRB_EXP_LOADED_LATENCY,
+    NPRB_EXP_NUMA_BALANCING,
     NPRB_N_EXPERIMENTS
 };
 
@@ -61,6 +62,9 @@ struct nprb_plan_item {
     uint32_t delay_spins;
     uint64_t load_bytes;
     bool load_writes;
+    /* numa_balancing: the setting during the series, its length and sampling interval */
+    int balancing;
+    double duration_s;
     char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
 };
 

@@ -107,6 +107,10 @@ int nprb_report_has_sweeps(const struct nprb_results *rows)
 {
     if (rows->tables[NPRB_TABLE_LOADED_LATENCY].count > 0)
         return 1;
+    const struct nprb_rows *bl = &rows->tables[NPRB_TABLE_BALANCING];
+    for (size_t i = 0; i < bl->count; i++)
+        if (strcmp(((const struct nprb_balancing_row *)row_at(bl, i))->status, "ok") == 0)
+            return 1;
     const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
@@ -261,6 +265,38 @@ static void loaded_latency(FILE *out, const struct nprb_results *rows)
     }
 }
 
+/* One line per series: where the pages were at the first and the last sample. */
+static void balancing(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *bl = &rows->tables[NPRB_TABLE_BALANCING];
+    bool header = false;
+    size_t i = 0;
+    while (i < bl->count) {
+        const struct nprb_balancing_row *first = row_at(bl, i), *last = first;
+        size_t j = i;
+        for (; j < bl->count; j++) {
+            const struct nprb_balancing_row *r = row_at(bl, j);
+            if (r->measurement != first->measurement)
+                break;
+            last = r;
+        }
+        if (strcmp(first->status, "ok") == 0) {
+            if (!header)
+                fprintf(out,
+                        "\nnuma_balancing on %s: pages first touched on node %d, %d threads "
+                        "moved to node %d\n",
+                        first->hostname, first->from_node, first->threads, first->to_node);
+            header = true;
+            fprintf(out,
+                    "kernel.numa_balancing=%d: pages on the threads' node %5.1f%% -> %5.1f%% "
+                    "in %.1f s; read %.1f -> %.1f GB/s\n",
+                    first->numa_balancing, 100 * first->frac_on_to, 100 * last->frac_on_to,
+                    last->t_s, first->read_gbs, last->read_gbs);
+        }
+        i = j;
+    }
+}
+
 void nprb_report_sweeps(FILE *out, const struct nprb_results *rows)
 {
     struct grid *g = malloc(sizeof *g);
@@ -271,5 +307,6 @@ void nprb_report_sweeps(FILE *out, const struct nprb_results *rows)
     bandwidth_grids(out, rows, g);
     first_touch(out, rows);
     loaded_latency(out, rows);
+    balancing(out, rows);
     free(g);
 }

@@ -164,6 +164,15 @@ static const struct nprb_field loaded_fields[] = {
 };
 #undef O
 
+#define Z struct nprb_balancing_row
+static const struct nprb_field balancing_fields[] = {
+    I32(Z, rank),     I32(Z, measurement),    STR(Z, hostname),    I32(Z, from_node),
+    I32(Z, to_node),  I32(Z, numa_balancing), I32(Z, threads),     F64(Z, t_s),
+    U64(Z, pages),    U64(Z, pages_on_from),  U64(Z, pages_on_to), F64(Z, frac_on_to),
+    F64(Z, read_gbs), STR(Z, status),         STR(Z, note),
+};
+#undef Z
+
 #define TABLE(name, type, fields)                                                                  \
     {                                                                                              \
         (name), sizeof(type), (fields), sizeof(fields) / sizeof((fields)[0])                       \
@@ -176,6 +185,7 @@ static const struct nprb_table_desc tables[NPRB_N_TABLES] = {
     [NPRB_TABLE_BANDWIDTH] = TABLE("bandwidth", struct nprb_bandwidth_row, bandwidth_fields),
     [NPRB_TABLE_PLACEMENT] = TABLE("placement", struct nprb_placement_row, placement_fields),
     [NPRB_TABLE_NUMASTAT] = TABLE("numastat", struct nprb_numastat_row, numastat_fields),
+    [NPRB_TABLE_BALANCING] = TABLE("balancing", struct nprb_balancing_row, balancing_fields),
     [NPRB_TABLE_LOADED_LATENCY] = TABLE("loaded_latency", struct nprb_loaded_row, loaded_fields),
     [NPRB_TABLE_CACHE_LEVELS] =
         TABLE("cache_levels", struct nprb_cache_level_row, cache_level_fields),

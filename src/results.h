@@ -169,6 +169,23 @@ struct nprb_loaded_row {
     char note[NPRB_NOTE_LEN];
 };
 
+struct nprb_balancing_row {
+    int32_t rank;
+    int32_t measurement; /**< one time series */
+    char hostname[NPRB_HOST_LEN];
+    int32_t from_node;      /**< where the pages were first touched */
+    int32_t to_node;        /**< where the threads moved */
+    int32_t numa_balancing; /**< kernel.numa_balancing during the series */
+    int32_t threads;
+    double t_s; /**< seconds since the threads moved */
+    uint64_t pages;
+    uint64_t pages_on_from, pages_on_to;
+    double frac_on_to;
+    double read_gbs; /**< read bandwidth over the interval ending at t_s */
+    char status[16];
+    char note[NPRB_NOTE_LEN];
+};
+
 enum nprb_table_id {
     NPRB_TABLE_HOSTS,
     NPRB_TABLE_NUMA_NODES,
@@ -179,6 +196,7 @@ enum nprb_table_id {
     NPRB_TABLE_CACHE_LEVELS,
     NPRB_TABLE_NUMASTAT,
     NPRB_TABLE_LOADED_LATENCY,
+    NPRB_TABLE_BALANCING,
     NPRB_N_TABLES
 };
 

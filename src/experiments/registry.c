@@ -30,6 +30,8 @@ static const struct experiment experiments[NPRB_N_EXPERIMENTS] = {
                                  nprb_measure_bandwidth},
     [NPRB_EXP_FIRST_TOUCH] = {"first_touch", NPRB_TABLE_BANDWIDTH, nprb_plan_first_touch,
                               nprb_measure_bandwidth},
+    [NPRB_EXP_NUMA_BALANCING] = {"numa_balancing", NPRB_TABLE_BALANCING, nprb_plan_numa_balancing,
+                                 nprb_measure_balancing},
     [NPRB_EXP_LOADED_LATENCY] = {"loaded_latency", NPRB_TABLE_LOADED_LATENCY,
                                  nprb_plan_loaded_latency, nprb_measure_loaded},
 };

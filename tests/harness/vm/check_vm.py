@@ -48,6 +48,7 @@ def main():
         place = f["placement"][()]
         numastat = f["numastat"][()]
         loaded = f["loaded_latency"][()]
+        balancing = f["balancing"][()]
 
     expect(len(hosts) == a.ranks, f"{len(hosts)} /hosts rows, want {a.ranks}")
     for h in hosts:
@@ -194,6 +195,29 @@ def main():
     if a.cpus // a.nodes >= 2:
         for i in range(a.nodes):
             expect(curves[i] >= 2, f"loaded_latency: node {i} has {curves[i]} curve points")
+
+    # numa_balancing: a time series with the kernel's balancing off and one with it on, made by
+    # the host's first rank. Off, no page may move; on, pages may move towards the threads (how
+    # soon is the kernel's business, so it is not asserted).
+    # With --bind-to numa no rank reaches two nodes: each says so instead.
+    if a.nodes > 1 and a.ranks > 1:
+        for r in balancing:
+            expect(text(r["status"]) == "not_applicable" and len(text(r["note"])) > 0,
+                   f"balancing under --bind-to numa: {text(r['status'])}")
+    if a.nodes > 1 and a.ranks == 1:
+        series = defaultdict(list)
+        for r in balancing:
+            expect(text(r["status"]) == "ok", f"balancing: {text(r['status'])} {text(r['note'])}")
+            series[int(r["numa_balancing"])].append(r)
+        expect(sorted(series) == [0, 1], f"balancing series for settings {sorted(series)}")
+        for setting, rows in series.items():
+            expect(len(rows) >= 2, f"balancing {setting}: {len(rows)} samples")
+            for r in rows:
+                expect(int(r["pages_on_from"]) + int(r["pages_on_to"]) == int(r["pages"]),
+                       f"balancing {setting} t={r['t_s']:.2f}: pages off both nodes")
+                if setting == 0:
+                    expect(int(r["pages_on_from"]) == int(r["pages"]),
+                           f"balancing off, t={r['t_s']:.2f}: {r['pages_on_to']} pages moved")
 
     # Sweeps describe the host's caches: made once per host, by its first rank.
     for table, rows in (("latency", lat), ("bandwidth", bw)):

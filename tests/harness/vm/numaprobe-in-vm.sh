@@ -40,6 +40,11 @@ cmd=("$outdir/bin/numaprobe" -c "$outdir/bin/config.yaml" -o "$result" --quiet)
 if [ "$ranks" -gt 1 ]; then
     cmd=(mpirun -np "$ranks" --map-by numa --bind-to numa --report-bindings "${cmd[@]}")
 fi
+# numaprobe changes kernel.numa_balancing for its balancing experiment and must put it back:
+# the guest starts with 0 (vm-run's default); record what is left after the run.
+after="$outdir/$name.balancing-after"
+rm -f "$after"
+cmd=(sh -c '"$@"; rc=$?; cat /proc/sys/kernel/numa_balancing > "'"$after"'"; exit $rc' sh "${cmd[@]}")
 cd "$outdir"
 set +e
 "$here/vm-run" --nodes "$nodes" --cpus "$cpus" --memonly-nodes "$memonly" \
@@ -50,6 +55,10 @@ set -e
 if [ "$rc" -ne 0 ]; then
     echo "numaprobe in the guest exited with $rc"
     exit "$rc"
+fi
+if [ "$(cat "$after" 2>/dev/null)" != "0" ]; then
+    echo "FAIL: kernel.numa_balancing is '$(cat "$after" 2>/dev/null)' after the run, not 0"
+    exit 1
 fi
 exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \
     --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"}

@@ -1,0 +1,201 @@
+/* numa_balancing: threads first touch an array on node A, then move to node B and keep reading
+ * it; every interval the page distribution and the bandwidth are sampled. One series with
+ * kernel.numa_balancing off, one with it on: with it on, the kernel migrates the pages towards
+ * the threads and the bandwidth recovers. The setting is restored on every exit path. */
+#include "balancing.h"
+#include "experiment.h"
+#include "kernels/stream.h"
+#include "place.h"
+#include "timer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_THREADS 1024
+
+int nprb_plan_numa_balancing(struct nprb_planner *p)
+{
+    const struct nprb_numa_balancing_config *c = &p->cfg->numa_balancing;
+    if (!c->enabled)
+        return 0;
+    struct nprb_plan_item item = {.experiment = NPRB_EXP_NUMA_BALANCING,
+                                  .policy = NPRB_MEM_FIRST_TOUCH,
+                                  .size_bytes = c->size_bytes,
+                                  .kernel = NPRB_KERNEL_READ,
+                                  .sample_s = c->interval_s,
+                                  .duration_s = c->duration_s};
+    int a = -1, b = -1;
+    for (int i = 0; i < nprb_topo_node_count(p->topo); i++) {
+        if (nprb_topo_node(p->topo, i)->usable_cores == 0)
+            continue;
+        if (a < 0)
+            a = i;
+        else if (b < 0)
+            b = i;
+    }
+    item.mem_node = a < 0 ? 0 : a;
+    item.cpu_node = b < 0 ? item.mem_node : b;
+    if (!p->host_leader)
+        snprintf(item.skip_reason, sizeof item.skip_reason,
+                 "not applicable: measured by the first rank of this host");
+    else if (b < 0)
+        snprintf(item.skip_reason, sizeof item.skip_reason,
+                 "not applicable: needs 2 NUMA nodes with usable cores (kernel.numa_balancing = "
+                 "%d recorded in /hosts)",
+                 nprb_balancing_get());
+    if (item.skip_reason[0] != '\0')
+        return nprb_plan_add(p, &item);
+    if (nprb_plan_check_fits(p, "numa_balancing.size", c->size_bytes, a) != 0)
+        return -1;
+    for (int setting = 0; setting <= 1; setting++) {
+        item.balancing = setting;
+        if (nprb_plan_add(p, &item) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void add_row(struct nprb_context *ctx, struct nprb_balancing_row *row, const char *status)
+{
+    NPRB_SET_TEXT(row->status, status);
+    nprb_results_add(ctx->results, NPRB_TABLE_BALANCING, row);
+}
+
+struct series {
+    struct nprb_context *ctx;
+    const struct nprb_plan_item *item;
+    double *a;
+    size_t n;
+    const unsigned *from_pus, *to_pus;
+    int threads;
+    struct nprb_balancing_row *row;
+    int bad;
+};
+
+/* The master samples between barriers: all threads read for one interval, then the census. */
+static void run_series(struct series *s)
+{
+    const struct nprb_kernel *read = nprb_kernel_get(NPRB_KERNEL_READ);
+    hwloc_topology_t hw = nprb_topo_hwloc(s->ctx->topo);
+    uint64_t passes = 1, t_move = 0, t_interval = 0;
+    bool done = false;
+#pragma omp parallel num_threads(s->threads)
+    {
+        int t = omp_get_thread_num();
+        size_t per = s->n / (size_t)s->threads / 512 * 512;
+        struct nprb_stream_args args = {.a = s->a + (size_t)t * per,
+                                        .n = t == s->threads - 1 ? s->n - (size_t)t * per : per};
+        struct nprb_pin pin;
+        bool pinned = nprb_pin_thread(&pin, hw, s->from_pus[t]) == 0;
+        nprb_stream_init(&args, 0); /* first touch on the from node */
+        if (pinned)
+            nprb_unpin_thread(&pin);
+#pragma omp barrier
+        pinned = nprb_pin_thread(&pin, hw, s->to_pus[t]) == 0; /* the move */
+        double sum = 0;
+#pragma omp single
+        {
+            uint64_t t0 = nprb_now_ns();
+            sum = read->run(&args);
+            double pass_s = (double)(nprb_now_ns() - t0) * 1e-9;
+            passes = pass_s > 0 && s->item->sample_s > pass_s
+                         ? (uint64_t)(s->item->sample_s / pass_s)
+                         : 1;
+            t_move = t_interval = nprb_now_ns();
+        }
+        while (!done) {
+            for (uint64_t k = 0; k < passes; k++)
+                sum = read->run(&args);
+#pragma omp barrier
+#pragma omp single
+            {
+                uint64_t now = nprb_now_ns();
+                struct nprb_census census;
+                struct nprb_balancing_row *row = s->row;
+                row->t_s = (double)(now - t_move) * 1e-9;
+                row->read_gbs = (double)(s->n * sizeof(double)) * (double)passes /
+                                ((double)(now - t_interval) * 1e-9) * 1e-9;
+                if (nprb_census_take(s->a, s->n * sizeof(double), &census) == 0) {
+                    row->pages = census.pages;
+                    row->pages_on_from = census.per_node[row->from_node];
+                    row->pages_on_to = census.per_node[row->to_node];
+                    row->frac_on_to = census.pages ? (double)row->pages_on_to / census.pages : 0;
+                }
+                add_row(s->ctx, row, NPRB_ROW_OK);
+                done = row->t_s >= s->item->duration_s;
+                t_interval = nprb_now_ns();
+            }
+        }
+        size_t bad_index;
+        if (nprb_kernel_validate(read, &args, sum, &bad_index) != 0) {
+#pragma omp atomic
+            s->bad++;
+        }
+        if (pinned)
+            nprb_unpin_thread(&pin);
+    }
+}
+
+enum nprb_status nprb_measure_balancing(struct nprb_context *ctx, const struct nprb_plan_item *item)
+{
+    struct nprb_balancing_row row = {.rank = ctx->rank,
+                                     .measurement = ctx->next_measurement++,
+                                     .numa_balancing = item->balancing,
+                                     .t_s = NAN,
+                                     .frac_on_to = NAN,
+                                     .read_gbs = NAN};
+    NPRB_SET_TEXT(row.hostname, ctx->hostname);
+    row.from_node = (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index;
+    row.to_node = (int32_t)nprb_topo_node(ctx->topo, item->cpu_node)->os_index;
+    if (item->skip_reason[0] != '\0') {
+        row.numa_balancing = nprb_balancing_get();
+        NPRB_SET_TEXT(row.note, item->skip_reason);
+        add_row(ctx, &row, NPRB_ROW_NOT_APPLICABLE);
+        return NPRB_OK;
+    }
+    int found = nprb_balancing_get();
+    if (nprb_balancing_set(item->balancing) != 0) {
+        snprintf(row.note, sizeof row.note,
+                 "not applicable: cannot set kernel.numa_balancing to %d (it is %d): %s",
+                 item->balancing, found, strerror(errno));
+        row.numa_balancing = found;
+        add_row(ctx, &row, NPRB_ROW_NOT_APPLICABLE);
+        return NPRB_OK;
+    }
+    unsigned from[MAX_THREADS], to[MAX_THREADS];
+    int nf = nprb_topo_node_pus(ctx->topo, item->mem_node, from, MAX_THREADS);
+    int nt = nprb_topo_node_pus(ctx->topo, item->cpu_node, to, MAX_THREADS);
+    struct nprb_buffer buf;
+    char err[160];
+    enum nprb_status result = NPRB_OK;
+    if (nprb_buffer_alloc(&buf, item->size_bytes, NPRB_MEM_FIRST_TOUCH, NULL, 0,
+                          ctx->cfg->huge_pages, err, sizeof err) != 0) {
+        NPRB_SET_TEXT(row.note, err);
+        add_row(ctx, &row, NPRB_ROW_FAILED);
+        result = NPRB_ERR_NOMEM;
+    } else {
+        struct series s = {.ctx = ctx,
+                           .item = item,
+                           .a = buf.addr,
+                           .n = buf.bytes / sizeof(double),
+                           .from_pus = from,
+                           .to_pus = to,
+                           .threads = nf < nt ? nf : nt,
+                           .row = &row};
+        row.threads = s.threads;
+        omp_set_dynamic(0);
+        run_series(&s);
+        nprb_buffer_free(&buf);
+        if (s.bad > 0) {
+            NPRB_SET_TEXT(row.note, "validation failed: the read kernel summed wrong");
+            row.t_s = NAN;
+            add_row(ctx, &row, NPRB_ROW_INVALID);
+            result = NPRB_ERR_VALIDATION;
+        }
+    }
+    nprb_balancing_restore();
+    return result;
+}

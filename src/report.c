@@ -140,6 +140,47 @@ static void print_matrix(FILE *out, const char *title, const struct matrix *m)
     }
 }
 
+static int slit_of(const struct nprb_rows *dist, int from, int to)
+{
+    for (size_t i = 0; i < dist->count; i++) {
+        const struct nprb_distance_row *d =
+            (const struct nprb_distance_row *)(dist->data + i * dist->row_bytes);
+        if (d->from_node == from && d->to_node == to)
+            return d->slit;
+    }
+    return 0;
+}
+
+/* Latency relative to the row's local figure beside the firmware's relative distance: where the
+ * two disagree, the SLIT table (which schedulers and numactl trust) misdescribes the machine. */
+static void print_ratios(FILE *out, const struct matrix *m, const struct nprb_rows *dist)
+{
+    if (m->n_mems < 2)
+        return;
+    fprintf(out, "  remote/local latency, measured (firmware SLIT ratio)\n");
+    for (int r = 0; r < m->n_cpus; r++) {
+        int local = -1;
+        for (int c = 0; c < m->n_mems; c++)
+            if (m->mems[c] == m->cpus[r])
+                local = c;
+        if (local < 0 || isnan(m->value[r][local]))
+            continue;
+        fprintf(out, "  node %-5d", m->cpus[r]);
+        int slit_local = slit_of(dist, m->cpus[r], m->cpus[r]);
+        for (int c = 0; c < m->n_mems; c++) {
+            int slit = slit_of(dist, m->cpus[r], m->mems[c]);
+            char firmware[16] = "?";
+            if (slit > 0 && slit_local > 0)
+                snprintf(firmware, sizeof firmware, "%.2f", (double)slit / slit_local);
+            if (isnan(m->value[r][c]))
+                fprintf(out, " %14s", "-");
+            else
+                fprintf(out, " %6.2f (%5s)", m->value[r][c] / m->value[r][local], firmware);
+        }
+        fputc('\n', out);
+    }
+}
+
 void nprb_report_header(FILE *out)
 {
     fprintf(out, "NUMA matrices per host (L local, P same package, X cross package, M memory-only "
@@ -200,6 +241,7 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
                 l->status);
     }
     print_matrix(out, "idle latency, ns (median)", m);
+    print_ratios(out, m, &rows->tables[NPRB_TABLE_DISTANCES]);
 
     const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
     char kernels[8][16];

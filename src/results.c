@@ -36,10 +36,8 @@ static const struct nprb_field node_fields[] = {
 
 #define D struct nprb_distance_row
 static const struct nprb_field distance_fields[] = {
-    I32(D, rank),
-    I32(D, from_node),
-    I32(D, to_node),
-    I32(D, slit),
+    I32(D, rank), I32(D, from_node),       I32(D, to_node),
+    I32(D, slit), U64(D, hmat_latency_ns), U64(D, hmat_bandwidth_mibs),
 };
 #undef D
 

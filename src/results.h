@@ -60,7 +60,9 @@ struct nprb_numa_node_row {
 struct nprb_distance_row {
     int32_t rank;
     int32_t from_node, to_node;
-    int32_t slit; /**< firmware distance, 10 = local; 0 = not reported */
+    int32_t slit;                 /**< firmware distance, 10 = local; 0 = not reported */
+    uint64_t hmat_latency_ns;     /**< ACPI HMAT, 0 = not reported */
+    uint64_t hmat_bandwidth_mibs; /**< ACPI HMAT, MiB/s, 0 = not reported */
 };
 
 struct nprb_latency_row {

@@ -193,6 +193,7 @@ static void record_topology(struct job *job)
                                           .to_node =
                                               (int32_t)nprb_topo_node(job->topo, j)->os_index,
                                           .slit = (int32_t)nprb_topo_distance(job->topo, i, j)};
+            nprb_topo_hmat(job->topo, i, j, &d.hmat_latency_ns, &d.hmat_bandwidth_mibs);
             nprb_results_add(&job->results, NPRB_TABLE_DISTANCES, &d);
         }
     }

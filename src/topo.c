@@ -14,6 +14,8 @@ struct nprb_topo {
     struct nprb_node_info *nodes;
     hwloc_bitmap_t *node_cpus; /* local PUs of each node */
     unsigned *distances;       /* node_count^2, row-major, 0 = unknown */
+    uint64_t *hmat_latency_ns; /* node_count^2 like distances, from ACPI HMAT, 0 = unknown */
+    uint64_t *hmat_bandwidth_mibs;
     struct nprb_topo_summary summary;
 };
 
@@ -120,6 +122,32 @@ static void make_fingerprint(struct nprb_topo *t)
              s->numa_nodes, s->cores, (s->memory_bytes + (UINT64_C(1) << 29)) >> 30);
 }
 
+/* HMAT figures as hwloc's memory attributes expose them: Linux publishes them only for each
+ * node's best initiators, so most remote pairs stay 0 (unknown). */
+static void read_hmat(struct nprb_topo *t, hwloc_obj_t *objs)
+{
+    size_t n = (size_t)t->node_count;
+    t->hmat_latency_ns = calloc(n * n, sizeof *t->hmat_latency_ns);
+    t->hmat_bandwidth_mibs = calloc(n * n, sizeof *t->hmat_bandwidth_mibs);
+    if (t->hmat_latency_ns == NULL || t->hmat_bandwidth_mibs == NULL)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (hwloc_bitmap_iszero(t->node_cpus[i]))
+            continue;
+        struct hwloc_location from = {.type = HWLOC_LOCATION_TYPE_CPUSET};
+        from.location.cpuset = t->node_cpus[i];
+        for (size_t j = 0; j < n; j++) {
+            hwloc_uint64_t v;
+            if (hwloc_memattr_get_value(t->hw, HWLOC_MEMATTR_ID_LATENCY, objs[j], &from, 0, &v) ==
+                0)
+                t->hmat_latency_ns[i * n + j] = v;
+            if (hwloc_memattr_get_value(t->hw, HWLOC_MEMATTR_ID_BANDWIDTH, objs[j], &from, 0, &v) ==
+                0)
+                t->hmat_bandwidth_mibs[i * n + j] = v;
+        }
+    }
+}
+
 static void summarise(struct nprb_topo *t)
 {
     struct nprb_topo_summary *s = &t->summary;
@@ -205,8 +233,9 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
         n->package = package_of(t->hw, t->node_cpus[i]);
         hwloc_bitmap_list_snprintf(n->cpus, sizeof n->cpus, t->node_cpus[i]);
     }
-    free(objs);
     read_distances(t);
+    read_hmat(t, objs);
+    free(objs);
     summarise(t);
     return 0;
 }
@@ -261,6 +290,8 @@ void nprb_topo_destroy(struct nprb_topo *t)
     free(t->node_cpus);
     free(t->nodes);
     free(t->distances);
+    free(t->hmat_latency_ns);
+    free(t->hmat_bandwidth_mibs);
     hwloc_bitmap_free(t->usable);
     hwloc_topology_destroy(t->hw);
     free(t);
@@ -325,6 +356,17 @@ unsigned nprb_topo_distance(const struct nprb_topo *t, int from, int to)
     if (from < 0 || to < 0 || from >= t->node_count || to >= t->node_count)
         return 0;
     return t->distances[from * t->node_count + to];
+}
+
+void nprb_topo_hmat(const struct nprb_topo *t, int from, int to, uint64_t *latency_ns,
+                    uint64_t *bandwidth_mibs)
+{
+    *latency_ns = *bandwidth_mibs = 0;
+    if (from < 0 || to < 0 || from >= t->node_count || to >= t->node_count ||
+        t->hmat_latency_ns == NULL || t->hmat_bandwidth_mibs == NULL)
+        return;
+    *latency_ns = t->hmat_latency_ns[from * t->node_count + to];
+    *bandwidth_mibs = t->hmat_bandwidth_mibs[from * t->node_count + to];
 }
 
 const struct nprb_topo_summary *nprb_topo_summary(const struct nprb_topo *t)

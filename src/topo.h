@@ -77,6 +77,13 @@ const char *nprb_topo_pair_class(const struct nprb_topo *topo, int from, int to)
 /** Firmware (SLIT) distance between nodes by logical index; 0 when the firmware gave none. */
 unsigned nprb_topo_distance(const struct nprb_topo *topo, int from, int to);
 
+/**
+ * ACPI HMAT figures from CPUs of node @p from to memory of node @p to (logical indexes), as hwloc
+ * reads them: latency in ns, bandwidth in MiB/s; 0 where the platform publishes none.
+ */
+void nprb_topo_hmat(const struct nprb_topo *topo, int from, int to, uint64_t *latency_ns,
+                    uint64_t *bandwidth_mibs);
+
 const struct nprb_topo_summary *nprb_topo_summary(const struct nprb_topo *topo);
 
 /** Whether the topology is this machine's (binding works) rather than XML or synthetic. */

@@ -31,6 +31,8 @@ def main():
     p.add_argument("--ranks", type=int, default=1)
     p.add_argument("--cpus", type=int, required=True)
     p.add_argument("--simd", help="kernel code path every host must report (avx512f/avx2/sse2)")
+    p.add_argument("--hmat", action="store_true",
+                   help="the guest publishes HMAT as vm-run --hmat sets it")
     a = p.parse_args()
     total = a.nodes + a.memonly
     fails = []
@@ -69,6 +71,21 @@ def main():
         expect(int(d["slit"]) == want, f"distance {d['from_node']}->{d['to_node']} = "
                f"{d['slit']}, want {want}")
     expect(len(dist) == a.ranks * total * total, "distance matrix incomplete")
+    # HMAT, where the guest has one: vm-run gives latency 10 x distance ns and bandwidth
+    # 100000 / distance MiB/s. Linux publishes only each node's best initiators, so other pairs
+    # may be 0 (unknown); every figure recorded must be the firmware's, and local ones present.
+    for d in dist:
+        i, j = int(d["from_node"]), int(d["to_node"])
+        hmat_ns, hmat_mibs = int(d["hmat_latency_ns"]), int(d["hmat_bandwidth_mibs"])
+        want = expected_distance(i, j, a.nodes)
+        if not a.hmat:
+            expect(hmat_ns == 0 and hmat_mibs == 0, f"HMAT {i}->{j} without one in the guest")
+            continue
+        if i == j and i < a.nodes:
+            expect(hmat_ns > 0 and hmat_mibs > 0, f"HMAT {i}->{j}: local figures missing")
+        expect(hmat_ns in (0, 10 * want), f"HMAT latency {i}->{j} = {hmat_ns}, want {10 * want}")
+        expect(hmat_mibs in (0, 100000 // want),
+               f"HMAT bandwidth {i}->{j} = {hmat_mibs}, want {100000 // want}")
 
     # Pages of every measurement, by node.
     pages = defaultdict(Counter)

@@ -6,7 +6,7 @@
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd=""
+exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -18,6 +18,7 @@ while [ $# -gt 0 ]; do
     --cpus) cpus=$2; shift 2 ;;
     --cpu-model) cpu_model=$2; shift 2 ;; # QEMU CPU model (TCG), e.g. qemu64
     --simd) simd=$2; shift 2 ;;           # the kernel code path numaprobe must report
+    --hmat) hmat=--hmat; shift ;;         # the guest's firmware publishes an ACPI HMAT
 
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -27,7 +28,7 @@ exe=$(realpath "$exe")
 config=$(realpath "$config")
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd -P)
-name="vm-n${nodes}-m${memonly}-r${ranks}${cpu_model:+-$cpu_model}"
+name="vm-n${nodes}-m${memonly}-r${ranks}${cpu_model:+-$cpu_model}${hmat:+-hmat}"
 result="$outdir/$name.h5"
 rm -f "$result"
 
@@ -48,7 +49,7 @@ cmd=(sh -c '"$@"; rc=$?; cat /proc/sys/kernel/numa_balancing > "'"$after"'"; exi
 cd "$outdir"
 set +e
 "$here/vm-run" --nodes "$nodes" --cpus "$cpus" --memonly-nodes "$memonly" \
-    ${cpu_model:+--cpu-model "$cpu_model"} \
+    ${cpu_model:+--cpu-model "$cpu_model"} $hmat \
     --mem-mib $(((nodes + memonly) * 512)) --timeout 400 -- "${cmd[@]}"
 rc=$?
 set -e
@@ -61,4 +62,4 @@ if [ "$(cat "$after" 2>/dev/null)" != "0" ]; then
     exit 1
 fi
 exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \
-    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"}
+    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"} $hmat

@@ -152,6 +152,13 @@ void nprb_numastat_free(struct nprb_numastat_snapshot *snap);
 void nprb_record_numastat(struct nprb_context *ctx, int32_t measurement, const char *experiment,
                           const struct nprb_numastat_snapshot *before);
 
+/**
+ * With transparent huge pages, interleave and first touch place whole 2 MiB blocks, not 4 KiB
+ * pages: says so in an empty @p note when part of the buffer is in huge pages.
+ */
+void nprb_note_coarse_placement(char *note, size_t len, double huge_page_frac,
+                                enum nprb_mem_policy policy);
+
 /** Appends one placement row per node that holds pages of the census. */
 void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,
                            const struct nprb_census *census);

@@ -155,6 +155,7 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
         NPRB_SET_TEXT(row.note, "move_pages cannot tell where the pages are");
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
     }
+    nprb_note_coarse_placement(row.note, sizeof row.note, row.huge_page_frac, item->policy);
     if (item->experiment == NPRB_EXP_FIRST_TOUCH)
         return finish(ctx, &row, first_touch_status(item, &res, targets, req.node_count, &row),
                       NPRB_OK);

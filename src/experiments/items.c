@@ -66,6 +66,16 @@ int nprb_item_pus(const struct nprb_topo *topo, const struct nprb_plan_item *ite
     return n;
 }
 
+void nprb_note_coarse_placement(char *note, size_t len, double huge_page_frac,
+                                enum nprb_mem_policy policy)
+{
+    if (note[0] != '\0' || !(huge_page_frac > 0.01) || policy == NPRB_MEM_BIND)
+        return;
+    snprintf(note, len,
+             "%.0f%% of the buffer in 2 MiB transparent huge pages: %s placed in 2 MiB blocks",
+             100 * huge_page_frac, policy == NPRB_MEM_INTERLEAVE ? "interleave" : "first touch");
+}
+
 bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, int count,
                        enum nprb_mem_policy policy, char *note, size_t len)
 {

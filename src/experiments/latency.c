@@ -91,5 +91,6 @@ enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct npr
     if (!nprb_placement_ok(&res.census, targets, req.node_count, item->policy, row.note,
                            sizeof row.note))
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    nprb_note_coarse_placement(row.note, sizeof row.note, row.huge_page_frac, item->policy);
     return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
 }

@@ -40,18 +40,22 @@ static void *load_main(void *arg)
     uint64_t lines = 0;
     double acc[8] = {0};
     size_t i = 0;
+    /* Eight lines between two looks at the stop flag: a shared flag read per line costs more
+     * than the line itself when the delay is zero. */
     while (!atomic_load_explicit(lt->stop, memory_order_relaxed)) {
-        /* Eight independent sums: the loads of a line overlap instead of waiting on each add. */
-        for (int k = 0; k < 8; k++)
-            acc[k] += a[i + (size_t)k];
-        if (lt->req->load_writes)
-            a[i] = 1.0; /* the line goes back dirty: a write stream on top of the reads */
-        for (uint32_t d = 0; d < lt->req->delay; d++)
-            __asm__ volatile("" ::: "memory");
-        lines++;
-        i += 8;
-        if (i + 8 > n)
-            i = 0;
+        for (int line = 0; line < 8; line++) {
+            /* Eight independent sums: the loads of a line overlap instead of waiting on adds. */
+            for (int k = 0; k < 8; k++)
+                acc[k] += a[i + (size_t)k];
+            if (lt->req->load_writes)
+                a[i] = 1.0; /* the line goes back dirty: a write stream on top of the reads */
+            for (uint32_t d = 0; d < lt->req->delay; d++)
+                __asm__ volatile("" ::: "memory");
+            i += 8;
+            if (i + 8 > n)
+                i = 0;
+        }
+        lines += 8;
     }
     double sum = 0;
     for (int k = 0; k < 8; k++)

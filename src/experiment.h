@@ -159,6 +159,13 @@ void nprb_record_numastat(struct nprb_context *ctx, int32_t measurement, const c
 void nprb_note_coarse_placement(char *note, size_t len, double huge_page_frac,
                                 enum nprb_mem_policy policy);
 
+/**
+ * Sets a measurement row's "status" and "valid" columns and appends it to @p table (the row
+ * struct of that table). @return @p result, or NPRB_ERR_NOMEM when the row could not be kept.
+ */
+enum nprb_status nprb_finish_row(struct nprb_context *ctx, enum nprb_table_id table, void *row,
+                                 const char *status, enum nprb_status result);
+
 /** Appends one placement row per node that holds pages of the census. */
 void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,
                            const struct nprb_census *census);

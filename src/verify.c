@@ -47,6 +47,14 @@ int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
     return rc;
 }
 
+void nprb_census_add(struct nprb_census *into, const struct nprb_census *more)
+{
+    into->pages += more->pages;
+    into->unplaced += more->unplaced;
+    for (int i = 0; i < NPRB_MAX_NODES; i++)
+        into->per_node[i] += more->per_node[i];
+}
+
 double nprb_census_fraction_on(const struct nprb_census *census, const unsigned *nodes,
                                int node_count)
 {

@@ -23,6 +23,9 @@ struct nprb_census {
  */
 int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census);
 
+/** Adds @p more's counts into @p into (a buffer made of several mappings). */
+void nprb_census_add(struct nprb_census *into, const struct nprb_census *more);
+
 /** Fraction of the pages on any of @p nodes (os indexes); 0 when nothing was counted. */
 double nprb_census_fraction_on(const struct nprb_census *census, const unsigned *nodes,
                                int node_count);

@@ -24,11 +24,7 @@ static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx
 static enum nprb_status finish(struct nprb_context *ctx, struct nprb_bandwidth_row *row,
                                const char *status, enum nprb_status result)
 {
-    NPRB_SET_TEXT(row->status, status);
-    row->valid = strcmp(status, NPRB_ROW_OK) == 0;
-    if (nprb_results_add(ctx->results, NPRB_TABLE_BANDWIDTH, row) != 0)
-        return NPRB_ERR_NOMEM;
-    return result;
+    return nprb_finish_row(ctx, NPRB_TABLE_BANDWIDTH, row, status, result);
 }
 
 static void rates(struct nprb_bandwidth_row *row, const struct nprb_bandwidth_result *res)

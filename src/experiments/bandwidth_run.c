@@ -92,10 +92,7 @@ static void take_census(struct team *tm)
             tm->census_ok = false;
             return;
         }
-        tm->census->pages += one.pages;
-        tm->census->unplaced += one.unplaced;
-        for (int node = 0; node < NPRB_MAX_NODES; node++)
-            tm->census->per_node[node] += one.per_node[node];
+        nprb_census_add(tm->census, &one);
     }
 }
 

@@ -24,11 +24,7 @@ static void fill_common(struct nprb_latency_row *row, struct nprb_context *ctx,
 static enum nprb_status finish(struct nprb_context *ctx, struct nprb_latency_row *row,
                                const char *status, enum nprb_status result)
 {
-    NPRB_SET_TEXT(row->status, status);
-    row->valid = strcmp(status, NPRB_ROW_OK) == 0;
-    if (nprb_results_add(ctx->results, NPRB_TABLE_LATENCY, row) != 0)
-        return NPRB_ERR_NOMEM;
-    return result;
+    return nprb_finish_row(ctx, NPRB_TABLE_LATENCY, row, status, result);
 }
 
 enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct nprb_plan_item *item)

@@ -4,6 +4,7 @@
 #include "kernels/chain.h"
 #include "kernels/chase.h"
 #include "kernels/indexed.h"
+#include "kernels/stream.h"
 
 #include <errno.h>
 #include <math.h>
@@ -100,14 +101,6 @@ static bool sample(struct walker *w, const struct nprb_latency_request *req,
     return true;
 }
 
-static void add_census(struct nprb_census *into, const struct nprb_census *more)
-{
-    into->pages += more->pages;
-    into->unplaced += more->unplaced;
-    for (int i = 0; i < NPRB_MAX_NODES; i++)
-        into->per_node[i] += more->per_node[i];
-}
-
 static void fail(struct nprb_latency_result *res, int error, const char *what)
 {
     res->error = error;
@@ -120,23 +113,13 @@ static bool prepare(const struct nprb_latency_request *req, struct nprb_buffer *
 {
     const struct nprb_pattern *p = &req->pattern;
     if (p->kind == NPRB_PATTERN_INDEX) {
-        size_t n = data->bytes / sizeof(double);
-        double *d = data->addr;
-        uint32_t *idx = index->addr;
-        for (size_t i = 0; i < n; i++) {
-            d[i] = 1.0;
-            idx[i] = (uint32_t)i;
-        }
-        uint64_t state = req->seed;
-        for (size_t i = n; i > 1; i--) {
-            size_t j = (size_t)(((unsigned __int128)nprb_random_next(&state) * i) >> 64);
-            uint32_t t = idx[i - 1];
-            idx[i - 1] = idx[j];
-            idx[j] = t;
-        }
-        w->data = d;
-        w->index = idx;
-        w->elements = n;
+        /* Every element 1.0 and the index a random permutation: what read_random starts from. */
+        struct nprb_stream_args args = {
+            .a = data->addr, .n = data->bytes / sizeof(double), .index = index->addr};
+        nprb_stream_init(&args, req->seed);
+        w->data = args.a;
+        w->index = args.index;
+        w->elements = args.n;
         return true;
     }
     void **head;
@@ -190,7 +173,7 @@ static void measure(const struct nprb_latency_request *req, struct nprb_latency_
         struct nprb_census more;
         if (res->census_ok && index.addr != NULL &&
             nprb_census_take(index.addr, index.bytes, &more) == 0)
-            add_census(&res->census, &more);
+            nprb_census_add(&res->census, &more);
         res->huge_page_frac = nprb_buffer_huge_fraction(&data);
         if (!sample(&w, req, res))
             fail(res, ENOMEM, "sample buffer");

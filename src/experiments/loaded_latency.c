@@ -61,11 +61,7 @@ int nprb_plan_loaded_latency(struct nprb_planner *p)
 static enum nprb_status finish(struct nprb_context *ctx, struct nprb_loaded_row *row,
                                const char *status, enum nprb_status result)
 {
-    NPRB_SET_TEXT(row->status, status);
-    row->valid = strcmp(status, NPRB_ROW_OK) == 0;
-    if (nprb_results_add(ctx->results, NPRB_TABLE_LOADED_LATENCY, row) != 0)
-        return NPRB_ERR_NOMEM;
-    return result;
+    return nprb_finish_row(ctx, NPRB_TABLE_LOADED_LATENCY, row, status, result);
 }
 
 enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb_plan_item *item)

@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct experiment {
     const char *name;
@@ -141,4 +142,20 @@ void nprb_record_numastat(struct nprb_context *ctx, int32_t measurement, const c
         nprb_results_add(ctx->results, NPRB_TABLE_NUMASTAT, &row);
     }
     nprb_numastat_free(&after);
+}
+
+enum nprb_status nprb_finish_row(struct nprb_context *ctx, enum nprb_table_id table, void *row,
+                                 const char *status, enum nprb_status result)
+{
+    const struct nprb_table_desc *desc = nprb_table_desc(table);
+    for (size_t f = 0; f < desc->field_count; f++) {
+        char *field = (char *)row + desc->fields[f].offset;
+        if (strcmp(desc->fields[f].name, "status") == 0)
+            nprb_copy_text(field, desc->fields[f].size, status);
+        else if (strcmp(desc->fields[f].name, "valid") == 0)
+            *(int8_t *)field = strcmp(status, NPRB_ROW_OK) == 0;
+    }
+    if (nprb_results_add(ctx->results, table, row) != 0)
+        return NPRB_ERR_NOMEM;
+    return result;
 }

@@ -55,6 +55,8 @@ struct nprb_numa_node_row {
     int32_t usable_cores;
     int32_t package;
     char cpu_list[NPRB_TEXT_LEN];
+    int32_t mem_allowed;  /**< 1: in the job's cpuset.mems; 0: the cgroup keeps us off it */
+    int32_t cpus_allowed; /**< 1: some CPUs in the job's cpuset.cpus (or none to have); else 0 */
 };
 
 struct nprb_distance_row {

@@ -184,7 +184,9 @@ static void record_topology(struct job *job)
                                          .memory_bytes = node->memory_bytes,
                                          .cpus = node->cpu_count,
                                          .usable_cores = node->usable_cores,
-                                         .package = node->package};
+                                         .package = node->package,
+                                         .mem_allowed = node->mem_allowed,
+                                         .cpus_allowed = node->cpus_allowed};
         NPRB_SET_TEXT(row.cpu_list, node->cpus);
         nprb_results_add(&job->results, NPRB_TABLE_NUMA_NODES, &row);
         for (int j = 0; j < n; j++) {

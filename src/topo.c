@@ -232,6 +232,11 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
         n->usable_cores = count_usable_cores(t->hw, t->node_cpus[i], t->usable);
         n->package = package_of(t->hw, t->node_cpus[i]);
         hwloc_bitmap_list_snprintf(n->cpus, sizeof n->cpus, t->node_cpus[i]);
+        n->mem_allowed =
+            hwloc_bitmap_isset(hwloc_topology_get_allowed_nodeset(t->hw), obj->os_index);
+        n->cpus_allowed =
+            n->cpu_count == 0 ||
+            hwloc_bitmap_intersects(t->node_cpus[i], hwloc_topology_get_allowed_cpuset(t->hw));
     }
     read_distances(t);
     read_hmat(t, objs);
@@ -259,6 +264,13 @@ static int create_with(struct nprb_topo **out, const char *xml, const char *synt
     }
     if (synthetic != NULL && hwloc_topology_set_synthetic(t->hw, synthetic) != 0) {
         snprintf(err, errlen, "bad synthetic topology '%s'", synthetic);
+        goto fail;
+    }
+    /* Keep what the job's cgroup hides: a Slurm job confined to one socket still describes the
+     * whole machine, and lists the other nodes as not allowed rather than not there. */
+    if (xml == NULL && synthetic == NULL &&
+        hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) != 0) {
+        snprintf(err, errlen, "hwloc cannot include disallowed resources: %s", strerror(errno));
         goto fail;
     }
     if (fill(t, err, errlen) != 0)

@@ -22,7 +22,21 @@ struct nprb_node_info {
     int usable_cores;      /**< cores with a PU this process may run on */
     int package;           /**< os index of its package, -1 when it spans none or several */
     char cpus[128];        /**< local PUs as a list, e.g. "0-15,32-47" (truncated if longer) */
+    bool mem_allowed;      /**< in this job's cpuset.mems (a Slurm cgroup may leave nodes out) */
+    bool cpus_allowed;     /**< some of its CPUs are in this job's cpuset.cpus (or it has none) */
 };
+
+/** Memory numaprobe may bind to: the node has some, and the job's cpuset lets us allocate it. */
+static inline bool nprb_node_memory_usable(const struct nprb_node_info *n)
+{
+    return n->memory_bytes > 0 && n->mem_allowed;
+}
+
+/** A home node: cores this rank may run on and local memory it may allocate. */
+static inline bool nprb_node_is_home(const struct nprb_node_info *n)
+{
+    return n->usable_cores > 0 && nprb_node_memory_usable(n);
+}
 
 struct nprb_topo_summary {
     char cpu_model[64];
@@ -40,7 +54,9 @@ struct nprb_topo;
 /**
  * Discovers the topology of this host, or reads it from an hwloc XML file when @p xml_path is
  * not NULL (tests use synthetic shapes of real machines). The usable CPUs are the process's
- * binding at this moment (what the launcher gave us), all PUs for XML input.
+ * binding at this moment (what the launcher gave us), all PUs for XML input. Nodes outside the
+ * job's cgroup cpuset are kept (so the hardware, and its fingerprint, look the same in every
+ * job) and marked not allowed.
  * @return 0, or -1 with a message in @p err.
  */
 int nprb_topo_create(struct nprb_topo **topo, const char *xml_path, char *err, size_t errlen);

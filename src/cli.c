@@ -75,7 +75,10 @@ void nprb_cli_print_help(FILE *out)
 {
     fprintf(out,
             "Usage: numaprobe [OPTIONS]\n"
-            "       mpirun --map-by ppr:1:node --bind-to none numaprobe [OPTIONS]\n\n"
+            "       mpirun --map-by ppr:1:node --bind-to none numaprobe [OPTIONS]\n"
+            "       numaprobe check FILE...      validate results files (0 valid, 4 invalid)\n"
+            "       numaprobe merge DIR -o FILE  rebuild a results file from a job's checkpoints\n"
+            "                                    (0 complete, 5 partial); each takes --help\n\n"
             "Measures memory latency and bandwidth of every NUMA node of every host in the job\n"
             "and writes all results to one HDF5 file (see docs/SCHEMA.md).\n\nOptions:\n");
     for (int i = 0; i < N_OPTIONS; i++) {

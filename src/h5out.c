@@ -1,5 +1,7 @@
 #include "h5out.h"
 
+#include "h5types.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -19,44 +21,10 @@ struct nprb_h5 {
     char tmp_path[PATH_MAX + 32];
 };
 
-static hid_t field_type(const struct nprb_field *f)
-{
-    switch (f->kind) {
-    case NPRB_FIELD_I8:
-        return H5Tcopy(H5T_NATIVE_INT8);
-    case NPRB_FIELD_I32:
-        return H5Tcopy(H5T_NATIVE_INT32);
-    case NPRB_FIELD_I64:
-        return H5Tcopy(H5T_NATIVE_INT64);
-    case NPRB_FIELD_U64:
-        return H5Tcopy(H5T_NATIVE_UINT64);
-    case NPRB_FIELD_F64:
-        return H5Tcopy(H5T_NATIVE_DOUBLE);
-    case NPRB_FIELD_STR: {
-        hid_t s = H5Tcopy(H5T_C_S1);
-        H5Tset_size(s, f->size);
-        H5Tset_strpad(s, H5T_STR_NULLTERM);
-        return s;
-    }
-    }
-    return H5I_INVALID_HID;
-}
-
-static hid_t compound_type(const struct nprb_table_desc *d)
-{
-    hid_t t = H5Tcreate(H5T_COMPOUND, d->row_bytes);
-    for (size_t i = 0; i < d->field_count; i++) {
-        hid_t ft = field_type(&d->fields[i]);
-        H5Tinsert(t, d->fields[i].name, d->fields[i].offset, ft);
-        H5Tclose(ft);
-    }
-    return t;
-}
-
 static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
 {
     const struct nprb_table_desc *d = nprb_table_desc(id);
-    h5->mem_types[id] = compound_type(d);
+    h5->mem_types[id] = nprb_h5_row_type(d);
     /* The file type is packed: struct padding is a property of this compiler, not of the data. */
     hid_t file_type = H5Tcopy(h5->mem_types[id]);
     H5Tpack(file_type);

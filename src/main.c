@@ -1,8 +1,10 @@
 /* numaprobe: parse, run, map the result to an exit code. Everything else is in the library. */
+#include "check.h"
 #include "cli.h"
 #include "config.h"
 #include "fleet.h"
 #include "log.h"
+#include "merge.h"
 #include "results.h"
 #include "run.h"
 #include "status.h"
@@ -26,6 +28,15 @@ static bool probably_rank0(void)
     return true;
 }
 
+/* Serial tools on results files: no MPI, nothing measured. */
+static const struct subcommand {
+    const char *name;
+    enum nprb_status (*run)(int argc, char **argv, FILE *out, FILE *err);
+} subcommands[] = {
+    {"check", nprb_check_command},
+    {"merge", nprb_merge_command},
+};
+
 static void join_args(int argc, char **argv, char *buf, size_t len)
 {
     size_t used = 0;
@@ -40,6 +51,10 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
+    for (size_t i = 0; argc > 1 && i < sizeof subcommands / sizeof subcommands[0]; i++)
+        if (strcmp(argv[1], subcommands[i].name) == 0)
+            return nprb_status_exit_code(subcommands[i].run(argc - 1, argv + 1, stdout, stderr));
+
     char command_line[4096];
     join_args(argc, argv, command_line, sizeof command_line);
 

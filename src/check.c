@@ -1,0 +1,765 @@
+/* numaprobe check: reads a results file back through the same row descriptors the writer uses
+ * and reports every way it departs from the schema. Tables are read in blocks, so a fleet's file
+ * is checked in bounded memory: only /hosts and the (rank, measurement) keys are kept. */
+#include "check.h"
+
+#include "h5in.h"
+#include "results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum {
+    AREA_FILE = NPRB_N_TABLES, /* problems of the file as a whole; tables use their id */
+    N_AREAS,
+    MAX_SHOWN = 20,    /* lines printed per area; the rest are counted */
+    BLOCK_ROWS = 4096, /* rows read at a time */
+};
+
+/* A measurement row's join key, kept to find /placement rows for it and vice versa. */
+struct key {
+    int32_t rank, measurement;
+    int table;
+    bool ok;
+    size_t row;
+};
+
+struct keys {
+    size_t count, capacity;
+    struct key *items;
+};
+
+struct checker {
+    const char *path;
+    FILE *out;
+    struct nprb_check_summary sum;
+    size_t shown[N_AREAS], hidden[N_AREAS];
+    struct nprb_h5in *in;
+    struct nprb_attrs attrs;
+    int64_t world_size, host_count, complete, checkpoint_rank;
+    bool checkpoint, merged;
+    bool hosts_read;
+    struct nprb_host_row *hosts; /* sorted by rank */
+    size_t host_rows;
+    size_t *topo_rows[2]; /* /numa_nodes and /distances rows per host row */
+    struct keys measured;
+};
+
+static void say(struct checker *c, int area, bool warning, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void say(struct checker *c, int area, bool warning, const char *fmt, ...)
+{
+    if (warning)
+        c->sum.warnings++;
+    else
+        c->sum.problems++;
+    if (c->shown[area] >= MAX_SHOWN) {
+        c->hidden[area]++;
+        return;
+    }
+    c->shown[area]++;
+    fprintf(c->out, "check: %s: %s", c->path, warning ? "warning: " : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(c->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', c->out);
+}
+
+#define PROBLEM(c, area, ...) say((c), (area), false, __VA_ARGS__)
+#define WARNING(c, area, ...) say((c), (area), true, __VA_ARGS__)
+
+static void table_problem(void *ctx, const char *text)
+{
+    PROBLEM((struct checker *)ctx, AREA_FILE, "%s", text);
+}
+
+/* ---- root attributes ------------------------------------------------------------------------ */
+
+struct attr_rule {
+    const char *name;
+    enum nprb_attr_type type;
+    bool final_only; /* a checkpoint, written while the job runs, need not have it yet */
+};
+
+/* What run.c's write_attributes() writes; docs/SCHEMA.md "Root attributes". */
+static const struct attr_rule attr_rules[] = {
+    {"schema", NPRB_ATTR_TEXT, false},        {"schema_version", NPRB_ATTR_TEXT, false},
+    {"software_version", NPRB_ATTR_TEXT, false}, {"git_revision", NPRB_ATTR_TEXT, false},
+    {"start_utc", NPRB_ATTR_TEXT, false},     {"end_utc", NPRB_ATTR_TEXT, true},
+    {"command_line", NPRB_ATTR_TEXT, false},  {"config", NPRB_ATTR_TEXT, false},
+    {"config_source", NPRB_ATTR_TEXT, false}, {"mpi_library", NPRB_ATTR_TEXT, false},
+    {"world_size", NPRB_ATTR_INT, false},     {"host_count", NPRB_ATTR_INT, false},
+    {"scheduler", NPRB_ATTR_TEXT, false},     {"job_id", NPRB_ATTR_TEXT, false},
+    {"complete", NPRB_ATTR_INT, false},       {"hosts_ok", NPRB_ATTR_INT, true},
+    {"hosts_failed", NPRB_ATTR_INT, true},
+};
+
+static bool require_attr(struct checker *c, const char *name, enum nprb_attr_type type)
+{
+    const struct nprb_attr *a = nprb_attrs_find(&c->attrs, name);
+    if (a == NULL) {
+        PROBLEM(c, AREA_FILE, "root attribute %s missing", name);
+        return false;
+    }
+    if (a->type != type) {
+        PROBLEM(c, AREA_FILE, "root attribute %s is not %s", name,
+                type == NPRB_ATTR_TEXT ? "a string" : "an integer");
+        return false;
+    }
+    return true;
+}
+
+/* @return false when the file's layout is not one this binary knows (a different major). */
+static bool check_version(struct checker *c)
+{
+    const char *schema = nprb_attrs_text(&c->attrs, "schema");
+    if (schema != NULL && strcmp(schema, NPRB_SCHEMA_NAME) != 0)
+        PROBLEM(c, AREA_FILE, "schema is '%s', expected '%s'", schema, NPRB_SCHEMA_NAME);
+    const char *version = nprb_attrs_text(&c->attrs, "schema_version");
+    if (version == NULL)
+        return true;
+    int mine[3] = {0}, theirs[3] = {0};
+    char tail = 0;
+    (void)sscanf(NPRB_SCHEMA_VERSION, "%d.%d.%d", &mine[0], &mine[1], &mine[2]);
+    if (sscanf(version, "%d.%d.%d%c", &theirs[0], &theirs[1], &theirs[2], &tail) != 3) {
+        PROBLEM(c, AREA_FILE, "schema_version '%s' is not MAJOR.MINOR.PATCH", version);
+        return false;
+    }
+    if (theirs[0] != mine[0]) {
+        PROBLEM(c, AREA_FILE,
+                "schema_version %s: major version %d, this numaprobe reads %d.x (schema %s); "
+                "tables not checked",
+                version, theirs[0], mine[0], NPRB_SCHEMA_VERSION);
+        return false;
+    }
+    if (theirs[1] > mine[1])
+        WARNING(c, AREA_FILE,
+                "schema_version %s is newer than this numaprobe's %s: columns it added are "
+                "not checked",
+                version, NPRB_SCHEMA_VERSION);
+    return true;
+}
+
+static bool check_attributes(struct checker *c)
+{
+    if (nprb_h5in_attrs(c->in, &c->attrs) != 0) {
+        PROBLEM(c, AREA_FILE, "root attributes cannot be read (damaged file)");
+        return false;
+    }
+    c->checkpoint = nprb_attrs_find(&c->attrs, "checkpoint_rank") != NULL;
+    c->merged = nprb_attrs_find(&c->attrs, "merged_from") != NULL;
+    for (size_t i = 0; i < sizeof attr_rules / sizeof attr_rules[0]; i++)
+        if (!c->checkpoint || !attr_rules[i].final_only)
+            require_attr(c, attr_rules[i].name, attr_rules[i].type);
+    if (c->checkpoint) {
+        require_attr(c, "checkpoint_rank", NPRB_ATTR_INT);
+        require_attr(c, "checkpoint_complete", NPRB_ATTR_INT);
+        c->checkpoint_rank = nprb_attrs_int(&c->attrs, "checkpoint_rank", -1);
+    }
+    if (c->merged) {
+        require_attr(c, "ranks_missing", NPRB_ATTR_TEXT);
+        require_attr(c, "ranks_incomplete", NPRB_ATTR_TEXT);
+    }
+    c->world_size = nprb_attrs_int(&c->attrs, "world_size", -1);
+    c->host_count = nprb_attrs_int(&c->attrs, "host_count", -1);
+    c->complete = nprb_attrs_int(&c->attrs, "complete", -1);
+    if (nprb_attrs_find(&c->attrs, "world_size") != NULL && c->world_size < 1)
+        PROBLEM(c, AREA_FILE, "world_size is %" PRId64 ", expected at least 1", c->world_size);
+    if (nprb_attrs_find(&c->attrs, "host_count") != NULL &&
+        (c->host_count < 1 || (c->world_size >= 1 && c->host_count > c->world_size)))
+        PROBLEM(c, AREA_FILE, "host_count is %" PRId64 ", expected 1..world_size (%" PRId64 ")",
+                c->host_count, c->world_size);
+    if (nprb_attrs_find(&c->attrs, "complete") != NULL && c->complete != 0 && c->complete != 1)
+        PROBLEM(c, AREA_FILE, "complete is %" PRId64 ", expected 0 or 1", c->complete);
+    if (c->checkpoint && c->complete == 1)
+        PROBLEM(c, AREA_FILE, "a checkpoint (checkpoint_rank %" PRId64 ") marked complete=1",
+                c->checkpoint_rank);
+    return check_version(c);
+}
+
+/* ---- /hosts ---------------------------------------------------------------------------------- */
+
+static int by_rank(const void *a, const void *b)
+{
+    int32_t x = ((const struct nprb_host_row *)a)->rank, y = ((const struct nprb_host_row *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+/* Index of @p rank's /hosts row, or -1. */
+static long host_of(const struct checker *c, int32_t rank)
+{
+    size_t lo = 0, hi = c->host_rows;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->hosts[mid].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->host_rows && c->hosts[lo].rank == rank ? (long)lo : -1;
+}
+
+static bool host_status_allowed(const struct checker *c, const char *status)
+{
+    if (strcmp(status, NPRB_ROW_OK) == 0 || strcmp(status, NPRB_ROW_FAILED) == 0)
+        return true;
+    if (strcmp(status, "running") == 0) /* a checkpoint of a rank still measuring */
+        return c->checkpoint;
+    if (strcmp(status, "incomplete") == 0) /* merged: the rank stopped before finishing */
+        return !c->checkpoint && c->complete == 0;
+    return false;
+}
+
+/* Ranks 0..world_size-1 without a /hosts row, as "3,7" (what merge writes in ranks_missing). */
+static void missing_ranks(const struct checker *c, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int64_t r = 0, h = 0; r < c->world_size && used < len; r++) {
+        while ((size_t)h < c->host_rows && c->hosts[h].rank < r)
+            h++;
+        if ((size_t)h < c->host_rows && c->hosts[h].rank == r)
+            continue;
+        int n = snprintf(buf + used, len - used, "%s%" PRId64, used ? "," : "", r);
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
+
+static int by_int32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* How many of the sorted @p v equal @p x. */
+static size_t count_equal(const int32_t *v, size_t n, int32_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t end = lo;
+    while (end < n && v[end] == x)
+        end++;
+    return end - lo;
+}
+
+static void check_host_counts(struct checker *c)
+{
+    bool all_there = c->world_size > 0 && c->host_rows == (size_t)c->world_size;
+    char missing[256];
+    missing_ranks(c, missing, sizeof missing);
+    if (c->checkpoint) {
+        if (c->host_rows != 1 || c->hosts[0].rank != c->checkpoint_rank)
+            PROBLEM(c, NPRB_TABLE_HOSTS,
+                    "/hosts has %zu rows; a checkpoint holds its own rank's row (rank %" PRId64
+                    ") alone",
+                    c->host_rows, c->checkpoint_rank);
+    } else if (!all_there && c->complete == 1) {
+        PROBLEM(c, NPRB_TABLE_HOSTS,
+                "/hosts has %zu rows but world_size is %" PRId64
+                " and complete=1 (ranks missing: %s)",
+                c->host_rows, c->world_size, missing[0] ? missing : "none");
+    } else if (!all_there) {
+        WARNING(c, NPRB_TABLE_HOSTS,
+                "complete=0: /hosts has %zu of %" PRId64 " ranks (ranks missing: %s)", c->host_rows,
+                c->world_size, missing[0] ? missing : "none");
+    }
+    const char *listed = nprb_attrs_text(&c->attrs, "ranks_missing");
+    if (c->merged && listed != NULL && strcmp(listed, missing) != 0)
+        PROBLEM(c, AREA_FILE, "ranks_missing says '%s' but /hosts lacks '%s'", listed, missing);
+
+    /* host_index names hosts 0..host_count-1; ranks_on_host counts the rows sharing it. */
+    int32_t *index = malloc((c->host_rows ? c->host_rows : 1) * sizeof *index);
+    if (index == NULL)
+        return;
+    for (size_t i = 0; i < c->host_rows; i++)
+        index[i] = c->hosts[i].host_index;
+    qsort(index, c->host_rows, sizeof *index, by_int32);
+    size_t distinct = 0;
+    int64_t failed = 0;
+    for (size_t i = 0; i < c->host_rows; i++) {
+        const struct nprb_host_row *h = &c->hosts[i];
+        distinct += i == 0 || index[i] != index[i - 1];
+        failed += strcmp(h->status, NPRB_ROW_FAILED) == 0;
+        size_t same = count_equal(index, c->host_rows, h->host_index);
+        if (all_there && h->ranks_on_host != (int32_t)same)
+            PROBLEM(c, NPRB_TABLE_HOSTS,
+                    "/hosts rank %" PRId32 ": ranks_on_host %" PRId32 " but %zu rows have "
+                    "host_index %" PRId32,
+                    h->rank, h->ranks_on_host, same, h->host_index);
+    }
+    free(index);
+    if (c->host_count > 0 && !c->checkpoint &&
+        (all_there ? distinct != (size_t)c->host_count : distinct > (size_t)c->host_count))
+        PROBLEM(c, NPRB_TABLE_HOSTS, "host_count is %" PRId64 " but /hosts has %zu distinct "
+                "host_index values", c->host_count, distinct);
+    const struct nprb_attr *hf = nprb_attrs_find(&c->attrs, "hosts_failed");
+    if (hf != NULL && hf->type == NPRB_ATTR_INT && hf->value != failed)
+        PROBLEM(c, AREA_FILE, "hosts_failed is %" PRId64 " but %" PRId64 " /hosts rows say failed",
+                hf->value, failed);
+}
+
+static void check_hosts(struct checker *c, size_t rows)
+{
+    c->hosts = calloc(rows ? rows : 1, sizeof *c->hosts);
+    c->topo_rows[0] = calloc(rows ? rows : 1, sizeof(size_t));
+    c->topo_rows[1] = calloc(rows ? rows : 1, sizeof(size_t));
+    if (c->hosts == NULL || c->topo_rows[0] == NULL || c->topo_rows[1] == NULL) {
+        PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts: %zu rows do not fit in memory", rows);
+        return;
+    }
+    if (nprb_h5in_read(c->in, NPRB_TABLE_HOSTS, 0, rows, c->hosts) != 0) {
+        PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts: rows cannot be read (damaged file)");
+        return;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        const struct nprb_host_row *h = &c->hosts[i];
+        if (h->rank < 0 || (c->world_size > 0 && h->rank >= c->world_size))
+            PROBLEM(c, NPRB_TABLE_HOSTS,
+                    "/hosts row %zu: rank %" PRId32 " outside 0..world_size-1 (world_size %" PRId64
+                    ")",
+                    i, h->rank, c->world_size);
+        if (h->host_index < 0 || (c->host_count > 0 && h->host_index >= c->host_count))
+            PROBLEM(c, NPRB_TABLE_HOSTS,
+                    "/hosts row %zu: host_index %" PRId32 " outside 0..host_count-1 (host_count "
+                    "%" PRId64 ")",
+                    i, h->host_index, c->host_count);
+        if (!host_status_allowed(c, h->status))
+            PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts row %zu: status '%s' is not one of %s", i,
+                    h->status,
+                    c->checkpoint      ? "ok, failed, running"
+                    : c->complete == 0 ? "ok, failed, incomplete"
+                                       : "ok, failed");
+        else if (strcmp(h->status, NPRB_ROW_OK) != 0 && h->error[0] == '\0')
+            WARNING(c, NPRB_TABLE_HOSTS, "/hosts row %zu: status %s without an error saying why",
+                    i, h->status);
+    }
+    qsort(c->hosts, rows, sizeof *c->hosts, by_rank);
+    c->host_rows = rows;
+    for (size_t i = 1; i < rows; i++)
+        if (c->hosts[i].rank == c->hosts[i - 1].rank)
+            PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts: rank %" PRId32 " has more than one row",
+                    c->hosts[i].rank);
+    c->hosts_read = true;
+    check_host_counts(c);
+}
+
+/* ---- rows of the other tables ---------------------------------------------------------------- */
+
+#define LATENCY_NS                                                                                 \
+    "latency_ns_min", "latency_ns_median", "latency_ns_p90", "latency_ns_p99", "latency_ns_max"
+
+/* The figures a user reads from an ok row: present (not NaN), not negative, and in order. */
+struct figure_rule {
+    enum nprb_table_id table;
+    const char *headline[8];
+    const char *ordered[6];
+};
+
+static const struct figure_rule figure_rules[] = {
+    {NPRB_TABLE_LATENCY, {LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
+    {NPRB_TABLE_BANDWIDTH,
+     {"gbs_best", "gbs_median", "gbs_worst", "bus_gbs_best", "pages_on_target_frac"},
+     {"gbs_worst", "gbs_median", "gbs_best"}},
+    {NPRB_TABLE_LOADED_LATENCY, {"load_gbs", LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
+    {NPRB_TABLE_BALANCING, {"t_s", "frac_on_to", "read_gbs"}, {NULL}},
+};
+
+/* The row statuses of docs/SCHEMA.md "Conventions". */
+static const char *const row_statuses[] = {NPRB_ROW_OK, NPRB_ROW_INVALID, NPRB_ROW_FAILED,
+                                           NPRB_ROW_NOT_APPLICABLE};
+
+/* One table's columns that the checks look at, found once through its descriptor. */
+struct view {
+    enum nprb_table_id id;
+    const struct nprb_table_desc *d;
+    const struct nprb_field *rank, *measurement, *status, *valid, *note;
+    const struct nprb_field *headline[8], *ordered[6];
+};
+
+static const struct nprb_field *column(const struct nprb_table_desc *d, const char *name)
+{
+    for (size_t i = 0; name != NULL && i < d->field_count; i++)
+        if (strcmp(d->fields[i].name, name) == 0)
+            return &d->fields[i];
+    return NULL;
+}
+
+static int32_t get_i32(const unsigned char *row, const struct nprb_field *f)
+{
+    int32_t v;
+    memcpy(&v, row + f->offset, sizeof v);
+    return v;
+}
+
+static double get_f64(const unsigned char *row, const struct nprb_field *f)
+{
+    double v;
+    memcpy(&v, row + f->offset, sizeof v);
+    return v;
+}
+
+static const char *get_text(const unsigned char *row, const struct nprb_field *f)
+{
+    return (const char *)row + f->offset;
+}
+
+static void make_view(struct view *v, enum nprb_table_id id)
+{
+    memset(v, 0, sizeof *v);
+    v->id = id;
+    v->d = nprb_table_desc(id);
+    v->rank = column(v->d, "rank");
+    v->measurement = column(v->d, "measurement");
+    v->status = column(v->d, "status");
+    v->valid = column(v->d, "valid");
+    v->note = column(v->d, "note");
+    for (size_t r = 0; r < sizeof figure_rules / sizeof figure_rules[0]; r++) {
+        if (figure_rules[r].table != id)
+            continue;
+        for (size_t i = 0; i < 8 && figure_rules[r].headline[i] != NULL; i++)
+            v->headline[i] = column(v->d, figure_rules[r].headline[i]);
+        for (size_t i = 0; i < 6 && figure_rules[r].ordered[i] != NULL; i++)
+            v->ordered[i] = column(v->d, figure_rules[r].ordered[i]);
+    }
+}
+
+static bool is_fraction(const struct nprb_field *f)
+{
+    size_t n = strlen(f->name);
+    return f->kind == NPRB_FIELD_F64 &&
+           ((n > 5 && strcmp(f->name + n - 5, "_frac") == 0) || strncmp(f->name, "frac_", 5) == 0);
+}
+
+static bool check_status(struct checker *c, const struct view *v, const unsigned char *row,
+                         size_t i)
+{
+    const char *status = get_text(row, v->status);
+    bool known = false;
+    for (size_t s = 0; s < sizeof row_statuses / sizeof row_statuses[0]; s++)
+        known = known || strcmp(status, row_statuses[s]) == 0;
+    bool ok = strcmp(status, NPRB_ROW_OK) == 0;
+    if (!known)
+        PROBLEM(c, v->id, "/%s row %zu: status '%s' is not one of ok, invalid, failed, "
+                "not_applicable", v->d->name, i, status);
+    if (v->valid != NULL && (row[v->valid->offset] == 1) != ok)
+        PROBLEM(c, v->id, "/%s row %zu: valid is %d but status is '%s'", v->d->name, i,
+                (int)(int8_t)row[v->valid->offset], status);
+    if (v->note != NULL && !ok && known && strcmp(status, NPRB_ROW_INVALID) != 0 &&
+        get_text(row, v->note)[0] == '\0')
+        WARNING(c, v->id, "/%s row %zu: status %s without a note saying why", v->d->name, i,
+                status);
+    return ok;
+}
+
+static void check_figures(struct checker *c, const struct view *v, const unsigned char *row,
+                          size_t i, bool ok)
+{
+    for (size_t f = 0; f < v->d->field_count; f++) {
+        const struct nprb_field *fd = &v->d->fields[f];
+        if (!is_fraction(fd))
+            continue;
+        double x = get_f64(row, fd);
+        bool unknown = strcmp(fd->name, "huge_page_frac") == 0 && x == -1.0; /* "-1 unknown" */
+        if (!isnan(x) && !unknown && (x < 0.0 || x > 1.0))
+            PROBLEM(c, v->id, "/%s row %zu: %s = %g, outside [0, 1]", v->d->name, i, fd->name, x);
+    }
+    if (!ok)
+        return;
+    for (size_t h = 0; h < 8 && v->headline[h] != NULL; h++) {
+        double x = get_f64(row, v->headline[h]);
+        if (!isfinite(x) || x < 0.0)
+            PROBLEM(c, v->id, "/%s row %zu: %s is %g in an ok row", v->d->name, i,
+                    v->headline[h]->name, x);
+    }
+    for (size_t o = 1; o < 6 && v->ordered[o] != NULL; o++) {
+        double lo = get_f64(row, v->ordered[o - 1]), hi = get_f64(row, v->ordered[o]);
+        if (lo > hi)
+            PROBLEM(c, v->id, "/%s row %zu: %s %g > %s %g", v->d->name, i,
+                    v->ordered[o - 1]->name, lo, v->ordered[o]->name, hi);
+    }
+}
+
+static int add_key(struct keys *k, struct key key)
+{
+    if (k->count == k->capacity) {
+        size_t capacity = k->capacity ? 2 * k->capacity : 256;
+        struct key *items = realloc(k->items, capacity * sizeof *items);
+        if (items == NULL)
+            return -1;
+        k->items = items;
+        k->capacity = capacity;
+    }
+    k->items[k->count++] = key;
+    return 0;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const struct key *x = a, *y = b;
+    if (x->rank != y->rank)
+        return (x->rank > y->rank) - (x->rank < y->rank);
+    if (x->measurement != y->measurement)
+        return (x->measurement > y->measurement) - (x->measurement < y->measurement);
+    return (x->table > y->table) - (x->table < y->table);
+}
+
+static const struct key *find_key(const struct keys *k, int32_t rank, int32_t measurement)
+{
+    struct key probe = {.rank = rank, .measurement = measurement, .table = -1};
+    size_t lo = 0, hi = k->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (by_key(&k->items[mid], &probe) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < k->count && k->items[lo].rank == rank && k->items[lo].measurement == measurement
+               ? &k->items[lo]
+               : NULL;
+}
+
+/* Placement and numastat rows describe a measurement; each must name one that exists. */
+static bool describes_measurement(enum nprb_table_id id)
+{
+    return id == NPRB_TABLE_PLACEMENT || id == NPRB_TABLE_NUMASTAT;
+}
+
+static void check_row(struct checker *c, const struct view *v, const unsigned char *row, size_t i,
+                      struct keys *placed)
+{
+    int32_t rank = get_i32(row, v->rank);
+    long host = c->hosts_read ? host_of(c, rank) : 0;
+    if (c->checkpoint && rank != c->checkpoint_rank)
+        PROBLEM(c, v->id, "/%s row %zu: rank %" PRId32 " in the checkpoint of rank %" PRId64,
+                v->d->name, i, rank, c->checkpoint_rank);
+    else if (host < 0)
+        PROBLEM(c, v->id, "/%s row %zu: rank %" PRId32 " not in /hosts", v->d->name, i, rank);
+    if (host >= 0 && c->hosts_read && v->id == NPRB_TABLE_NUMA_NODES)
+        c->topo_rows[0][host]++;
+    if (host >= 0 && c->hosts_read && v->id == NPRB_TABLE_DISTANCES)
+        c->topo_rows[1][host]++;
+    bool ok = v->status == NULL || check_status(c, v, row, i);
+    check_figures(c, v, row, i, ok);
+    if (v->measurement == NULL)
+        return;
+    struct key key = {rank, get_i32(row, v->measurement), (int)v->id, ok, i};
+    if (describes_measurement(v->id)) {
+        if (find_key(&c->measured, key.rank, key.measurement) == NULL)
+            PROBLEM(c, v->id, "/%s row %zu: rank %" PRId32 " measurement %" PRId32
+                    " matches no measurement row", v->d->name, i, key.rank, key.measurement);
+        if (v->id == NPRB_TABLE_PLACEMENT && add_key(placed, key) != 0)
+            PROBLEM(c, v->id, "/%s: out of memory", v->d->name);
+    } else if (add_key(&c->measured, key) != 0) {
+        PROBLEM(c, v->id, "/%s: out of memory", v->d->name);
+    }
+}
+
+static void check_table(struct checker *c, enum nprb_table_id id, struct keys *placed)
+{
+    size_t rows = 0;
+    if (nprb_h5in_table(c->in, id, &rows, table_problem, c) != 0)
+        return;
+    if (id == NPRB_TABLE_HOSTS) {
+        check_hosts(c, rows);
+        return;
+    }
+    struct view v;
+    make_view(&v, id);
+    unsigned char *buf = malloc(BLOCK_ROWS * v.d->row_bytes);
+    if (buf == NULL) {
+        PROBLEM(c, id, "/%s: out of memory", v.d->name);
+        return;
+    }
+    for (size_t start = 0; start < rows; start += BLOCK_ROWS) {
+        size_t n = rows - start < BLOCK_ROWS ? rows - start : BLOCK_ROWS;
+        if (nprb_h5in_read(c->in, id, start, n, buf) != 0) {
+            PROBLEM(c, id, "/%s: rows %zu..%zu cannot be read (damaged file)", v.d->name, start,
+                    start + n - 1);
+            break;
+        }
+        for (size_t r = 0; r < n; r++)
+            check_row(c, &v, buf + r * v.d->row_bytes, start + r, placed);
+    }
+    free(buf);
+}
+
+/* ---- the joins across tables ----------------------------------------------------------------- */
+
+static void check_keys(struct checker *c, const struct keys *placed)
+{
+    const struct keys *m = &c->measured;
+    for (size_t i = 1; i < m->count; i++) {
+        const struct key *a = &m->items[i - 1], *b = &m->items[i];
+        /* A balancing series has one row per sample under one measurement id. */
+        bool series = a->table == NPRB_TABLE_BALANCING && b->table == NPRB_TABLE_BALANCING;
+        if (a->rank == b->rank && a->measurement == b->measurement && !series)
+            PROBLEM(c, b->table,
+                    "/%s row %zu: rank %" PRId32 " measurement %" PRId32
+                    " is also /%s row %zu (ids are unique within a rank)",
+                    nprb_table_desc((enum nprb_table_id)b->table)->name, b->row, b->rank,
+                    b->measurement, nprb_table_desc((enum nprb_table_id)a->table)->name, a->row);
+    }
+    for (size_t i = 0; i < m->count; i++) {
+        const struct key *k = &m->items[i];
+        if (k->ok && k->table != NPRB_TABLE_BALANCING &&
+            find_key(placed, k->rank, k->measurement) == NULL)
+            PROBLEM(c, k->table,
+                    "/%s row %zu: status ok but no /placement rows for rank %" PRId32
+                    " measurement %" PRId32,
+                    nprb_table_desc((enum nprb_table_id)k->table)->name, k->row, k->rank,
+                    k->measurement);
+    }
+}
+
+/* One /numa_nodes row per NUMA node of the host row, and one /distances row per node pair. */
+static void check_topology_rows(struct checker *c)
+{
+    for (size_t h = 0; h < c->host_rows; h++) {
+        size_t n = c->hosts[h].numa_nodes > 0 ? (size_t)c->hosts[h].numa_nodes : 0;
+        if (c->topo_rows[0][h] != n)
+            PROBLEM(c, NPRB_TABLE_NUMA_NODES,
+                    "/numa_nodes: rank %" PRId32 " has %zu rows, /hosts says %zu NUMA nodes",
+                    c->hosts[h].rank, c->topo_rows[0][h], n);
+        if (c->topo_rows[1][h] != n * n)
+            PROBLEM(c, NPRB_TABLE_DISTANCES,
+                    "/distances: rank %" PRId32 " has %zu rows, expected %zu (%zu NUMA nodes)",
+                    c->hosts[h].rank, c->topo_rows[1][h], n * n, n);
+    }
+}
+
+static void check_tables(struct checker *c)
+{
+    struct keys placed = {0};
+    size_t before = c->sum.problems;
+    check_table(c, NPRB_TABLE_HOSTS, &placed);
+    bool topo_read = true;
+    for (int t = 0; t < NPRB_N_TABLES; t++) {
+        enum nprb_table_id id = (enum nprb_table_id)t;
+        if (id == NPRB_TABLE_HOSTS || describes_measurement(id))
+            continue;
+        size_t problems = c->sum.problems;
+        check_table(c, id, &placed);
+        if ((id == NPRB_TABLE_NUMA_NODES || id == NPRB_TABLE_DISTANCES) &&
+            c->sum.problems != problems)
+            topo_read = false;
+    }
+    qsort(c->measured.items, c->measured.count, sizeof *c->measured.items, by_key);
+    check_table(c, NPRB_TABLE_PLACEMENT, &placed);
+    check_table(c, NPRB_TABLE_NUMASTAT, &placed);
+    qsort(placed.items, placed.count, sizeof *placed.items, by_key);
+    check_keys(c, &placed);
+    /* Counting rows per host means something only when both tables were read whole. */
+    if (c->hosts_read && topo_read && c->sum.problems == before)
+        check_topology_rows(c);
+    free(placed.items);
+}
+
+/* ---- the file, and the subcommand ------------------------------------------------------------ */
+
+static void summarise(struct checker *c)
+{
+    for (int a = 0; a < N_AREAS; a++)
+        if (c->hidden[a] > 0)
+            fprintf(c->out, "check: %s: ... and %zu more in %s%s (not shown)\n", c->path,
+                    c->hidden[a], a == AREA_FILE ? "the file" : "/",
+                    a == AREA_FILE ? "" : nprb_table_desc((enum nprb_table_id)a)->name);
+    char what[160] = "";
+    if (c->checkpoint)
+        snprintf(what, sizeof what, ", checkpoint of rank %" PRId64 "%s", c->checkpoint_rank,
+                 nprb_attrs_int(&c->attrs, "checkpoint_complete", 0) == 1 ? " (finished)"
+                                                                            : " (running)");
+    else if (c->merged)
+        snprintf(what, sizeof what, ", merged from %.120s",
+                 nprb_attrs_text(&c->attrs, "merged_from"));
+    if (c->sum.problems == 0)
+        fprintf(c->out,
+                "check: %s: valid (schema %s, %zu of %" PRId64 " ranks, %" PRId64
+                " host(s), complete=%" PRId64 "%s)%s%zu warning(s)\n",
+                c->path, nprb_attrs_text(&c->attrs, "schema_version"), c->host_rows,
+                c->world_size, c->host_count, c->complete, what, c->sum.warnings ? ", " : "; ",
+                c->sum.warnings);
+    else
+        fprintf(c->out, "check: %s: INVALID: %zu problem(s), %zu warning(s)\n", c->path,
+                c->sum.problems, c->sum.warnings);
+}
+
+enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err,
+                                 struct nprb_check_summary *summary)
+{
+    struct stat st;
+    int fd = -1;
+    const char *why_not = NULL;
+    if (stat(path, &st) != 0 || (!S_ISDIR(st.st_mode) && (fd = open(path, O_RDONLY)) < 0))
+        why_not = strerror(errno);
+    else if (S_ISDIR(st.st_mode))
+        why_not = "it is a directory";
+    if (why_not != NULL) {
+        fprintf(err, "numaprobe check: cannot read %s: %s\n", path, why_not);
+        return NPRB_ERR_USAGE;
+    }
+    close(fd);
+    struct checker c = {.path = path, .out = out};
+    char why[256];
+    if (nprb_h5in_open(&c.in, path, why, sizeof why) != 0)
+        PROBLEM(&c, AREA_FILE, "%s", why);
+    else if (check_attributes(&c))
+        check_tables(&c);
+    summarise(&c);
+    if (summary != NULL)
+        *summary = c.sum;
+    nprb_h5in_close(c.in);
+    nprb_attrs_free(&c.attrs);
+    free(c.hosts);
+    free(c.topo_rows[0]);
+    free(c.topo_rows[1]);
+    free(c.measured.items);
+    return c.sum.problems == 0 ? NPRB_OK : NPRB_ERR_VALIDATION;
+}
+
+static const char check_usage[] =
+    "Usage: numaprobe check FILE...\n"
+    "Validates numaprobe results files (final, merged, or a rank's checkpoint): schema and\n"
+    "version, every table and column, and internal consistency. Prints one line per problem.\n"
+    "Exit: 0 valid, 4 invalid, 2 a FILE cannot be read (missing, a directory).\n";
+
+enum nprb_status nprb_check_command(int argc, char **argv, FILE *out, FILE *err)
+{
+    int files = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(check_usage, out);
+            return NPRB_OK;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(err, "numaprobe check: unknown option '%s'\n%s", argv[i], check_usage);
+            return NPRB_ERR_USAGE;
+        }
+        files++;
+    }
+    if (files == 0) {
+        fprintf(err, "numaprobe check: no FILE given\n%s", check_usage);
+        return NPRB_ERR_USAGE;
+    }
+    enum nprb_status worst = NPRB_OK;
+    for (int i = 1; i < argc; i++)
+        worst = nprb_status_worst(worst, nprb_check_file(argv[i], out, err, NULL));
+    return worst;
+}

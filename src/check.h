@@ -1,0 +1,37 @@
+/**
+ * @file check.h
+ * `numaprobe check FILE`: validates a results file (final, merged, or a rank's checkpoint)
+ * against the schema this binary writes (docs/SCHEMA.md, "numaprobe check"): readable HDF5,
+ * root attributes, every table with every column of the right type, and the file's internal
+ * consistency (ranks, hosts, statuses, fractions, placement rows). Serial; no MPI.
+ */
+#ifndef NPRB_CHECK_H
+#define NPRB_CHECK_H
+
+#include "status.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/** What a check found. */
+struct nprb_check_summary {
+    size_t problems; /**< each makes the file invalid */
+    size_t warnings; /**< worth a look; the file is still valid */
+};
+
+/**
+ * Checks the file at @p path, printing one line per problem or warning to @p out
+ * ("check: PATH: /latency row 12: rank 9 not in /hosts") and a summary line.
+ * @return NPRB_OK (valid), NPRB_ERR_VALIDATION (invalid), or NPRB_ERR_USAGE when @p path cannot
+ * be read as a file at all (missing, a directory, no permission; the reason went to @p err).
+ */
+enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err,
+                                 struct nprb_check_summary *summary);
+
+/**
+ * The subcommand: argv = {"check", FILE...}. Every FILE is checked; the worst status wins.
+ * Usage errors (no FILE, an option) go to @p err.
+ */
+enum nprb_status nprb_check_command(int argc, char **argv, FILE *out, FILE *err);
+
+#endif

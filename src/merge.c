@@ -1,0 +1,434 @@
+/* numaprobe merge: the checkpoints of a job are ordinary results files, one per rank, so merging
+ * is reading each back through the row descriptors and appending its rows, rank by rank, with
+ * the same writer a job uses. Two passes: the first reads only root attributes, so checkpoints of
+ * different jobs are refused before anything is written; the second moves the rows. */
+#include "merge.h"
+
+#include "h5in.h"
+#include "h5out.h"
+#include "results.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORLD_SIZE (INT64_C(1) << 24) /* beyond any fleet; a larger one is a damaged file */
+
+struct checkpoint {
+    long rank; /* from the file name */
+    char path[PATH_MAX];
+    bool usable;   /* readable and of this job */
+    bool finished; /* checkpoint_complete = 1 */
+};
+
+struct merge {
+    const char *dir, *output;
+    FILE *err;
+    struct checkpoint *items;
+    size_t count;
+    struct nprb_attrs job;      /* root attributes of the first readable checkpoint */
+    size_t first;               /* its index */
+    char end_utc[64];           /* latest end_utc among the checkpoints */
+    int64_t hosts_ok, hosts_failed;
+};
+
+/* "rank-" digits ".h5", nothing else: temporary files (rank-00003.h5.tmp-123) are skipped. */
+static bool checkpoint_name(const char *name, long *rank)
+{
+    if (strncmp(name, "rank-", 5) != 0)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long r = strtol(name + 5, &end, 10);
+    if (end == name + 5 || errno != 0 || r < 0 || r > INT32_MAX || strcmp(end, ".h5") != 0 ||
+        name[5] < '0' || name[5] > '9')
+        return false;
+    *rank = r;
+    return true;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    long x = ((const struct checkpoint *)a)->rank, y = ((const struct checkpoint *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+static enum nprb_status list_checkpoints(struct merge *m)
+{
+    DIR *d = opendir(m->dir);
+    if (d == NULL) {
+        fprintf(m->err, "numaprobe merge: cannot read checkpoint directory %s: %s\n", m->dir,
+                strerror(errno));
+        return NPRB_ERR_USAGE;
+    }
+    size_t capacity = 0;
+    enum nprb_status st = NPRB_OK;
+    const struct dirent *e;
+    while (st == NPRB_OK && (e = readdir(d)) != NULL) {
+        long rank;
+        if (!checkpoint_name(e->d_name, &rank))
+            continue;
+        if (m->count == capacity) {
+            capacity = capacity ? 2 * capacity : 64;
+            struct checkpoint *items = realloc(m->items, capacity * sizeof *items);
+            if (items == NULL) {
+                st = NPRB_ERR_NOMEM;
+                break;
+            }
+            m->items = items;
+        }
+        struct checkpoint *c = &m->items[m->count++];
+        memset(c, 0, sizeof *c);
+        c->rank = rank;
+        snprintf(c->path, sizeof c->path, "%s/%s", m->dir, e->d_name);
+    }
+    closedir(d);
+    if (st != NPRB_OK)
+        return st;
+    if (m->count == 0) {
+        fprintf(m->err, "numaprobe merge: no checkpoints (rank-NNNNN.h5) in %s\n", m->dir);
+        return NPRB_ERR_USAGE;
+    }
+    qsort(m->items, m->count, sizeof *m->items, by_rank);
+    for (size_t i = 1; i < m->count; i++) {
+        if (m->items[i].rank == m->items[i - 1].rank) {
+            fprintf(m->err, "numaprobe merge: two checkpoints of rank %ld: %s and %s\n",
+                    m->items[i].rank, m->items[i - 1].path, m->items[i].path);
+            return NPRB_ERR_USAGE;
+        }
+    }
+    return NPRB_OK;
+}
+
+static int schema_major(const char *version)
+{
+    int major = -1;
+    return version != NULL && sscanf(version, "%d.", &major) == 1 ? major : -1;
+}
+
+static bool same_text(const struct nprb_attrs *a, const struct nprb_attrs *b, const char *name)
+{
+    const char *x = nprb_attrs_text(a, name), *y = nprb_attrs_text(b, name);
+    return x != NULL && y != NULL && strcmp(x, y) == 0;
+}
+
+/* Why the checkpoint cannot be used on its own account, or NULL. */
+static const char *unusable(const struct checkpoint *c, const struct nprb_attrs *attrs)
+{
+    const char *schema = nprb_attrs_text(attrs, "schema");
+    if (schema == NULL || strcmp(schema, NPRB_SCHEMA_NAME) != 0)
+        return "not a numaprobe results file (root attribute schema)";
+    if (nprb_attrs_int(attrs, "checkpoint_rank", -1) != c->rank)
+        return "its checkpoint_rank attribute does not match its file name";
+    int64_t world = nprb_attrs_int(attrs, "world_size", -1);
+    if (world < 1 || world > MAX_WORLD_SIZE || c->rank >= world)
+        return "world_size missing, or not above the rank";
+    if (nprb_attrs_text(attrs, "start_utc") == NULL ||
+        nprb_attrs_text(attrs, "command_line") == NULL)
+        return "start_utc or command_line missing";
+    return NULL;
+}
+
+/* The first pass: attributes only. Different jobs in one directory are a usage error. */
+static enum nprb_status read_attributes(struct merge *m)
+{
+    bool have_job = false;
+    for (size_t i = 0; i < m->count; i++) {
+        struct checkpoint *c = &m->items[i];
+        struct nprb_h5in *in = NULL;
+        struct nprb_attrs attrs = {0};
+        char why[256] = "";
+        if (nprb_h5in_open(&in, c->path, why, sizeof why) != 0 ||
+            nprb_h5in_attrs(in, &attrs) != 0) {
+            if (why[0] == '\0')
+                snprintf(why, sizeof why, "root attributes cannot be read");
+        } else if (unusable(c, &attrs) != NULL) {
+            snprintf(why, sizeof why, "%s", unusable(c, &attrs));
+        }
+        nprb_h5in_close(in);
+        if (why[0] != '\0') {
+            fprintf(m->err, "numaprobe merge: skipping %s: %s\n", c->path, why);
+            nprb_attrs_free(&attrs);
+            continue;
+        }
+        if (!have_job) {
+            int major = schema_major(nprb_attrs_text(&attrs, "schema_version"));
+            if (major != schema_major(NPRB_SCHEMA_VERSION)) {
+                fprintf(m->err,
+                        "numaprobe merge: %s has schema_version %s; this numaprobe writes %s "
+                        "(another major version): merge with the numaprobe that wrote it\n",
+                        c->path, nprb_attrs_text(&attrs, "schema_version"), NPRB_SCHEMA_VERSION);
+                nprb_attrs_free(&attrs);
+                return NPRB_ERR_USAGE;
+            }
+            m->job = attrs;
+            m->first = i;
+            have_job = true;
+        } else {
+            const char *differs = NULL;
+            if (schema_major(nprb_attrs_text(&attrs, "schema_version")) !=
+                schema_major(nprb_attrs_text(&m->job, "schema_version")))
+                differs = "schema_version";
+            else if (!same_text(&attrs, &m->job, "start_utc"))
+                differs = "start_utc";
+            else if (!same_text(&attrs, &m->job, "command_line"))
+                differs = "command_line";
+            else if (nprb_attrs_int(&attrs, "world_size", -1) !=
+                     nprb_attrs_int(&m->job, "world_size", -1))
+                differs = "world_size";
+            if (differs != NULL) {
+                fprintf(m->err,
+                        "numaprobe merge: %s and %s belong to different jobs (%s differs: '%s' "
+                        "vs '%s'); put each job's checkpoints in their own directory\n",
+                        m->items[m->first].path, c->path, differs,
+                        nprb_attrs_text(&m->job, differs) ? nprb_attrs_text(&m->job, differs)
+                                                          : "?",
+                        nprb_attrs_text(&attrs, differs) ? nprb_attrs_text(&attrs, differs)
+                                                         : "?");
+                nprb_attrs_free(&attrs);
+                return NPRB_ERR_USAGE;
+            }
+        }
+        c->usable = true;
+        c->finished = nprb_attrs_int(&attrs, "checkpoint_complete", 0) == 1;
+        const char *end = nprb_attrs_text(&attrs, "end_utc");
+        /* ISO 8601 UTC times order as text. */
+        if (end != NULL && strcmp(end, m->end_utc) > 0)
+            snprintf(m->end_utc, sizeof m->end_utc, "%s", end);
+        if (m->first != i) /* the first one's attributes are kept in m->job */
+            nprb_attrs_free(&attrs);
+    }
+    if (!have_job) {
+        fprintf(m->err, "numaprobe merge: none of the %zu checkpoint(s) in %s can be read\n",
+                m->count, m->dir);
+        return NPRB_ERR_SYSTEM;
+    }
+    return NPRB_OK;
+}
+
+/* Every row of a rank's checkpoint names that rank; anything else is a damaged file. */
+static bool rows_of_rank(const struct nprb_results *r, long rank)
+{
+    for (int t = 0; t < NPRB_N_TABLES; t++) {
+        const struct nprb_rows *rows = &r->tables[t];
+        for (size_t i = 0; i < rows->count; i++) {
+            int32_t row_rank; /* "rank" is the first column of every table (results.c) */
+            memcpy(&row_rank, rows->data + i * rows->row_bytes, sizeof row_rank);
+            if (row_rank != rank)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* A rank that died while measuring left its host row "running": say what that means, so that
+ * no reader takes it for a host that finished. */
+static void mark_unfinished(struct merge *m, struct nprb_results *r)
+{
+    struct nprb_rows *rows = &r->tables[NPRB_TABLE_HOSTS];
+    for (size_t i = 0; i < rows->count; i++) {
+        struct nprb_host_row *h = (struct nprb_host_row *)(rows->data + i * rows->row_bytes);
+        if (strcmp(h->status, NPRB_ROW_OK) == 0)
+            m->hosts_ok++;
+        else if (strcmp(h->status, NPRB_ROW_FAILED) == 0)
+            m->hosts_failed++;
+        if (strcmp(h->status, "running") != 0)
+            continue;
+        char error[NPRB_NOTE_LEN + 64];
+        snprintf(error, sizeof error,
+                 "rank %" PRId32 " stopped before finishing: rows up to its last checkpoint%s%s",
+                 h->rank, h->error[0] ? "; first failure: " : "", h->error);
+        NPRB_SET_TEXT(h->status, "incomplete");
+        NPRB_SET_TEXT(h->error, error);
+    }
+}
+
+/* The second pass: one checkpoint's rows in memory at a time, appended table by table. A
+ * checkpoint that cannot be read whole is skipped before any of its rows reach the output. */
+static enum nprb_status move_rows(struct merge *m, struct nprb_h5 *h5)
+{
+    for (size_t i = 0; i < m->count; i++) {
+        struct checkpoint *c = &m->items[i];
+        if (!c->usable)
+            continue;
+        struct nprb_results r;
+        nprb_results_init(&r);
+        struct nprb_h5in *in = NULL;
+        char why[256] = "";
+        if (nprb_h5in_open(&in, c->path, why, sizeof why) == 0 &&
+            nprb_h5in_read_all(in, &r, why, sizeof why) == 0 && !rows_of_rank(&r, c->rank))
+            snprintf(why, sizeof why, "it holds rows of another rank");
+        nprb_h5in_close(in);
+        if (why[0] != '\0') {
+            fprintf(m->err, "numaprobe merge: skipping %s: %s\n", c->path, why);
+            c->usable = false;
+            nprb_results_free(&r);
+            continue;
+        }
+        mark_unfinished(m, &r);
+        int rc = 0;
+        for (int t = 0; rc == 0 && t < NPRB_N_TABLES; t++)
+            rc = nprb_h5_append(h5, (enum nprb_table_id)t, r.tables[t].data, r.tables[t].count);
+        nprb_results_free(&r);
+        if (rc != 0) {
+            fprintf(m->err, "numaprobe merge: cannot write the rows of %s to %s (HDF5 error)\n",
+                    c->path, m->output);
+            return NPRB_ERR_SYSTEM;
+        }
+    }
+    return NPRB_OK;
+}
+
+/* "3,7": ranks 0..world_size-1 with no usable checkpoint (@p finished false), or whose
+ * checkpoint is usable but unfinished (@p finished true). Caller frees. */
+static char *rank_list(const struct merge *m, int64_t world_size, bool unfinished)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&text, &len);
+    if (s == NULL)
+        return NULL;
+    bool first = true;
+    size_t i = 0;
+    for (int64_t r = 0; r < world_size; r++) {
+        while (i < m->count && m->items[i].rank < r)
+            i++;
+        const struct checkpoint *c = i < m->count && m->items[i].rank == r ? &m->items[i] : NULL;
+        bool listed = unfinished ? c != NULL && c->usable && !c->finished
+                                 : c == NULL || !c->usable;
+        if (listed) {
+            fprintf(s, "%s%" PRId64, first ? "" : ",", r);
+            first = false;
+        }
+    }
+    fclose(s);
+    return text;
+}
+
+static bool write_attributes(struct merge *m, struct nprb_h5 *h5, bool *complete)
+{
+    for (size_t i = 0; i < m->job.count; i++) {
+        const struct nprb_attr *a = &m->job.items[i];
+        if (strcmp(a->name, "checkpoint_rank") == 0 || strcmp(a->name, "checkpoint_complete") == 0)
+            continue;
+        if (a->type == NPRB_ATTR_TEXT)
+            nprb_h5_attr_text(h5, a->name, a->text);
+        else if (a->type == NPRB_ATTR_INT)
+            nprb_h5_attr_int(h5, a->name, a->value);
+        else
+            fprintf(m->err, "numaprobe merge: root attribute %s of %s is neither text nor an "
+                    "integer; not copied\n", a->name, m->items[m->first].path);
+    }
+    int64_t world = nprb_attrs_int(&m->job, "world_size", 0);
+    char *missing = rank_list(m, world, false);
+    char *unfinished = rank_list(m, world, true);
+    if (missing == NULL || unfinished == NULL) {
+        free(missing);
+        free(unfinished);
+        return false;
+    }
+    *complete = missing[0] == '\0' && unfinished[0] == '\0';
+    if (m->end_utc[0] != '\0')
+        nprb_h5_attr_text(h5, "end_utc", m->end_utc);
+    nprb_h5_attr_int(h5, "complete", *complete);
+    nprb_h5_attr_text(h5, "merged_from", m->dir);
+    nprb_h5_attr_text(h5, "ranks_missing", missing);
+    nprb_h5_attr_text(h5, "ranks_incomplete", unfinished);
+    nprb_h5_attr_int(h5, "hosts_ok", m->hosts_ok);
+    nprb_h5_attr_int(h5, "hosts_failed", m->hosts_failed);
+    if (!*complete)
+        fprintf(m->err, "numaprobe merge: %s is partial: ranks missing: %s; ranks that did not "
+                "finish: %s\n", m->output, missing[0] ? missing : "none",
+                unfinished[0] ? unfinished : "none");
+    free(missing);
+    free(unfinished);
+    return true;
+}
+
+enum nprb_status nprb_merge(const char *dir, const char *output, FILE *out, FILE *err)
+{
+    struct merge m = {.dir = dir, .output = output, .err = err};
+    struct nprb_h5 *h5 = NULL;
+    char why[PATH_MAX + 128];
+    /* The output is checked first: a typo in -o should not cost a read of every checkpoint. */
+    if (nprb_h5_create(&h5, output, why, sizeof why) != 0) {
+        fprintf(err, "numaprobe merge: %s\n", why);
+        return NPRB_ERR_USAGE;
+    }
+    enum nprb_status st = list_checkpoints(&m);
+    if (st == NPRB_OK)
+        st = read_attributes(&m);
+    if (st == NPRB_OK)
+        st = move_rows(&m, h5);
+    bool complete = false;
+    if (st == NPRB_OK && !write_attributes(&m, h5, &complete))
+        st = NPRB_ERR_NOMEM;
+    if (st == NPRB_OK) {
+        if (nprb_h5_commit(h5, why, sizeof why) != 0) {
+            fprintf(err, "numaprobe merge: %s\n", why);
+            st = NPRB_ERR_SYSTEM;
+        } else {
+            size_t merged = 0;
+            for (size_t i = 0; i < m.count; i++)
+                merged += m.items[i].usable;
+            fprintf(out, "numaprobe merge: %zu of %" PRId64 " rank(s) from %s -> %s (%s)\n",
+                    merged, nprb_attrs_int(&m.job, "world_size", 0), dir, output,
+                    complete ? "complete" : "partial");
+            st = complete ? NPRB_OK : NPRB_ERR_PARTIAL;
+        }
+        h5 = NULL;
+    }
+    nprb_h5_discard(h5);
+    nprb_attrs_free(&m.job);
+    free(m.items);
+    return st;
+}
+
+static const char merge_usage[] =
+    "Usage: numaprobe merge DIR -o FILE\n"
+    "Rebuilds one results file from the per-rank checkpoints DIR/rank-NNNNN.h5 of a job (a job\n"
+    "writing OUT.h5 keeps them in OUT.h5.checkpoints/). Exit: 0 every rank merged and finished,\n"
+    "5 written but ranks missing or unfinished (see ranks_missing, ranks_incomplete), 2 usage\n"
+    "(no DIR, no -o, unwritable FILE, no checkpoints, checkpoints of different jobs), 1 no\n"
+    "checkpoint readable or FILE not written.\n";
+
+enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *dir = NULL, *output = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(merge_usage, out);
+            return NPRB_OK;
+        }
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (i + 1 == argc) {
+                fprintf(err, "numaprobe merge: option %s needs a value\n%s", a, merge_usage);
+                return NPRB_ERR_USAGE;
+            }
+            output = argv[++i];
+        } else if (strncmp(a, "--output=", 9) == 0) {
+            output = a + 9;
+        } else if (a[0] == '-') {
+            fprintf(err, "numaprobe merge: unknown option '%s'\n%s", a, merge_usage);
+            return NPRB_ERR_USAGE;
+        } else if (dir == NULL) {
+            dir = a;
+        } else {
+            fprintf(err, "numaprobe merge: unexpected argument '%s'\n%s", a, merge_usage);
+            return NPRB_ERR_USAGE;
+        }
+    }
+    if (dir == NULL || output == NULL) {
+        fprintf(err, "numaprobe merge: %s\n%s",
+                dir == NULL ? "no checkpoint DIR given" : "no output file given (-o FILE)",
+                merge_usage);
+        return NPRB_ERR_USAGE;
+    }
+    return nprb_merge(dir, output, out, err);
+}

@@ -1,0 +1,28 @@
+/**
+ * @file merge.h
+ * `numaprobe merge DIR -o FILE`: rebuilds one results file from the per-rank checkpoints of a
+ * job (DIR/rank-RRRRR.h5, see docs/SCHEMA.md "Checkpoints and merge"), typically of a job that
+ * died. Serial; no MPI. Memory holds one rank's rows at a time.
+ */
+#ifndef NPRB_MERGE_H
+#define NPRB_MERGE_H
+
+#include "status.h"
+
+#include <stdio.h>
+
+/**
+ * Merges every checkpoint in @p dir, in rank order, into @p output (temporary file, fsync,
+ * rename). The output path is checked before any checkpoint is read. Progress and problems go
+ * to @p err, the one-line outcome to @p out.
+ * @return NPRB_OK (every rank present and finished), NPRB_ERR_PARTIAL (written, but ranks are
+ * missing, unreadable or unfinished), NPRB_ERR_USAGE (unwritable output, no checkpoints, or
+ * checkpoints of different jobs: nothing written), NPRB_ERR_SYSTEM (no checkpoint readable, or
+ * the output could not be written).
+ */
+enum nprb_status nprb_merge(const char *dir, const char *output, FILE *out, FILE *err);
+
+/** The subcommand: argv = {"merge", DIR, "-o", FILE} in any order. */
+enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err);
+
+#endif

@@ -1,0 +1,34 @@
+# numaprobe check and numaprobe merge, on files the binary wrote (run.singleton, run.mpi4).
+# Each case of tests/tools/tools_test.py makes its inputs in its own directory: corrupted copies
+# for check, per-rank checkpoints split from mpi4.h5 for merge (the layout the job writes).
+set(NPRB_TOOLS_TEST ${NPRB_TEST_PYTHON} "${CMAKE_CURRENT_SOURCE_DIR}/tools/tools_test.py")
+
+# nprb_tools_test(CASE SOURCE_FILE_STEM [NAME test-name])
+function(nprb_tools_test case stem)
+  cmake_parse_arguments(T "" "NAME" "" ${ARGN})
+  if(NOT T_NAME)
+    set(T_NAME ${case})
+  endif()
+  nprb_add_script_test(tools.${T_NAME} LABELS tools TIMEOUT 300 FIXTURE_REQUIRED run_${stem}
+    COMMAND ${NPRB_TOOLS_TEST} ${case} --exe ${NPRB_EXE} --src ${NPRB_OUT}/${stem}.h5
+            --work ${NPRB_OUT}/tools/${T_NAME})
+endfunction()
+
+nprb_tools_test(check_valid singleton NAME check_valid_singleton)
+nprb_tools_test(check_valid mpi4 NAME check_valid_mpi4)
+foreach(case check_truncated check_flipped_bytes check_rank_not_in_hosts check_missing_column
+        check_wrong_type check_major_version check_minor_version check_missing_table
+        check_missing_attribute check_not_hdf5 check_usage check_nan_in_ok_row
+        check_fraction_range check_unknown_status check_placement_missing
+        check_hosts_row_missing check_checkpoint
+        merge_full merge_rank_missing merge_rank_unfinished merge_unreadable_checkpoint
+        merge_nothing_readable merge_mixed_jobs merge_output_checked_first merge_usage)
+  nprb_tools_test(${case} mpi4)
+endforeach()
+
+# Reading back what the writer wrote: every column of every table, through the shared types.
+nprb_add_unit_test(test_h5in SOURCES tools/test_h5in.c ARGS ${NPRB_OUT})
+set_tests_properties(unit.test_h5in PROPERTIES LABELS "unit;tools" FIXTURES_REQUIRED outputs)
+
+nprb_cli_test(help_subcommands 0 "numaprobe merge DIR -o FILE" -- ${NPRB_EXE} --help)
+set_tests_properties(cli.help_subcommands PROPERTIES LABELS "cli;tools")

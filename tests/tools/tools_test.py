@@ -1,0 +1,457 @@
+#!/usr/bin/python3
+"""Tests of `numaprobe check` and `numaprobe merge` on files the binary wrote.
+
+    tools_test.py CASE --exe NUMAPROBE --src RESULTS.h5 --work DIR
+
+Each CASE makes its inputs under DIR from RESULTS.h5 with h5py (a corrupted copy, per-rank
+checkpoints split from the file, ...), runs the binary and checks its exit code, its messages
+and, for merge, the file it wrote. Exits 0 when every expectation holds, 1 with the list of
+failures otherwise."""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+import numpy.lib.recfunctions as rfn
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+class Test:
+    def __init__(self, args):
+        self.exe, self.src, self.work = args.exe, args.src, args.work
+        self.failures = []
+
+    def expect(self, ok, message):
+        if not ok:
+            self.failures.append(message)
+        return ok
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+    def run(self, args, rc, fragments=(), forbid=()):
+        """Runs numaprobe ARGS; expects exit code RC and each fragment in its output."""
+        p = subprocess.run([self.exe, *args], capture_output=True, text=True, check=False)
+        out = p.stdout + p.stderr
+        what = f"numaprobe {' '.join(args)}"
+        ok = self.expect(p.returncode == rc, f"{what}: exit {p.returncode}, expected {rc}")
+        for frag in fragments:
+            ok &= self.expect(frag in out, f"{what}: output lacks {frag!r}")
+        for frag in forbid:
+            ok &= self.expect(frag not in out, f"{what}: output has {frag!r}")
+        if not ok:
+            print(f"--- {what} (exit {p.returncode}):\n{out}---")
+        return out
+
+    def copy(self, name):
+        dst = self.path(name)
+        shutil.copyfile(self.src, dst)
+        return dst
+
+
+# ---- making inputs ------------------------------------------------------------------------------
+
+def ok_rows(rows):
+    return np.flatnonzero(rows["status"] == b"ok")
+
+
+def edit_column(path, table, column, row, value):
+    with h5py.File(path, "r+") as f:
+        rows = f[table][()]
+        rows[column][row] = value
+        f[table][...] = rows
+
+
+def replace_table(path, table, rows):
+    with h5py.File(path, "r+") as f:
+        del f[table]
+        f.create_dataset(table, data=rows, maxshape=(None,), chunks=True)
+
+
+def copy_table(src_ds, dst, name, rows):
+    """A table with exactly the source's HDF5 type (fixed-length, NUL-terminated strings)."""
+    tid = src_ds.id.get_type()
+    space = h5py.h5s.create_simple((len(rows),), (h5py.h5s.UNLIMITED,))
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_chunk((max(1, 65536 // tid.get_size()),))
+    ds = h5py.Dataset(h5py.h5d.create(dst.id, name.encode(), tid, space, dcpl=dcpl))
+    if len(rows):
+        ds[...] = rows
+
+
+def split(src, outdir, ranks=None, unfinished=(), attrs=None):
+    """Per-rank checkpoints as the job writes them (docs/SCHEMA.md): rank-RRRRR.h5 holding the
+    rank's rows, the job's root attributes with complete=0, checkpoint_rank and
+    checkpoint_complete; an unfinished rank's /hosts row says running."""
+    os.makedirs(outdir, exist_ok=True)
+    with h5py.File(src, "r") as f:
+        world = int(f.attrs["world_size"])
+        for r in range(world) if ranks is None else ranks:
+            with h5py.File(os.path.join(outdir, f"rank-{r:05d}.h5"), "w") as g:
+                for k, v in f.attrs.items():
+                    g.attrs[k] = v
+                g.attrs["complete"] = np.int64(0)
+                g.attrs["checkpoint_rank"] = np.int64(r)
+                g.attrs["checkpoint_complete"] = np.int64(0 if r in unfinished else 1)
+                for k, v in (attrs or {}).get(r, {}).items():
+                    g.attrs[k] = v
+                for name in f:
+                    rows = f[name][()]
+                    rows = rows[rows["rank"] == r]
+                    if name == "hosts" and r in unfinished:
+                        rows["status"] = b"running"
+                    copy_table(f[name], g, name, rows)
+
+
+def garbage(path):
+    with open(path, "wb") as f:
+        f.write(b"this is not an HDF5 file\n" * 40)
+
+
+def rows_of(path, table, drop_ranks=()):
+    with h5py.File(path, "r") as f:
+        rows = f[table][()]
+    return rows[~np.isin(rows["rank"], list(drop_ranks))]
+
+
+# ---- check --------------------------------------------------------------------------------------
+
+@case
+def check_valid(t):
+    t.run(["check", t.src], 0, ["valid (schema", "complete=1"], forbid=["INVALID"])
+
+
+@case
+def check_truncated(t):
+    bad = t.copy("truncated.h5")
+    with open(bad, "r+b") as f:
+        f.truncate(os.path.getsize(bad) // 2)
+    t.run(["check", bad], 4, ["truncated or damaged", "INVALID"])
+
+
+@case
+def check_flipped_bytes(t):
+    """One byte flipped at a time across the whole file: metadata, B-trees, heaps and rows. Check
+    must never crash (a signal or a sanitizer report is a failure) and must reject the copies it
+    cannot read; a flip in the signature always matters."""
+    size = os.path.getsize(t.src)
+    with open(t.src, "rb") as f:
+        data = bytearray(f.read())
+    bad = t.path("flipped.h5")
+    rejected = 0
+    # The first 16 KiB hold the superblock, object headers (types, extents) and B-trees.
+    offsets = list(range(0, 16384, 41)) + list(range(16384, size, size // 60))
+    for off in offsets:
+        copy = bytearray(data)
+        copy[off] ^= 0xFF
+        with open(bad, "wb") as f:
+            f.write(copy)
+        p = subprocess.run([t.exe, "check", bad], capture_output=True, text=True, check=False)
+        t.expect(p.returncode in (0, 4), f"byte {off} flipped: exit {p.returncode}\n"
+                 f"{p.stdout}{p.stderr}")
+        t.expect(off != 0 or p.returncode == 4, "flipped signature byte not detected")
+        rejected += p.returncode == 4
+    print(f"{len(offsets)} single-byte flips, {rejected} rejected")
+
+
+@case
+def check_rank_not_in_hosts(t):
+    bad = t.copy("rank99.h5")
+    edit_column(bad, "latency", "rank", 12, 99)
+    t.run(["check", bad], 4, ["/latency row 12: rank 99 not in /hosts", "INVALID"])
+
+
+@case
+def check_missing_column(t):
+    bad = t.copy("no-median.h5")
+    rows = rows_of(bad, "latency")
+    replace_table(bad, "latency", rfn.drop_fields(rows, "latency_ns_median", usemask=False))
+    t.run(["check", bad], 4, ["/latency: column latency_ns_median missing"])
+
+
+@case
+def check_wrong_type(t):
+    bad = t.copy("float32.h5")
+    rows = rows_of(bad, "bandwidth")
+    dtype = [(n, np.float32 if n == "gbs_best" else rows.dtype[n]) for n in rows.dtype.names]
+    replace_table(bad, "bandwidth", rows.astype(dtype))
+    t.run(["check", bad], 4, ["/bandwidth: column gbs_best is float32, expected float64"])
+
+
+@case
+def check_major_version(t):
+    bad = t.copy("v9.h5")
+    with h5py.File(bad, "r+") as f:
+        f.attrs["schema_version"] = "9.0.0"
+    t.run(["check", bad], 4, ["schema_version 9.0.0: major version 9", "tables not checked"])
+
+
+@case
+def check_minor_version(t):
+    newer = t.copy("v0.99.h5")
+    with h5py.File(newer, "r+") as f:
+        f.attrs["schema_version"] = "0.99.0"
+    t.run(["check", newer], 0, ["warning: schema_version 0.99.0 is newer", "valid"])
+
+
+@case
+def check_missing_table(t):
+    bad = t.copy("no-placement.h5")
+    with h5py.File(bad, "r+") as f:
+        del f["placement"]
+    t.run(["check", bad], 4, ["table /placement missing"])
+
+
+@case
+def check_missing_attribute(t):
+    bad = t.copy("no-world-size.h5")
+    with h5py.File(bad, "r+") as f:
+        del f.attrs["world_size"]
+        f.attrs["complete"] = "yes"
+    t.run(["check", bad], 4, ["root attribute world_size missing",
+                              "root attribute complete is not an integer"])
+
+
+@case
+def check_not_hdf5(t):
+    bad = t.path("text.h5")
+    garbage(bad)
+    t.run(["check", bad], 4, ["not an HDF5 file"])
+
+
+@case
+def check_usage(t):
+    t.run(["check", t.path("does-not-exist.h5")], 2, ["cannot read", "No such file"])
+    t.run(["check", t.work], 2, ["it is a directory"])
+    t.run(["check"], 2, ["no FILE given"])
+    t.run(["check", "--frobnicate"], 2, ["unknown option '--frobnicate'"])
+
+
+@case
+def check_nan_in_ok_row(t):
+    bad = t.copy("nan.h5")
+    row = ok_rows(rows_of(bad, "latency"))[0]
+    edit_column(bad, "latency", "latency_ns_median", row, np.nan)
+    t.run(["check", bad], 4, [f"/latency row {row}: latency_ns_median is nan in an ok row"])
+
+
+@case
+def check_fraction_range(t):
+    bad = t.copy("frac.h5")
+    edit_column(bad, "bandwidth", "pages_on_target_frac", 3, 1.5)
+    t.run(["check", bad], 4, ["/bandwidth row 3: pages_on_target_frac = 1.5, outside [0, 1]"])
+
+
+@case
+def check_unknown_status(t):
+    bad = t.copy("status.h5")
+    edit_column(bad, "loaded_latency", "status", 1, b"great")
+    t.run(["check", bad], 4, ["/loaded_latency row 1: status 'great' is not one of",
+                              "valid is 1 but status is 'great'"])
+
+
+@case
+def check_placement_missing(t):
+    bad = t.copy("no-placement-rows.h5")
+    lat = rows_of(bad, "latency")
+    row = ok_rows(lat)[0]
+    rank, meas = lat["rank"][row], lat["measurement"][row]
+    place = rows_of(bad, "placement")
+    keep = ~((place["rank"] == rank) & (place["measurement"] == meas))
+    with h5py.File(bad, "r+") as f:
+        f["placement"].resize((int(keep.sum()),))
+        f["placement"][...] = place[keep]
+    t.run(["check", bad], 4, [f"/latency row {row}: status ok but no /placement rows for rank "
+                              f"{rank} measurement {meas}"])
+
+
+@case
+def check_hosts_row_missing(t):
+    bad = t.copy("three-hosts.h5")
+    hosts = rows_of(bad, "hosts")
+    with h5py.File(bad, "r+") as f:
+        f["hosts"].resize((len(hosts) - 1,))
+        f["hosts"][...] = hosts[:-1]
+    last = hosts["rank"][-1]
+    t.run(["check", bad], 4, [f"/hosts has {len(hosts) - 1} rows but world_size is "
+                              f"{len(hosts)} and complete=1 (ranks missing: {last})",
+                              f"rank {last} not in /hosts"])
+
+
+@case
+def check_checkpoint(t):
+    split(t.src, t.work, ranks=[1], unfinished=[1])
+    t.run(["check", t.path("rank-00001.h5")], 0,
+          ["valid", "checkpoint of rank 1 (running)"])
+    bad = t.path("rank-00001.h5")
+    edit_column(bad, "latency", "rank", 0, 2)
+    t.run(["check", bad], 4, ["/latency row 0: rank 2 in the checkpoint of rank 1"])
+
+
+# ---- merge --------------------------------------------------------------------------------------
+
+def merged_attrs_ok(t, out, missing, unfinished):
+    with h5py.File(t.src, "r") as f, h5py.File(out, "r") as m:
+        t.expect(m.attrs["ranks_missing"] == missing,
+                 f"ranks_missing {m.attrs['ranks_missing']!r}, expected {missing!r}")
+        t.expect(m.attrs["ranks_incomplete"] == unfinished,
+                 f"ranks_incomplete {m.attrs['ranks_incomplete']!r}, expected {unfinished!r}")
+        complete = int(not missing and not unfinished)
+        t.expect(int(m.attrs["complete"]) == complete, f"complete {m.attrs['complete']}")
+        t.expect("checkpoint_rank" not in m.attrs, "checkpoint_rank copied to the merged file")
+        status = m["hosts"]["status"]
+        t.expect(int(m.attrs["hosts_ok"]) == int((status == b"ok").sum()), "hosts_ok wrong")
+        for k, v in f.attrs.items():
+            if k not in ("complete", "hosts_ok", "hosts_failed"):
+                t.expect(k in m.attrs and str(m.attrs[k]) == str(v),
+                         f"root attribute {k}: {m.attrs.get(k)!r}, expected {v!r}")
+
+
+def same_rows(t, out, drop_ranks=()):
+    with h5py.File(out, "r") as m:
+        for table in m:
+            want, got = rows_of(t.src, table, drop_ranks), m[table][()]
+            if table == "hosts":  # merge rewrites the status of unfinished ranks
+                want, got = rfn.drop_fields(want, ["status", "error"], usemask=False), \
+                    rfn.drop_fields(got, ["status", "error"], usemask=False)
+            t.expect(want.dtype == got.dtype and want.tobytes() == got.tobytes(),
+                     f"/{table}: merged rows differ from the original's "
+                     f"({len(got)} rows, expected {len(want)})")
+
+
+@case
+def merge_full(t):
+    ckpt = t.path("job.h5.checkpoints")
+    split(t.src, ckpt)
+    garbage(os.path.join(ckpt, "rank-00001.h5.tmp-4242"))  # a writer killed mid-rewrite
+    garbage(os.path.join(ckpt, "README"))
+    out = t.path("fleet.h5")
+    t.run(["merge", ckpt, "-o", out], 0, ["(complete)"])
+    same_rows(t, out)
+    merged_attrs_ok(t, out, "", "")
+    with h5py.File(out, "r") as m:
+        t.expect(m.attrs["merged_from"] == ckpt, "merged_from is not the directory")
+    t.run(["check", out], 0, ["valid", f"merged from {ckpt}"])
+    t.expect(not [n for n in os.listdir(t.work) if ".tmp-" in n], "temporary file left behind")
+
+
+@case
+def merge_rank_missing(t):
+    ckpt = t.path("ckpt")
+    split(t.src, ckpt, ranks=[0, 1, 3])
+    out = t.path("fleet.h5")
+    t.run(["merge", ckpt, "-o", out], 5, ["ranks missing: 2", "(partial)"])
+    same_rows(t, out, drop_ranks=[2])
+    merged_attrs_ok(t, out, "2", "")
+    t.run(["check", out], 0, ["warning: complete=0: /hosts has 3 of 4 ranks (ranks missing: 2)",
+                              "valid"])
+
+
+@case
+def merge_rank_unfinished(t):
+    ckpt = t.path("ckpt")
+    split(t.src, ckpt, unfinished=[3])
+    out = t.path("fleet.h5")
+    t.run(["merge", ckpt, "-o", out], 5, ["ranks that did not finish: 3"])
+    same_rows(t, out)
+    merged_attrs_ok(t, out, "", "3")
+    with h5py.File(out, "r") as m:
+        h = m["hosts"][()]
+        t.expect(list(h["status"]) == [b"ok"] * 3 + [b"incomplete"], f"statuses {h['status']}")
+        t.expect(b"rank 3 stopped before finishing" in h["error"][3], f"error {h['error'][3]}")
+    t.run(["check", out], 0, ["valid", "complete=0"])
+
+
+@case
+def merge_unreadable_checkpoint(t):
+    ckpt = t.path("ckpt")
+    split(t.src, ckpt)
+    garbage(os.path.join(ckpt, "rank-00001.h5"))
+    out = t.path("fleet.h5")
+    t.run(["merge", ckpt, "-o", out], 5,
+          [f"skipping {ckpt}/rank-00001.h5: not an HDF5 file", "ranks missing: 1"])
+    same_rows(t, out, drop_ranks=[1])
+    merged_attrs_ok(t, out, "1", "")
+    t.run(["check", out], 0, ["valid"])
+
+
+@case
+def merge_nothing_readable(t):
+    ckpt = t.path("ckpt")
+    os.makedirs(ckpt, exist_ok=True)
+    for r in range(2):
+        garbage(os.path.join(ckpt, f"rank-{r:05d}.h5"))
+    out = t.path("fleet.h5")
+    t.run(["merge", ckpt, "-o", out], 1, ["none of the 2 checkpoint(s)"])
+    t.expect(not os.path.exists(out), "an output was written from nothing")
+    t.expect(os.listdir(t.work) == ["ckpt"], f"files left behind: {os.listdir(t.work)}")
+
+
+@case
+def merge_mixed_jobs(t):
+    ckpt = t.path("ckpt")
+    split(t.src, ckpt, attrs={2: {"start_utc": "2001-01-01T00:00:00Z"}})
+    out = t.path("fleet.h5")
+    t.run(["merge", ckpt, "-o", out], 2,
+          ["belong to different jobs (start_utc differs", "rank-00002.h5"])
+    t.expect(not os.path.exists(out), "an output was written from a mixture")
+    split(t.src, ckpt, attrs={3: {"command_line": "numaprobe -o other.h5"}})
+    t.run(["merge", ckpt, "-o", out], 2, ["command_line differs"])
+
+
+@case
+def merge_output_checked_first(t):
+    ckpt = t.path("ckpt")
+    os.makedirs(ckpt, exist_ok=True)
+    garbage(os.path.join(ckpt, "rank-00000.h5"))
+    # The unreadable checkpoint would be reported if anything were read before the output check.
+    t.run(["merge", ckpt, "-o", "/proc/fleet.h5"], 2, ["cannot write results to /proc/fleet.h5"],
+          forbid=["skipping"])
+    t.run(["merge", ckpt, "-o", t.work], 2, ["it is a directory"], forbid=["skipping"])
+    t.run(["merge", t.path("no-such-dir"), "-o", "/nonexistent-dir/f.h5"], 2,
+          ["cannot write results to /nonexistent-dir/f.h5"], forbid=["checkpoint directory"])
+
+
+@case
+def merge_usage(t):
+    empty = t.path("empty")
+    os.makedirs(empty, exist_ok=True)
+    out = t.path("fleet.h5")
+    t.run(["merge", empty, "-o", out], 2, ["no checkpoints (rank-NNNNN.h5) in"])
+    t.run(["merge", t.path("no-such-dir"), "-o", out], 2, ["cannot read checkpoint directory"])
+    t.run(["merge", empty], 2, ["no output file given (-o FILE)"])
+    t.run(["merge", "-o", out], 2, ["no checkpoint DIR given"])
+    t.run(["merge", empty, "-o"], 2, ["option -o needs a value"])
+    t.expect(not os.path.exists(out), "an output was written")
+    t.expect(sorted(os.listdir(t.work)) == ["empty"], f"left behind: {os.listdir(t.work)}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("case", choices=sorted(CASES))
+    p.add_argument("--exe", required=True)
+    p.add_argument("--src", required=True, help="a results file the binary wrote")
+    p.add_argument("--work", required=True, help="a directory for this case (emptied first)")
+    args = p.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    t = Test(args)
+    CASES[args.case](t)
+    for failure in t.failures:
+        print("FAIL:", failure)
+    print(f"{args.case}: {'ok' if not t.failures else f'{len(t.failures)} failure(s)'}")
+    return 1 if t.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

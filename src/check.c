@@ -3,6 +3,7 @@
  * is checked in bounded memory: only /hosts and the (rank, measurement) keys are kept. */
 #include "check.h"
 
+#include "check_rows.h"
 #include "h5in.h"
 #include "results.h"
 
@@ -84,6 +85,11 @@ static void table_problem(void *ctx, const char *text)
     PROBLEM((struct checker *)ctx, AREA_FILE, "%s", text);
 }
 
+static void row_problem(void *ctx, enum nprb_table_id table, bool warning, const char *text)
+{
+    say(ctx, (int)table, warning, "%s", text);
+}
+
 /* ---- root attributes ------------------------------------------------------------------------ */
 
 struct attr_rule {
@@ -94,14 +100,14 @@ struct attr_rule {
 
 /* What run.c's write_attributes() writes; docs/SCHEMA.md "Root attributes". */
 static const struct attr_rule attr_rules[] = {
-    {"schema", NPRB_ATTR_TEXT, false},        {"schema_version", NPRB_ATTR_TEXT, false},
+    {"schema", NPRB_ATTR_TEXT, false},           {"schema_version", NPRB_ATTR_TEXT, false},
     {"software_version", NPRB_ATTR_TEXT, false}, {"git_revision", NPRB_ATTR_TEXT, false},
-    {"start_utc", NPRB_ATTR_TEXT, false},     {"end_utc", NPRB_ATTR_TEXT, true},
-    {"command_line", NPRB_ATTR_TEXT, false},  {"config", NPRB_ATTR_TEXT, false},
-    {"config_source", NPRB_ATTR_TEXT, false}, {"mpi_library", NPRB_ATTR_TEXT, false},
-    {"world_size", NPRB_ATTR_INT, false},     {"host_count", NPRB_ATTR_INT, false},
-    {"scheduler", NPRB_ATTR_TEXT, false},     {"job_id", NPRB_ATTR_TEXT, false},
-    {"complete", NPRB_ATTR_INT, false},       {"hosts_ok", NPRB_ATTR_INT, true},
+    {"start_utc", NPRB_ATTR_TEXT, false},        {"end_utc", NPRB_ATTR_TEXT, true},
+    {"command_line", NPRB_ATTR_TEXT, false},     {"config", NPRB_ATTR_TEXT, false},
+    {"config_source", NPRB_ATTR_TEXT, false},    {"mpi_library", NPRB_ATTR_TEXT, false},
+    {"world_size", NPRB_ATTR_INT, false},        {"host_count", NPRB_ATTR_INT, false},
+    {"scheduler", NPRB_ATTR_TEXT, false},        {"job_id", NPRB_ATTR_TEXT, false},
+    {"complete", NPRB_ATTR_INT, false},          {"hosts_ok", NPRB_ATTR_INT, true},
     {"hosts_failed", NPRB_ATTR_INT, true},
 };
 
@@ -192,7 +198,8 @@ static bool check_attributes(struct checker *c)
 
 static int by_rank(const void *a, const void *b)
 {
-    int32_t x = ((const struct nprb_host_row *)a)->rank, y = ((const struct nprb_host_row *)b)->rank;
+    int32_t x = ((const struct nprb_host_row *)a)->rank,
+            y = ((const struct nprb_host_row *)b)->rank;
     return (x > y) - (x < y);
 }
 
@@ -214,6 +221,8 @@ static bool host_status_allowed(const struct checker *c, const char *status)
 {
     if (strcmp(status, NPRB_ROW_OK) == 0 || strcmp(status, NPRB_ROW_FAILED) == 0)
         return true;
+    if (strcmp(status, "hung") == 0) /* given up by rank 0's watchdog */
+        return !c->checkpoint;
     if (strcmp(status, "running") == 0) /* a checkpoint of a rank still measuring */
         return c->checkpoint;
     if (strcmp(status, "incomplete") == 0) /* merged: the rank stopped before finishing */
@@ -296,9 +305,11 @@ static void check_host_counts(struct checker *c)
     for (size_t i = 0; i < c->host_rows; i++) {
         const struct nprb_host_row *h = &c->hosts[i];
         distinct += i == 0 || index[i] != index[i - 1];
-        failed += strcmp(h->status, NPRB_ROW_FAILED) == 0;
+        failed += strcmp(h->status, NPRB_ROW_OK) != 0;
         size_t same = count_equal(index, c->host_rows, h->host_index);
-        if (all_there && h->ranks_on_host != (int32_t)same)
+        /* A hung rank's row is written by rank 0, which knows little more than its host. */
+        bool hung = strcmp(h->status, "hung") == 0;
+        if (all_there && !hung && h->ranks_on_host != (int32_t)same)
             PROBLEM(c, NPRB_TABLE_HOSTS,
                     "/hosts rank %" PRId32 ": ranks_on_host %" PRId32 " but %zu rows have "
                     "host_index %" PRId32,
@@ -307,11 +318,15 @@ static void check_host_counts(struct checker *c)
     free(index);
     if (c->host_count > 0 && !c->checkpoint &&
         (all_there ? distinct != (size_t)c->host_count : distinct > (size_t)c->host_count))
-        PROBLEM(c, NPRB_TABLE_HOSTS, "host_count is %" PRId64 " but /hosts has %zu distinct "
-                "host_index values", c->host_count, distinct);
+        PROBLEM(c, NPRB_TABLE_HOSTS,
+                "host_count is %" PRId64 " but /hosts has %zu distinct "
+                "host_index values",
+                c->host_count, distinct);
+    /* The writer counts every rank whose row is not ok (failed, hung). A checkpoint's count is
+     * its rank's view while running, so it is not compared. */
     const struct nprb_attr *hf = nprb_attrs_find(&c->attrs, "hosts_failed");
-    if (hf != NULL && hf->type == NPRB_ATTR_INT && hf->value != failed)
-        PROBLEM(c, AREA_FILE, "hosts_failed is %" PRId64 " but %" PRId64 " /hosts rows say failed",
+    if (!c->checkpoint && hf != NULL && hf->type == NPRB_ATTR_INT && hf->value != failed)
+        PROBLEM(c, AREA_FILE, "hosts_failed is %" PRId64 " but %" PRId64 " /hosts rows are not ok",
                 hf->value, failed);
 }
 
@@ -344,11 +359,11 @@ static void check_hosts(struct checker *c, size_t rows)
             PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts row %zu: status '%s' is not one of %s", i,
                     h->status,
                     c->checkpoint      ? "ok, failed, running"
-                    : c->complete == 0 ? "ok, failed, incomplete"
-                                       : "ok, failed");
+                    : c->complete == 0 ? "ok, failed, hung, incomplete"
+                                       : "ok, failed, hung");
         else if (strcmp(h->status, NPRB_ROW_OK) != 0 && h->error[0] == '\0')
-            WARNING(c, NPRB_TABLE_HOSTS, "/hosts row %zu: status %s without an error saying why",
-                    i, h->status);
+            WARNING(c, NPRB_TABLE_HOSTS, "/hosts row %zu: status %s without an error saying why", i,
+                    h->status);
     }
     qsort(c->hosts, rows, sizeof *c->hosts, by_rank);
     c->host_rows = rows;
@@ -361,140 +376,6 @@ static void check_hosts(struct checker *c, size_t rows)
 }
 
 /* ---- rows of the other tables ---------------------------------------------------------------- */
-
-#define LATENCY_NS                                                                                 \
-    "latency_ns_min", "latency_ns_median", "latency_ns_p90", "latency_ns_p99", "latency_ns_max"
-
-/* The figures a user reads from an ok row: present (not NaN), not negative, and in order. */
-struct figure_rule {
-    enum nprb_table_id table;
-    const char *headline[8];
-    const char *ordered[6];
-};
-
-static const struct figure_rule figure_rules[] = {
-    {NPRB_TABLE_LATENCY, {LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
-    {NPRB_TABLE_BANDWIDTH,
-     {"gbs_best", "gbs_median", "gbs_worst", "bus_gbs_best", "pages_on_target_frac"},
-     {"gbs_worst", "gbs_median", "gbs_best"}},
-    {NPRB_TABLE_LOADED_LATENCY, {"load_gbs", LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
-    {NPRB_TABLE_BALANCING, {"t_s", "frac_on_to", "read_gbs"}, {NULL}},
-};
-
-/* The row statuses of docs/SCHEMA.md "Conventions". */
-static const char *const row_statuses[] = {NPRB_ROW_OK, NPRB_ROW_INVALID, NPRB_ROW_FAILED,
-                                           NPRB_ROW_NOT_APPLICABLE};
-
-/* One table's columns that the checks look at, found once through its descriptor. */
-struct view {
-    enum nprb_table_id id;
-    const struct nprb_table_desc *d;
-    const struct nprb_field *rank, *measurement, *status, *valid, *note;
-    const struct nprb_field *headline[8], *ordered[6];
-};
-
-static const struct nprb_field *column(const struct nprb_table_desc *d, const char *name)
-{
-    for (size_t i = 0; name != NULL && i < d->field_count; i++)
-        if (strcmp(d->fields[i].name, name) == 0)
-            return &d->fields[i];
-    return NULL;
-}
-
-static int32_t get_i32(const unsigned char *row, const struct nprb_field *f)
-{
-    int32_t v;
-    memcpy(&v, row + f->offset, sizeof v);
-    return v;
-}
-
-static double get_f64(const unsigned char *row, const struct nprb_field *f)
-{
-    double v;
-    memcpy(&v, row + f->offset, sizeof v);
-    return v;
-}
-
-static const char *get_text(const unsigned char *row, const struct nprb_field *f)
-{
-    return (const char *)row + f->offset;
-}
-
-static void make_view(struct view *v, enum nprb_table_id id)
-{
-    memset(v, 0, sizeof *v);
-    v->id = id;
-    v->d = nprb_table_desc(id);
-    v->rank = column(v->d, "rank");
-    v->measurement = column(v->d, "measurement");
-    v->status = column(v->d, "status");
-    v->valid = column(v->d, "valid");
-    v->note = column(v->d, "note");
-    for (size_t r = 0; r < sizeof figure_rules / sizeof figure_rules[0]; r++) {
-        if (figure_rules[r].table != id)
-            continue;
-        for (size_t i = 0; i < 8 && figure_rules[r].headline[i] != NULL; i++)
-            v->headline[i] = column(v->d, figure_rules[r].headline[i]);
-        for (size_t i = 0; i < 6 && figure_rules[r].ordered[i] != NULL; i++)
-            v->ordered[i] = column(v->d, figure_rules[r].ordered[i]);
-    }
-}
-
-static bool is_fraction(const struct nprb_field *f)
-{
-    size_t n = strlen(f->name);
-    return f->kind == NPRB_FIELD_F64 &&
-           ((n > 5 && strcmp(f->name + n - 5, "_frac") == 0) || strncmp(f->name, "frac_", 5) == 0);
-}
-
-static bool check_status(struct checker *c, const struct view *v, const unsigned char *row,
-                         size_t i)
-{
-    const char *status = get_text(row, v->status);
-    bool known = false;
-    for (size_t s = 0; s < sizeof row_statuses / sizeof row_statuses[0]; s++)
-        known = known || strcmp(status, row_statuses[s]) == 0;
-    bool ok = strcmp(status, NPRB_ROW_OK) == 0;
-    if (!known)
-        PROBLEM(c, v->id, "/%s row %zu: status '%s' is not one of ok, invalid, failed, "
-                "not_applicable", v->d->name, i, status);
-    if (v->valid != NULL && (row[v->valid->offset] == 1) != ok)
-        PROBLEM(c, v->id, "/%s row %zu: valid is %d but status is '%s'", v->d->name, i,
-                (int)(int8_t)row[v->valid->offset], status);
-    if (v->note != NULL && !ok && known && strcmp(status, NPRB_ROW_INVALID) != 0 &&
-        get_text(row, v->note)[0] == '\0')
-        WARNING(c, v->id, "/%s row %zu: status %s without a note saying why", v->d->name, i,
-                status);
-    return ok;
-}
-
-static void check_figures(struct checker *c, const struct view *v, const unsigned char *row,
-                          size_t i, bool ok)
-{
-    for (size_t f = 0; f < v->d->field_count; f++) {
-        const struct nprb_field *fd = &v->d->fields[f];
-        if (!is_fraction(fd))
-            continue;
-        double x = get_f64(row, fd);
-        bool unknown = strcmp(fd->name, "huge_page_frac") == 0 && x == -1.0; /* "-1 unknown" */
-        if (!isnan(x) && !unknown && (x < 0.0 || x > 1.0))
-            PROBLEM(c, v->id, "/%s row %zu: %s = %g, outside [0, 1]", v->d->name, i, fd->name, x);
-    }
-    if (!ok)
-        return;
-    for (size_t h = 0; h < 8 && v->headline[h] != NULL; h++) {
-        double x = get_f64(row, v->headline[h]);
-        if (!isfinite(x) || x < 0.0)
-            PROBLEM(c, v->id, "/%s row %zu: %s is %g in an ok row", v->d->name, i,
-                    v->headline[h]->name, x);
-    }
-    for (size_t o = 1; o < 6 && v->ordered[o] != NULL; o++) {
-        double lo = get_f64(row, v->ordered[o - 1]), hi = get_f64(row, v->ordered[o]);
-        if (lo > hi)
-            PROBLEM(c, v->id, "/%s row %zu: %s %g > %s %g", v->d->name, i,
-                    v->ordered[o - 1]->name, lo, v->ordered[o]->name, hi);
-    }
-}
 
 static int add_key(struct keys *k, struct key key)
 {
@@ -542,33 +423,34 @@ static bool describes_measurement(enum nprb_table_id id)
     return id == NPRB_TABLE_PLACEMENT || id == NPRB_TABLE_NUMASTAT;
 }
 
-static void check_row(struct checker *c, const struct view *v, const unsigned char *row, size_t i,
-                      struct keys *placed)
+static void check_row(struct checker *c, const struct nprb_row_rules *v, const unsigned char *row,
+                      size_t i, struct keys *placed)
 {
-    int32_t rank = get_i32(row, v->rank);
+    int32_t rank = nprb_row_i32(row, v->rank);
     long host = c->hosts_read ? host_of(c, rank) : 0;
     if (c->checkpoint && rank != c->checkpoint_rank)
         PROBLEM(c, v->id, "/%s row %zu: rank %" PRId32 " in the checkpoint of rank %" PRId64,
-                v->d->name, i, rank, c->checkpoint_rank);
+                v->desc->name, i, rank, c->checkpoint_rank);
     else if (host < 0)
-        PROBLEM(c, v->id, "/%s row %zu: rank %" PRId32 " not in /hosts", v->d->name, i, rank);
+        PROBLEM(c, v->id, "/%s row %zu: rank %" PRId32 " not in /hosts", v->desc->name, i, rank);
     if (host >= 0 && c->hosts_read && v->id == NPRB_TABLE_NUMA_NODES)
         c->topo_rows[0][host]++;
     if (host >= 0 && c->hosts_read && v->id == NPRB_TABLE_DISTANCES)
         c->topo_rows[1][host]++;
-    bool ok = v->status == NULL || check_status(c, v, row, i);
-    check_figures(c, v, row, i, ok);
+    bool ok = nprb_row_check(v, row, i, row_problem, c);
     if (v->measurement == NULL)
         return;
-    struct key key = {rank, get_i32(row, v->measurement), (int)v->id, ok, i};
+    struct key key = {rank, nprb_row_i32(row, v->measurement), (int)v->id, ok, i};
     if (describes_measurement(v->id)) {
         if (find_key(&c->measured, key.rank, key.measurement) == NULL)
-            PROBLEM(c, v->id, "/%s row %zu: rank %" PRId32 " measurement %" PRId32
-                    " matches no measurement row", v->d->name, i, key.rank, key.measurement);
+            PROBLEM(c, v->id,
+                    "/%s row %zu: rank %" PRId32 " measurement %" PRId32
+                    " matches no measurement row",
+                    v->desc->name, i, key.rank, key.measurement);
         if (v->id == NPRB_TABLE_PLACEMENT && add_key(placed, key) != 0)
-            PROBLEM(c, v->id, "/%s: out of memory", v->d->name);
+            PROBLEM(c, v->id, "/%s: out of memory", v->desc->name);
     } else if (add_key(&c->measured, key) != 0) {
-        PROBLEM(c, v->id, "/%s: out of memory", v->d->name);
+        PROBLEM(c, v->id, "/%s: out of memory", v->desc->name);
     }
 }
 
@@ -581,22 +463,22 @@ static void check_table(struct checker *c, enum nprb_table_id id, struct keys *p
         check_hosts(c, rows);
         return;
     }
-    struct view v;
-    make_view(&v, id);
-    unsigned char *buf = malloc(BLOCK_ROWS * v.d->row_bytes);
+    struct nprb_row_rules v;
+    nprb_row_rules_init(&v, id);
+    unsigned char *buf = malloc(BLOCK_ROWS * v.desc->row_bytes);
     if (buf == NULL) {
-        PROBLEM(c, id, "/%s: out of memory", v.d->name);
+        PROBLEM(c, id, "/%s: out of memory", v.desc->name);
         return;
     }
     for (size_t start = 0; start < rows; start += BLOCK_ROWS) {
         size_t n = rows - start < BLOCK_ROWS ? rows - start : BLOCK_ROWS;
         if (nprb_h5in_read(c->in, id, start, n, buf) != 0) {
-            PROBLEM(c, id, "/%s: rows %zu..%zu cannot be read (damaged file)", v.d->name, start,
+            PROBLEM(c, id, "/%s: rows %zu..%zu cannot be read (damaged file)", v.desc->name, start,
                     start + n - 1);
             break;
         }
         for (size_t r = 0; r < n; r++)
-            check_row(c, &v, buf + r * v.d->row_bytes, start + r, placed);
+            check_row(c, &v, buf + r * v.desc->row_bytes, start + r, placed);
     }
     free(buf);
 }
@@ -685,7 +567,7 @@ static void summarise(struct checker *c)
     if (c->checkpoint)
         snprintf(what, sizeof what, ", checkpoint of rank %" PRId64 "%s", c->checkpoint_rank,
                  nprb_attrs_int(&c->attrs, "checkpoint_complete", 0) == 1 ? " (finished)"
-                                                                            : " (running)");
+                                                                          : " (running)");
     else if (c->merged)
         snprintf(what, sizeof what, ", merged from %.120s",
                  nprb_attrs_text(&c->attrs, "merged_from"));
@@ -693,9 +575,8 @@ static void summarise(struct checker *c)
         fprintf(c->out,
                 "check: %s: valid (schema %s, %zu of %" PRId64 " ranks, %" PRId64
                 " host(s), complete=%" PRId64 "%s)%s%zu warning(s)\n",
-                c->path, nprb_attrs_text(&c->attrs, "schema_version"), c->host_rows,
-                c->world_size, c->host_count, c->complete, what, c->sum.warnings ? ", " : "; ",
-                c->sum.warnings);
+                c->path, nprb_attrs_text(&c->attrs, "schema_version"), c->host_rows, c->world_size,
+                c->host_count, c->complete, what, c->sum.warnings ? ", " : "; ", c->sum.warnings);
     else
         fprintf(c->out, "check: %s: INVALID: %zu problem(s), %zu warning(s)\n", c->path,
                 c->sum.problems, c->sum.warnings);

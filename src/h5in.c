@@ -185,8 +185,8 @@ static int members_inside(hid_t type, const struct nprb_table_desc *d, nprb_h5in
         size_t size = member >= 0 ? H5Tget_size(member) : 0;
         if (member < 0 || size == 0 || offset > row || size > row - offset) {
             char *name = H5Tget_member_name(type, (unsigned)i);
-            problem(fn, ctx, "/%s: column %s lies outside the %zu-byte row (damaged type)",
-                    d->name, name != NULL ? name : "?", row);
+            problem(fn, ctx, "/%s: column %s lies outside the %zu-byte row (damaged type)", d->name,
+                    name != NULL ? name : "?", row);
             H5free_memory(name);
             bad++;
         }
@@ -320,25 +320,28 @@ int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start,
     return 0;
 }
 
-static void first_problem(void *ctx, const char *text)
+struct first_problem {
+    char *text;
+    size_t len;
+};
+
+static void keep_first_problem(void *ctx, const char *text)
 {
-    char *err = ctx;
-    if (err[0] == '\0')
-        snprintf(err, 256, "%s", text);
+    struct first_problem *first = ctx;
+    if (first->text[0] == '\0')
+        snprintf(first->text, first->len, "%s", text);
 }
 
-int nprb_h5in_read_all(struct nprb_h5in *in, struct nprb_results *results, char *err,
-                       size_t errlen)
+int nprb_h5in_read_all(struct nprb_h5in *in, struct nprb_results *results, char *err, size_t errlen)
 {
     enum { BLOCK = 1024 };
     for (int t = 0; t < NPRB_N_TABLES; t++) {
         const struct nprb_table_desc *d = nprb_table_desc((enum nprb_table_id)t);
-        char why[256] = "";
         size_t rows = 0;
-        if (nprb_h5in_table(in, (enum nprb_table_id)t, &rows, first_problem, why) != 0) {
-            snprintf(err, errlen, "%s", why);
+        err[0] = '\0';
+        struct first_problem first = {err, errlen};
+        if (nprb_h5in_table(in, (enum nprb_table_id)t, &rows, keep_first_problem, &first) != 0)
             return -1;
-        }
         unsigned char *buf = malloc(BLOCK * d->row_bytes);
         if (buf == NULL) {
             snprintf(err, errlen, "out of memory reading /%s", d->name);

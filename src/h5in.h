@@ -66,12 +66,12 @@ void nprb_attrs_free(struct nprb_attrs *attrs);
  * Opens a table and compares its layout with the table's descriptor: a one-dimensional dataset
  * of a compound type holding every column with the descriptor's type (columns the descriptor
  * does not know are allowed: a newer minor schema version adds them). Each problem goes to
- * @p problem. On success the table stays open for nprb_h5in_read().
+ * @p fn. On success the table stays open for nprb_h5in_read().
  * @return 0 with the row count in @p rows; -1 when the table is missing or cannot be read as
  * the descriptor says (its problems were reported).
  */
 int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows,
-                    nprb_h5in_problem_fn problem, void *ctx);
+                    nprb_h5in_problem_fn fn, void *ctx);
 
 /**
  * Reads rows [@p start, @p start + @p count) of a table opened by nprb_h5in_table() into

@@ -65,8 +65,7 @@ void nprb_h5_field_type_name(const struct nprb_field *field, char *buf, size_t l
     snprintf(buf, len, "?");
 }
 
-bool nprb_h5_field_matches(hid_t file_type, const struct nprb_field *field, char *found,
-                           size_t len)
+bool nprb_h5_field_matches(hid_t file_type, const struct nprb_field *field, char *found, size_t len)
 {
     size_t size = H5Tget_size(file_type);
     switch (H5Tget_class(file_type)) {

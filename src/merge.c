@@ -31,9 +31,9 @@ struct merge {
     FILE *err;
     struct checkpoint *items;
     size_t count;
-    struct nprb_attrs job;      /* root attributes of the first readable checkpoint */
-    size_t first;               /* its index */
-    char end_utc[64];           /* latest end_utc among the checkpoints */
+    struct nprb_attrs job; /* root attributes of the first readable checkpoint */
+    size_t first;          /* its index */
+    char end_utc[64];      /* latest end_utc among the checkpoints */
     int64_t hosts_ok, hosts_failed;
 };
 
@@ -186,10 +186,8 @@ static enum nprb_status read_attributes(struct merge *m)
                         "numaprobe merge: %s and %s belong to different jobs (%s differs: '%s' "
                         "vs '%s'); put each job's checkpoints in their own directory\n",
                         m->items[m->first].path, c->path, differs,
-                        nprb_attrs_text(&m->job, differs) ? nprb_attrs_text(&m->job, differs)
-                                                          : "?",
-                        nprb_attrs_text(&attrs, differs) ? nprb_attrs_text(&attrs, differs)
-                                                         : "?");
+                        nprb_attrs_text(&m->job, differs) ? nprb_attrs_text(&m->job, differs) : "?",
+                        nprb_attrs_text(&attrs, differs) ? nprb_attrs_text(&attrs, differs) : "?");
                 nprb_attrs_free(&attrs);
                 return NPRB_ERR_USAGE;
             }
@@ -233,9 +231,10 @@ static void mark_unfinished(struct merge *m, struct nprb_results *r)
     struct nprb_rows *rows = &r->tables[NPRB_TABLE_HOSTS];
     for (size_t i = 0; i < rows->count; i++) {
         struct nprb_host_row *h = (struct nprb_host_row *)(rows->data + i * rows->row_bytes);
+        /* As the writer counts them: every rank whose row is not ok has failed. */
         if (strcmp(h->status, NPRB_ROW_OK) == 0)
             m->hosts_ok++;
-        else if (strcmp(h->status, NPRB_ROW_FAILED) == 0)
+        else
             m->hosts_failed++;
         if (strcmp(h->status, "running") != 0)
             continue;
@@ -299,8 +298,7 @@ static char *rank_list(const struct merge *m, int64_t world_size, bool unfinishe
         while (i < m->count && m->items[i].rank < r)
             i++;
         const struct checkpoint *c = i < m->count && m->items[i].rank == r ? &m->items[i] : NULL;
-        bool listed = unfinished ? c != NULL && c->usable && !c->finished
-                                 : c == NULL || !c->usable;
+        bool listed = unfinished ? c != NULL && c->usable && !c->finished : c == NULL || !c->usable;
         if (listed) {
             fprintf(s, "%s%" PRId64, first ? "" : ",", r);
             first = false;
@@ -321,8 +319,10 @@ static bool write_attributes(struct merge *m, struct nprb_h5 *h5, bool *complete
         else if (a->type == NPRB_ATTR_INT)
             nprb_h5_attr_int(h5, a->name, a->value);
         else
-            fprintf(m->err, "numaprobe merge: root attribute %s of %s is neither text nor an "
-                    "integer; not copied\n", a->name, m->items[m->first].path);
+            fprintf(m->err,
+                    "numaprobe merge: root attribute %s of %s is neither text nor an "
+                    "integer; not copied\n",
+                    a->name, m->items[m->first].path);
     }
     int64_t world = nprb_attrs_int(&m->job, "world_size", 0);
     char *missing = rank_list(m, world, false);
@@ -342,9 +342,10 @@ static bool write_attributes(struct merge *m, struct nprb_h5 *h5, bool *complete
     nprb_h5_attr_int(h5, "hosts_ok", m->hosts_ok);
     nprb_h5_attr_int(h5, "hosts_failed", m->hosts_failed);
     if (!*complete)
-        fprintf(m->err, "numaprobe merge: %s is partial: ranks missing: %s; ranks that did not "
-                "finish: %s\n", m->output, missing[0] ? missing : "none",
-                unfinished[0] ? unfinished : "none");
+        fprintf(m->err,
+                "numaprobe merge: %s is partial: ranks missing: %s; ranks that did not "
+                "finish: %s\n",
+                m->output, missing[0] ? missing : "none", unfinished[0] ? unfinished : "none");
     free(missing);
     free(unfinished);
     return true;
@@ -376,8 +377,8 @@ enum nprb_status nprb_merge(const char *dir, const char *output, FILE *out, FILE
             size_t merged = 0;
             for (size_t i = 0; i < m.count; i++)
                 merged += m.items[i].usable;
-            fprintf(out, "numaprobe merge: %zu of %" PRId64 " rank(s) from %s -> %s (%s)\n",
-                    merged, nprb_attrs_int(&m.job, "world_size", 0), dir, output,
+            fprintf(out, "numaprobe merge: %zu of %" PRId64 " rank(s) from %s -> %s (%s)\n", merged,
+                    nprb_attrs_int(&m.job, "world_size", 0), dir, output,
                     complete ? "complete" : "partial");
             st = complete ? NPRB_OK : NPRB_ERR_PARTIAL;
         }

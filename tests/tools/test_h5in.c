@@ -72,7 +72,8 @@ int main(int argc, char **argv)
     struct nprb_attrs attrs;
     CHECK(nprb_h5in_attrs(in, &attrs) == 0);
     CHECK(attrs.count == 2);
-    CHECK(nprb_attrs_text(&attrs, "schema") && strcmp(nprb_attrs_text(&attrs, "schema"), "numaprobe") == 0);
+    CHECK(nprb_attrs_text(&attrs, "schema") &&
+          strcmp(nprb_attrs_text(&attrs, "schema"), "numaprobe") == 0);
     CHECK(nprb_attrs_int(&attrs, "world_size", -1) == 1234567890123);
     CHECK(nprb_attrs_text(&attrs, "world_size") == NULL);
     CHECK(nprb_attrs_int(&attrs, "missing", -7) == -7);

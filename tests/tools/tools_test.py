@@ -289,6 +289,32 @@ def check_hosts_row_missing(t):
 
 
 @case
+def check_hung_rank(t):
+    """As the writer leaves a rank its watchdog gave up: a /hosts row saying hung (written by
+    rank 0, which knows only the host), no other rows, complete=0."""
+    hung = t.copy("hung.h5")
+    with h5py.File(hung, "r+") as f:
+        last = int(f.attrs["world_size"]) - 1
+        for name in f:
+            rows = f[name][()]
+            if name == "hosts":
+                row = np.zeros(1, rows.dtype)
+                row["rank"], row["host_index"] = last, rows["host_index"][last]
+                row["hostname"], row["status"] = rows["hostname"][last], b"hung"
+                row["error"] = b"watchdog: host silent for 4 s (limit 4 s: twice watchdog)"
+                rows = np.concatenate([rows[rows["rank"] != last], row])
+            else:
+                rows = rows[rows["rank"] != last]
+            f[name].resize((len(rows),))
+            f[name][...] = rows
+        f.attrs["complete"], f.attrs["hosts_failed"] = np.int64(0), np.int64(1)
+    t.run(["check", hung], 0, ["valid", "complete=0"], forbid=["INVALID"])
+    with h5py.File(hung, "r+") as f:
+        f.attrs["hosts_failed"] = np.int64(0)
+    t.run(["check", hung], 4, ["hosts_failed is 0 but 1 /hosts rows are not ok"])
+
+
+@case
 def check_checkpoint(t):
     split(t.src, t.work, ranks=[1], unfinished=[1])
     t.run(["check", t.path("rank-00001.h5")], 0,
@@ -311,6 +337,8 @@ def merged_attrs_ok(t, out, missing, unfinished):
         t.expect("checkpoint_rank" not in m.attrs, "checkpoint_rank copied to the merged file")
         status = m["hosts"]["status"]
         t.expect(int(m.attrs["hosts_ok"]) == int((status == b"ok").sum()), "hosts_ok wrong")
+        t.expect(int(m.attrs["hosts_failed"]) == int((status != b"ok").sum()),
+                 "hosts_failed wrong")
         for k, v in f.attrs.items():
             if k not in ("complete", "hosts_ok", "hosts_failed"):
                 t.expect(k in m.attrs and str(m.attrs[k]) == str(v),

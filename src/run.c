@@ -1,7 +1,9 @@
 #include "run.h"
 
+#include "checkpoint.h"
 #include "config.h"
 #include "experiment.h"
+#include "fault.h"
 #include "h5out.h"
 #include "kernels/stream.h"
 #include "plan.h"
@@ -14,9 +16,11 @@
 #include "version.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Everything one rank works with during the job. */
 struct job {
@@ -38,6 +42,11 @@ struct job {
     FILE *sweep_out;           /* ... gathered here and printed after the host table */
     char first_failure[NPRB_NOTE_LEN];
     int failed_hosts;
+    int lost_ranks; /* rank 0: ranks given up as hung by the gather's watchdog */
+    const char *command_line;
+    char binding[NPRB_NOTE_LEN]; /* this rank's binding check, for its /hosts row */
+    struct nprb_checkpoint checkpoint;
+    bool checkpointing; /* off by config, or after a checkpoint could not be written */
 };
 
 /* ISO 8601 for the file's attributes; compact for a default file name. */
@@ -239,6 +248,48 @@ static void progress_phase(const struct job *job, size_t first, uint64_t t0)
                       nprb_experiment_name(exp), count, first, job->plan.count, eta);
 }
 
+static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete);
+
+static void checkpoint_attributes(struct nprb_h5 *h5, void *arg)
+{
+    write_attributes(arg, h5, 0);
+}
+
+/* This rank's rows so far into its checkpoint; with @p complete its final /hosts row. A
+ * checkpoint that cannot be written is a warning: the measurement itself goes on. */
+static void save_checkpoint(struct job *job, bool complete)
+{
+    if (!job->checkpointing)
+        return;
+    struct nprb_host_row host;
+    const struct nprb_rows *hosts = &job->results.tables[NPRB_TABLE_HOSTS];
+    if (complete && hosts->count > 0) {
+        host = *(const struct nprb_host_row *)hosts->data;
+    } else {
+        fill_host_row(job, &host, job->binding);
+        NPRB_SET_TEXT(host.status, "running");
+        host.elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
+    }
+    char err[PATH_MAX + 128];
+    if (nprb_checkpoint_write(&job->checkpoint, &job->results, &host, checkpoint_attributes, job,
+                              complete, err, sizeof err) != 0) {
+        NPRB_WARN(job->log, "%s; going on without checkpoints", err);
+        job->checkpointing = false;
+    }
+}
+
+/* Faults the fleet tests inject into the job's last rank (NUMAPROBE_FAULT, see fault.h). */
+static void inject_rank_faults(const struct job *job, size_t item)
+{
+    if (job->fleet->size < 2 || job->fleet->rank != job->fleet->size - 1)
+        return;
+    if (item == 0 && nprb_fault("hang_last_rank"))
+        for (;;)
+            pause();
+    if (item > 0 && nprb_fault("kill_last_rank"))
+        raise(SIGKILL);
+}
+
 static void measure(void *arg)
 {
     struct job *job = arg;
@@ -251,8 +302,14 @@ static void measure(void *arg)
     uint64_t t0 = nprb_now_ns();
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
-        if (i == 0 || item->experiment != job->plan.items[i - 1].experiment)
+        bool new_phase = i == 0 || item->experiment != job->plan.items[i - 1].experiment;
+        if (new_phase && i > 0)
+            save_checkpoint(job, false);
+        if (new_phase) {
             progress_phase(job, i, t0);
+            inject_rank_faults(job, i);
+        }
+        nprb_fleet_heartbeat(job->fleet, (int)i, job->cfg.watchdog_s / 4);
         NPRB_DEBUG(job->log, "%s item %zu: node %d -> %d, %llu bytes",
                    nprb_experiment_name(item->experiment), i, item->cpu_node, item->mem_node,
                    (unsigned long long)item->size_bytes);
@@ -292,11 +349,11 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
     return rc;
 }
 
-static void write_attributes(struct job *job, const char *command_line, int complete)
+static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete)
 {
     char end_utc[32];
     utc_now(end_utc, sizeof end_utc, false);
-    struct nprb_h5 *h5 = job->h5;
+    const char *command_line = job->command_line;
     nprb_h5_attr_text(h5, "schema", NPRB_SCHEMA_NAME);
     nprb_h5_attr_text(h5, "schema_version", NPRB_SCHEMA_VERSION);
     nprb_h5_attr_text(h5, "software_version", NPRB_VERSION);
@@ -317,7 +374,24 @@ static void write_attributes(struct job *job, const char *command_line, int comp
     nprb_h5_attr_int(h5, "hosts_failed", job->failed_hosts);
 }
 
-static enum nprb_status gather_and_write(struct job *job, const char *command_line)
+/* Rank 0: a rank given up as hung still has a /hosts row saying so (its checkpoint keeps what
+ * it measured). */
+static void write_hung_rank(void *arg, int rank, double silent_s)
+{
+    struct job *job = arg;
+    struct nprb_host_row h = {.rank = rank, .host_index = job->fleet->host_of_rank[rank]};
+    NPRB_SET_TEXT(h.hostname, job->fleet->name_of_rank[rank]);
+    NPRB_SET_TEXT(h.status, "hung");
+    snprintf(h.error, sizeof h.error,
+             "watchdog: host silent for %.0f s (limit %.0f s: twice watchdog); see its checkpoint",
+             silent_s, 2 * job->cfg.watchdog_s);
+    NPRB_ERROR(job->log, "rank %d on %s: %s", rank, h.hostname, h.error);
+    nprb_h5_append(job->h5, NPRB_TABLE_HOSTS, &h, 1);
+    job->failed_hosts++;
+    job->lost_ranks++;
+}
+
+static enum nprb_status gather_and_write(struct job *job)
 {
     char *sweep_text = NULL;
     size_t sweep_len = 0;
@@ -325,9 +399,12 @@ static enum nprb_status gather_and_write(struct job *job, const char *command_li
         nprb_report_header(stdout);
         job->sweep_out = open_memstream(&sweep_text, &sweep_len);
     }
-    int rc = nprb_fleet_gather(job->fleet, &job->results, write_rank, job);
+    int rc = nprb_fleet_gather(job->fleet, &job->results, write_rank, write_hung_rank, job,
+                               2 * job->cfg.watchdog_s);
     if (job->fleet->rank != 0)
         return NPRB_OK;
+    int lost = rc > 0 ? rc : 0;
+    rc = rc < 0 ? rc : 0;
     if (job->sweep_out != NULL) {
         fclose(job->sweep_out);
         job->sweep_out = NULL;
@@ -335,7 +412,9 @@ static enum nprb_status gather_and_write(struct job *job, const char *command_li
             fputs(sweep_text, stdout);
         free(sweep_text);
     }
-    write_attributes(job, command_line, rc == 0);
+    write_attributes(job, job->h5, rc == 0 && lost == 0);
+    if (nprb_fault("kill_writer"))
+        raise(SIGKILL); /* the test of a writer killed before its rename */
     char err[PATH_MAX + 128];
     if (nprb_h5_commit(job->h5, err, sizeof err) != 0) {
         job->h5 = NULL;
@@ -347,6 +426,17 @@ static enum nprb_status gather_and_write(struct job *job, const char *command_li
                        job->failed_hosts);
     fflush(stdout);
     return rc == 0 ? NPRB_OK : NPRB_ERR_SYSTEM;
+}
+
+static void start_checkpoints(struct job *job)
+{
+    char err[PATH_MAX + 128];
+    if (!job->cfg.checkpoints)
+        return;
+    job->checkpointing =
+        nprb_checkpoint_init(&job->checkpoint, job->output, job->fleet->rank, err, sizeof err) == 0;
+    if (!job->checkpointing)
+        NPRB_WARN(job->log, "%s; going on without checkpoints", err);
 }
 
 static enum nprb_status prepare(struct job *job)
@@ -374,6 +464,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     job->cli = cli;
     job->fleet = fleet;
     job->log = log;
+    job->command_line = command_line;
     job->start_ns = nprb_now_ns();
     nprb_results_init(&job->results);
     utc_now(job->start_utc, sizeof job->start_utc, false);
@@ -388,10 +479,10 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         fprintf(stderr, "effective config:\n%s", job->config_yaml);
 
     nprb_provenance_collect(&job->prov);
-    char binding[NPRB_NOTE_LEN];
-    bool binding_ok = check_binding(job, binding, sizeof binding);
+    bool binding_ok = check_binding(job, job->binding, sizeof job->binding);
     if (!binding_ok)
-        NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname, binding);
+        NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname,
+                  job->binding);
     if (cli->strict && nprb_fleet_any(fleet, !binding_ok)) {
         if (fleet->rank == 0)
             NPRB_ERROR(log, "--strict: binding check failed on at least one host");
@@ -399,18 +490,28 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         goto out;
     }
     record_topology(job);
+    start_checkpoints(job);
     nprb_fleet_take_turns(fleet, measure, job);
 
     struct nprb_host_row host;
-    fill_host_row(job, &host, binding);
+    fill_host_row(job, &host, job->binding);
     bool failed = job->measured == NPRB_ERR_NOMEM || job->measured == NPRB_ERR_SYSTEM;
     NPRB_SET_TEXT(host.status, failed ? "failed" : "ok");
     NPRB_SET_TEXT(host.error, job->first_failure);
     host.elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
     nprb_results_add(&job->results, NPRB_TABLE_HOSTS, &host);
+    save_checkpoint(job, true);
 
     nprb_log_progress(log, "measurements done, gathering results to rank 0");
-    enum nprb_status written = gather_and_write(job, command_line);
+    enum nprb_status written = gather_and_write(job);
+    if (job->lost_ranks > 0) {
+        /* The hung ranks will never reach the collectives below: end the whole job here, with
+         * the file written and the exit code of a partial result. */
+        NPRB_ERROR(log, "%d rank(s) hung; results of the others are in %s; ending the job",
+                   job->lost_ranks, job->output);
+        fflush(stdout);
+        nprb_fleet_abort(fleet, NPRB_EXIT_PARTIAL);
+    }
     /* Rank 0 alone knows whether the file was written and how many ranks reported a failed host;
      * every rank needs both to return the same status. */
     int outcome[2] = {(int)written, job->failed_hosts};
@@ -421,6 +522,13 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if ((st == NPRB_ERR_NOMEM || st == NPRB_ERR_SYSTEM) && written == NPRB_OK &&
         outcome[1] < fleet->size)
         st = NPRB_ERR_PARTIAL;
+    /* Checkpoints have done their job once the file is written; a job that ended otherwise
+     * keeps them for numaprobe merge. */
+    if (job->checkpointing && written == NPRB_OK)
+        nprb_checkpoint_remove(&job->checkpoint);
+    else if (job->checkpoint.written)
+        NPRB_WARN(log, "checkpoint kept: %s (numaprobe merge %s -o FILE)", job->checkpoint.path,
+                  job->checkpoint.dir);
 out:
     if (job->h5 != NULL)
         nprb_h5_discard(job->h5);

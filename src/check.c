@@ -5,6 +5,7 @@
 
 #include "check_rows.h"
 #include "h5in.h"
+#include "isolate.h"
 #include "results.h"
 
 #include <errno.h>
@@ -39,10 +40,15 @@ struct keys {
     struct key *items;
 };
 
+/* What a check found: each problem makes the file invalid; warnings are worth a look. */
+struct summary {
+    size_t problems, warnings;
+};
+
 struct checker {
     const char *path;
     FILE *out;
-    struct nprb_check_summary sum;
+    struct summary sum;
     size_t shown[N_AREAS], hidden[N_AREAS];
     struct nprb_h5in *in;
     struct nprb_attrs attrs;
@@ -402,6 +408,12 @@ static int by_key(const void *a, const void *b)
     return (x->table > y->table) - (x->table < y->table);
 }
 
+static void sort_keys(struct keys *k)
+{
+    if (k->count > 0) /* an empty table leaves items NULL, which qsort must not see */
+        qsort(k->items, k->count, sizeof *k->items, by_key);
+}
+
 static const struct key *find_key(const struct keys *k, int32_t rank, int32_t measurement)
 {
     struct key probe = {.rank = rank, .measurement = measurement, .table = -1};
@@ -544,10 +556,10 @@ static void check_tables(struct checker *c)
             c->sum.problems != problems)
             topo_read = false;
     }
-    qsort(c->measured.items, c->measured.count, sizeof *c->measured.items, by_key);
+    sort_keys(&c->measured);
     check_table(c, NPRB_TABLE_PLACEMENT, &placed);
     check_table(c, NPRB_TABLE_NUMASTAT, &placed);
-    qsort(placed.items, placed.count, sizeof *placed.items, by_key);
+    sort_keys(&placed);
     check_keys(c, &placed);
     /* Counting rows per host means something only when both tables were read whole. */
     if (c->hosts_read && topo_read && c->sum.problems == before)
@@ -583,8 +595,32 @@ static void summarise(struct checker *c)
                 c->sum.problems, c->sum.warnings);
 }
 
-enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err,
-                                 struct nprb_check_summary *summary)
+struct check_job {
+    const char *path;
+    FILE *out;
+};
+
+/* @return NPRB_EXIT_OK or NPRB_EXIT_VALIDATION: what the child process exits with. */
+static int check_readable_file(void *arg)
+{
+    const struct check_job *job = arg;
+    struct checker c = {.path = job->path, .out = job->out};
+    char why[256];
+    if (nprb_h5in_open(&c.in, job->path, why, sizeof why) != 0)
+        PROBLEM(&c, AREA_FILE, "%s", why);
+    else if (check_attributes(&c))
+        check_tables(&c);
+    summarise(&c);
+    nprb_h5in_close(c.in);
+    nprb_attrs_free(&c.attrs);
+    free(c.hosts);
+    free(c.topo_rows[0]);
+    free(c.topo_rows[1]);
+    free(c.measured.items);
+    return c.sum.problems == 0 ? NPRB_EXIT_OK : NPRB_EXIT_VALIDATION;
+}
+
+enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err)
 {
     struct stat st;
     int fd = -1;
@@ -598,22 +634,25 @@ enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err,
         return NPRB_ERR_USAGE;
     }
     close(fd);
-    struct checker c = {.path = path, .out = out};
-    char why[256];
-    if (nprb_h5in_open(&c.in, path, why, sizeof why) != 0)
-        PROBLEM(&c, AREA_FILE, "%s", why);
-    else if (check_attributes(&c))
-        check_tables(&c);
-    summarise(&c);
-    if (summary != NULL)
-        *summary = c.sum;
-    nprb_h5in_close(c.in);
-    nprb_attrs_free(&c.attrs);
-    free(c.hosts);
-    free(c.topo_rows[0]);
-    free(c.topo_rows[1]);
-    free(c.measured.items);
-    return c.sum.problems == 0 ? NPRB_OK : NPRB_ERR_VALIDATION;
+    /* In a child process: some damage makes HDF5 itself crash, and that is a verdict too. */
+    struct check_job job = {path, out};
+    struct nprb_isolated child;
+    int code = NPRB_EXIT_RUNTIME;
+    if (nprb_run_isolated(check_readable_file, &job, &child) != 0) {
+        code = check_readable_file(&job); /* no child to be had: check here, unprotected */
+    } else if (child.crashed) {
+        fprintf(out,
+                "check: %s: reading it crashed (signal %d, %s): the file is damaged in a way "
+                "HDF5 does not detect\ncheck: %s: INVALID\n",
+                path, child.signal, strsignal(child.signal), path);
+        code = NPRB_EXIT_VALIDATION;
+    } else {
+        code = child.exit_code;
+    }
+    if (code == NPRB_EXIT_OK || code == NPRB_EXIT_VALIDATION)
+        return code == NPRB_EXIT_OK ? NPRB_OK : NPRB_ERR_VALIDATION;
+    fprintf(err, "numaprobe check: checking %s failed (exit status %d)\n", path, code);
+    return NPRB_ERR_SYSTEM;
 }
 
 static const char check_usage[] =
@@ -642,6 +681,6 @@ enum nprb_status nprb_check_command(int argc, char **argv, FILE *out, FILE *err)
     }
     enum nprb_status worst = NPRB_OK;
     for (int i = 1; i < argc; i++)
-        worst = nprb_status_worst(worst, nprb_check_file(argv[i], out, err, NULL));
+        worst = nprb_status_worst(worst, nprb_check_file(argv[i], out, err));
     return worst;
 }

@@ -10,23 +10,17 @@
 
 #include "status.h"
 
-#include <stddef.h>
 #include <stdio.h>
-
-/** What a check found. */
-struct nprb_check_summary {
-    size_t problems; /**< each makes the file invalid */
-    size_t warnings; /**< worth a look; the file is still valid */
-};
 
 /**
  * Checks the file at @p path, printing one line per problem or warning to @p out
- * ("check: PATH: /latency row 12: rank 9 not in /hosts") and a summary line.
- * @return NPRB_OK (valid), NPRB_ERR_VALIDATION (invalid), or NPRB_ERR_USAGE when @p path cannot
- * be read as a file at all (missing, a directory, no permission; the reason went to @p err).
+ * ("check: PATH: /latency row 12: rank 9 not in /hosts") and a summary line. The file is read in
+ * a child process: a file so damaged that reading it crashes is reported as invalid.
+ * @return NPRB_OK (valid), NPRB_ERR_VALIDATION (invalid), NPRB_ERR_USAGE when @p path cannot be
+ * read as a file at all (missing, a directory, no permission; the reason went to @p err), or
+ * NPRB_ERR_SYSTEM when the check itself failed.
  */
-enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err,
-                                 struct nprb_check_summary *summary);
+enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err);
 
 /**
  * The subcommand: argv = {"check", FILE...}. Every FILE is checked; the worst status wins.

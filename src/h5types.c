@@ -42,27 +42,14 @@ hid_t nprb_h5_row_type(const struct nprb_table_desc *desc)
 
 void nprb_h5_field_type_name(const struct nprb_field *field, char *buf, size_t len)
 {
-    switch (field->kind) {
-    case NPRB_FIELD_I8:
-        snprintf(buf, len, "int8");
-        return;
-    case NPRB_FIELD_I32:
-        snprintf(buf, len, "int32");
-        return;
-    case NPRB_FIELD_I64:
-        snprintf(buf, len, "int64");
-        return;
-    case NPRB_FIELD_U64:
-        snprintf(buf, len, "uint64");
-        return;
-    case NPRB_FIELD_F64:
-        snprintf(buf, len, "float64");
-        return;
-    case NPRB_FIELD_STR:
+    static const char *const names[] = {
+        [NPRB_FIELD_I8] = "int8",    [NPRB_FIELD_I32] = "int32",   [NPRB_FIELD_I64] = "int64",
+        [NPRB_FIELD_U64] = "uint64", [NPRB_FIELD_F64] = "float64", [NPRB_FIELD_STR] = "str",
+    };
+    if (field->kind == NPRB_FIELD_STR)
         snprintf(buf, len, "str%zu", field->size);
-        return;
-    }
-    snprintf(buf, len, "?");
+    else
+        snprintf(buf, len, "%s", names[field->kind]);
 }
 
 bool nprb_h5_field_matches(hid_t file_type, const struct nprb_field *field, char *found, size_t len)

@@ -1,0 +1,26 @@
+/**
+ * @file isolate.h
+ * Runs a function in a forked child process, so that a crash inside a library reading a damaged
+ * file (HDF5 1.10 trusts some of what it reads, e.g. global heap sizes) becomes a result the
+ * caller reports, not the end of numaprobe. Serial tools only: never after MPI_Init.
+ */
+#ifndef NPRB_ISOLATE_H
+#define NPRB_ISOLATE_H
+
+#include <stdbool.h>
+
+/** How the child ended. */
+struct nprb_isolated {
+    bool crashed;  /**< killed by a signal */
+    int signal;    /**< that signal */
+    int exit_code; /**< otherwise: its exit status, @p fn's return value unless it failed */
+};
+
+/**
+ * Flushes every stdio stream, forks, runs @p fn(@p arg) in the child and waits for it. The
+ * child's output goes where this process's goes; its memory changes do not come back.
+ * @return 0 with @p result filled, or -1 (errno set) when no child could be started.
+ */
+int nprb_run_isolated(int (*fn)(void *arg), void *arg, struct nprb_isolated *result);
+
+#endif

@@ -429,30 +429,27 @@ def merge_rank_unfinished(t):
     t.run(["check", out], 0, ["valid", "complete=0"])
 
 
-@case
-def merge_unreadable_checkpoint(t):
+def merge_skipping(t, rank, damage, message):
+    """One damaged checkpoint: reported, skipped, the others merged (partial), check passes."""
     ckpt = t.path("ckpt")
     split(t.src, ckpt)
-    garbage(os.path.join(ckpt, "rank-00001.h5"))
+    damage(os.path.join(ckpt, f"rank-{rank:05d}.h5"))
     out = t.path("fleet.h5")
     t.run(["merge", ckpt, "-o", out], 5,
-          [f"skipping {ckpt}/rank-00001.h5: not an HDF5 file", "ranks missing: 1"])
-    same_rows(t, out, drop_ranks=[1])
-    merged_attrs_ok(t, out, "1", "")
+          [f"skipping {ckpt}/rank-{rank:05d}.h5: {message}", f"ranks missing: {rank}"])
+    same_rows(t, out, drop_ranks=[rank])
+    merged_attrs_ok(t, out, str(rank), "")
     t.run(["check", out], 0, ["valid"])
+
+
+@case
+def merge_unreadable_checkpoint(t):
+    merge_skipping(t, 1, garbage, "not an HDF5 file")
 
 
 @case
 def merge_checkpoint_crashes_hdf5(t):
-    ckpt = t.path("ckpt")
-    split(t.src, ckpt)
-    crash_hdf5(os.path.join(ckpt, "rank-00002.h5"))
-    out = t.path("fleet.h5")
-    t.run(["merge", ckpt, "-o", out], 5,
-          [f"skipping {ckpt}/rank-00002.h5: reading it crashed (signal", "ranks missing: 2"])
-    same_rows(t, out, drop_ranks=[2])
-    merged_attrs_ok(t, out, "2", "")
-    t.run(["check", out], 0, ["valid"])
+    merge_skipping(t, 2, crash_hdf5, "reading it crashed (signal")
 
 
 @case

@@ -659,7 +659,8 @@ static const char check_usage[] =
     "Usage: numaprobe check FILE...\n"
     "Validates numaprobe results files (final, merged, or a rank's checkpoint): schema and\n"
     "version, every table and column, and internal consistency. Prints one line per problem.\n"
-    "Exit: 0 valid, 4 invalid, 2 a FILE cannot be read (missing, a directory).\n";
+    "Exit: 0 valid, 4 invalid, 2 a FILE cannot be read (missing, a directory), 1 the check\n"
+    "itself failed. See docs/SCHEMA.md for what is checked.\n";
 
 enum nprb_status nprb_check_command(int argc, char **argv, FILE *out, FILE *err)
 {

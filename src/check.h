@@ -15,7 +15,8 @@
 /**
  * Checks the file at @p path, printing one line per problem or warning to @p out
  * ("check: PATH: /latency row 12: rank 9 not in /hosts") and a summary line. The file is read in
- * a child process: a file so damaged that reading it crashes is reported as invalid.
+ * a child process (so @p out must be a stream on a file descriptor, not a memory stream): a file
+ * so damaged that reading it crashes is reported as invalid.
  * @return NPRB_OK (valid), NPRB_ERR_VALIDATION (invalid), NPRB_ERR_USAGE when @p path cannot be
  * read as a file at all (missing, a directory, no permission; the reason went to @p err), or
  * NPRB_ERR_SYSTEM when the check itself failed.

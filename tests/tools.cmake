@@ -23,7 +23,8 @@ foreach(case check_truncated check_flipped_bytes check_hdf5_crashes check_rank_n
         check_wrong_type check_major_version check_minor_version check_missing_table
         check_missing_attribute check_not_hdf5 check_usage check_nan_in_ok_row
         check_fraction_range check_unknown_status check_placement_missing
-        check_hosts_row_missing check_hung_rank check_checkpoint
+        check_hosts_row_missing check_host_counts check_orphan_and_duplicate_rows check_hung_rank
+        check_checkpoint
         merge_full merge_rank_missing merge_rank_unfinished merge_unreadable_checkpoint
         merge_checkpoint_crashes_hdf5
         merge_nothing_readable merge_mixed_jobs merge_output_checked_first merge_usage)

@@ -319,6 +319,29 @@ def check_hosts_row_missing(t):
 
 
 @case
+def check_host_counts(t):
+    bad = t.copy("host-counts.h5")
+    hosts = rows_of(bad, "hosts")
+    edit_column(bad, "hosts", "ranks_on_host", 1, 1)
+    edit_column(bad, "hosts", "host_index", 2, 5)
+    set_attrs(bad, host_count=np.int64(2))
+    same = int((hosts["host_index"] == hosts["host_index"][1]).sum()) - 1
+    t.run(["check", bad], 4, [f"/hosts rank 1: ranks_on_host 1 but {same} rows have host_index",
+                              "/hosts row 2: host_index 5 outside 0..host_count-1 (host_count 2)"])
+
+
+@case
+def check_orphan_and_duplicate_rows(t):
+    bad = t.copy("joins.h5")
+    edit_column(bad, "placement", "measurement", 0, 99999)
+    lat = rows_of(bad, "latency")
+    edit_column(bad, "bandwidth", "measurement", 0, lat["measurement"][0])
+    edit_column(bad, "bandwidth", "rank", 0, lat["rank"][0])
+    t.run(["check", bad], 4, ["/placement row 0: rank 0 measurement 99999 matches no measurement",
+                              f"measurement {lat['measurement'][0]} is also /latency row 0"])
+
+
+@case
 def check_hung_rank(t):
     """As the writer leaves a rank its watchdog gave up: a /hosts row saying hung (written by
     rank 0, which knows only the host), no other rows, complete=0."""

@@ -157,24 +157,34 @@ def write_html(v, tabs, plots, path):
     n_out = v.outliers.host.nunique()
     body.append(f"<p>{len(v.hosts)} host(s) of {len(v.types)} node type(s); "
                 f"<span class={'bad' if n_out else 'note'}>{n_out} outlier host(s)</span>.</p>")
-    for name, (title, frame) in tabs.items():
+    # What a reader wants first: the types, who is off, the pictures; then the detail.
+    first = ("node_types", "outliers")
+    order = [n for n in first if n in tabs] + [n for n in tabs if n not in first]
+    for name in order:
+        title, frame = tabs[name]
         if name == "host_metrics":
             continue  # long; in CSV and Markdown
         body.append(f"<h2>{e(title)}</h2>{_html_table(frame)}")
         if name == "outliers":
             body.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in judgement_lines(v))
                         + "</ul>")
-    body.append("<h2>Plots</h2>")
-    for p in plots:
-        if p.skipped:
-            body.append(f"<p class=note>{e(p.title)}: not drawn: {e(p.skipped)}</p>")
-        else:
-            body.append(f"<figure><figcaption><b>{e(p.title)}</b></figcaption>"
-                        f"<img alt=\"{e(p.title)}\" src=\"{_data_uri(p.png)}\"></figure>")
+            body.append(_html_plots(plots))
     page = (f"<!DOCTYPE html><html><head><meta charset=utf-8><title>numaprobe fleet report"
             f"</title><style>{CSS}</style></head><body>{''.join(body)}</body></html>")
     with open(path, "w") as f:
         f.write(page)
+
+
+def _html_plots(plots):
+    e = html.escape
+    parts = ["<h2>Plots</h2>"]
+    for p in plots:
+        if p.skipped:
+            parts.append(f"<p class=note>{e(p.title)}: not drawn: {e(p.skipped)}</p>")
+        else:
+            parts.append(f"<figure><figcaption><b>{e(p.title)}</b></figcaption>"
+                         f"<img alt=\"{e(p.title)}\" src=\"{_data_uri(p.png)}\"></figure>")
+    return "".join(parts)
 
 
 def write_all(v, plots, outdir):

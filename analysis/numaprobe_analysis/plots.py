@@ -207,11 +207,16 @@ def first_touch_pages(v):
     return fig
 
 
+def _ok_rows_by_type(v, table):
+    """[(type, its rows with status ok)], or Skipped with the table's own reason for none."""
+    rows = _ok(v.fleet[table])
+    if rows.empty:
+        raise Skipped(skip_reason(v.fleet[table], None, f"no {table} rows"))
+    return list(_by_type(v, rows))
+
+
 def balancing_series(v):
-    bal = _ok(v.fleet["balancing"])
-    if bal.empty:
-        raise Skipped(skip_reason(v.fleet["balancing"], None, "no balancing rows"))
-    types = list(_by_type(v, bal))
+    types = _ok_rows_by_type(v, "balancing")
     fig, axes = plt.subplots(2, len(types), figsize=(6 * len(types), 6.5), squeeze=False,
                              sharex="col")
     for col, (typ, rows) in enumerate(types):
@@ -234,10 +239,7 @@ def balancing_series(v):
 
 
 def loaded_latency_curves(v):
-    ll = _ok(v.fleet["loaded_latency"])
-    if ll.empty:
-        raise Skipped(skip_reason(v.fleet["loaded_latency"], None, "no loaded_latency rows"))
-    types = list(_by_type(v, ll))
+    types = _ok_rows_by_type(v, "loaded_latency")
     fig, axes = plt.subplots(1, len(types), figsize=(6 * len(types), 4.5), squeeze=False)
     for ax, (typ, rows) in zip(axes[0], types):
         for i, (pair, p) in enumerate(rows.groupby("pair_class")):

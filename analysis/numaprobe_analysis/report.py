@@ -110,18 +110,30 @@ def _md_table(frame):
     return "\n".join(lines) + "\n"
 
 
-def write_markdown(v, tabs, plots, path):
-    out = [f"# numaprobe fleet report\n\n{_generated()}\n"]
-    for name, (title, frame) in tabs.items():
-        out.append(f"## {title}\n\n{_md_table(frame)}")
-        if name == "outliers":
-            out.append("\n".join(f"- {line}" for line in judgement_lines(v)) + "\n")
-    out.append("## Plots\n")
+def reading_order(tabs):
+    """What a reader wants first: the types and who is off (the plots follow); then detail."""
+    first = ("node_types", "outliers")
+    return [n for n in first if n in tabs] + [n for n in tabs if n not in first]
+
+
+def _md_plots(plots):
+    out = ["## Plots\n"]
     for p in plots:
         if p.skipped:
             out.append(f"- {p.title}: not drawn: {p.skipped}\n")
         else:
             out.append(f"### {p.title}\n\n![{p.title}]({os.path.basename(p.png)})\n")
+    return "\n".join(out)
+
+
+def write_markdown(v, tabs, plots, path):
+    out = [f"# numaprobe fleet report\n\n{_generated()}\n"]
+    for name in reading_order(tabs):
+        title, frame = tabs[name]
+        out.append(f"## {title}\n\n{_md_table(frame)}")
+        if name == "outliers":
+            out.append("\n".join(f"- {line}" for line in judgement_lines(v)) + "\n")
+            out.append(_md_plots(plots))
     with open(path, "w") as f:
         f.write("\n".join(out))
 
@@ -157,10 +169,7 @@ def write_html(v, tabs, plots, path):
     n_out = v.outliers.host.nunique()
     body.append(f"<p>{len(v.hosts)} host(s) of {len(v.types)} node type(s); "
                 f"<span class={'bad' if n_out else 'note'}>{n_out} outlier host(s)</span>.</p>")
-    # What a reader wants first: the types, who is off, the pictures; then the detail.
-    first = ("node_types", "outliers")
-    order = [n for n in first if n in tabs] + [n for n in tabs if n not in first]
-    for name in order:
+    for name in reading_order(tabs):
         title, frame = tabs[name]
         if name == "host_metrics":
             continue  # long; in CSV and Markdown

@@ -43,13 +43,14 @@ def type_summary(v, typ):
 
 
 def tables(v):
-    """Every table of the report: name -> (title, frame). CSV files take the names."""
-    out = {"files": ("Files", files_frame(v)),
-           "node_types": ("Node types", v.types),
-           "hosts": ("Hosts", v.hosts.drop(columns=["node_type"]))}
+    """Every table of the report, in reading order: name -> (title, frame). The CSV files take
+    the names; the plots follow the outliers."""
+    out = {"node_types": ("Node types", v.types),
+           "outliers": ("Outlier hosts", v.outliers.drop(columns=["key"]))}
     for i, typ in enumerate(v.type_names()):
         out[f"summary_type{i + 1}"] = (f"{typ}: median and IQR over hosts", type_summary(v, typ))
-    out["outliers"] = ("Outlier hosts", v.outliers.drop(columns=["key"]))
+    out["hosts"] = ("Hosts", v.hosts.drop(columns=["node_type"]))
+    out["files"] = ("Files", files_frame(v))
     out["host_metrics"] = ("Every host's headline values",
                            v.values.pivot_table(index=["type", "host"], columns="metric",
                                                 values="value").reset_index())
@@ -110,12 +111,6 @@ def _md_table(frame):
     return "\n".join(lines) + "\n"
 
 
-def reading_order(tabs):
-    """What a reader wants first: the types and who is off (the plots follow); then detail."""
-    first = ("node_types", "outliers")
-    return [n for n in first if n in tabs] + [n for n in tabs if n not in first]
-
-
 def _md_plots(plots):
     out = ["## Plots\n"]
     for p in plots:
@@ -128,8 +123,7 @@ def _md_plots(plots):
 
 def write_markdown(v, tabs, plots, path):
     out = [f"# numaprobe fleet report\n\n{_generated()}\n"]
-    for name in reading_order(tabs):
-        title, frame = tabs[name]
+    for name, (title, frame) in tabs.items():
         out.append(f"## {title}\n\n{_md_table(frame)}")
         if name == "outliers":
             out.append("\n".join(f"- {line}" for line in judgement_lines(v)) + "\n")
@@ -169,8 +163,7 @@ def write_html(v, tabs, plots, path):
     n_out = v.outliers.host.nunique()
     body.append(f"<p>{len(v.hosts)} host(s) of {len(v.types)} node type(s); "
                 f"<span class={'bad' if n_out else 'note'}>{n_out} outlier host(s)</span>.</p>")
-    for name in reading_order(tabs):
-        title, frame = tabs[name]
+    for name, (title, frame) in tabs.items():
         if name == "host_metrics":
             continue  # long; in CSV and Markdown
         body.append(f"<h2>{e(title)}</h2>{_html_table(frame)}")

@@ -33,7 +33,8 @@ def view(fleet, rule=OutlierRule()):
     v.types = node_types_frame(v.hosts)
     v.values, v.catalogue = host_metrics(fleet, v.hosts)
     v.summary = summary_frame(v.values, v.catalogue)
-    v.outliers, v.too_small = find_outliers(v.values, v.catalogue, rule)
+    v.outliers, v.too_small = find_outliers(v.values, v.catalogue, rule,
+                                            v.hosts.groupby("type").host.nunique())
     return v
 
 

@@ -159,6 +159,10 @@ def host_metrics(fleet, hosts):
     return frame[["type", "host", "metric", "value"]], catalogue
 
 
+SUMMARY_COLUMNS = ["type", "metric", "unit", "hosts", "median", "q25", "q75", "IQR", "min",
+                   "max", "key"]
+
+
 def summary_frame(values, catalogue):
     """Per node type and metric: hosts, median, IQR (q25..q75), min, max."""
     rows = []
@@ -170,7 +174,7 @@ def summary_frame(values, catalogue):
                      "median": q50, "q25": q25, "q75": q75, "IQR": q75 - q25,
                      "min": x.min(), "max": x.max(), "key": metric})
     order = {k: i for i, k in enumerate(catalogue)}
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
     if frame.empty:
         return frame
     frame["_o"] = frame.key.map(order)

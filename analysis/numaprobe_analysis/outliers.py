@@ -31,13 +31,16 @@ def robust_z(x):
         return np.where(x == med, 0.0, np.sign(x - med) * np.inf)
 
 
-def find_outliers(values, catalogue, rule=OutlierRule()):
-    """Returns (outliers frame, list of (type, hosts) too small to judge)."""
-    rows, small = [], []
+def find_outliers(values, catalogue, rule=OutlierRule(), hosts_per_type=None):
+    """Returns (outliers frame, list of (type, hosts) too small to judge). hosts_per_type
+    (type -> hosts, default: the hosts with values) decides which types are too small."""
+    if hosts_per_type is None:
+        hosts_per_type = values.groupby("type").host.nunique()
+    small = [(t, int(n)) for t, n in sorted(hosts_per_type.items()) if n < rule.min_hosts]
+    too_small = {t for t, _ in small}
+    rows = []
     for typ, group in values.groupby("type", sort=True):
-        n_hosts = group.host.nunique()
-        if n_hosts < rule.min_hosts:
-            small.append((typ, n_hosts))
+        if typ in too_small:
             continue
         for metric, v in group.groupby("metric", sort=False):
             m = catalogue[metric]

@@ -111,6 +111,8 @@ def numa_heatmaps(v):
     bw = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == "bind")
             & (bw.kernel == "read")]
     dist = v.fleet["distances"]
+    if lat.empty:
+        raise Skipped("no latency_matrix rows (policy bind) with status ok")
     types = [(t, r) for t, r in _by_type(v, lat) if r.mem_node.nunique() >= 2]
     if not types:
         raise Skipped("every node type has a single NUMA node measured: no remote pairs to map")
@@ -141,7 +143,7 @@ def numa_heatmaps(v):
 def host_strips(v):
     metrics = [k for k, m in v.catalogue.items() if m.judged]
     if not metrics:
-        raise Skipped("no headline metrics measured")
+        raise Skipped("no headline metrics measured (no matrix rows with status ok)")
     cols = min(3, len(metrics))
     nrows = (len(metrics) + cols - 1) // cols
     fig, axes = plt.subplots(nrows, cols, figsize=(5 * cols, 3.6 * nrows), squeeze=False)
@@ -184,7 +186,8 @@ def first_touch_pages(v):
     ft = first_touch_modes(v.fleet["bandwidth"])
     place = v.fleet["placement"]
     if ft.empty or place.empty:
-        raise Skipped(skip_reason(v.fleet["bandwidth"], "first_touch", "no first_touch rows"))
+        raise Skipped(skip_reason(v.fleet["bandwidth"], "first_touch",
+                                  "no first_touch rows with status ok"))
     pages = place.merge(ft[["file", "rank", "measurement", "mode", "host"]],
                         on=["file", "rank", "measurement", "host"])
     types = list(_by_type(v, pages))
@@ -211,7 +214,7 @@ def _ok_rows_by_type(v, table):
     """[(type, its rows with status ok)], or Skipped with the table's own reason for none."""
     rows = _ok(v.fleet[table])
     if rows.empty:
-        raise Skipped(skip_reason(v.fleet[table], None, f"no {table} rows"))
+        raise Skipped(skip_reason(v.fleet[table], None, f"no {table} rows with status ok"))
     return list(_by_type(v, rows))
 
 

@@ -51,9 +51,9 @@ def tables(v):
         out[f"summary_type{i + 1}"] = (f"{typ}: median and IQR over hosts", type_summary(v, typ))
     out["hosts"] = ("Hosts", v.hosts.drop(columns=["node_type"]))
     out["files"] = ("Files", files_frame(v))
-    out["host_metrics"] = ("Every host's headline values",
-                           v.values.pivot_table(index=["type", "host"], columns="metric",
-                                                values="value").reset_index())
+    wide = v.values.pivot_table(index=["type", "host"], columns="metric", values="value") \
+        if len(v.values) else pd.DataFrame(columns=["type", "host"])
+    out["host_metrics"] = ("Every host's headline values", wide.reset_index())
     return out
 
 
@@ -64,7 +64,9 @@ def judgement_lines(v):
              f"{rule.z_limit:g} and more than {rule.pct_limit:g}% from the type median, "
              f"in node types of at least {rule.min_hosts} hosts."]
     lines += small_types_text(v.too_small, rule)
-    if v.outliers.empty:
+    if v.values.empty:
+        lines.append("No headline metrics to judge: no latency or bandwidth rows with status ok.")
+    elif v.outliers.empty:
         judged = len(v.types) - len(v.too_small)
         lines.append("No outlier hosts." if judged else "No node type was large enough to judge.")
     for r in v.outliers.itertuples(index=False):

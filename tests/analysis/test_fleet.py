@@ -110,3 +110,21 @@ def test_generator_writes_the_binarys_layout(written):
             assert fake[table].names == real.names, table
             for name in real.names:
                 assert fake[table][name] == real[name], f"/{table}.{name}"
+
+
+def test_fleet_without_usable_rows(tmp_path):
+    """Every measurement failed: the report still runs, says so, and draws nothing."""
+    failed = tmp_path / "failed.h5"
+    synthetic_fleet.write_fleet(str(failed), 6, seed=4)
+    with h5py.File(failed, "r+") as f:
+        for table in ("latency", "bandwidth", "loaded_latency", "balancing"):
+            rows = f[table][()]
+            rows["status"] = b"failed"
+            f[table][...] = rows
+    proc = run_report(failed, "-o", tmp_path / "r")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("3 host(s), too small to judge") == 2
+    assert "No headline metrics to judge" in proc.stdout
+    assert proc.stdout.count(": skipped: ") == 6
+    assert "no latency_matrix rows (policy bind) with status ok" in proc.stdout
+    assert not list((tmp_path / "r").glob("*.png"))

@@ -22,7 +22,8 @@ set(NPRB_ANALYSIS_ENV
 nprb_add_script_test(analysis.fleet LABELS analysis TIMEOUT 600
   FIXTURE_REQUIRED "run_singleton;run_mpi4;analysis_fleet3"
   COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider
-          ${CMAKE_CURRENT_SOURCE_DIR}/analysis --ignore=${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_render.py)
+          ${CMAKE_CURRENT_SOURCE_DIR}/analysis
+          --ignore=${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_render.py)
 set_tests_properties(analysis.fleet PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")
 
 # The HTML report in headless Chromium (screenshots land in ${NPRB_ANALYSIS_OUT}).

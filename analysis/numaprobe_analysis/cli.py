@@ -123,7 +123,8 @@ def parser_for(command):
         p.add_argument("new", metavar="NEW", help="new results file, same hosts")
         p.add_argument("--threshold", type=float, default=10.0, metavar="PCT",
                        help="change in percent that counts (default 10)")
-        p.add_argument("-o", "--output", metavar="DIR", help="also write changes.csv and type_changes.csv here")
+        p.add_argument("-o", "--output", metavar="DIR",
+                       help="also write changes.csv and type_changes.csv here")
         return p
     p = argparse.ArgumentParser(
         prog="numaprobe-report",

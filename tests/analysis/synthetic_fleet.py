@@ -19,10 +19,12 @@ SCHEMA = {
     "hosts": "rank:i4 host_index:i4 ranks_on_host:i4 hostname:S64 fingerprint:S17 node_type:S64 "
              "cpu_model:S64 packages:i4 numa_nodes:i4 cores:i4 pus:i4 memory_bytes:u8 "
              "l1d_bytes:u8 l2_bytes:u8 l3_bytes:u8 kernel:S64 thp_mode:S16 numa_balancing:i4 "
-             "governor:S24 simd_path:S16 usable_cpus:S128 binding_check:S160 job_id:S32 "
+             "governor:S24 simd_path:S16 usable_cpus:S128 binding_check:S160 launcher:S128 "
+             "omp_env:S128 boost:S16 cpuset_cpus:S128 cpuset_mems:S128 cgroup:S128 "
+             "scheduler:S8 job_id:S32 "
              "status:S16 error:S160 elapsed_s:f8",
     "numa_nodes": "rank:i4 node:i4 memory_bytes:u8 cpus:i4 usable_cores:i4 package:i4 "
-                  "cpu_list:S128",
+                  "cpu_list:S128 mem_allowed:i4 cpus_allowed:i4",
     "distances": "rank:i4 from_node:i4 to_node:i4 slit:i4 hmat_latency_ns:u8 "
                  "hmat_bandwidth_mibs:u8",
     "latency": "rank:i4 measurement:i4 hostname:S64 experiment:S24 cpu_node:i4 mem_node:i4 "
@@ -51,6 +53,8 @@ SCHEMA = {
     "balancing": "rank:i4 measurement:i4 hostname:S64 from_node:i4 to_node:i4 "
                  "numa_balancing:i4 threads:i4 t_s:f8 pages:u8 pages_on_from:u8 "
                  "pages_on_to:u8 frac_on_to:f8 read_gbs:f8 status:S16 note:S160",
+    "hugepages": "rank:i4 node:i4 page_bytes:u8 pages_total:u8 pages_free:u8",
+    "topology_xml": "rank:i4 part:i4 text:S1024",
 }
 
 
@@ -123,12 +127,15 @@ def _host(w, rank, name, t, f):
           numa_balancing=1, governor="performance", simd_path="avx2",
           usable_cpus=f"0-{2 * cores - 1}",
           binding_check=f"ok: CPUs 0-{2 * cores - 1} reach {nodes} of {nodes} NUMA nodes",
-          job_id="4242", status="ok", elapsed_s=w.noise(300.0))
+          launcher="srun (PMIx), cpu-bind none", boost="on", cpuset_cpus=f"0-{2 * cores - 1}",
+          cpuset_mems=f"0-{nodes - 1}", cgroup="/slurm/uid_0/job_4242/step_0",
+          scheduler="slurm", job_id="4242", status="ok", elapsed_s=w.noise(300.0))
     per_node = t["cores_per_node"]
     for n in range(nodes):
         w.add("numa_nodes", rank=rank, node=n, memory_bytes=64 << 30, cpus=2 * per_node,
               usable_cores=per_node, package=n if t["packages"] > 1 else 0,
-              cpu_list=f"{n * per_node}-{(n + 1) * per_node - 1}")
+              cpu_list=f"{n * per_node}-{(n + 1) * per_node - 1}", mem_allowed=1,
+              cpus_allowed=1)
         for m in range(nodes):
             w.add("distances", rank=rank, from_node=n, to_node=m, slit=_pair(t, n, m)[1])
     ok = {"valid": 1, "status": "ok", "pages_on_target_frac": 1.0, "huge_page_frac": 0.0}
@@ -269,7 +276,8 @@ def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.2.0"):
                  "command_line": "synthetic_fleet.py", "config": "synthetic: true\n",
                  "config_source": "built-in defaults", "mpi_library": "synthetic",
                  "world_size": n_hosts, "host_count": n_hosts, "scheduler": "slurm",
-                 "job_id": "4242", "complete": 1, "hosts_ok": n_hosts, "hosts_failed": 0}
+                 "job_id": "4242", "complete": 1, "hosts_ok": n_hosts, "hosts_failed": 0,
+                 "binding_summary": f"{n_hosts} of {n_hosts} rank(s) ok"}
         for k, v in attrs.items():
             h5.attrs[k] = v if not isinstance(v, int) else np.int64(v)
         for table in SCHEMA:

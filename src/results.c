@@ -17,15 +17,18 @@
 
 #define H struct nprb_host_row
 static const struct nprb_field host_fields[] = {
-    I32(H, rank),        I32(H, host_index),     I32(H, ranks_on_host), STR(H, hostname),
-    STR(H, fingerprint), STR(H, node_type),      STR(H, cpu_model),     I32(H, packages),
-    I32(H, numa_nodes),  I32(H, cores),          I32(H, pus),           U64(H, memory_bytes),
-    U64(H, l1d_bytes),   U64(H, l2_bytes),       U64(H, l3_bytes),      STR(H, kernel),
-    STR(H, thp_mode),    I32(H, numa_balancing), STR(H, governor),      STR(H, simd_path),
-    STR(H, usable_cpus), STR(H, binding_check),  STR(H, launcher),      STR(H, omp_env),
-    STR(H, boost),       STR(H, cpuset_cpus),    STR(H, cpuset_mems),   STR(H, cgroup),
-    STR(H, scheduler),   STR(H, job_id),         STR(H, status),        STR(H, error),
-    F64(H, elapsed_s),
+    I32(H, rank),           I32(H, host_index),  I32(H, ranks_on_host),
+    STR(H, hostname),       STR(H, fingerprint), STR(H, node_type),
+    STR(H, cpu_model),      I32(H, packages),    I32(H, numa_nodes),
+    I32(H, cores),          I32(H, pus),         U64(H, memory_bytes),
+    U64(H, l1d_bytes),      U64(H, l2_bytes),    U64(H, l3_bytes),
+    STR(H, kernel),         STR(H, thp_mode),    I32(H, numa_balancing),
+    STR(H, governor),       STR(H, simd_path),   STR(H, usable_cpus),
+    STR(H, binding_check),  STR(H, launcher),    STR(H, omp_env),
+    STR(H, boost),          STR(H, cpuset_cpus), STR(H, cpuset_mems),
+    STR(H, cgroup),         STR(H, scheduler),   STR(H, dimms),
+    I32(H, dimm_speed_mts), STR(H, job_id),      STR(H, status),
+    STR(H, error),          F64(H, elapsed_s),
 };
 #undef H
 

@@ -48,6 +48,8 @@ struct nprb_host_row {
     char cpuset_mems[NPRB_TEXT_LEN]; /**< Mems_allowed_list */
     char cgroup[NPRB_TEXT_LEN];      /**< the process's cgroup (v2 path, or v1 cpuset's) */
     char scheduler[8];               /**< slurm, lsf, pbs, none */
+    char dimms[NPRB_TEXT_LEN];       /**< memory modules, e.g. "16x32GiB DDR4-3200 (smbios)" */
+    int32_t dimm_speed_mts;          /**< their transfer rate (slowest), 0 unknown */
     char job_id[32];
     char status[16];
     char error[NPRB_NOTE_LEN];

@@ -167,6 +167,9 @@ static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *
     NPRB_SET_TEXT(h->cpuset_mems, job->prov.cpuset_mems);
     NPRB_SET_TEXT(h->cgroup, job->prov.cgroup);
     NPRB_SET_TEXT(h->scheduler, job->prov.scheduler);
+    if (s->dimms.count > 0)
+        snprintf(h->dimms, sizeof h->dimms, "%s (%s)", s->dimms.layout, s->dimms.source);
+    h->dimm_speed_mts = s->dimms.speed_mts;
     NPRB_SET_TEXT(h->simd_path, nprb_simd_path());
     NPRB_SET_TEXT(h->usable_cpus, s->usable_cpus);
     NPRB_SET_TEXT(h->binding_check, binding);

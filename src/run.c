@@ -1,5 +1,6 @@
 #include "run.h"
 
+#include "binding.h"
 #include "checkpoint.h"
 #include "config.h"
 #include "experiment.h"
@@ -16,6 +17,7 @@
 #include "version.h"
 
 #include <limits.h>
+#include <omp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,10 @@ struct job {
     FILE *sweep_out;           /* ... gathered here and printed after the host table */
     char first_failure[NPRB_NOTE_LEN];
     int failed_hosts;
-    int lost_ranks; /* rank 0: ranks given up as hung by the gather's watchdog */
+    int lost_ranks;                   /* rank 0: ranks given up as hung by the gather's watchdog */
+    uint64_t write_ns;                /* rank 0: time spent writing and reporting gathered rows */
+    int narrow_ranks;                 /* rank 0: ranks whose binding check failed ... */
+    char narrow_hosts[NPRB_TEXT_LEN]; /* ... and the first of their hosts, by name */
     const char *command_line;
     char binding[NPRB_NOTE_LEN]; /* this rank's binding check, for its /hosts row */
     struct nprb_checkpoint checkpoint;
@@ -133,27 +138,6 @@ static enum nprb_status open_output(struct job *job)
     return ok ? NPRB_OK : NPRB_ERR_USAGE;
 }
 
-/* A rank alone on its host should be able to use every core: a launcher that bound it to one
- * core (Open MPI does for jobs of up to 2 ranks) silently turns a node sweep into one node and a
- * bandwidth figure into one thread's. Ranks sharing a host each need at least one node. */
-static bool check_binding(struct job *job, char *text, size_t len)
-{
-    int with_cpus = 0, reachable = 0;
-    for (int i = 0; i < nprb_topo_node_count(job->topo); i++) {
-        const struct nprb_node_info *n = nprb_topo_node(job->topo, i);
-        with_cpus += n->cpu_count > 0;
-        reachable += n->usable_cores > 0;
-    }
-    const struct nprb_topo_summary *s = nprb_topo_summary(job->topo);
-    bool ok = job->fleet->host_size > 1 ? reachable > 0
-                                        : reachable == with_cpus && s->usable_pus == s->pus;
-    snprintf(text, len, "%s: CPUs %.48s (%d of %d) reach %d of %d NUMA nodes with CPUs%s%s",
-             ok ? "ok" : "narrow", s->usable_cpus, s->usable_pus, s->pus, reachable, with_cpus,
-             job->fleet->host_size > 1 ? " (several ranks on this host)" : "",
-             job->prov.omp_env[0] ? "; OMP_* set, numaprobe pins its own threads" : "");
-    return ok;
-}
-
 static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *binding)
 {
     const struct nprb_topo_summary *s = nprb_topo_summary(job->topo);
@@ -177,15 +161,40 @@ static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *
     NPRB_SET_TEXT(h->thp_mode, job->prov.thp_mode);
     h->numa_balancing = job->prov.numa_balancing;
     NPRB_SET_TEXT(h->governor, job->prov.governor);
+    NPRB_SET_TEXT(h->boost, job->prov.boost);
+    NPRB_SET_TEXT(h->launcher, job->prov.launcher);
+    NPRB_SET_TEXT(h->omp_env, job->prov.omp_env);
+    NPRB_SET_TEXT(h->cpuset_cpus, job->prov.cpuset_cpus);
+    NPRB_SET_TEXT(h->cpuset_mems, job->prov.cpuset_mems);
+    NPRB_SET_TEXT(h->cgroup, job->prov.cgroup);
+    NPRB_SET_TEXT(h->scheduler, job->prov.scheduler);
+    if (s->dimms.count > 0)
+        snprintf(h->dimms, sizeof h->dimms, "%s (%s)", s->dimms.layout, s->dimms.source);
+    h->dimm_speed_mts = s->dimms.speed_mts;
     NPRB_SET_TEXT(h->simd_path, nprb_simd_path());
     NPRB_SET_TEXT(h->usable_cpus, s->usable_cpus);
     NPRB_SET_TEXT(h->binding_check, binding);
     NPRB_SET_TEXT(h->job_id, job->prov.job_id);
 }
 
+/* The host's whole hwloc topology, from its first rank: what lstopo would show, for questions
+ * nobody thought of when the job ran. */
+static void record_topology_xml(struct job *job)
+{
+    char *xml = NULL;
+    int len = 0;
+    if (job->fleet->host_rank != 0 ||
+        hwloc_topology_export_xmlbuffer(nprb_topo_hwloc(job->topo), &xml, &len, 0) != 0)
+        return;
+    if (len > 0)
+        nprb_provenance_topology_xml(&job->results, job->fleet->rank, xml, (size_t)len - 1);
+    hwloc_free_xmlbuffer(nprb_topo_hwloc(job->topo), xml);
+}
+
 static void record_topology(struct job *job)
 {
     int n = nprb_topo_node_count(job->topo);
+    record_topology_xml(job);
     for (int i = 0; i < n; i++) {
         const struct nprb_node_info *node = nprb_topo_node(job->topo, i);
         struct nprb_numa_node_row row = {.rank = job->fleet->rank,
@@ -198,6 +207,7 @@ static void record_topology(struct job *job)
                                          .cpus_allowed = node->cpus_allowed};
         NPRB_SET_TEXT(row.cpu_list, node->cpus);
         nprb_results_add(&job->results, NPRB_TABLE_NUMA_NODES, &row);
+        nprb_provenance_hugepages(&job->results, job->fleet->rank, node->os_index);
         for (int j = 0; j < n; j++) {
             struct nprb_distance_row d = {.rank = job->fleet->rank,
                                           .from_node = (int32_t)node->os_index,
@@ -332,13 +342,21 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
     struct job *job = arg;
     (void)rank;
     int rc = 0;
+    uint64_t t0 = nprb_now_ns();
     for (int t = 0; t < NPRB_N_TABLES; t++)
         if (nprb_h5_append(job->h5, (enum nprb_table_id)t, rows->tables[t].data,
                            rows->tables[t].count) != 0)
             rc = -1;
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
-    if (hosts->count > 0 && strcmp(((const struct nprb_host_row *)hosts->data)->status, "ok") != 0)
+    const struct nprb_host_row *host =
+        hosts->count > 0 ? (const struct nprb_host_row *)(const void *)hosts->data : NULL;
+    if (host != NULL && strcmp(host->status, "ok") != 0)
         job->failed_hosts++;
+    if (host != NULL && strncmp(host->binding_check, "ok", 2) != 0 && job->narrow_ranks++ < 8) {
+        size_t used = strlen(job->narrow_hosts);
+        snprintf(job->narrow_hosts + used, sizeof job->narrow_hosts - used, "%s%s",
+                 used > 0 ? ", " : "", host->hostname);
+    }
     nprb_report_rank(stdout, rows);
     /* Sweep tables of the first rank that has them: enough to read a node type on a terminal;
      * every host's are in the file. */
@@ -346,7 +364,16 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
         nprb_report_sweeps(job->sweep_out, rows);
         job->sweeps_printed = true;
     }
+    job->write_ns += nprb_now_ns() - t0;
     return rc;
+}
+
+/* The binding self-check over the fleet, as rank 0 saw it in the gathered /hosts rows. */
+static void binding_summary(const struct job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d of %d rank(s) ok%s%s%s", job->fleet->size - job->narrow_ranks,
+             job->fleet->size, job->narrow_ranks > 0 ? "; narrow on " : "", job->narrow_hosts,
+             job->narrow_ranks > 8 ? ", ..." : "");
 }
 
 static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete)
@@ -372,6 +399,9 @@ static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete)
     nprb_h5_attr_int(h5, "complete", complete);
     nprb_h5_attr_int(h5, "hosts_ok", job->fleet->host_count - job->failed_hosts);
     nprb_h5_attr_int(h5, "hosts_failed", job->failed_hosts);
+    char summary[NPRB_TEXT_LEN + 64];
+    binding_summary(job, summary, sizeof summary);
+    nprb_h5_attr_text(h5, "binding_summary", summary);
 }
 
 /* Rank 0: a rank given up as hung still has a /hosts row saying so (its checkpoint keeps what
@@ -399,6 +429,7 @@ static enum nprb_status gather_and_write(struct job *job)
         nprb_report_header(stdout);
         job->sweep_out = open_memstream(&sweep_text, &sweep_len);
     }
+    uint64_t t0 = nprb_now_ns();
     int rc = nprb_fleet_gather(job->fleet, &job->results, write_rank, write_hung_rank, job,
                                2 * job->cfg.watchdog_s);
     if (job->fleet->rank != 0)
@@ -413,6 +444,10 @@ static enum nprb_status gather_and_write(struct job *job)
         free(sweep_text);
     }
     write_attributes(job, job->h5, rc == 0 && lost == 0);
+    char summary[NPRB_TEXT_LEN + 64];
+    binding_summary(job, summary, sizeof summary);
+    if (job->narrow_ranks > 0)
+        NPRB_WARN(job->log, "binding check: %s (see binding_check in /hosts)", summary);
     if (nprb_fault("kill_writer"))
         raise(SIGKILL); /* the test of a writer killed before its rename */
     char err[PATH_MAX + 128];
@@ -422,6 +457,10 @@ static enum nprb_status gather_and_write(struct job *job)
         return NPRB_ERR_SYSTEM;
     }
     job->h5 = NULL;
+    double took = (double)(nprb_now_ns() - t0) * 1e-9;
+    nprb_log_progress(
+        job->log, "results of %d rank(s) gathered and written in %.3f s; writing %.2f ms a rank",
+        job->fleet->size, took, 1e-6 * (double)job->write_ns / job->fleet->size);
     nprb_report_footer(stdout, job->output, job->fleet->host_count, job->fleet->size,
                        job->failed_hosts);
     fflush(stdout);
@@ -465,6 +504,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     job->fleet = fleet;
     job->log = log;
     job->command_line = command_line;
+    omp_set_dynamic(0); /* every parallel region gets the threads it asks for, or says why not */
     job->start_ns = nprb_now_ns();
     nprb_results_init(&job->results);
     utc_now(job->start_utc, sizeof job->start_utc, false);
@@ -479,7 +519,8 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         fprintf(stderr, "effective config:\n%s", job->config_yaml);
 
     nprb_provenance_collect(&job->prov);
-    bool binding_ok = check_binding(job, job->binding, sizeof job->binding);
+    bool binding_ok =
+        nprb_binding_check(fleet, job->topo, &job->prov, job->binding, sizeof job->binding);
     if (!binding_ok)
         NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname,
                   job->binding);

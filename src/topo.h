@@ -7,6 +7,8 @@
 #ifndef NPRB_TOPO_H
 #define NPRB_TOPO_H
 
+#include "dimms.h"
+
 #include <hwloc.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,7 +49,15 @@ struct nprb_topo_summary {
     char label[64];                         /**< short human name of the node type */
     char usable_cpus[128];                  /**< PUs this process may use, as a list */
     int usable_pus;                         /**< how many PUs that is */
+    struct nprb_dimms dimms;                /**< memory modules (this system only) */
 };
+
+/**
+ * Memory rounded for the fingerprint and label: to 1/8 of its power of two (192 GiB stays 192,
+ * 187.6 GiB becomes 192; 1/16 GiB steps below 1 GiB), so firmware reserving a little more on one
+ * node than another does not split a node type.
+ */
+uint64_t nprb_topo_round_memory(uint64_t bytes);
 
 struct nprb_topo;
 

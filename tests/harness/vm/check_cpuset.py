@@ -42,6 +42,13 @@ def main():
     # The hardware is described whole, whatever the cgroup hides.
     expect(len(hosts) == 1 and int(hosts[0]["numa_nodes"]) == total,
            f"/hosts: {[int(h['numa_nodes']) for h in hosts]} NUMA nodes, want {total}")
+    # ... and the confinement is recorded: the cgroup, what it allows, and the binding check.
+    h = hosts[0]
+    expect(text(h["cpuset_mems"]) == str(a.node), f"cpuset_mems '{text(h['cpuset_mems'])}'")
+    expect("numaprobe-job" in text(h["cgroup"]), f"cgroup '{text(h['cgroup'])}'")
+    expect(text(h["binding_check"]).startswith("ok:") and
+           f"the cgroup allows 1 of {a.nodes} nodes" in text(h["binding_check"]),
+           f"binding_check '{text(h['binding_check'])}'")
     expect(sorted(int(n["node"]) for n in nodes) == list(range(total)),
            f"/numa_nodes lists {sorted(int(n['node']) for n in nodes)}")
     for n in nodes:

@@ -114,7 +114,7 @@ static const struct attr_rule attr_rules[] = {
     {"world_size", NPRB_ATTR_INT, false},        {"host_count", NPRB_ATTR_INT, false},
     {"scheduler", NPRB_ATTR_TEXT, false},        {"job_id", NPRB_ATTR_TEXT, false},
     {"complete", NPRB_ATTR_INT, false},          {"hosts_ok", NPRB_ATTR_INT, true},
-    {"hosts_failed", NPRB_ATTR_INT, true},
+    {"hosts_failed", NPRB_ATTR_INT, true},       {"binding_summary", NPRB_ATTR_TEXT, false},
 };
 
 static bool require_attr(struct checker *c, const char *name, enum nprb_attr_type type)
@@ -155,6 +155,11 @@ static bool check_version(struct checker *c)
                 version, theirs[0], mine[0], NPRB_SCHEMA_VERSION);
         return false;
     }
+    if (theirs[1] < mine[1])
+        WARNING(c, AREA_FILE,
+                "schema_version %s is older than this numaprobe's %s: what was added since is "
+                "reported missing",
+                version, NPRB_SCHEMA_VERSION);
     if (theirs[1] > mine[1])
         WARNING(c, AREA_FILE,
                 "schema_version %s is newer than this numaprobe's %s: columns it added are "

@@ -234,6 +234,10 @@ def check_minor_version(t):
     newer = t.copy("v0.99.h5")
     set_attrs(newer, schema_version="0.99.0")
     t.run(["check", newer], 0, ["warning: schema_version 0.99.0 is newer", "valid"])
+    older = t.copy("v0.0.h5")
+    set_attrs(older, schema_version="0.0.1", binding_summary=None)
+    t.run(["check", older], 4, ["warning: schema_version 0.0.1 is older",
+                                "root attribute binding_summary missing"])
 
 
 @case

@@ -19,15 +19,14 @@ endfunction()
 
 nprb_tools_test(check_valid singleton NAME check_valid_singleton)
 nprb_tools_test(check_valid mpi4 NAME check_valid_mpi4)
-foreach(case check_truncated check_flipped_bytes check_hdf5_crashes check_rank_not_in_hosts check_missing_column
-        check_wrong_type check_major_version check_minor_version check_missing_table
-        check_missing_attribute check_not_hdf5 check_usage check_nan_in_ok_row
-        check_fraction_range check_unknown_status check_placement_missing
-        check_hosts_row_missing check_host_counts check_orphan_and_duplicate_rows check_hung_rank
-        check_checkpoint
-        merge_full merge_rank_missing merge_rank_unfinished merge_unreadable_checkpoint
-        merge_checkpoint_crashes_hdf5
-        merge_nothing_readable merge_mixed_jobs merge_output_checked_first merge_usage)
+foreach(case check_truncated check_flipped_bytes check_hdf5_crashes check_rank_not_in_hosts
+        check_missing_column check_wrong_type check_major_version check_minor_version
+        check_missing_table check_missing_attribute check_not_hdf5 check_usage check_nan_in_ok_row
+        check_fraction_range check_unknown_status check_placement_missing check_hosts_row_missing
+        check_host_counts check_orphan_and_duplicate_rows check_hung_rank check_checkpoint
+        merge_full merge_rank_missing merge_many_missing merge_rank_unfinished
+        merge_unreadable_checkpoint merge_checkpoint_crashes_hdf5 merge_nothing_readable
+        merge_mixed_jobs merge_output_checked_first merge_usage)
   nprb_tools_test(${case} mpi4)
 endforeach()
 
@@ -42,7 +41,10 @@ set_tests_properties(cli.help_subcommands PROPERTIES LABELS "cli;tools")
 # check reports from its child process. There the sanitizer must end the child by a signal
 # (abort_on_error, handle_segv=0) as the crash would, rather than exit 1 after its report.
 # The byte-flip sweep still fails on any sanitizer report in its output.
+set(NPRB_DAMAGED_FILE_ENV
+    "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0:handle_abort=0"
+    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 foreach(t check_flipped_bytes check_hdf5_crashes merge_checkpoint_crashes_hdf5)
-  set_tests_properties(tools.${t} PROPERTIES ENVIRONMENT
-    "${NPRB_MPI_TEST_ENV};ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0:handle_abort=0;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  set_tests_properties(tools.${t} PROPERTIES
+    ENVIRONMENT "${NPRB_MPI_TEST_ENV};${NPRB_DAMAGED_FILE_ENV}")
 endforeach()

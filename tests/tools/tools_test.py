@@ -439,6 +439,21 @@ def merge_rank_missing(t):
     merged_attrs_ok(t, out, "2", "")
     t.run(["check", out], 0, ["warning: complete=0: /hosts has 3 of 4 ranks (ranks missing: 2)",
                               "valid"])
+    set_attrs(out, ranks_missing="2,3")
+    t.run(["check", out], 4, ["ranks_missing says '2,3' but /hosts lacks '2'"])
+
+
+@case
+def merge_many_missing(t):
+    """A 300-rank job of which 4 checkpoints survive: the lists outgrow any fixed buffer."""
+    ckpt = t.path("ckpt")
+    split(t.src, ckpt, attrs={r: {"world_size": np.int64(300)} for r in range(4)})
+    out = t.path("fleet.h5")
+    t.run(["merge", ckpt, "-o", out], 5, ["ranks missing: 4,5,6,"])
+    with h5py.File(out, "r") as m:
+        want = ",".join(str(r) for r in range(4, 300))
+        t.expect(m.attrs["ranks_missing"] == want, f"ranks_missing {m.attrs['ranks_missing']}")
+    t.run(["check", out], 0, ["valid", "4 of 300 ranks"])
 
 
 @case

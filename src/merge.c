@@ -164,74 +164,101 @@ static bool would_crash(const struct checkpoint *c, char *why, size_t len)
     return true;
 }
 
+/* Reads a checkpoint's root attributes. @return NULL, or why the checkpoint cannot be used. */
+static const char *open_checkpoint(const struct checkpoint *c, struct nprb_attrs *attrs, char *why,
+                                   size_t len)
+{
+    struct nprb_h5in *in = NULL;
+    if (would_crash(c, why, len))
+        return why;
+    if (nprb_h5in_open(&in, c->path, why, len) != 0)
+        return why;
+    int rc = nprb_h5in_attrs(in, attrs);
+    nprb_h5in_close(in);
+    if (rc != 0)
+        return "root attributes cannot be read";
+    return unusable(c, attrs);
+}
+
+/* An attribute's value as text, for messages. */
+static const char *shown(const struct nprb_attrs *attrs, const char *name, char *buf, size_t len)
+{
+    const struct nprb_attr *a = nprb_attrs_find(attrs, name);
+    if (a != NULL && a->type == NPRB_ATTR_INT)
+        snprintf(buf, len, "%" PRId64, a->value);
+    else
+        snprintf(buf, len, "%.100s", a != NULL && a->text != NULL ? a->text : "(none)");
+    return buf;
+}
+
+/* The attribute in which two checkpoints' jobs differ, or NULL when they are of one job. */
+static const char *job_difference(const struct nprb_attrs *a, const struct nprb_attrs *b)
+{
+    if (schema_major(nprb_attrs_text(a, "schema_version")) !=
+        schema_major(nprb_attrs_text(b, "schema_version")))
+        return "schema_version";
+    if (!same_text(a, b, "start_utc"))
+        return "start_utc";
+    if (!same_text(a, b, "command_line"))
+        return "command_line";
+    if (nprb_attrs_int(a, "world_size", -1) != nprb_attrs_int(b, "world_size", -1))
+        return "world_size";
+    return NULL;
+}
+
+/* Checkpoint @p i is the job's first readable one: its attributes become the merged file's. */
+static enum nprb_status adopt_job(struct merge *m, size_t i, struct nprb_attrs *attrs)
+{
+    const char *version = nprb_attrs_text(attrs, "schema_version");
+    if (schema_major(version) != schema_major(NPRB_SCHEMA_VERSION)) {
+        fprintf(m->err,
+                "numaprobe merge: %s has schema_version %s; this numaprobe writes %s (another "
+                "major version): merge with the numaprobe that wrote it\n",
+                m->items[i].path, version != NULL ? version : "(none)", NPRB_SCHEMA_VERSION);
+        return NPRB_ERR_USAGE;
+    }
+    m->job = *attrs;
+    memset(attrs, 0, sizeof *attrs);
+    m->first = i;
+    return NPRB_OK;
+}
+
 /* The first pass: attributes only. Different jobs in one directory are a usage error. */
 static enum nprb_status read_attributes(struct merge *m)
 {
     bool have_job = false;
     for (size_t i = 0; i < m->count; i++) {
         struct checkpoint *c = &m->items[i];
-        struct nprb_h5in *in = NULL;
         struct nprb_attrs attrs = {0};
         char why[256] = "";
-        if (would_crash(c, why, sizeof why)) {
-            /* reported below */
-        } else if (nprb_h5in_open(&in, c->path, why, sizeof why) != 0 ||
-                   nprb_h5in_attrs(in, &attrs) != 0) {
-            if (why[0] == '\0')
-                snprintf(why, sizeof why, "root attributes cannot be read");
-        } else if (unusable(c, &attrs) != NULL) {
-            snprintf(why, sizeof why, "%s", unusable(c, &attrs));
-        }
-        nprb_h5in_close(in);
-        if (why[0] != '\0') {
-            fprintf(m->err, "numaprobe merge: skipping %s: %s\n", c->path, why);
-            nprb_attrs_free(&attrs);
-            continue;
-        }
-        if (!have_job) {
-            int major = schema_major(nprb_attrs_text(&attrs, "schema_version"));
-            if (major != schema_major(NPRB_SCHEMA_VERSION)) {
-                fprintf(m->err,
-                        "numaprobe merge: %s has schema_version %s; this numaprobe writes %s "
-                        "(another major version): merge with the numaprobe that wrote it\n",
-                        c->path, nprb_attrs_text(&attrs, "schema_version"), NPRB_SCHEMA_VERSION);
-                nprb_attrs_free(&attrs);
-                return NPRB_ERR_USAGE;
-            }
-            m->job = attrs;
-            m->first = i;
-            have_job = true;
+        const char *bad = open_checkpoint(c, &attrs, why, sizeof why);
+        const char *differs = bad == NULL && have_job ? job_difference(&m->job, &attrs) : NULL;
+        enum nprb_status st = NPRB_OK;
+        if (bad != NULL) {
+            fprintf(m->err, "numaprobe merge: skipping %s: %s\n", c->path, bad);
+        } else if (differs != NULL) {
+            char mine[128], theirs[128];
+            fprintf(m->err,
+                    "numaprobe merge: %s and %s belong to different jobs (%s differs: '%s' vs "
+                    "'%s'); put each job's checkpoints in their own directory\n",
+                    m->items[m->first].path, c->path, differs,
+                    shown(&m->job, differs, mine, sizeof mine),
+                    shown(&attrs, differs, theirs, sizeof theirs));
+            st = NPRB_ERR_USAGE;
         } else {
-            const char *differs = NULL;
-            if (schema_major(nprb_attrs_text(&attrs, "schema_version")) !=
-                schema_major(nprb_attrs_text(&m->job, "schema_version")))
-                differs = "schema_version";
-            else if (!same_text(&attrs, &m->job, "start_utc"))
-                differs = "start_utc";
-            else if (!same_text(&attrs, &m->job, "command_line"))
-                differs = "command_line";
-            else if (nprb_attrs_int(&attrs, "world_size", -1) !=
-                     nprb_attrs_int(&m->job, "world_size", -1))
-                differs = "world_size";
-            if (differs != NULL) {
-                fprintf(m->err,
-                        "numaprobe merge: %s and %s belong to different jobs (%s differs: '%s' "
-                        "vs '%s'); put each job's checkpoints in their own directory\n",
-                        m->items[m->first].path, c->path, differs,
-                        nprb_attrs_text(&m->job, differs) ? nprb_attrs_text(&m->job, differs) : "?",
-                        nprb_attrs_text(&attrs, differs) ? nprb_attrs_text(&attrs, differs) : "?");
-                nprb_attrs_free(&attrs);
-                return NPRB_ERR_USAGE;
-            }
+            c->usable = true;
+            c->finished = nprb_attrs_int(&attrs, "checkpoint_complete", 0) == 1;
+            const char *end = nprb_attrs_text(&attrs, "end_utc");
+            /* ISO 8601 UTC times order as text. */
+            if (end != NULL && strcmp(end, m->end_utc) > 0)
+                snprintf(m->end_utc, sizeof m->end_utc, "%s", end);
+            if (!have_job)
+                st = adopt_job(m, i, &attrs);
+            have_job = true;
         }
-        c->usable = true;
-        c->finished = nprb_attrs_int(&attrs, "checkpoint_complete", 0) == 1;
-        const char *end = nprb_attrs_text(&attrs, "end_utc");
-        /* ISO 8601 UTC times order as text. */
-        if (end != NULL && strcmp(end, m->end_utc) > 0)
-            snprintf(m->end_utc, sizeof m->end_utc, "%s", end);
-        if (m->first != i) /* the first one's attributes are kept in m->job */
-            nprb_attrs_free(&attrs);
+        nprb_attrs_free(&attrs);
+        if (st != NPRB_OK)
+            return st;
     }
     if (!have_job) {
         fprintf(m->err, "numaprobe merge: none of the %zu checkpoint(s) in %s can be read\n",

@@ -516,6 +516,9 @@ def merge_mixed_jobs(t):
     t.expect(not os.path.exists(out), "an output was written from a mixture")
     split(t.src, ckpt, attrs={3: {"command_line": "numaprobe -o other.h5"}})
     t.run(["merge", ckpt, "-o", out], 2, ["command_line differs"])
+    split(t.src, ckpt, attrs={1: {"world_size": np.int64(8)}})
+    t.run(["merge", ckpt, "-o", out], 2, ["world_size differs: '4' vs '8'"])
+    t.expect(sorted(os.listdir(t.work)) == ["ckpt"], f"left behind: {os.listdir(t.work)}")
 
 
 @case

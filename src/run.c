@@ -522,8 +522,8 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     bool binding_ok =
         nprb_binding_check(fleet, job->topo, &job->prov, job->binding, sizeof job->binding);
     if (!binding_ok)
-        NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname,
-                  job->binding);
+        NPRB_WARN(log, "binding on %s: %s%s", fleet->hostname, job->binding,
+                  strstr(job->binding, "OMP_THREAD_LIMIT") ? "" : " (launch with --bind-to none)");
     if (cli->strict && nprb_fleet_any(fleet, !binding_ok)) {
         if (fleet->rank == 0)
             NPRB_ERROR(log, "--strict: binding check failed on at least one host");

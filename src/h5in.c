@@ -4,6 +4,7 @@
 
 #include <hdf5.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,18 +225,31 @@ static int compare_columns(hid_t type, const struct nprb_table_desc *d, nprb_h5i
 }
 
 /* A damaged extent can claim billions of rows, which HDF5 would happily "read" as fill values for
- * hours. numaprobe writes its tables uncompressed, so their rows must fit in what is stored. */
+ * hours. The writer writes every row it declares: a chunked table (numaprobe's, compressed or
+ * not) has a chunk for each, a contiguous one (not numaprobe's) the bytes. */
 static bool rows_stored(hid_t ds, hid_t type, hsize_t rows)
 {
     hid_t dcpl = H5Dget_create_plist(ds);
+    hsize_t chunk_rows = 0;
+    bool chunked = dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED &&
+                   H5Pget_chunk(dcpl, 1, &chunk_rows) == 1 && chunk_rows > 0;
     int filters = dcpl >= 0 ? H5Pget_nfilters(dcpl) : 0;
     if (dcpl >= 0)
         H5Pclose(dcpl);
-    if (filters != 0) /* compressed (not by numaprobe): nothing to compare with */
+    if (chunked) {
+        hsize_t chunks = 0;
+        hid_t space = H5Dget_space(ds); /* HDF5 1.10 does not take H5S_ALL here */
+        herr_t rc = space >= 0 ? H5Dget_num_chunks(ds, space, &chunks) : -1;
+        if (space >= 0)
+            H5Sclose(space);
+        if (rc < 0)
+            return false;
+        return chunks <= UINT64_MAX / chunk_rows && rows <= chunks * chunk_rows;
+    }
+    if (filters != 0) /* filters need chunks; nothing sensible to compare with */
         return true;
-    hsize_t stored = H5Dget_storage_size(ds);
     size_t row = H5Tget_size(type);
-    return row > 0 && rows <= stored / row;
+    return row > 0 && rows <= H5Dget_storage_size(ds) / row;
 }
 
 int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows,

@@ -88,12 +88,11 @@ def replace_table(path, table, rows):
 
 
 def copy_table(src_ds, dst, name, rows):
-    """A table with exactly the source's HDF5 type (fixed-length, NUL-terminated strings)."""
-    tid = src_ds.id.get_type()
+    """A table as the writer makes it: the source's HDF5 type (fixed-length, NUL-terminated
+    strings) and creation properties (chunks, filters)."""
     space = h5py.h5s.create_simple((len(rows),), (h5py.h5s.UNLIMITED,))
-    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
-    dcpl.set_chunk((max(1, 65536 // tid.get_size()),))
-    ds = h5py.Dataset(h5py.h5d.create(dst.id, name.encode(), tid, space, dcpl=dcpl))
+    ds = h5py.Dataset(h5py.h5d.create(dst.id, name.encode(), src_ds.id.get_type(), space,
+                                      dcpl=src_ds.id.get_create_plist()))
     if len(rows):
         ds[...] = rows
 

@@ -74,12 +74,16 @@ static void say(struct checker *c, int area, bool warning, const char *fmt, ...)
         return;
     }
     c->shown[area]++;
-    fprintf(c->out, "check: %s: %s", c->path, warning ? "warning: " : "");
+    char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(c->out, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fputc('\n', c->out);
+    /* Text from a damaged file can hold any byte: the report stays one line of printable ASCII. */
+    for (char *p = text; *p != '\0'; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+            *p = '?';
+    fprintf(c->out, "check: %s: %s%s\n", c->path, warning ? "warning: " : "", text);
 }
 
 #define PROBLEM(c, area, ...) say((c), (area), false, __VA_ARGS__)
@@ -643,7 +647,7 @@ static int check_readable_file(void *arg)
     return c.sum.problems == 0 ? NPRB_EXIT_OK : NPRB_EXIT_VALIDATION;
 }
 
-enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err)
+enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err, long limit_s)
 {
     struct stat st;
     int fd = -1;
@@ -657,12 +661,19 @@ enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err)
         return NPRB_ERR_USAGE;
     }
     close(fd);
-    /* In a child process: some damage makes HDF5 itself crash, and that is a verdict too. */
+    /* In a child process: some damage makes HDF5 itself crash or loop, and that is a verdict. */
+    unsigned limit = limit_s >= 0 ? (unsigned)limit_s : nprb_isolated_limit_s((size_t)st.st_size);
     struct check_job job = {path, out};
     struct nprb_isolated child;
     int code = NPRB_EXIT_RUNTIME;
-    if (nprb_run_isolated(check_readable_file, &job, &child) != 0) {
+    if (nprb_run_isolated(check_readable_file, &job, limit, &child) != 0) {
         code = check_readable_file(&job); /* no child to be had: check here, unprotected */
+    } else if (child.timed_out) {
+        fprintf(out,
+                "check: %s: reading it did not end within %u s: the file is damaged in a way "
+                "that makes HDF5 loop (--timeout sets the limit)\ncheck: %s: INVALID\n",
+                path, limit, path);
+        code = NPRB_EXIT_VALIDATION;
     } else if (child.crashed) {
         fprintf(out,
                 "check: %s: reading it crashed (signal %d, %s): the file is damaged in a way "
@@ -679,32 +690,41 @@ enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err)
 }
 
 static const char check_usage[] =
-    "Usage: numaprobe check FILE...\n"
+    "Usage: numaprobe check [--timeout SECONDS] FILE...\n"
     "Validates numaprobe results files (final, merged, or a rank's checkpoint): schema and\n"
     "version, every table and column, and internal consistency. Prints one line per problem.\n"
-    "Exit: 0 valid, 4 invalid, 2 a FILE cannot be read (missing, a directory), 1 the check\n"
-    "itself failed. See docs/SCHEMA.md for what is checked.\n";
+    "--timeout: give up on a file (invalid) after SECONDS; default a minute plus a second per\n"
+    "MiB; 0: no limit. Exit: 0 valid, 4 invalid, 2 a FILE cannot be read (missing, a\n"
+    "directory) or bad usage, 1 the check itself failed. docs/SCHEMA.md says what is checked.\n";
 
 enum nprb_status nprb_check_command(int argc, char **argv, FILE *out, FILE *err)
 {
-    int files = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+    long limit_s = -1;
+    int first = 1;
+    for (; first < argc && argv[first][0] == '-' && argv[first][1] != '\0'; first++) {
+        const char *a = argv[first];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(check_usage, out);
             return NPRB_OK;
         }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(err, "numaprobe check: unknown option '%s'\n%s", argv[i], check_usage);
-            return NPRB_ERR_USAGE;
+        if (strcmp(a, "--timeout") == 0 || strncmp(a, "--timeout=", 10) == 0) {
+            const char *value = a[9] == '=' ? a + 10 : first + 1 < argc ? argv[++first] : NULL;
+            if ((limit_s = nprb_isolated_parse_limit(value)) < 0) {
+                fprintf(err, "numaprobe check: --timeout needs a whole number of seconds\n%s",
+                        check_usage);
+                return NPRB_ERR_USAGE;
+            }
+            continue;
         }
-        files++;
+        fprintf(err, "numaprobe check: unknown option '%s'\n%s", a, check_usage);
+        return NPRB_ERR_USAGE;
     }
-    if (files == 0) {
+    if (first == argc) {
         fprintf(err, "numaprobe check: no FILE given\n%s", check_usage);
         return NPRB_ERR_USAGE;
     }
     enum nprb_status worst = NPRB_OK;
-    for (int i = 1; i < argc; i++)
-        worst = nprb_status_worst(worst, nprb_check_file(argv[i], out, err));
+    for (int i = first; i < argc; i++)
+        worst = nprb_status_worst(worst, nprb_check_file(argv[i], out, err, limit_s));
     return worst;
 }

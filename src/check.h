@@ -16,16 +16,17 @@
  * Checks the file at @p path, printing one line per problem or warning to @p out
  * ("check: PATH: /latency row 12: rank 9 not in /hosts") and a summary line. The file is read in
  * a child process (so @p out must be a stream on a file descriptor, not a memory stream): a file
- * so damaged that reading it crashes is reported as invalid.
+ * so damaged that reading it crashes, or does not end within @p limit_s seconds (-1: a minute and
+ * a second per MiB; 0: no limit), is reported as invalid.
  * @return NPRB_OK (valid), NPRB_ERR_VALIDATION (invalid), NPRB_ERR_USAGE when @p path cannot be
  * read as a file at all (missing, a directory, no permission; the reason went to @p err), or
  * NPRB_ERR_SYSTEM when the check itself failed.
  */
-enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err);
+enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err, long limit_s);
 
 /**
- * The subcommand: argv = {"check", FILE...}. Every FILE is checked; the worst status wins.
- * Usage errors (no FILE, an option) go to @p err.
+ * The subcommand: argv = {"check", [--timeout SECONDS], FILE...}. Every FILE is checked; the worst
+ * status wins. Usage errors (no FILE, an option) go to @p err.
  */
 enum nprb_status nprb_check_command(int argc, char **argv, FILE *out, FILE *err);
 

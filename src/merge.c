@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_WORLD_SIZE (INT64_C(1) << 24) /* beyond any fleet; a larger one is a damaged file */
 
@@ -29,6 +30,7 @@ struct checkpoint {
 
 struct merge {
     const char *dir, *output;
+    long limit_s; /* per checkpoint read; -1: by its size */
     FILE *err;
     struct checkpoint *items;
     size_t count;
@@ -154,22 +156,29 @@ static int read_whole(void *arg)
 /* Some damage makes HDF5 itself crash (it trusts sizes in the global heap, for one): each
  * checkpoint is read once in a child process before this process touches it. A read that fails
  * without crashing is reported by the reads below, in their words. */
-static bool would_crash(const struct checkpoint *c, char *why, size_t len)
+static bool would_crash(const struct merge *m, const struct checkpoint *c, char *why, size_t len)
 {
+    struct stat st;
+    unsigned limit = m->limit_s >= 0           ? (unsigned)m->limit_s
+                     : stat(c->path, &st) == 0 ? nprb_isolated_limit_s((size_t)st.st_size)
+                                               : nprb_isolated_limit_s(0);
     struct nprb_isolated child;
-    if (nprb_run_isolated(read_whole, (void *)c->path, &child) != 0 || !child.crashed)
+    if (nprb_run_isolated(read_whole, (void *)c->path, limit, &child) != 0 || !child.crashed)
         return false;
-    snprintf(why, len, "reading it crashed (signal %d, %s): damaged", child.signal,
-             strsignal(child.signal));
+    if (child.timed_out)
+        snprintf(why, len, "reading it did not end within %u s: damaged (HDF5 loops on it)", limit);
+    else
+        snprintf(why, len, "reading it crashed (signal %d, %s): damaged", child.signal,
+                 strsignal(child.signal));
     return true;
 }
 
 /* Reads a checkpoint's root attributes. @return NULL, or why the checkpoint cannot be used. */
-static const char *open_checkpoint(const struct checkpoint *c, struct nprb_attrs *attrs, char *why,
-                                   size_t len)
+static const char *open_checkpoint(const struct merge *m, const struct checkpoint *c,
+                                   struct nprb_attrs *attrs, char *why, size_t len)
 {
     struct nprb_h5in *in = NULL;
-    if (would_crash(c, why, len))
+    if (would_crash(m, c, why, len))
         return why;
     if (nprb_h5in_open(&in, c->path, why, len) != 0)
         return why;
@@ -231,7 +240,7 @@ static enum nprb_status read_attributes(struct merge *m)
         struct checkpoint *c = &m->items[i];
         struct nprb_attrs attrs = {0};
         char why[256] = "";
-        const char *bad = open_checkpoint(c, &attrs, why, sizeof why);
+        const char *bad = open_checkpoint(m, c, &attrs, why, sizeof why);
         const char *differs = bad == NULL && have_job ? job_difference(&m->job, &attrs) : NULL;
         enum nprb_status st = NPRB_OK;
         if (bad != NULL) {
@@ -410,9 +419,9 @@ static bool write_attributes(struct merge *m, struct nprb_h5 *h5, bool *complete
     return true;
 }
 
-enum nprb_status nprb_merge(const char *dir, const char *output, FILE *out, FILE *err)
+enum nprb_status nprb_merge(const char *dir, const char *output, long limit_s, FILE *out, FILE *err)
 {
-    struct merge m = {.dir = dir, .output = output, .err = err};
+    struct merge m = {.dir = dir, .output = output, .limit_s = limit_s, .err = err};
     struct nprb_h5 *h5 = NULL;
     char why[PATH_MAX + 128];
     /* The output is checked first: a typo in -o should not cost a read of every checkpoint. */
@@ -450,16 +459,18 @@ enum nprb_status nprb_merge(const char *dir, const char *output, FILE *out, FILE
 }
 
 static const char merge_usage[] =
-    "Usage: numaprobe merge DIR -o FILE\n"
+    "Usage: numaprobe merge DIR -o FILE [--timeout SECONDS]\n"
     "Rebuilds one results file from the per-rank checkpoints DIR/rank-NNNNN.h5 of a job (a job\n"
     "writing OUT.h5 keeps them in OUT.h5.checkpoints/). Exit: 0 every rank merged and finished,\n"
     "5 written but ranks missing or unfinished (see ranks_missing, ranks_incomplete), 2 usage\n"
     "(no DIR, no -o, unwritable FILE, no checkpoints, checkpoints of different jobs), 1 no\n"
-    "checkpoint readable or FILE not written.\n";
+    "checkpoint readable or FILE not written. --timeout: skip a checkpoint whose reading has\n"
+    "not ended after SECONDS (default a minute plus a second per MiB; 0: no limit).\n";
 
 enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *dir = NULL, *output = NULL;
+    long limit_s = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -474,6 +485,13 @@ enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err)
             output = argv[++i];
         } else if (strncmp(a, "--output=", 9) == 0) {
             output = a + 9;
+        } else if (strcmp(a, "--timeout") == 0 || strncmp(a, "--timeout=", 10) == 0) {
+            const char *value = a[9] == '=' ? a + 10 : i + 1 < argc ? argv[++i] : NULL;
+            if ((limit_s = nprb_isolated_parse_limit(value)) < 0) {
+                fprintf(err, "numaprobe merge: --timeout needs a whole number of seconds\n%s",
+                        merge_usage);
+                return NPRB_ERR_USAGE;
+            }
         } else if (a[0] == '-') {
             fprintf(err, "numaprobe merge: unknown option '%s'\n%s", a, merge_usage);
             return NPRB_ERR_USAGE;
@@ -490,5 +508,5 @@ enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err)
                 merge_usage);
         return NPRB_ERR_USAGE;
     }
-    return nprb_merge(dir, output, out, err);
+    return nprb_merge(dir, output, limit_s, out, err);
 }

@@ -19,23 +19,19 @@ endfunction()
 
 nprb_tools_test(check_valid singleton NAME check_valid_singleton)
 nprb_tools_test(check_valid mpi4 NAME check_valid_mpi4)
-foreach(case check_truncated check_flipped_bytes check_hdf5_crashes check_rank_not_in_hosts
-        check_missing_column check_wrong_type check_major_version check_minor_version
-        check_missing_table check_missing_attribute check_not_hdf5 check_usage check_nan_in_ok_row
-        check_fraction_range check_unknown_status check_placement_missing check_hosts_row_missing
-        check_host_counts check_orphan_and_duplicate_rows check_hung_rank check_checkpoint
+foreach(case
+        check_truncated check_not_hdf5 check_usage check_flipped_bytes check_hdf5_crashes
+        check_hdf5_loops check_rank_not_in_hosts check_missing_column check_wrong_type
+        check_major_version check_minor_version check_missing_table check_missing_attribute
+        check_nan_in_ok_row check_fraction_range check_unknown_status check_placement_missing
+        check_hosts_row_missing check_host_counts check_orphan_and_duplicate_rows
+        check_hung_rank check_checkpoint
         merge_full merge_rank_missing merge_many_missing merge_rank_unfinished
-        merge_unreadable_checkpoint merge_checkpoint_crashes_hdf5 merge_nothing_readable
-        merge_mixed_jobs merge_output_checked_first merge_usage)
+        merge_unreadable_checkpoint merge_checkpoint_crashes_hdf5 merge_checkpoint_hangs_hdf5
+        merge_nothing_readable merge_mixed_jobs merge_output_checked_first merge_usage)
   nprb_tools_test(${case} mpi4)
 endforeach()
 
-# Reading back what the writer wrote: every column of every table, through the shared types.
-nprb_add_unit_test(test_h5in SOURCES tools/test_h5in.c ARGS ${NPRB_OUT})
-set_tests_properties(unit.test_h5in PROPERTIES LABELS "unit;tools" FIXTURES_REQUIRED outputs)
-
-nprb_cli_test(help_subcommands 0 "numaprobe merge DIR -o FILE" -- ${NPRB_EXE} --help)
-set_tests_properties(cli.help_subcommands PROPERTIES LABELS "cli;tools")
 # Except for damaged files: HDF5 1.10's own error paths leak what they allocated (in libhdf5,
 # not in numaprobe), and some damage crashes HDF5 itself (a wild memcpy in H5HG_read), which
 # check reports from its child process. There the sanitizer must end the child by a signal
@@ -44,7 +40,15 @@ set_tests_properties(cli.help_subcommands PROPERTIES LABELS "cli;tools")
 set(NPRB_DAMAGED_FILE_ENV
     "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0:handle_abort=0"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
-foreach(t check_flipped_bytes check_hdf5_crashes merge_checkpoint_crashes_hdf5)
+foreach(t check_flipped_bytes check_hdf5_crashes check_hdf5_loops merge_checkpoint_crashes_hdf5
+          merge_checkpoint_hangs_hdf5)
   set_tests_properties(tools.${t} PROPERTIES
     ENVIRONMENT "${NPRB_MPI_TEST_ENV};${NPRB_DAMAGED_FILE_ENV}")
 endforeach()
+
+# Reading back what the writer wrote: every column of every table, through the shared types.
+nprb_add_unit_test(test_h5in SOURCES tools/test_h5in.c ARGS ${NPRB_OUT})
+set_tests_properties(unit.test_h5in PROPERTIES LABELS "unit;tools" FIXTURES_REQUIRED outputs)
+
+nprb_cli_test(help_subcommands 0 "numaprobe merge DIR -o FILE" -- ${NPRB_EXE} --help)
+set_tests_properties(cli.help_subcommands PROPERTIES LABELS "cli;tools")

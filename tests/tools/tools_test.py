@@ -11,6 +11,7 @@ failures otherwise."""
 import argparse
 import os
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -41,7 +42,8 @@ class Test:
 
     def run(self, args, rc, fragments=(), forbid=()):
         """Runs numaprobe ARGS; expects exit code RC and each fragment in its output."""
-        p = subprocess.run([self.exe, *args], capture_output=True, text=True, check=False)
+        p = subprocess.run([self.exe, *args], capture_output=True, text=True, check=False,
+                           errors="replace")
         out = p.stdout + p.stderr
         what = f"numaprobe {' '.join(args)}"
         ok = self.expect(p.returncode == rc, f"{what}: exit {p.returncode}, expected {rc}")
@@ -140,6 +142,21 @@ def crash_hdf5(path):
         f.write(data)
 
 
+def hang_hdf5(path):
+    """Damage HDF5 1.10.8 loops on (in H5HG_read): the third object of that global heap
+    collection (16-byte header: index, reference count, reserved, size) claims 1000 bytes more."""
+    with open(path, "r+b") as f:
+        data = bytearray(f.read())
+        at = data.find(b"GCOL") + 16
+        for _ in range(2):
+            at += 16 + (struct.unpack_from("<Q", data, at + 8)[0] + 7) // 8 * 8
+        index, _, _, size = struct.unpack_from("<HHIQ", data, at)
+        assert index == 3, f"{path}: unexpected global heap layout"
+        struct.pack_into("<Q", data, at + 8, size + 1000)
+        f.seek(0)
+        f.write(data)
+
+
 def rows_of(path, table, drop_ranks=()):
     with h5py.File(path, "r") as f:
         rows = f[table][()]
@@ -178,10 +195,12 @@ def check_flipped_bytes(t):
         copy[off] ^= 0xFF
         with open(bad, "wb") as f:
             f.write(copy)
-        p = subprocess.run([t.exe, "check", bad], capture_output=True, text=True, check=False)
+        p = subprocess.run([t.exe, "check", bad], capture_output=True, text=True, check=False,
+                           errors="replace")
         out = p.stdout + p.stderr
         t.expect(p.returncode in (0, 4) and "Sanitizer" not in out and "runtime error" not in out,
                  f"byte {off} flipped: exit {p.returncode}\n{out}")
+        t.expect(out.isascii(), f"byte {off} flipped: output is not plain ASCII\n{out}")
         t.expect(off != 0 or p.returncode == 4, "flipped signature byte not detected")
         rejected += p.returncode == 4
     print(f"{len(offsets)} single-byte flips, {rejected} rejected")
@@ -195,6 +214,16 @@ def check_hdf5_crashes(t):
     crash_hdf5(bad)
     t.run(["check", bad], 4, ["reading it crashed (signal", "damaged in a way HDF5 does not detect",
                               "INVALID"])
+
+
+@case
+def check_hdf5_loops(t):
+    split(t.src, t.work, ranks=[0])
+    bad = t.path("rank-00000.h5")
+    hang_hdf5(bad)
+    t.run(["check", "--timeout", "3", bad], 4,
+          ["reading it did not end within 3 s", "makes HDF5 loop", "INVALID"])
+    t.run(["check", "--timeout", "soon", bad], 2, ["--timeout needs a whole number of seconds"])
 
 
 @case
@@ -470,13 +499,13 @@ def merge_rank_unfinished(t):
     t.run(["check", out], 0, ["valid", "complete=0"])
 
 
-def merge_skipping(t, rank, damage, message):
+def merge_skipping(t, rank, damage, message, options=()):
     """One damaged checkpoint: reported, skipped, the others merged (partial), check passes."""
     ckpt = t.path("ckpt")
     split(t.src, ckpt)
     damage(os.path.join(ckpt, f"rank-{rank:05d}.h5"))
     out = t.path("fleet.h5")
-    t.run(["merge", ckpt, "-o", out], 5,
+    t.run(["merge", ckpt, "-o", out, *options], 5,
           [f"skipping {ckpt}/rank-{rank:05d}.h5: {message}", f"ranks missing: {rank}"])
     same_rows(t, out, drop_ranks=[rank])
     merged_attrs_ok(t, out, str(rank), "")
@@ -491,6 +520,11 @@ def merge_unreadable_checkpoint(t):
 @case
 def merge_checkpoint_crashes_hdf5(t):
     merge_skipping(t, 2, crash_hdf5, "reading it crashed (signal")
+
+
+@case
+def merge_checkpoint_hangs_hdf5(t):
+    merge_skipping(t, 3, hang_hdf5, "reading it did not end within 3 s", ["--timeout=3"])
 
 
 @case

@@ -47,7 +47,8 @@ struct config_key {
 static const struct config_key keys[] = {
     {"seed", KEY_U64, OFF(seed), "42", 0, INT64_MAX, "seed of the random chains"},
     {"huge_pages", KEY_THP, OFF(huge_pages), "system", 0, 0,
-     "transparent huge pages for buffers: system (leave alone) | on | off"},
+     "page size of every buffer: system (leave THP alone), on/off (THP madvise), hugetlb "
+     "(2 MiB pages from the vm.nr_hugepages pool)"},
     {"latency_matrix.enabled", KEY_BOOL, OFF(latency_matrix.enabled), "true", 0, 0,
      "measure idle latency with a dependent pointer chase"},
     {"latency_matrix.pairs", KEY_PAIRS, OFF(latency_matrix.pairs), "all", 0, 0,
@@ -207,6 +208,10 @@ static int for_each_item(const char *text,
         return -1;
     }
     snprintf(buf, sizeof buf, "%s", text);
+    if (strspn(buf, " ") == strlen(buf)) {
+        fmt_err(err, errlen, "expected a list, got nothing");
+        return -1;
+    }
     int n = 0;
     for (char *item = buf, *next; item != NULL; item = next) {
         next = strchr(item, ',');
@@ -250,8 +255,11 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
             return -1;
         }
     } else if (nprb_parse_size(item, &bytes) != 0) {
-        fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
-        return -1;
+        if (errno != ERANGE) {
+            fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
+            return -1;
+        }
+        bytes = UINT64_MAX; /* too large for any size: out of range below */
     }
     if (bytes < (uint64_t)a->key->min || bytes > (uint64_t)a->key->max) {
         char lo[32], hi[32];
@@ -364,11 +372,12 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
     }
     case KEY_SIZE: {
         uint64_t bytes;
-        if (nprb_parse_size(text, &bytes) != 0) {
+        int parsed = nprb_parse_size(text, &bytes);
+        if (parsed != 0 && errno != ERANGE) {
             fmt_err(err, errlen, "expected a size like 512MiB or 2G, got '%s'", text);
             return -1;
         }
-        if (bytes < (uint64_t)key->min || bytes > (uint64_t)key->max) {
+        if (parsed != 0 || bytes < (uint64_t)key->min || bytes > (uint64_t)key->max) {
             char lo[32], hi[32];
             nprb_format_size((uint64_t)key->min, lo, sizeof lo);
             nprb_format_size((uint64_t)key->max, hi, sizeof hi);
@@ -487,14 +496,93 @@ struct yaml_walk {
 
 static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefix);
 
-static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value, size_t line)
+/* True when @p name is a section: some key is "<name>.something". */
+static bool is_section(const char *name)
 {
-    if (value->type == YAML_MAPPING_NODE)
-        return walk_mapping(w, value, name);
-    const struct config_key *key = find_key(name);
-    if (key == NULL) {
+    size_t n = strlen(name);
+    for (size_t i = 0; i < N_KEYS; i++)
+        if (strncmp(keys[i].key, name, n) == 0 && keys[i].key[n] == '.')
+            return true;
+    return false;
+}
+
+/* Writes every section (experiment) name, in table order, as "a, b, ... or z". */
+static void section_list(char *buf, size_t len)
+{
+    size_t used = 0, count = 0;
+    const char *names[N_KEYS];
+    for (size_t i = 0; i < N_KEYS; i++) {
+        const char *dot = strchr(keys[i].key, '.');
+        if (dot == NULL || (count > 0 && strncmp(names[count - 1], keys[i].key,
+                                                 (size_t)(dot - keys[i].key) + 1) == 0))
+            continue;
+        names[count++] = keys[i].key;
+    }
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%.*s",
+                         i == 0           ? ""
+                         : i + 1 == count ? " or "
+                                          : ", ",
+                         (int)(strchr(names[i], '.') - names[i]), names[i]);
+        if (n < 0)
+            return;
+        used += (size_t)n;
+    }
+}
+
+/* Says what is wrong with @p name, which is not a key: a misspelt experiment, a section given a
+ * value, or an unknown key of a known section. */
+static void unknown_name(struct yaml_walk *w, const char *name, size_t line)
+{
+    char sections[256];
+    const char *dot = strchr(name, '.');
+    size_t head = dot != NULL ? (size_t)(dot - name) : strlen(name);
+    char first[128];
+    snprintf(first, sizeof first, "%.*s", (int)head, name);
+    if (dot != NULL && !is_section(first)) {
+        section_list(sections, sizeof sections);
+        fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment '%s' (expected %s)", w->path,
+                line, name, first, sections);
+    } else if (is_section(name)) {
+        fmt_err(w->err, w->errlen,
+                "%s:%zu: %s: expected a section of keys (e.g. '%s:' then indented 'enabled: "
+                "true'), got a single value",
+                w->path, line, name, name);
+    } else {
         fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown key (see numaprobe --config-reference)",
                 w->path, line, name);
+    }
+}
+
+static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value, size_t line)
+{
+    const struct config_key *key = find_key(name);
+    if (value->type == YAML_MAPPING_NODE) {
+        if (key != NULL) {
+            fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a mapping",
+                    w->path, line, name);
+            return -1;
+        }
+        if (strchr(name, '.') == NULL && !is_section(name)) {
+            char sections[256];
+            section_list(sections, sizeof sections);
+            fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment (expected %s)", w->path,
+                    line, name, sections);
+            return -1;
+        }
+        if (!is_section(name)) {
+            unknown_name(w, name, line);
+            return -1;
+        }
+        return walk_mapping(w, value, name);
+    }
+    if (key == NULL) {
+        /* "latency_matrix:" with nothing under it: an empty section changes nothing. */
+        if (is_section(name) && value->type == YAML_SCALAR_NODE && value->data.scalar.length == 0 &&
+            value->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+            return 0;
+        unknown_name(w, name, line);
         return -1;
     }
     bool is_list = key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
@@ -553,6 +641,15 @@ static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefi
         if (n < 0 || (size_t)n >= sizeof name) {
             fmt_err(w->err, w->errlen, "%s:%zu: key too long", w->path, line);
             return -1;
+        }
+        for (yaml_node_pair_t *before = map->data.mapping.pairs.start; before < pair; before++) {
+            yaml_node_t *b = yaml_document_get_node(w->doc, before->key);
+            if (b->type == YAML_SCALAR_NODE && strcmp((const char *)b->data.scalar.value,
+                                                      (const char *)k->data.scalar.value) == 0) {
+                fmt_err(w->err, w->errlen, "%s:%zu: %s: given twice (first on line %zu)", w->path,
+                        line, name, b->start_mark.line + 1);
+                return -1;
+            }
         }
         if (walk_value(w, name, v, line) != 0)
             return -1;
@@ -736,9 +833,72 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
     }
 }
 
+/* What a key accepts, in words, from its kind and bounds: the reference's "allowed" line. */
+static void allowed_text(const struct config_key *key, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    nprb_format_size((uint64_t)key->min, lo, sizeof lo);
+    nprb_format_size((uint64_t)key->max, hi, sizeof hi);
+    switch (key->kind) {
+    case KEY_BOOL:
+        snprintf(buf, len, "true | false (also yes/no, on/off)");
+        return;
+    case KEY_INT:
+    case KEY_U64:
+        snprintf(buf, len, "whole number, %" PRId64 " to %" PRId64, key->min, key->max);
+        return;
+    case KEY_THREADS:
+        snprintf(buf, len, "all | whole number, %" PRId64 " to %" PRId64, key->min, key->max);
+        return;
+    case KEY_SIZE:
+        snprintf(buf, len, "size in bytes (B, K/KiB, M/MiB, G/GiB, T/TiB; all binary), %s to %s",
+                 lo, hi);
+        return;
+    case KEY_DURATION:
+        snprintf(buf, len, "duration (ns, us, ms, s, min; bare number: s), above 0, up to 1h");
+        return;
+    case KEY_THP:
+        snprintf(buf, len, "system | on | off | hugetlb");
+        return;
+    case KEY_SIZES:
+        snprintf(buf, len, "auto | list of sizes, each %s to %s", lo, hi);
+        return;
+    case KEY_COUNTS:
+        snprintf(buf, len, "list of whole numbers, each %" PRId64 " to %" PRId64, key->min,
+                 key->max);
+        return;
+    case KEY_PAIRS:
+        snprintf(buf, len, "all | local");
+        return;
+    case KEY_PATTERNS:
+        snprintf(buf, len,
+                 "list of: random, random_full, index_random, stride:SIZE (a multiple "
+                 "of 8B, 8B to 1GiB)");
+        return;
+    case KEY_POLICIES:
+        snprintf(buf, len, "none | list of: interleave, preferred, first_touch");
+        return;
+    case KEY_MODES:
+        snprintf(buf, len, "list of: serial, threaded, mismatched, interleave, bind");
+        return;
+    case KEY_KERNELS: {
+        size_t used = (size_t)snprintf(buf, len, "list of:");
+        for (int id = 0; id < NPRB_N_KERNELS && used < len; id++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s", id ? "," : "",
+                                     nprb_kernel_get((enum nprb_kernel_id)id)->name);
+        return;
+    }
+    }
+    snprintf(buf, len, "?");
+}
+
 void nprb_config_print_reference(FILE *out)
 {
     fprintf(out, "%-32s %-10s %s\n", "KEY", "DEFAULT", "MEANING");
-    for (size_t i = 0; i < N_KEYS; i++)
-        fprintf(out, "%-32s %-10s %s\n", keys[i].key, keys[i].initial, keys[i].help);
+    for (size_t i = 0; i < N_KEYS; i++) {
+        char allowed[256];
+        allowed_text(&keys[i], allowed, sizeof allowed);
+        fprintf(out, "%-32s %-10s %s\n%-43s allowed: %s\n", keys[i].key, keys[i].initial,
+                keys[i].help, "", allowed);
+    }
 }

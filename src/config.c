@@ -682,6 +682,25 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
         rc = walk_mapping(&w, root, "");
     }
     yaml_document_delete(&doc);
+    /* A second document ("---") would be ignored silently: refuse it. */
+    if (rc == 0 && root != NULL) {
+        if (!yaml_parser_load(&parser, &doc)) {
+            fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source,
+                    parser.problem_mark.line + 1, parser.problem ? parser.problem : "unknown");
+            rc = -1;
+        } else {
+            yaml_node_t *next = yaml_document_get_root_node(&doc);
+            bool empty =
+                next == NULL || (next->type == YAML_SCALAR_NODE && next->data.scalar.length == 0);
+            if (!empty) {
+                fmt_err(err, errlen,
+                        "%s:%zu: a second YAML document: a config is one document (no '---')",
+                        source, next->start_mark.line + 1);
+                rc = -1;
+            }
+            yaml_document_delete(&doc);
+        }
+    }
     yaml_parser_delete(&parser);
     return rc;
 }
@@ -694,12 +713,16 @@ int nprb_config_read_file(const char *path, char **text, char *err, size_t errle
         return -1;
     }
     char *buf = malloc(NPRB_CONFIG_FILE_MAX + 1);
+    errno = 0;
     size_t n = buf != NULL ? fread(buf, 1, NPRB_CONFIG_FILE_MAX + 1, f) : 0;
     int failed = buf == NULL || ferror(f);
+    int read_errno = errno;
     fclose(f);
     if (failed || n > NPRB_CONFIG_FILE_MAX) {
         fmt_err(err, errlen, "cannot read config %s: %s", path,
-                failed ? "read error" : "larger than 1 MiB");
+                !failed      ? "larger than 1 MiB"
+                : read_errno ? strerror(read_errno)
+                             : "read error");
         free(buf);
         return -1;
     }

@@ -54,6 +54,8 @@ int main(void)
             "test.yaml:2: latency_matrix.size: expected a single value, got a mapping");
     rejects("latency_sweep:\n  sizes: []\n", "latency_sweep.sizes: expected a list, got nothing");
     rejects("latency_matrix:\n  size: 99999999999999999999\n", "out of range (4KiB to 64TiB)");
+    rejects("seed: 1\n---\nseed: 2\n", "test.yaml:3: a second YAML document");
+    CHECK(load(&cfg, "---\nseed: 5\n...\n", err, sizeof err) == 0 && cfg.seed == 5);
     /* A section with nothing under it (every key commented out) changes nothing. */
     CHECK(load(&cfg, "latency_matrix:\nbandwidth_matrix:\n  threads: 2\n", err, sizeof err) == 0);
     CHECK(cfg.bandwidth_matrix.threads == 2 && cfg.latency_matrix.size_bytes == 1ULL << 30);

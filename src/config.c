@@ -81,6 +81,9 @@ static const struct config_key keys[] = {
 
     {"latency_sweep.enabled", KEY_BOOL, OFF(latency_sweep.enabled), "true", 0, 0,
      "latency against working-set size: the cache hierarchy, one core, its local memory"},
+    {"latency_sweep.pairs", KEY_PAIRS, OFF(latency_sweep.pairs), "local", 0, 0,
+     "local: the sweep core's own memory; all: also every other node's memory, one curve each "
+     "(remote latency by working set)"},
     {"latency_sweep.sizes", KEY_SIZES, OFF(latency_sweep.sizes), "auto", KIB(2), TIB(64),
      "working sets: auto (2 KiB to max_size, points below, at and above each cache) or a list"},
     {"latency_sweep.max_size", KEY_SIZE, OFF(latency_sweep.max_size_bytes), "0", 0, TIB(64),
@@ -116,8 +119,8 @@ static const struct config_key keys[] = {
      "read write write_nt copy copy_nt scale add triad read_strided read_random"},
     {"bandwidth_sweep.threads", KEY_THREADS, OFF(bandwidth_sweep.threads), "all", 1, 4096,
      "threads: all (one per usable core) or a number"},
-    {"bandwidth_sweep.stride", KEY_SIZE, OFF(bandwidth_sweep.stride_bytes), "64B", 8, KIB(1024),
-     "stride of read_strided"},
+    {"bandwidth_sweep.strides", KEY_SIZES, OFF(bandwidth_sweep.strides), "64B", 8, KIB(1024),
+     "strides of read_strided, one curve each (textbook stride 8 and 32 doubles: [64B, 256B])"},
     {"bandwidth_sweep.repetitions", KEY_INT, OFF(bandwidth_sweep.repetitions), "5", 2, 100000,
      "timed samples kept per point"},
     {"bandwidth_sweep.sample_time", KEY_DURATION, OFF(bandwidth_sweep.sample_s), "1ms", 0, 0,
@@ -409,7 +412,8 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
     case KEY_SIZES:
     case KEY_COUNTS: {
         struct nprb_sizes *list = (struct nprb_sizes *)field, parsed = {0};
-        if (key->kind == KEY_SIZES && strcasecmp(text, "auto") == 0) {
+        if (key->kind == KEY_SIZES && strcasecmp(text, "auto") == 0 &&
+            strcmp(key->initial, "auto") == 0) {
             *list = parsed;
             return 0;
         }
@@ -884,7 +888,8 @@ static void allowed_text(const struct config_key *key, char *buf, size_t len)
         snprintf(buf, len, "system | on | off | hugetlb");
         return;
     case KEY_SIZES:
-        snprintf(buf, len, "auto | list of sizes, each %s to %s", lo, hi);
+        snprintf(buf, len, "%slist of sizes, each %s to %s",
+                 strcmp(key->initial, "auto") == 0 ? "auto | " : "", lo, hi);
         return;
     case KEY_COUNTS:
         snprintf(buf, len, "list of whole numbers, each %" PRId64 " to %" PRId64, key->min,

@@ -77,3 +77,7 @@ nprb_add_script_test(fuzz.replay_config LABELS "fuzz;unit" TIMEOUT 120
           ${CMAKE_CURRENT_SOURCE_DIR}/configs ${CONFIG_ERRORS})
 nprb_add_script_test(fuzz.replay_size LABELS "fuzz;unit" TIMEOUT 60
   COMMAND fuzz_size_replay ${PROJECT_SOURCE_DIR}/fuzz/corpus/size)
+
+# ---- textbook capabilities: remote latency curves, one read_strided curve per stride ---------
+nprb_add_unit_test(test_plan_sweeps SOURCES unit/test_plan_sweeps.c
+                   ARGS "${CMAKE_CURRENT_SOURCE_DIR}/topologies")

@@ -860,64 +860,52 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
     }
 }
 
-/* What a key accepts, in words, from its kind and bounds: the reference's "allowed" line. */
+/* What a key accepts, in words: the reference's "allowed" line. Kinds without bounds say it in
+ * fixed words; the others add their key's range. */
+static const char *const fixed_allowed[] = {
+    [KEY_BOOL] = "true | false (also yes/no, on/off)",
+    [KEY_DURATION] = "duration (ns, us, ms, s, min; bare number: s), above 0, up to 1h",
+    [KEY_THP] = "system | on | off | hugetlb",
+    [KEY_PAIRS] = "all | local",
+    [KEY_PATTERNS] = "list of: random, random_full, index_random, stride:SIZE (a multiple of 8B, "
+                     "8B to 1GiB)",
+    [KEY_POLICIES] = "none | list of: interleave, preferred, first_touch",
+    [KEY_MODES] = "list of: serial, threaded, mismatched, interleave, bind",
+};
+
 static void allowed_text(const struct config_key *key, char *buf, size_t len)
 {
     char lo[32], hi[32];
     nprb_format_size((uint64_t)key->min, lo, sizeof lo);
     nprb_format_size((uint64_t)key->max, hi, sizeof hi);
+    bool is_auto = strcmp(key->initial, "auto") == 0;
+    size_t used;
     switch (key->kind) {
-    case KEY_BOOL:
-        snprintf(buf, len, "true | false (also yes/no, on/off)");
-        return;
     case KEY_INT:
     case KEY_U64:
-        snprintf(buf, len, "whole number, %" PRId64 " to %" PRId64, key->min, key->max);
-        return;
     case KEY_THREADS:
-        snprintf(buf, len, "all | whole number, %" PRId64 " to %" PRId64, key->min, key->max);
+    case KEY_COUNTS:
+        snprintf(buf, len, "%s%s, %s%" PRId64 " to %" PRId64,
+                 key->kind == KEY_THREADS ? "all | " : "",
+                 key->kind == KEY_COUNTS ? "list of whole numbers" : "whole number",
+                 key->kind == KEY_COUNTS ? "each " : "", key->min, key->max);
         return;
     case KEY_SIZE:
-        snprintf(buf, len, "size in bytes (B, K/KiB, M/MiB, G/GiB, T/TiB; all binary), %s to %s",
-                 lo, hi);
-        return;
-    case KEY_DURATION:
-        snprintf(buf, len, "duration (ns, us, ms, s, min; bare number: s), above 0, up to 1h");
-        return;
-    case KEY_THP:
-        snprintf(buf, len, "system | on | off | hugetlb");
-        return;
     case KEY_SIZES:
-        snprintf(buf, len, "%slist of sizes, each %s to %s",
-                 strcmp(key->initial, "auto") == 0 ? "auto | " : "", lo, hi);
+        snprintf(buf, len, "%s%s (B, K/KiB, M/MiB, G/GiB, T/TiB; all binary), %s%s to %s",
+                 is_auto ? "auto | " : "", key->kind == KEY_SIZES ? "list of sizes" : "size",
+                 key->kind == KEY_SIZES ? "each " : "", lo, hi);
         return;
-    case KEY_COUNTS:
-        snprintf(buf, len, "list of whole numbers, each %" PRId64 " to %" PRId64, key->min,
-                 key->max);
-        return;
-    case KEY_PAIRS:
-        snprintf(buf, len, "all | local");
-        return;
-    case KEY_PATTERNS:
-        snprintf(buf, len,
-                 "list of: random, random_full, index_random, stride:SIZE (a multiple "
-                 "of 8B, 8B to 1GiB)");
-        return;
-    case KEY_POLICIES:
-        snprintf(buf, len, "none | list of: interleave, preferred, first_touch");
-        return;
-    case KEY_MODES:
-        snprintf(buf, len, "list of: serial, threaded, mismatched, interleave, bind");
-        return;
-    case KEY_KERNELS: {
-        size_t used = (size_t)snprintf(buf, len, "list of:");
+    case KEY_KERNELS:
+        used = (size_t)snprintf(buf, len, "list of:");
         for (int id = 0; id < NPRB_N_KERNELS && used < len; id++)
             used += (size_t)snprintf(buf + used, len - used, "%s %s", id ? "," : "",
                                      nprb_kernel_get((enum nprb_kernel_id)id)->name);
         return;
+    default:
+        snprintf(buf, len, "%s", fixed_allowed[key->kind]);
+        return;
     }
-    }
-    snprintf(buf, len, "?");
 }
 
 void nprb_config_print_reference(FILE *out)

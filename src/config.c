@@ -867,8 +867,8 @@ static const char *const fixed_allowed[] = {
     [KEY_DURATION] = "duration (ns, us, ms, s, min; bare number: s), above 0, up to 1h",
     [KEY_THP] = "system | on | off | hugetlb",
     [KEY_PAIRS] = "all | local",
-    [KEY_PATTERNS] = "list of: random, random_full, index_random, stride:SIZE (a multiple of 8B, "
-                     "8B to 1GiB)",
+    [KEY_PATTERNS] =
+        "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
     [KEY_POLICIES] = "none | list of: interleave, preferred, first_touch",
     [KEY_MODES] = "list of: serial, threaded, mismatched, interleave, bind",
 };

@@ -60,6 +60,10 @@ lsf)
 pbs)
     vars=NUMAPROBE,NUMAPROBE_ARGS,NUMAPROBE_CONFIG=$config,NUMAPROBE_OUTDIR=out
     if [ -n "$launcher" ]; then vars+=",NUMAPROBE_LAUNCHER=$launcher"; fi
+    # PBS passes only what -v names: the sanitizer settings of the ASan test pass too.
+    for v in ASAN_OPTIONS UBSAN_OPTIONS; do
+        if [ -n "${!v:-}" ]; then vars+=",$v"; fi
+    done
     PBS_STUB_TIMEOUT=240 "$harness/pbs/qsub" -l "select=$hosts:ncpus=2:mpiprocs=1:ompthreads=2" \
         -v "$vars" "${script:-$root/jobs/pbs/numaprobe.pbs}" || rc=$?
     cat numaprobe.o* 2>/dev/null || true

@@ -4,8 +4,8 @@
 #   --dry-run      plans it on this host: must exit 0, except that a config for big machines
 #                  (the textbook's 16 GiB per pair) may be refused here, exit 2, only because a
 #                  size exceeds this host's NUMA node (the message says which).
-# configs/quick.yaml must plan here without any refusal. A known-bad config must be rejected
-# by the same checks (the negative control).
+# configs/quick.yaml must plan here without any refusal and equal the built-in defaults. A
+# known-bad config must be rejected by the same checks (the negative control).
 set -euo pipefail
 exe=$1 root=$2
 fail=0
@@ -48,6 +48,12 @@ for config in "${configs[@]}"; do
         fail=1
     fi
 done
+# quick.yaml is what numaprobe does without -c (--help and config.h say so).
+if [ "$("$exe" --show-config)" != "$("$exe" --show-config -c "$root/configs/quick.yaml")" ]; then
+    echo "FAIL: configs/quick.yaml differs from the built-in defaults:"
+    diff <("$exe" --show-config) <("$exe" --show-config -c "$root/configs/quick.yaml") || true
+    fail=1
+fi
 # The job scripts' documented default config must exist.
 for script in "$root"/jobs/local.sh "$root"/jobs/*/numaprobe*; do
     default=$(grep -o 'configs/[a-z]*\.yaml}' "$script" | head -1 | tr -d '}')

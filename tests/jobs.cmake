@@ -81,3 +81,6 @@ nprb_add_script_test(fuzz.replay_size LABELS "fuzz;unit" TIMEOUT 60
 # ---- textbook capabilities: remote latency curves, one read_strided curve per stride ---------
 nprb_add_unit_test(test_plan_sweeps SOURCES unit/test_plan_sweeps.c
                    ARGS "${CMAKE_CURRENT_SOURCE_DIR}/topologies")
+# The CI fuzz step (fuzz/run in scripts/test) must fail on a finding: a planted crash proves it.
+nprb_add_script_test(fuzz.run_fails_on_crash LABELS fuzz TIMEOUT 120
+  COMMAND ${PROJECT_SOURCE_DIR}/fuzz/run --selftest)

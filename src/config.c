@@ -46,6 +46,10 @@ struct config_key {
 /* The one table of configuration keys. Order is the order of the echo and the reference. */
 static const struct config_key keys[] = {
     {"seed", KEY_U64, OFF(seed), "42", 0, INT64_MAX, "seed of the random chains"},
+    {"watchdog", KEY_DURATION, OFF(watchdog_s), "10min", 0, 0,
+     "longest one measurement may take; rank 0 gives up a host silent for twice this"},
+    {"checkpoints", KEY_BOOL, OFF(checkpoints), "true", 0, 0,
+     "each rank keeps its finished rows in OUT.checkpoints/ (numaprobe merge) until the end"},
     {"huge_pages", KEY_THP, OFF(huge_pages), "system", 0, 0,
      "page size of every buffer: system (leave THP alone), on/off (THP madvise), hugetlb "
      "(2 MiB pages from the vm.nr_hugepages pool)"},
@@ -775,9 +779,16 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
     case KEY_SIZE:
         nprb_format_size(*(const uint64_t *)field, buf, len);
         return;
-    case KEY_DURATION:
-        snprintf(buf, len, "%gms", *(const double *)field * 1e3);
+    case KEY_DURATION: {
+        double s = *(const double *)field;
+        if (s >= 60 && s == (double)(long)s && (long)s % 60 == 0)
+            snprintf(buf, len, "%ldmin", (long)s / 60);
+        else if (s >= 1)
+            snprintf(buf, len, "%gs", s);
+        else
+            snprintf(buf, len, "%gms", s * 1e3);
         return;
+    }
     case KEY_THP:
         snprintf(buf, len, "%s", thp_names[*(const enum nprb_thp_mode *)field]);
         return;

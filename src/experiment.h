@@ -107,6 +107,9 @@ int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *conf
 /** Why node @p node cannot be measured from its own cores (empty string when it can). */
 void nprb_local_skip_reason(const struct nprb_node_info *node, char *why, size_t len);
 
+/** Why memory of @p node cannot be used by this job (its cgroup's cpuset.mems); "" when it can. */
+void nprb_memory_skip_reason(const struct nprb_node_info *node, char *why, size_t len);
+
 /**
  * The node a per-host sweep runs on (first node with a usable core) and, in @p why, the reason
  * it cannot run on this rank (empty when it can): sweeps are made once per host, by its first

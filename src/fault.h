@@ -5,6 +5,10 @@
  * fire, so the tests can show that a wrong answer really fails the run (exit 4).
  *   corrupt_bandwidth  one element of each bandwidth thread's data is changed after timing
  *   corrupt_chain      one link of every latency chain points at the wrong slot
+ *   hang_last_rank     the job's last rank (of 2 or more) stops for ever before measuring: the
+ *                      gather's watchdog must give it up
+ *   kill_last_rank     the job's last rank kills itself (SIGKILL) after its first checkpoint
+ *   kill_writer        rank 0 kills itself after writing every row, before the rename
  */
 #ifndef NPRB_FAULT_H
 #define NPRB_FAULT_H

@@ -1,7 +1,10 @@
 #include "fleet.h"
 
+#include "timer.h"
+
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int nprb_fleet_init(struct nprb_fleet *fleet, int *argc, char ***argv)
 {
@@ -25,9 +28,23 @@ int nprb_fleet_init(struct nprb_fleet *fleet, int *argc, char ***argv)
     fleet->host_index = leader_index;
     MPI_Bcast(&fleet->host_index, 1, MPI_INT, 0, fleet->host);
     MPI_Allreduce(&is_leader, &fleet->host_count, 1, MPI_INT, MPI_SUM, fleet->world);
+    if (fleet->rank == 0)
+        fleet->host_of_rank = malloc((size_t)fleet->size * sizeof *fleet->host_of_rank);
+    if (fleet->rank == 0 && fleet->host_of_rank == NULL)
+        nprb_fleet_abort(fleet, 1);
+    MPI_Gather(&fleet->host_index, 1, MPI_INT, fleet->host_of_rank, 1, MPI_INT, 0, fleet->world);
 
     int len = 0;
     MPI_Get_processor_name(fleet->hostname, &len);
+    /* Rank 0 knows every rank's host by name, to say which one hung (64 bytes a rank). */
+    char mine[NPRB_HOST_LEN];
+    nprb_copy_text(mine, sizeof mine, fleet->hostname);
+    if (fleet->rank == 0)
+        fleet->name_of_rank = malloc((size_t)fleet->size * sizeof *fleet->name_of_rank);
+    if (fleet->rank == 0 && fleet->name_of_rank == NULL)
+        nprb_fleet_abort(fleet, 1);
+    MPI_Gather(mine, NPRB_HOST_LEN, MPI_CHAR, fleet->name_of_rank, NPRB_HOST_LEN, MPI_CHAR, 0,
+               fleet->world);
     MPI_Get_library_version(fleet->mpi_library, &len);
     fleet->mpi_library[strcspn(fleet->mpi_library, "\n,")] = '\0';
     return 0;
@@ -37,6 +54,8 @@ void nprb_fleet_finalize(struct nprb_fleet *fleet)
 {
     if (fleet->host != MPI_COMM_NULL && fleet->host != 0)
         MPI_Comm_free(&fleet->host);
+    free(fleet->host_of_rank);
+    free(fleet->name_of_rank);
     MPI_Finalize();
 }
 
@@ -83,10 +102,67 @@ void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len)
     text[len - 1] = '\0';
 }
 
-enum { TAG_COUNTS = 7100, TAG_ROWS = 7200 };
+enum { TAG_COUNTS = 7100, TAG_ROWS = 7200, TAG_HEARTBEAT = 7300 };
 
-static int send_rows(const struct nprb_fleet *fleet, const struct nprb_results *mine)
+void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s)
 {
+    uint64_t now = nprb_now_ns();
+    int max = (int)(sizeof fleet->heartbeat_req / sizeof fleet->heartbeat_req[0]);
+    if (fleet->rank == 0 || fleet->heartbeats >= max ||
+        (fleet->heartbeats > 0 && (double)(now - fleet->last_heartbeat_ns) * 1e-9 < every_s))
+        return;
+    int k = fleet->heartbeats++;
+    fleet->heartbeat_val[k] = item;
+    fleet->last_heartbeat_ns = now;
+    MPI_Isend(&fleet->heartbeat_val[k], 1, MPI_INT, 0, TAG_HEARTBEAT, fleet->world,
+              &fleet->heartbeat_req[k]);
+}
+
+/* Rank 0: takes every heartbeat that has arrived and notes when each host was last heard of. */
+static void drain_heartbeats(const struct nprb_fleet *fleet, uint64_t *heard_ns)
+{
+    int flag = 1;
+    while (flag) {
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_HEARTBEAT, fleet->world, &flag, &st);
+        if (!flag)
+            break;
+        int item;
+        MPI_Recv(&item, 1, MPI_INT, st.MPI_SOURCE, TAG_HEARTBEAT, fleet->world, MPI_STATUS_IGNORE);
+        heard_ns[fleet->host_of_rank[st.MPI_SOURCE]] = nprb_now_ns();
+    }
+}
+
+/* Rank 0: waits for @p rank's row counts while its host keeps sending heartbeats.
+ * @return 0 with the counts received, or -1 when the host went silent for too long. */
+static int wait_for_counts(const struct nprb_fleet *fleet, int rank, unsigned long long *counts,
+                           uint64_t *heard_ns, double hung_after_s, double *silent_s)
+{
+    MPI_Request req;
+    MPI_Irecv(counts, NPRB_N_TABLES, MPI_UNSIGNED_LONG_LONG, rank, TAG_COUNTS, fleet->world, &req);
+    int host = fleet->host_of_rank[rank];
+    for (;;) {
+        int done = 0;
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done) {
+            heard_ns[host] = nprb_now_ns();
+            return 0;
+        }
+        drain_heartbeats(fleet, heard_ns);
+        *silent_s = (double)(nprb_now_ns() - heard_ns[host]) * 1e-9;
+        if (hung_after_s > 0 && *silent_s > hung_after_s) {
+            MPI_Cancel(&req);
+            MPI_Request_free(&req);
+            return -1;
+        }
+        struct timespec pause = {0, 1000000}; /* 1 ms: a waiting rank 0 need not spin a core */
+        nanosleep(&pause, NULL);
+    }
+}
+
+static int send_rows(struct nprb_fleet *fleet, const struct nprb_results *mine)
+{
+    MPI_Waitall(fleet->heartbeats, fleet->heartbeat_req, MPI_STATUSES_IGNORE);
     unsigned long long counts[NPRB_N_TABLES];
     for (int t = 0; t < NPRB_N_TABLES; t++)
         counts[t] = mine->tables[t].count;
@@ -104,13 +180,9 @@ static int send_rows(const struct nprb_fleet *fleet, const struct nprb_results *
     return 0;
 }
 
-static int receive_rows(const struct nprb_fleet *fleet, int rank, struct nprb_results *into)
+static int receive_rows(const struct nprb_fleet *fleet, int rank, const unsigned long long *counts,
+                        struct nprb_results *into)
 {
-    unsigned long long counts[NPRB_N_TABLES];
-    int go = 1;
-    MPI_Send(&go, 1, MPI_INT, rank, TAG_COUNTS, fleet->world);
-    MPI_Recv(counts, NPRB_N_TABLES, MPI_UNSIGNED_LONG_LONG, rank, TAG_COUNTS, fleet->world,
-             MPI_STATUS_IGNORE);
     for (int t = 0; t < NPRB_N_TABLES; t++) {
         struct nprb_rows *rows = &into->tables[t];
         rows->count = 0;
@@ -130,16 +202,31 @@ static int receive_rows(const struct nprb_fleet *fleet, int rank, struct nprb_re
     return 0;
 }
 
-int nprb_fleet_gather(const struct nprb_fleet *fleet, const struct nprb_results *mine,
-                      nprb_rows_sink sink, void *arg)
+int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,
+                      nprb_rows_sink sink, nprb_hung_sink hung, void *arg, double hung_after_s)
 {
     if (fleet->rank != 0)
         return send_rows(fleet, mine);
-    int rc = sink(arg, 0, mine);
+    int rc = sink(arg, 0, mine), lost = 0;
+    /* Every host counts as heard of when rank 0 starts waiting: the clock runs from here. */
+    uint64_t *heard_ns = malloc((size_t)fleet->host_count * sizeof *heard_ns);
+    if (heard_ns == NULL)
+        nprb_fleet_abort(fleet, 1);
+    for (int h = 0; h < fleet->host_count; h++)
+        heard_ns[h] = nprb_now_ns();
     struct nprb_results buffer;
     nprb_results_init(&buffer);
     for (int r = 1; r < fleet->size; r++) {
-        if (receive_rows(fleet, r, &buffer) != 0) {
+        unsigned long long counts[NPRB_N_TABLES];
+        double silent_s = 0;
+        int go = 1;
+        MPI_Send(&go, 1, MPI_INT, r, TAG_COUNTS, fleet->world);
+        if (wait_for_counts(fleet, r, counts, heard_ns, hung_after_s, &silent_s) != 0) {
+            hung(arg, r, silent_s);
+            lost++;
+            continue;
+        }
+        if (receive_rows(fleet, r, counts, &buffer) != 0) {
             /* Out of memory on rank 0: there is no way to finish the file. */
             nprb_fleet_abort(fleet, 1);
         }
@@ -147,5 +234,6 @@ int nprb_fleet_gather(const struct nprb_fleet *fleet, const struct nprb_results 
             rc = -1;
     }
     nprb_results_free(&buffer);
-    return rc;
+    free(heard_ns);
+    return rc != 0 ? rc : lost;
 }

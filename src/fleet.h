@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct nprb_fleet {
     MPI_Comm world;
@@ -22,6 +23,13 @@ struct nprb_fleet {
     int host_count;
     char hostname[MPI_MAX_PROCESSOR_NAME];
     char mpi_library[256];
+    int *host_of_rank; /**< rank 0 only: host_index of every rank (the gather's watchdog) */
+    char (*name_of_rank)[NPRB_HOST_LEN]; /**< rank 0 only: every rank's host name */
+    /* Heartbeats this rank sent to rank 0 (nprb_fleet_heartbeat), completed before the gather. */
+    MPI_Request heartbeat_req[64];
+    int heartbeat_val[64];
+    int heartbeats;
+    uint64_t last_heartbeat_ns;
 };
 
 /** Initialises MPI (singleton init works: no launcher needed) and groups ranks by host. */
@@ -48,16 +56,28 @@ bool nprb_fleet_any(const struct nprb_fleet *fleet, bool flag);
 void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len);
 
 /**
+ * Tells rank 0 that this rank is alive and starting measurement @p item. Sent at most once per
+ * @p every_s seconds (never blocks; at most 64 per job), so the fleet stays quiet however long
+ * the plan. Rank 0 reads them while it waits in nprb_fleet_gather().
+ */
+void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s);
+
+/**
  * Called on rank 0 once per rank, in rank order, with that rank's rows. Rows are only valid
  * during the call: rank 0 holds one rank's rows at a time.
  */
 typedef int (*nprb_rows_sink)(void *arg, int rank, const struct nprb_results *rows);
 
+/** Called on rank 0 for a rank given up as hung, with the seconds its host has been silent. */
+typedef void (*nprb_hung_sink)(void *arg, int rank, double silent_s);
+
 /**
- * Sends every rank's results to rank 0, which hands them to @p sink one rank at a time.
- * @return 0 on every rank when all went well, -1 when the sink failed (rank 0 only).
+ * Sends every rank's results to rank 0, which hands them to @p sink one rank at a time. The
+ * watchdog: rank 0 gives a rank up (calls @p hung) when nothing (rows or a heartbeat) has come
+ * from any rank of its host for @p hung_after_s seconds; 0 waits for ever.
+ * @return on rank 0: -1 when the sink failed, else how many ranks were given up; 0 elsewhere.
  */
-int nprb_fleet_gather(const struct nprb_fleet *fleet, const struct nprb_results *mine,
-                      nprb_rows_sink sink, void *arg);
+int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,
+                      nprb_rows_sink sink, nprb_hung_sink hung, void *arg, double hung_after_s);
 
 #endif

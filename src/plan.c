@@ -38,7 +38,7 @@ int nprb_plan_check_fits(struct nprb_planner *p, const char *key, uint64_t size,
 int nprb_plan_first_cpu_node(const struct nprb_topo *topo)
 {
     for (int i = 0; i < nprb_topo_node_count(topo); i++)
-        if (nprb_topo_node(topo, i)->usable_cores > 0)
+        if (nprb_node_is_home(nprb_topo_node(topo, i)))
             return i;
     return -1;
 }

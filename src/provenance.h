@@ -1,10 +1,13 @@
 /**
  * @file provenance.h
- * The environment a host measured under: kernel, huge pages, NUMA balancing, frequency governor,
- * scheduler job, OpenMP settings. Read from /proc, /sys and the environment; nothing is changed.
+ * The environment a host measured under: kernel, huge pages, NUMA balancing, frequency governor
+ * and boost, cgroup cpuset, scheduler job, launcher, OpenMP settings, huge page pools, the hwloc
+ * topology XML. Read from /proc, /sys and the environment; nothing is changed.
  */
 #ifndef NPRB_PROVENANCE_H
 #define NPRB_PROVENANCE_H
+
+#include <stddef.h>
 
 struct nprb_provenance {
     char kernel[64];    /**< uname -r */
@@ -13,10 +16,27 @@ struct nprb_provenance {
     char governor[24];  /**< cpu0's cpufreq governor, "none" without cpufreq */
     char scheduler[8];  /**< slurm | lsf | pbs | none */
     char job_id[32];
-    char omp_env[256]; /**< OMP_NUM_THREADS, OMP_PLACES, OMP_PROC_BIND as k=v;... */
+    char omp_env[256];     /**< OMP_* (and GOMP/KMP affinity) variables as k=v;... */
+    char boost[16];        /**< on | off | unknown (cpufreq boost, intel_pstate no_turbo) */
+    char cpuset_cpus[128]; /**< /proc/self/status Cpus_allowed_list */
+    char cpuset_mems[128]; /**< /proc/self/status Mems_allowed_list */
+    char cgroup[128];      /**< cgroup v2 path ("0::"), else the v1 cpuset hierarchy's */
+    char launcher[128];    /**< who started this process, and the binding it asked for */
 };
+
+struct nprb_results;
 
 /** Reads the current environment. Fields that cannot be read say "unknown" (or -1). */
 void nprb_provenance_collect(struct nprb_provenance *prov);
+
+/** Adds /hugepages rows for NUMA node @p node: every page size's pool, total and free. */
+void nprb_provenance_hugepages(struct nprb_results *results, int rank, unsigned node);
+
+/**
+ * Adds the hwloc topology XML (@p xml, @p len bytes) as /topology_xml rows of
+ * NPRB_XML_PART_LEN - 1 characters each.
+ */
+void nprb_provenance_topology_xml(struct nprb_results *results, int rank, const char *xml,
+                                  size_t len);
 
 #endif

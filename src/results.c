@@ -17,20 +17,26 @@
 
 #define H struct nprb_host_row
 static const struct nprb_field host_fields[] = {
-    I32(H, rank),        I32(H, host_index),     I32(H, ranks_on_host), STR(H, hostname),
-    STR(H, fingerprint), STR(H, node_type),      STR(H, cpu_model),     I32(H, packages),
-    I32(H, numa_nodes),  I32(H, cores),          I32(H, pus),           U64(H, memory_bytes),
-    U64(H, l1d_bytes),   U64(H, l2_bytes),       U64(H, l3_bytes),      STR(H, kernel),
-    STR(H, thp_mode),    I32(H, numa_balancing), STR(H, governor),      STR(H, simd_path),
-    STR(H, usable_cpus), STR(H, binding_check),  STR(H, job_id),        STR(H, status),
-    STR(H, error),       F64(H, elapsed_s),
+    I32(H, rank),           I32(H, host_index),  I32(H, ranks_on_host),
+    STR(H, hostname),       STR(H, fingerprint), STR(H, node_type),
+    STR(H, cpu_model),      I32(H, packages),    I32(H, numa_nodes),
+    I32(H, cores),          I32(H, pus),         U64(H, memory_bytes),
+    U64(H, l1d_bytes),      U64(H, l2_bytes),    U64(H, l3_bytes),
+    STR(H, kernel),         STR(H, thp_mode),    I32(H, numa_balancing),
+    STR(H, governor),       STR(H, simd_path),   STR(H, usable_cpus),
+    STR(H, binding_check),  STR(H, launcher),    STR(H, omp_env),
+    STR(H, boost),          STR(H, cpuset_cpus), STR(H, cpuset_mems),
+    STR(H, cgroup),         STR(H, scheduler),   STR(H, dimms),
+    I32(H, dimm_speed_mts), STR(H, job_id),      STR(H, status),
+    STR(H, error),          F64(H, elapsed_s),
 };
 #undef H
 
 #define N struct nprb_numa_node_row
 static const struct nprb_field node_fields[] = {
-    I32(N, rank),         I32(N, node),    U64(N, memory_bytes), I32(N, cpus),
-    I32(N, usable_cores), I32(N, package), STR(N, cpu_list),
+    I32(N, rank),     I32(N, node),         U64(N, memory_bytes),
+    I32(N, cpus),     I32(N, usable_cores), I32(N, package),
+    STR(N, cpu_list), I32(N, mem_allowed),  I32(N, cpus_allowed),
 };
 #undef N
 
@@ -171,6 +177,16 @@ static const struct nprb_field balancing_fields[] = {
 };
 #undef Z
 
+#define P struct nprb_hugepage_row
+static const struct nprb_field hugepage_fields[] = {
+    I32(P, rank), I32(P, node), U64(P, page_bytes), U64(P, pages_total), U64(P, pages_free),
+};
+#undef P
+
+#define X struct nprb_topology_xml_row
+static const struct nprb_field topology_xml_fields[] = {I32(X, rank), I32(X, part), STR(X, text)};
+#undef X
+
 #define TABLE(name, type, fields)                                                                  \
     {                                                                                              \
         (name), sizeof(type), (fields), sizeof(fields) / sizeof((fields)[0])                       \
@@ -185,6 +201,9 @@ static const struct nprb_table_desc tables[NPRB_N_TABLES] = {
     [NPRB_TABLE_NUMASTAT] = TABLE("numastat", struct nprb_numastat_row, numastat_fields),
     [NPRB_TABLE_BALANCING] = TABLE("balancing", struct nprb_balancing_row, balancing_fields),
     [NPRB_TABLE_LOADED_LATENCY] = TABLE("loaded_latency", struct nprb_loaded_row, loaded_fields),
+    [NPRB_TABLE_HUGEPAGES] = TABLE("hugepages", struct nprb_hugepage_row, hugepage_fields),
+    [NPRB_TABLE_TOPOLOGY_XML] =
+        TABLE("topology_xml", struct nprb_topology_xml_row, topology_xml_fields),
     [NPRB_TABLE_CACHE_LEVELS] =
         TABLE("cache_levels", struct nprb_cache_level_row, cache_level_fields),
 };

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.2.0"
+#define NPRB_SCHEMA_VERSION "0.3.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
@@ -41,6 +41,15 @@ struct nprb_host_row {
     char simd_path[16];
     char usable_cpus[NPRB_TEXT_LEN]; /**< what the launcher left us (affinity mask) */
     char binding_check[NPRB_NOTE_LEN];
+    char launcher[NPRB_TEXT_LEN];    /**< who started the rank and what it said of binding */
+    char omp_env[NPRB_TEXT_LEN];     /**< OMP_* variables as k=v;... */
+    char boost[16];                  /**< CPU boost / turbo: on, off, unknown */
+    char cpuset_cpus[NPRB_TEXT_LEN]; /**< Cpus_allowed_list: what the cgroup and binding allow */
+    char cpuset_mems[NPRB_TEXT_LEN]; /**< Mems_allowed_list */
+    char cgroup[NPRB_TEXT_LEN];      /**< the process's cgroup (v2 path, or v1 cpuset's) */
+    char scheduler[8];               /**< slurm, lsf, pbs, none */
+    char dimms[NPRB_TEXT_LEN];       /**< memory modules, e.g. "16x32GiB DDR4-3200 (smbios)" */
+    int32_t dimm_speed_mts;          /**< their transfer rate (slowest), 0 unknown */
     char job_id[32];
     char status[16];
     char error[NPRB_NOTE_LEN];
@@ -55,6 +64,8 @@ struct nprb_numa_node_row {
     int32_t usable_cores;
     int32_t package;
     char cpu_list[NPRB_TEXT_LEN];
+    int32_t mem_allowed;  /**< 1: in the job's cpuset.mems; 0: the cgroup keeps us off it */
+    int32_t cpus_allowed; /**< 1: some CPUs in the job's cpuset.cpus (or none to have); else 0 */
 };
 
 struct nprb_distance_row {
@@ -188,6 +199,22 @@ struct nprb_balancing_row {
     char note[NPRB_NOTE_LEN];
 };
 
+/** Huge page pools of one node: what hugetlbfs can give, per page size. */
+struct nprb_hugepage_row {
+    int32_t rank;
+    int32_t node;
+    uint64_t page_bytes;
+    uint64_t pages_total, pages_free;
+};
+
+/** One piece of a host's hwloc topology XML (its first rank only): join `text` by `part`. */
+#define NPRB_XML_PART_LEN 1024
+struct nprb_topology_xml_row {
+    int32_t rank;
+    int32_t part;
+    char text[NPRB_XML_PART_LEN];
+};
+
 enum nprb_table_id {
     NPRB_TABLE_HOSTS,
     NPRB_TABLE_NUMA_NODES,
@@ -199,6 +226,8 @@ enum nprb_table_id {
     NPRB_TABLE_NUMASTAT,
     NPRB_TABLE_LOADED_LATENCY,
     NPRB_TABLE_BALANCING,
+    NPRB_TABLE_HUGEPAGES,
+    NPRB_TABLE_TOPOLOGY_XML,
     NPRB_N_TABLES
 };
 

@@ -1,7 +1,10 @@
 #include "run.h"
 
+#include "binding.h"
+#include "checkpoint.h"
 #include "config.h"
 #include "experiment.h"
+#include "fault.h"
 #include "h5out.h"
 #include "kernels/stream.h"
 #include "plan.h"
@@ -14,9 +17,12 @@
 #include "version.h"
 
 #include <limits.h>
+#include <omp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Everything one rank works with during the job. */
 struct job {
@@ -38,6 +44,13 @@ struct job {
     FILE *sweep_out;           /* ... gathered here and printed after the host table */
     char first_failure[NPRB_NOTE_LEN];
     int failed_hosts;
+    int lost_ranks;                   /* rank 0: ranks given up as hung by the gather's watchdog */
+    int narrow_ranks;                 /* rank 0: ranks whose binding check failed ... */
+    char narrow_hosts[NPRB_TEXT_LEN]; /* ... and the first of their hosts, by name */
+    const char *command_line;
+    char binding[NPRB_NOTE_LEN]; /* this rank's binding check, for its /hosts row */
+    struct nprb_checkpoint checkpoint;
+    bool checkpointing; /* off by config, or after a checkpoint could not be written */
 };
 
 /* ISO 8601 for the file's attributes; compact for a default file name. */
@@ -124,27 +137,6 @@ static enum nprb_status open_output(struct job *job)
     return ok ? NPRB_OK : NPRB_ERR_USAGE;
 }
 
-/* A rank alone on its host should be able to use every core: a launcher that bound it to one
- * core (Open MPI does for jobs of up to 2 ranks) silently turns a node sweep into one node and a
- * bandwidth figure into one thread's. Ranks sharing a host each need at least one node. */
-static bool check_binding(struct job *job, char *text, size_t len)
-{
-    int with_cpus = 0, reachable = 0;
-    for (int i = 0; i < nprb_topo_node_count(job->topo); i++) {
-        const struct nprb_node_info *n = nprb_topo_node(job->topo, i);
-        with_cpus += n->cpu_count > 0;
-        reachable += n->usable_cores > 0;
-    }
-    const struct nprb_topo_summary *s = nprb_topo_summary(job->topo);
-    bool ok = job->fleet->host_size > 1 ? reachable > 0
-                                        : reachable == with_cpus && s->usable_pus == s->pus;
-    snprintf(text, len, "%s: CPUs %.48s (%d of %d) reach %d of %d NUMA nodes with CPUs%s%s",
-             ok ? "ok" : "narrow", s->usable_cpus, s->usable_pus, s->pus, reachable, with_cpus,
-             job->fleet->host_size > 1 ? " (several ranks on this host)" : "",
-             job->prov.omp_env[0] ? "; OMP_* set, numaprobe pins its own threads" : "");
-    return ok;
-}
-
 static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *binding)
 {
     const struct nprb_topo_summary *s = nprb_topo_summary(job->topo);
@@ -168,15 +160,40 @@ static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *
     NPRB_SET_TEXT(h->thp_mode, job->prov.thp_mode);
     h->numa_balancing = job->prov.numa_balancing;
     NPRB_SET_TEXT(h->governor, job->prov.governor);
+    NPRB_SET_TEXT(h->boost, job->prov.boost);
+    NPRB_SET_TEXT(h->launcher, job->prov.launcher);
+    NPRB_SET_TEXT(h->omp_env, job->prov.omp_env);
+    NPRB_SET_TEXT(h->cpuset_cpus, job->prov.cpuset_cpus);
+    NPRB_SET_TEXT(h->cpuset_mems, job->prov.cpuset_mems);
+    NPRB_SET_TEXT(h->cgroup, job->prov.cgroup);
+    NPRB_SET_TEXT(h->scheduler, job->prov.scheduler);
+    if (s->dimms.count > 0)
+        snprintf(h->dimms, sizeof h->dimms, "%s (%s)", s->dimms.layout, s->dimms.source);
+    h->dimm_speed_mts = s->dimms.speed_mts;
     NPRB_SET_TEXT(h->simd_path, nprb_simd_path());
     NPRB_SET_TEXT(h->usable_cpus, s->usable_cpus);
     NPRB_SET_TEXT(h->binding_check, binding);
     NPRB_SET_TEXT(h->job_id, job->prov.job_id);
 }
 
+/* The host's whole hwloc topology, from its first rank: what lstopo would show, for questions
+ * nobody thought of when the job ran. */
+static void record_topology_xml(struct job *job)
+{
+    char *xml = NULL;
+    int len = 0;
+    if (job->fleet->host_rank != 0 ||
+        hwloc_topology_export_xmlbuffer(nprb_topo_hwloc(job->topo), &xml, &len, 0) != 0)
+        return;
+    if (len > 0)
+        nprb_provenance_topology_xml(&job->results, job->fleet->rank, xml, (size_t)len - 1);
+    hwloc_free_xmlbuffer(nprb_topo_hwloc(job->topo), xml);
+}
+
 static void record_topology(struct job *job)
 {
     int n = nprb_topo_node_count(job->topo);
+    record_topology_xml(job);
     for (int i = 0; i < n; i++) {
         const struct nprb_node_info *node = nprb_topo_node(job->topo, i);
         struct nprb_numa_node_row row = {.rank = job->fleet->rank,
@@ -184,9 +201,12 @@ static void record_topology(struct job *job)
                                          .memory_bytes = node->memory_bytes,
                                          .cpus = node->cpu_count,
                                          .usable_cores = node->usable_cores,
-                                         .package = node->package};
+                                         .package = node->package,
+                                         .mem_allowed = node->mem_allowed,
+                                         .cpus_allowed = node->cpus_allowed};
         NPRB_SET_TEXT(row.cpu_list, node->cpus);
         nprb_results_add(&job->results, NPRB_TABLE_NUMA_NODES, &row);
+        nprb_provenance_hugepages(&job->results, job->fleet->rank, node->os_index);
         for (int j = 0; j < n; j++) {
             struct nprb_distance_row d = {.rank = job->fleet->rank,
                                           .from_node = (int32_t)node->os_index,
@@ -237,6 +257,48 @@ static void progress_phase(const struct job *job, size_t first, uint64_t t0)
                       nprb_experiment_name(exp), count, first, job->plan.count, eta);
 }
 
+static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete);
+
+static void checkpoint_attributes(struct nprb_h5 *h5, void *arg)
+{
+    write_attributes(arg, h5, 0);
+}
+
+/* This rank's rows so far into its checkpoint; with @p complete its final /hosts row. A
+ * checkpoint that cannot be written is a warning: the measurement itself goes on. */
+static void save_checkpoint(struct job *job, bool complete)
+{
+    if (!job->checkpointing)
+        return;
+    struct nprb_host_row host;
+    const struct nprb_rows *hosts = &job->results.tables[NPRB_TABLE_HOSTS];
+    if (complete && hosts->count > 0) {
+        host = *(const struct nprb_host_row *)hosts->data;
+    } else {
+        fill_host_row(job, &host, job->binding);
+        NPRB_SET_TEXT(host.status, "running");
+        host.elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
+    }
+    char err[PATH_MAX + 128];
+    if (nprb_checkpoint_write(&job->checkpoint, &job->results, &host, checkpoint_attributes, job,
+                              complete, err, sizeof err) != 0) {
+        NPRB_WARN(job->log, "%s; going on without checkpoints", err);
+        job->checkpointing = false;
+    }
+}
+
+/* Faults the fleet tests inject into the job's last rank (NUMAPROBE_FAULT, see fault.h). */
+static void inject_rank_faults(const struct job *job, size_t item)
+{
+    if (job->fleet->size < 2 || job->fleet->rank != job->fleet->size - 1)
+        return;
+    if (item == 0 && nprb_fault("hang_last_rank"))
+        for (;;)
+            pause();
+    if (item > 0 && nprb_fault("kill_last_rank"))
+        raise(SIGKILL);
+}
+
 static void measure(void *arg)
 {
     struct job *job = arg;
@@ -249,8 +311,14 @@ static void measure(void *arg)
     uint64_t t0 = nprb_now_ns();
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
-        if (i == 0 || item->experiment != job->plan.items[i - 1].experiment)
+        bool new_phase = i == 0 || item->experiment != job->plan.items[i - 1].experiment;
+        if (new_phase && i > 0)
+            save_checkpoint(job, false);
+        if (new_phase) {
             progress_phase(job, i, t0);
+            inject_rank_faults(job, i);
+        }
+        nprb_fleet_heartbeat(job->fleet, (int)i, job->cfg.watchdog_s / 4);
         NPRB_DEBUG(job->log, "%s item %zu: node %d -> %d, %llu bytes",
                    nprb_experiment_name(item->experiment), i, item->cpu_node, item->mem_node,
                    (unsigned long long)item->size_bytes);
@@ -278,8 +346,15 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
                            rows->tables[t].count) != 0)
             rc = -1;
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
-    if (hosts->count > 0 && strcmp(((const struct nprb_host_row *)hosts->data)->status, "ok") != 0)
+    const struct nprb_host_row *host =
+        hosts->count > 0 ? (const struct nprb_host_row *)(const void *)hosts->data : NULL;
+    if (host != NULL && strcmp(host->status, "ok") != 0)
         job->failed_hosts++;
+    if (host != NULL && strncmp(host->binding_check, "ok", 2) != 0 && job->narrow_ranks++ < 8) {
+        size_t used = strlen(job->narrow_hosts);
+        snprintf(job->narrow_hosts + used, sizeof job->narrow_hosts - used, "%s%s",
+                 used > 0 ? ", " : "", host->hostname);
+    }
     nprb_report_rank(stdout, rows);
     /* Sweep tables of the first rank that has them: enough to read a node type on a terminal;
      * every host's are in the file. */
@@ -290,11 +365,19 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
     return rc;
 }
 
-static void write_attributes(struct job *job, const char *command_line, int complete)
+/* The binding self-check over the fleet, as rank 0 saw it in the gathered /hosts rows. */
+static void binding_summary(const struct job *job, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d of %d rank(s) ok%s%s%s", job->fleet->size - job->narrow_ranks,
+             job->fleet->size, job->narrow_ranks > 0 ? "; narrow on " : "", job->narrow_hosts,
+             job->narrow_ranks > 8 ? ", ..." : "");
+}
+
+static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete)
 {
     char end_utc[32];
     utc_now(end_utc, sizeof end_utc, false);
-    struct nprb_h5 *h5 = job->h5;
+    const char *command_line = job->command_line;
     nprb_h5_attr_text(h5, "schema", NPRB_SCHEMA_NAME);
     nprb_h5_attr_text(h5, "schema_version", NPRB_SCHEMA_VERSION);
     nprb_h5_attr_text(h5, "software_version", NPRB_VERSION);
@@ -313,9 +396,29 @@ static void write_attributes(struct job *job, const char *command_line, int comp
     nprb_h5_attr_int(h5, "complete", complete);
     nprb_h5_attr_int(h5, "hosts_ok", job->fleet->host_count - job->failed_hosts);
     nprb_h5_attr_int(h5, "hosts_failed", job->failed_hosts);
+    char summary[NPRB_TEXT_LEN + 64];
+    binding_summary(job, summary, sizeof summary);
+    nprb_h5_attr_text(h5, "binding_summary", summary);
 }
 
-static enum nprb_status gather_and_write(struct job *job, const char *command_line)
+/* Rank 0: a rank given up as hung still has a /hosts row saying so (its checkpoint keeps what
+ * it measured). */
+static void write_hung_rank(void *arg, int rank, double silent_s)
+{
+    struct job *job = arg;
+    struct nprb_host_row h = {.rank = rank, .host_index = job->fleet->host_of_rank[rank]};
+    NPRB_SET_TEXT(h.hostname, job->fleet->name_of_rank[rank]);
+    NPRB_SET_TEXT(h.status, "hung");
+    snprintf(h.error, sizeof h.error,
+             "watchdog: host silent for %.0f s (limit %.0f s: twice watchdog); see its checkpoint",
+             silent_s, 2 * job->cfg.watchdog_s);
+    NPRB_ERROR(job->log, "rank %d on %s: %s", rank, h.hostname, h.error);
+    nprb_h5_append(job->h5, NPRB_TABLE_HOSTS, &h, 1);
+    job->failed_hosts++;
+    job->lost_ranks++;
+}
+
+static enum nprb_status gather_and_write(struct job *job)
 {
     char *sweep_text = NULL;
     size_t sweep_len = 0;
@@ -323,9 +426,12 @@ static enum nprb_status gather_and_write(struct job *job, const char *command_li
         nprb_report_header(stdout);
         job->sweep_out = open_memstream(&sweep_text, &sweep_len);
     }
-    int rc = nprb_fleet_gather(job->fleet, &job->results, write_rank, job);
+    int rc = nprb_fleet_gather(job->fleet, &job->results, write_rank, write_hung_rank, job,
+                               2 * job->cfg.watchdog_s);
     if (job->fleet->rank != 0)
         return NPRB_OK;
+    int lost = rc > 0 ? rc : 0;
+    rc = rc < 0 ? rc : 0;
     if (job->sweep_out != NULL) {
         fclose(job->sweep_out);
         job->sweep_out = NULL;
@@ -333,7 +439,13 @@ static enum nprb_status gather_and_write(struct job *job, const char *command_li
             fputs(sweep_text, stdout);
         free(sweep_text);
     }
-    write_attributes(job, command_line, rc == 0);
+    write_attributes(job, job->h5, rc == 0 && lost == 0);
+    char summary[NPRB_TEXT_LEN + 64];
+    binding_summary(job, summary, sizeof summary);
+    if (job->narrow_ranks > 0)
+        NPRB_WARN(job->log, "binding check: %s (see binding_check in /hosts)", summary);
+    if (nprb_fault("kill_writer"))
+        raise(SIGKILL); /* the test of a writer killed before its rename */
     char err[PATH_MAX + 128];
     if (nprb_h5_commit(job->h5, err, sizeof err) != 0) {
         job->h5 = NULL;
@@ -345,6 +457,17 @@ static enum nprb_status gather_and_write(struct job *job, const char *command_li
                        job->failed_hosts);
     fflush(stdout);
     return rc == 0 ? NPRB_OK : NPRB_ERR_SYSTEM;
+}
+
+static void start_checkpoints(struct job *job)
+{
+    char err[PATH_MAX + 128];
+    if (!job->cfg.checkpoints)
+        return;
+    job->checkpointing =
+        nprb_checkpoint_init(&job->checkpoint, job->output, job->fleet->rank, err, sizeof err) == 0;
+    if (!job->checkpointing)
+        NPRB_WARN(job->log, "%s; going on without checkpoints", err);
 }
 
 static enum nprb_status prepare(struct job *job)
@@ -379,6 +502,8 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     job->cli = cli;
     job->fleet = fleet;
     job->log = log;
+    job->command_line = command_line;
+    omp_set_dynamic(0); /* every parallel region gets the threads it asks for, or says why not */
     job->start_ns = nprb_now_ns();
     nprb_results_init(&job->results);
     utc_now(job->start_utc, sizeof job->start_utc, false);
@@ -393,10 +518,11 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         fprintf(stderr, "effective config:\n%s", job->config_yaml);
 
     nprb_provenance_collect(&job->prov);
-    char binding[NPRB_NOTE_LEN];
-    bool binding_ok = check_binding(job, binding, sizeof binding);
+    bool binding_ok =
+        nprb_binding_check(fleet, job->topo, &job->prov, job->binding, sizeof job->binding);
     if (!binding_ok)
-        NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname, binding);
+        NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname,
+                  job->binding);
     if (cli->strict && nprb_fleet_any(fleet, !binding_ok)) {
         if (fleet->rank == 0)
             NPRB_ERROR(log, "--strict: binding check failed on at least one host");
@@ -404,18 +530,28 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         goto out;
     }
     record_topology(job);
+    start_checkpoints(job);
     nprb_fleet_take_turns(fleet, measure, job);
 
     struct nprb_host_row host;
-    fill_host_row(job, &host, binding);
+    fill_host_row(job, &host, job->binding);
     bool failed = job->measured == NPRB_ERR_NOMEM || job->measured == NPRB_ERR_SYSTEM;
     NPRB_SET_TEXT(host.status, failed ? "failed" : "ok");
     NPRB_SET_TEXT(host.error, job->first_failure);
     host.elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
     nprb_results_add(&job->results, NPRB_TABLE_HOSTS, &host);
+    save_checkpoint(job, true);
 
     nprb_log_progress(log, "measurements done, gathering results to rank 0");
-    enum nprb_status written = gather_and_write(job, command_line);
+    enum nprb_status written = gather_and_write(job);
+    if (job->lost_ranks > 0) {
+        /* The hung ranks will never reach the collectives below: end the whole job here, with
+         * the file written and the exit code of a partial result. */
+        NPRB_ERROR(log, "%d rank(s) hung; results of the others are in %s; ending the job",
+                   job->lost_ranks, job->output);
+        fflush(stdout);
+        nprb_fleet_abort(fleet, NPRB_EXIT_PARTIAL);
+    }
     /* Rank 0 alone knows whether the file was written and how many ranks reported a failed host;
      * every rank needs both to return the same status. */
     int outcome[2] = {(int)written, job->failed_hosts};
@@ -426,6 +562,13 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if ((st == NPRB_ERR_NOMEM || st == NPRB_ERR_SYSTEM) && written == NPRB_OK &&
         outcome[1] < fleet->size)
         st = NPRB_ERR_PARTIAL;
+    /* Checkpoints have done their job once the file is written; a job that ended otherwise
+     * keeps them for numaprobe merge. */
+    if (job->checkpointing && written == NPRB_OK)
+        nprb_checkpoint_remove(&job->checkpoint);
+    else if (job->checkpoint.written)
+        NPRB_WARN(log, "checkpoint kept: %s (numaprobe merge %s -o FILE)", job->checkpoint.path,
+                  job->checkpoint.dir);
 out:
     if (job->h5 != NULL)
         nprb_h5_discard(job->h5);

@@ -104,8 +104,23 @@ static uint64_t fnv1a(const char *text)
     return h;
 }
 
-/* Memory is rounded to GiB in the fingerprint: the firmware reserves slightly different amounts
- * on identical nodes, and that must not split one node type into many. */
+uint64_t nprb_topo_round_memory(uint64_t bytes)
+{
+    const uint64_t gib = UINT64_C(1) << 30;
+    uint64_t step = gib / 16;
+    if (bytes >= gib) {
+        uint64_t octave = gib;
+        while (octave <= bytes / 2)
+            octave *= 2;
+        step = octave / 8;
+    }
+    return (bytes + step / 2) / step * step;
+}
+
+/* Memory is rounded (nprb_topo_round_memory) in the fingerprint: the firmware reserves slightly
+ * different amounts on identical nodes, and that must not split one node type into many. The
+ * DIMM layout is in it only where every user can read it (EDAC), so that the same machine gets
+ * the same fingerprint whoever runs the job. */
 static void make_fingerprint(struct nprb_topo *t)
 {
     struct nprb_topo_summary *s = &t->summary;
@@ -115,11 +130,18 @@ static void make_fingerprint(struct nprb_topo *t)
                      s->l3_bytes);
     for (int i = 0; i < t->node_count && n > 0 && (size_t)n < sizeof canon; i++)
         n +=
-            snprintf(canon + n, sizeof canon - (size_t)n, "|n%d:%" PRIu64 "G:%d", i,
-                     (t->nodes[i].memory_bytes + (UINT64_C(1) << 29)) >> 30, t->nodes[i].cpu_count);
+            snprintf(canon + n, sizeof canon - (size_t)n, "|n%d:%" PRIu64 "M:%d", i,
+                     nprb_topo_round_memory(t->nodes[i].memory_bytes) >> 20, t->nodes[i].cpu_count);
+    if (s->dimms.world_readable && n > 0 && (size_t)n < sizeof canon)
+        snprintf(canon + n, sizeof canon - (size_t)n, "|d%s", s->dimms.layout);
     snprintf(s->fingerprint, sizeof s->fingerprint, "%016" PRIx64, fnv1a(canon));
-    snprintf(s->label, sizeof s->label, "%.28s %dS/%dN/%dC %" PRIu64 "G", s->cpu_model, s->packages,
-             s->numa_nodes, s->cores, (s->memory_bytes + (UINT64_C(1) << 29)) >> 30);
+    uint64_t mem = nprb_topo_round_memory(s->memory_bytes);
+    if (mem >= (UINT64_C(1) << 30))
+        snprintf(s->label, sizeof s->label, "%.28s %dS/%dN/%dC %gG", s->cpu_model, s->packages,
+                 s->numa_nodes, s->cores, (double)mem / (double)(UINT64_C(1) << 30));
+    else
+        snprintf(s->label, sizeof s->label, "%.28s %dS/%dN/%dC %" PRIu64 "M", s->cpu_model,
+                 s->packages, s->numa_nodes, s->cores, mem >> 20);
 }
 
 /* HMAT figures as hwloc's memory attributes expose them: Linux publishes them only for each
@@ -166,6 +188,8 @@ static void summarise(struct nprb_topo *t)
     s->l3_bytes = cache_size(t->hw, HWLOC_OBJ_L3CACHE);
     hwloc_bitmap_list_snprintf(s->usable_cpus, sizeof s->usable_cpus, t->usable);
     s->usable_pus = hwloc_bitmap_weight(t->usable);
+    if (t->this_system)
+        nprb_dimms_read(&s->dimms);
     make_fingerprint(t);
 }
 
@@ -232,6 +256,11 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
         n->usable_cores = count_usable_cores(t->hw, t->node_cpus[i], t->usable);
         n->package = package_of(t->hw, t->node_cpus[i]);
         hwloc_bitmap_list_snprintf(n->cpus, sizeof n->cpus, t->node_cpus[i]);
+        n->mem_allowed =
+            hwloc_bitmap_isset(hwloc_topology_get_allowed_nodeset(t->hw), obj->os_index);
+        n->cpus_allowed =
+            n->cpu_count == 0 ||
+            hwloc_bitmap_intersects(t->node_cpus[i], hwloc_topology_get_allowed_cpuset(t->hw));
     }
     read_distances(t);
     read_hmat(t, objs);
@@ -259,6 +288,13 @@ static int create_with(struct nprb_topo **out, const char *xml, const char *synt
     }
     if (synthetic != NULL && hwloc_topology_set_synthetic(t->hw, synthetic) != 0) {
         snprintf(err, errlen, "bad synthetic topology '%s'", synthetic);
+        goto fail;
+    }
+    /* Keep what the job's cgroup hides: a Slurm job confined to one socket still describes the
+     * whole machine, and lists the other nodes as not allowed rather than not there. */
+    if (xml == NULL && synthetic == NULL &&
+        hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) != 0) {
+        snprintf(err, errlen, "hwloc cannot include disallowed resources: %s", strerror(errno));
         goto fail;
     }
     if (fill(t, err, errlen) != 0)

@@ -7,6 +7,8 @@
 #ifndef NPRB_TOPO_H
 #define NPRB_TOPO_H
 
+#include "dimms.h"
+
 #include <hwloc.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +24,21 @@ struct nprb_node_info {
     int usable_cores;      /**< cores with a PU this process may run on */
     int package;           /**< os index of its package, -1 when it spans none or several */
     char cpus[128];        /**< local PUs as a list, e.g. "0-15,32-47" (truncated if longer) */
+    bool mem_allowed;      /**< in this job's cpuset.mems (a Slurm cgroup may leave nodes out) */
+    bool cpus_allowed;     /**< some of its CPUs are in this job's cpuset.cpus (or it has none) */
 };
+
+/** Memory numaprobe may bind to: the node has some, and the job's cpuset lets us allocate it. */
+static inline bool nprb_node_memory_usable(const struct nprb_node_info *n)
+{
+    return n->memory_bytes > 0 && n->mem_allowed;
+}
+
+/** A home node: cores this rank may run on and local memory it may allocate. */
+static inline bool nprb_node_is_home(const struct nprb_node_info *n)
+{
+    return n->usable_cores > 0 && nprb_node_memory_usable(n);
+}
 
 struct nprb_topo_summary {
     char cpu_model[64];
@@ -33,14 +49,24 @@ struct nprb_topo_summary {
     char label[64];                         /**< short human name of the node type */
     char usable_cpus[128];                  /**< PUs this process may use, as a list */
     int usable_pus;                         /**< how many PUs that is */
+    struct nprb_dimms dimms;                /**< memory modules (this system only) */
 };
+
+/**
+ * Memory rounded for the fingerprint and label: to 1/8 of its power of two (192 GiB stays 192,
+ * 187.6 GiB becomes 192; 1/16 GiB steps below 1 GiB), so firmware reserving a little more on one
+ * node than another does not split a node type.
+ */
+uint64_t nprb_topo_round_memory(uint64_t bytes);
 
 struct nprb_topo;
 
 /**
  * Discovers the topology of this host, or reads it from an hwloc XML file when @p xml_path is
  * not NULL (tests use synthetic shapes of real machines). The usable CPUs are the process's
- * binding at this moment (what the launcher gave us), all PUs for XML input.
+ * binding at this moment (what the launcher gave us), all PUs for XML input. Nodes outside the
+ * job's cgroup cpuset are kept (so the hardware, and its fingerprint, look the same in every
+ * job) and marked not allowed.
  * @return 0, or -1 with a message in @p err.
  */
 int nprb_topo_create(struct nprb_topo **topo, const char *xml_path, char *err, size_t errlen);

@@ -65,10 +65,39 @@ def check_hosts(c, hosts, args):
             c.expect(int(row["numa_nodes"]) == args.numa_nodes,
                      f"rank {row['rank']} sees {row['numa_nodes']} NUMA nodes, want "
                      f"{args.numa_nodes}")
+    if args.identical_hardware:
+        # Fake hosts are one machine under many names: one node type, one fingerprint.
+        prints = {text(h) for h in hosts["fingerprint"]}
+        labels = {text(h) for h in hosts["node_type"]}
+        c.expect(len(prints) == 1 and len(labels) == 1,
+                 f"identical hosts got fingerprints {prints} and labels {labels}")
     for spec in args.host_ranks or []:
         name, count = spec.split("=")
         c.expect(names.get(name) == int(count), f"host {name} has {names.get(name)} ranks, "
                  f"want {count}")
+
+
+def check_topology_xml(c, f):
+    """Each host's first rank stored its hwloc XML, whole: it parses and names NUMA nodes."""
+    import xml.etree.ElementTree as ET
+    hosts = f["hosts"][()]
+    leaders = {}
+    for h in hosts:
+        leaders.setdefault(int(h["host_index"]), int(h["rank"]))
+    parts = {}
+    for r in f["topology_xml"][()]:
+        parts.setdefault(int(r["rank"]), []).append((int(r["part"]), r["text"]))
+    c.expect(sorted(parts) == sorted(leaders.values()),
+             f"topology XML from ranks {sorted(parts)}, want the hosts' first ranks "
+             f"{sorted(leaders.values())}")
+    for rank, pieces in parts.items():
+        xml = b"".join(t for _, t in sorted(pieces))
+        try:
+            root = ET.fromstring(xml)
+            c.expect(any(o.get("type") == "NUMANode" for o in root.iter("object")),
+                     f"rank {rank}: topology XML has no NUMANode")
+        except ET.ParseError as e:
+            c.expect(False, f"rank {rank}: topology XML does not parse: {e}")
 
 
 def check_rows(c, f, table, value_cols):
@@ -129,6 +158,8 @@ def main():
     p.add_argument("--hosts", type=int)
     p.add_argument("--numa-nodes", type=int)
     p.add_argument("--host-ranks", nargs="*", metavar="HOST=N")
+    p.add_argument("--identical-hardware", action="store_true",
+                   help="every host is this machine (fake hosts): one fingerprint")
     args = p.parse_args()
     c = Checker()
     with h5py.File(args.file, "r") as f:
@@ -140,6 +171,7 @@ def main():
             check_rows(c, f, "bandwidth", ["gbs_worst", "gbs_median", "gbs_best"])
             check_placement(c, f)
             check_topology(c, f)
+            check_topology_xml(c, f)
     for failure in c.failures:
         print("FAIL:", failure)
     print(f"{args.file}: {'ok' if not c.failures else f'{len(c.failures)} failure(s)'}")

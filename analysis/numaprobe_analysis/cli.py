@@ -1,14 +1,27 @@
-"""numaprobe-report FILE...: prints what each results file holds, host by host."""
+"""numaprobe-report: tables, outlier hosts, plots and reports from numaprobe results files.
+
+  numaprobe-report [report] FILE...   per-host and per-node-type tables, outliers, report
+  numaprobe-report compare BASE NEW   regressions and improvements since a baseline
+"""
 
 import argparse
+import os
 import sys
 
 import pandas as pd
 
-from .load import ResultsError, load
+from . import compare as cmp
+from . import report
+from .fleetview import view
+from .load import ResultsError, load_fleet
+from .outliers import OutlierRule
+from .plots import render_all
 from .tables import hosts_table, local_table
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_TEXT = ("Exit status: 0 ok; 1 findings (compare: a regression; report: an outlier host, "
+             "only with --fail-on-outliers); 2 unreadable file, unsupported schema, usage "
+             "error or unwritable output.")
 
 
 def print_file(results, out):
@@ -27,18 +40,119 @@ def print_file(results, out):
         out.write(local_table(results).to_string(index=False, float_format="%.1f") + "\n\n")
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
+def _rule_options(parser):
+    g = parser.add_argument_group("outlier rule")
+    g.add_argument("--z", type=float, default=3.5, metavar="Z",
+                   help="robust z-score a host must exceed within its node type (default 3.5)")
+    g.add_argument("--pct", type=float, default=10.0, metavar="PCT",
+                   help="and its deviation from the type median, in percent (default 10)")
+    g.add_argument("--min-hosts", type=int, default=5, metavar="N",
+                   help="node types with fewer hosts are not judged (default 5)")
+
+
+def _rule(args):
+    return OutlierRule(z_limit=args.z, pct_limit=args.pct, min_hosts=args.min_hosts)
+
+
+def default_outdir(path):
+    stem = path[:-3] if path.endswith(".h5") else path
+    return f"{stem}-report"
+
+
+def cmd_report(args):
+    fleet = load_fleet(args.files)
+    for res in fleet.files:
+        print_file(res, sys.stdout)
+    v = view(fleet, _rule(args))
+    plots = None
+    if not args.no_report:
+        outdir = args.output or default_outdir(args.files[0])
+        plots = render_all(v, outdir)
+        html_path = report.write_all(v, plots, outdir)
+    sys.stdout.write(report.text(v, plots))
+    if plots is not None:
+        print(f"\nReport: {html_path} (also report.md, *.csv, *.png, *.svg in {outdir})")
+    if args.fail_on_outliers and len(v.outliers):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def cmd_compare(args):
+    base, new = load_fleet([args.base]), load_fleet([args.new])
+    bv, nv = view(base), view(new)
+    catalogue = {**bv.catalogue, **nv.catalogue}
+    changes = cmp.compare(bv.values, nv.values, catalogue, args.threshold)
+    notes = cmp.host_changes(bv.hosts, nv.hosts)
+    regressions = changes[changes.verdict == "regression"]
+    improvements = changes[changes.verdict == "improvement"]
+    print(f"Baseline {args.base} ({base.files[0].attrs.get('start_utc')}) vs "
+          f"{args.new} ({new.files[0].attrs.get('start_utc')}); threshold "
+          f"{args.threshold:g}%; {changes.host.nunique()} host(s) and "
+          f"{len(changes)} host-metric pair(s) compared")
+    for line in notes:
+        print(f"note: {line}")
+    cols = ["host", "type", "metric", "unit", "base", "new", "change_pct"]
+    for title, frame in (("Regressions", regressions), ("Improvements", improvements)):
+        print(f"\n{title}: {len(frame)}")
+        if len(frame):
+            print(report.display(frame[cols]).to_string(index=False))
+    per_type = cmp.type_changes(changes)
+    if len(per_type):
+        print("\nMedian change per node type and metric")
+        print(report.display(per_type).to_string(index=False))
+    if args.output:
+        os.makedirs(args.output, exist_ok=True)
+        changes.drop(columns=["key"]).to_csv(os.path.join(args.output, "changes.csv"),
+                                             index=False)
+        per_type.to_csv(os.path.join(args.output, "type_changes.csv"), index=False)
+    if len(regressions):
+        print(f"\n{len(regressions)} regression(s) beyond {args.threshold:g}% on "
+              f"{regressions.host.nunique()} host(s)", file=sys.stderr)
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def parser_for(command):
+    if command == "compare":
+        p = argparse.ArgumentParser(
+            prog="numaprobe-report compare",
+            description="Regressions and improvements per host and metric since a baseline "
+                        "file: a change beyond the threshold, in the worse direction, is a "
+                        "regression.", epilog=EXIT_TEXT)
+        p.add_argument("base", metavar="BASE", help="baseline results file")
+        p.add_argument("new", metavar="NEW", help="new results file, same hosts")
+        p.add_argument("--threshold", type=float, default=10.0, metavar="PCT",
+                       help="change in percent that counts (default 10)")
+        p.add_argument("-o", "--output", metavar="DIR",
+                       help="also write changes.csv and type_changes.csv here")
+        return p
+    p = argparse.ArgumentParser(
         prog="numaprobe-report",
-        description="Print per-host tables from numaprobe results files.",
-        epilog="Exit status: 0 ok, 2 unreadable file or unsupported schema.")
-    parser.add_argument("files", nargs="+", metavar="FILE", help="numaprobe .h5 results file")
-    args = parser.parse_args(argv)
-    status = EXIT_OK
-    for path in args.files:
-        try:
-            print_file(load(path), sys.stdout)
-        except ResultsError as e:
-            print(f"numaprobe-report: {e}", file=sys.stderr)
-            status = EXIT_BAD_INPUT
-    return status
+        description="Per-host and per-node-type tables, outlier hosts, plots and an HTML, "
+                    "Markdown and CSV report from numaprobe results files. "
+                    "'numaprobe-report compare BASE NEW' compares two runs "
+                    "(numaprobe-report compare --help).", epilog=EXIT_TEXT)
+    p.add_argument("files", nargs="+", metavar="FILE", help="numaprobe .h5 results file")
+    p.add_argument("-o", "--output", metavar="DIR",
+                   help="report directory (default: FIRST_FILE without .h5, plus -report)")
+    p.add_argument("--no-report", action="store_true", help="print the tables only")
+    p.add_argument("--fail-on-outliers", action="store_true",
+                   help="exit 1 when an outlier host is found")
+    _rule_options(p)
+    return p
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = "report"
+    if argv and argv[0] in ("report", "compare"):
+        command = argv.pop(0)
+    args = parser_for(command).parse_args(argv)
+    try:
+        return cmd_compare(args) if command == "compare" else cmd_report(args)
+    except ResultsError as e:
+        print(f"numaprobe-report: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as e:
+        print(f"numaprobe-report: cannot write the report: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT

@@ -1,4 +1,8 @@
-"""Reads a numaprobe results file into pandas frames, refusing files it cannot interpret."""
+"""Reads numaprobe results files into pandas frames, refusing files it cannot interpret.
+
+`load(path)` reads one file; `load_fleet(paths)` reads several and stacks their tables, adding
+a `file` column and a `host` column (the hostname of the row's rank) to every table so rows of
+different jobs never mix up their ranks."""
 
 from dataclasses import dataclass, field
 
@@ -8,6 +12,16 @@ import pandas as pd
 SCHEMA_NAME = "numaprobe"
 SUPPORTED_MAJOR = 0
 TABLES = ("hosts", "numa_nodes", "distances", "latency", "bandwidth", "placement")
+# Added by later minor versions of the schema: read when present, empty when not.
+OPTIONAL_TABLES = ("cache_levels", "numastat", "loaded_latency", "balancing")
+# Columns the analysis relies on; a file that lacks one is refused with its name.
+REQUIRED_COLUMNS = {
+    "hosts": ("rank", "hostname", "fingerprint", "node_type"),
+    "latency": ("rank", "experiment", "cpu_node", "mem_node", "mem_policy", "size_bytes",
+                "pattern", "latency_ns_median", "status"),
+    "bandwidth": ("rank", "experiment", "cpu_node", "mem_node", "mem_policy", "kernel",
+                  "gbs_best", "status"),
+}
 
 
 class ResultsError(Exception):
@@ -52,6 +66,26 @@ def check_schema(path, attrs):
                            f"release of the analysis tools")
 
 
+def _read_tables(path, f):
+    missing = [t for t in TABLES if t not in f]
+    if missing:
+        raise ResultsError(f"{path}: tables missing: {', '.join(missing)}")
+    tables = {}
+    for name in TABLES + OPTIONAL_TABLES:
+        if name not in f:
+            tables[name] = pd.DataFrame()
+            continue
+        dataset = f[name]
+        if not isinstance(dataset, h5py.Dataset) or dataset.dtype.names is None:
+            raise ResultsError(f"{path}: /{name} is not a table (a compound dataset)")
+        tables[name] = _frame(dataset)
+    for name, columns in REQUIRED_COLUMNS.items():
+        absent = [c for c in columns if c not in tables[name].columns]
+        if absent:
+            raise ResultsError(f"{path}: /{name} lacks column(s) {', '.join(absent)}")
+    return tables
+
+
 def load(path):
     """Returns the file's root attributes and one DataFrame per table (strings decoded)."""
     try:
@@ -59,12 +93,42 @@ def load(path):
     except OSError as e:
         raise ResultsError(f"{path}: cannot read as HDF5 ({e})") from None
     with f:
-        attrs = {k: _text(v) for k, v in f.attrs.items()}
-        check_schema(path, attrs)
-        missing = [t for t in TABLES if t not in f]
-        if missing:
-            raise ResultsError(f"{path}: tables missing: {', '.join(missing)}")
-        results = Results(path=path, attrs=attrs)
-        for name in TABLES:
-            results.tables[name] = _frame(f[name])
+        try:
+            attrs = {k: _text(v) for k, v in f.attrs.items()}
+            check_schema(path, attrs)
+            results = Results(path=path, attrs=attrs, tables=_read_tables(path, f))
+        except (OSError, KeyError, ValueError, TypeError, RuntimeError) as e:
+            # h5py opens a truncated file and only fails when a dataset's data is read.
+            raise ResultsError(f"{path}: damaged or truncated file: {e}") from None
     return results
+
+
+@dataclass
+class Fleet:
+    """Several results files as one: every table stacked, with `file` and `host` columns."""
+    files: list
+    tables: dict
+
+    def __getitem__(self, name):
+        return self.tables[name]
+
+
+def load_fleet(paths):
+    """Loads every path (ResultsError on the first bad one) and stacks their tables."""
+    files = [load(p) for p in paths]
+    tables = {}
+    for name in TABLES + OPTIONAL_TABLES:
+        parts = []
+        for res in files:
+            frame = res[name].copy()
+            if frame.empty:
+                continue
+            frame.insert(0, "file", res.path)
+            if name != "hosts":
+                names = res["hosts"][["rank", "hostname"]].rename(columns={"hostname": "host"})
+                frame = frame.merge(names, on="rank", how="left")
+            else:
+                frame["host"] = frame["hostname"]
+            parts.append(frame)
+        tables[name] = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    return Fleet(files=files, tables=tables)

@@ -11,7 +11,7 @@ static int usable_nodes(const struct nprb_topo *topo)
 {
     int n = 0;
     for (int i = 0; i < nprb_topo_node_count(topo); i++)
-        n += nprb_topo_node(topo, i)->usable_cores > 0;
+        n += nprb_node_is_home(nprb_topo_node(topo, i));
     return n;
 }
 
@@ -22,7 +22,7 @@ static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, const ch
         item.policy = NPRB_MEM_FIRST_TOUCH;
         item.init = NPRB_INIT_SERIAL;
         for (int i = 0; i < nprb_topo_node_count(p->topo); i++) {
-            if (nprb_topo_node(p->topo, i)->usable_cores == 0)
+            if (!nprb_node_is_home(nprb_topo_node(p->topo, i)))
                 continue;
             item.mem_node = i; /* the node whose thread writes everything */
             if (nprb_plan_add(p, &item) != 0)
@@ -65,13 +65,14 @@ int nprb_plan_first_touch(struct nprb_planner *p)
                      "not applicable: measured by the first rank of this host");
         else
             snprintf(item.skip_reason, sizeof item.skip_reason,
-                     "not applicable: %d NUMA node with usable cores; every mode places pages "
-                     "on it",
+                     "not applicable: %d NUMA node with usable cores and memory; every mode "
+                     "places pages on it",
                      nodes);
         return nprb_plan_add(p, &item);
     }
     for (int i = 0; i < nprb_topo_node_count(p->topo); i++)
-        if (nprb_plan_check_fits(p, "first_touch.size", c->size_bytes, i) != 0)
+        if (nprb_node_memory_usable(nprb_topo_node(p->topo, i)) &&
+            nprb_plan_check_fits(p, "first_touch.size", c->size_bytes, i) != 0)
             return -1;
     for (int k = 0; k < c->modes.count; k++)
         if (add_mode(p, item, c->modes.name[k]) != 0)

@@ -16,10 +16,23 @@ void nprb_local_skip_reason(const struct nprb_node_info *node, char *why, size_t
     if (node->cpu_count == 0)
         snprintf(why, len, "not applicable: node %u has memory but no CPUs (memory-only node)",
                  node->os_index);
+    else if (!node->cpus_allowed)
+        snprintf(why, len,
+                 "not applicable: node %u's CPUs (%.60s) are not in this job's cpuset (cgroup)",
+                 node->os_index, node->cpus);
     else if (node->usable_cores == 0)
         snprintf(why, len,
                  "not applicable: none of node %u's CPUs (%.60s) is in this rank's binding",
                  node->os_index, node->cpus);
+}
+
+void nprb_memory_skip_reason(const struct nprb_node_info *node, char *why, size_t len)
+{
+    why[0] = '\0';
+    if (!node->mem_allowed)
+        snprintf(why, len,
+                 "not applicable: node %u's memory is not in this job's cpuset.mems (cgroup)",
+                 node->os_index);
 }
 
 int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len)
@@ -50,7 +63,7 @@ int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item 
     }
     int n = 0;
     for (int i = 0; i < nprb_topo_node_count(topo); i++)
-        if (nprb_topo_node(topo, i)->memory_bytes > 0)
+        if (nprb_node_memory_usable(nprb_topo_node(topo, i)))
             nodes[n++] = nprb_topo_node(topo, i)->os_index;
     return n;
 }

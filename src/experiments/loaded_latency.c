@@ -28,7 +28,7 @@ int nprb_plan_loaded_latency(struct nprb_planner *p)
     nprb_pattern_parse("random", &item.pattern, why, sizeof why);
     int nodes = nprb_topo_node_count(p->topo);
     for (int j = 0; j < nodes; j++)
-        if (nprb_topo_node(p->topo, j)->memory_bytes > 0 &&
+        if (nprb_node_memory_usable(nprb_topo_node(p->topo, j)) &&
             nprb_plan_check_fits(p, "loaded_latency.size", c->size_bytes + c->load_size_bytes, j) !=
                 0)
             return -1;
@@ -43,7 +43,7 @@ int nprb_plan_loaded_latency(struct nprb_planner *p)
         for (int j = 0; j < nodes; j++) {
             if ((c->pairs == NPRB_PAIRS_LOCAL || item.skip_reason[0] != '\0') && j != i)
                 continue;
-            if (nprb_topo_node(p->topo, j)->memory_bytes == 0)
+            if (!nprb_node_memory_usable(nprb_topo_node(p->topo, j)))
                 continue;
             item.mem_node = j;
             for (int d = 0; d < c->delays.count; d++) {

@@ -18,7 +18,7 @@ static int nodes_with_memory(const struct nprb_topo *topo)
 {
     int n = 0;
     for (int i = 0; i < nprb_topo_node_count(topo); i++)
-        n += nprb_topo_node(topo, i)->memory_bytes > 0;
+        n += nprb_node_memory_usable(nprb_topo_node(topo, i));
     return n;
 }
 
@@ -39,7 +39,9 @@ static int cpu_node_items(struct nprb_planner *p, struct nprb_plan_item item, in
             continue;
         if (nprb_topo_node(p->topo, j)->memory_bytes == 0)
             continue;
-        item.mem_node = j;
+        item.mem_node = j; /* memory the job may not use still gets its "not applicable" cell */
+        nprb_memory_skip_reason(nprb_topo_node(p->topo, j), item.skip_reason,
+                                sizeof item.skip_reason);
         if (nprb_plan_add(p, &item) != 0)
             return -1;
     }
@@ -49,7 +51,7 @@ static int cpu_node_items(struct nprb_planner *p, struct nprb_plan_item item, in
         item.skip_reason[0] = '\0';
         if (item.policy == NPRB_MEM_INTERLEAVE && nodes_with_memory(p->topo) < 2)
             snprintf(item.skip_reason, sizeof item.skip_reason,
-                     "not applicable: interleave needs 2 or more NUMA nodes, this host has %d",
+                     "not applicable: interleave needs 2 or more NUMA nodes, this job may use %d",
                      nodes_with_memory(p->topo));
         if (nprb_plan_add(p, &item) != 0)
             return -1;
@@ -63,7 +65,7 @@ int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, 
     /* Interleave over every node needs the total to fit their sum; each bound pair needs it to
      * fit one node. The smallest node decides, as for a fleet of identical nodes. */
     for (int j = 0; j < nprb_topo_node_count(p->topo); j++)
-        if (nprb_topo_node(p->topo, j)->memory_bytes > 0 &&
+        if (nprb_node_memory_usable(nprb_topo_node(p->topo, j)) &&
             nprb_plan_check_fits(p, key, base->size_bytes, j) != 0)
             return -1;
     for (int i = 0; i < nprb_topo_node_count(p->topo); i++)

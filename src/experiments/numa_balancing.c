@@ -29,7 +29,7 @@ int nprb_plan_numa_balancing(struct nprb_planner *p)
                                   .duration_s = c->duration_s};
     int a = -1, b = -1;
     for (int i = 0; i < nprb_topo_node_count(p->topo); i++) {
-        if (nprb_topo_node(p->topo, i)->usable_cores == 0)
+        if (!nprb_node_is_home(nprb_topo_node(p->topo, i)))
             continue;
         if (a < 0)
             a = i;
@@ -43,7 +43,8 @@ int nprb_plan_numa_balancing(struct nprb_planner *p)
                  "not applicable: measured by the first rank of this host");
     else if (b < 0)
         snprintf(item.skip_reason, sizeof item.skip_reason,
-                 "not applicable: needs 2 NUMA nodes with usable cores (kernel.numa_balancing = "
+                 "not applicable: needs 2 NUMA nodes with usable cores and memory "
+                 "(kernel.numa_balancing = "
                  "%d recorded in /hosts)",
                  nprb_balancing_get());
     if (item.skip_reason[0] != '\0')

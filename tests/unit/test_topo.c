@@ -112,6 +112,22 @@ static void this_host(void)
     nprb_topo_destroy(t);
 }
 
+/* Firmware reserving a little more on one node than another must not split a node type;
+ * different memory must. */
+static void memory_rounding(void)
+{
+    const uint64_t gib = UINT64_C(1) << 30, mib = UINT64_C(1) << 20;
+    CHECK(nprb_topo_round_memory(192 * gib) == 192 * gib);
+    CHECK(nprb_topo_round_memory(187 * gib + 600 * mib) == 192 * gib);
+    CHECK(nprb_topo_round_memory(251 * gib) == 256 * gib);
+    CHECK(nprb_topo_round_memory(503 * gib) == 512 * gib);
+    CHECK(nprb_topo_round_memory(94 * gib) == 96 * gib);
+    CHECK(nprb_topo_round_memory(62 * gib + 800 * mib) == 64 * gib);
+    CHECK(nprb_topo_round_memory(128 * gib) != nprb_topo_round_memory(96 * gib));
+    CHECK(nprb_topo_round_memory(1000 * mib) == gib);
+    CHECK(nprb_topo_round_memory(500 * mib) == 512 * mib);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -123,6 +139,7 @@ int main(int argc, char **argv)
     cxl(argv[1]);
     sparse(argv[1]);
     fingerprints(argv[1]);
+    memory_rounding();
     this_host();
     char err[256];
     struct nprb_topo *t = NULL;

@@ -31,4 +31,4 @@ done
 "$here/fakehosts-mpirun" --hosts "$hosts" --timeout 240 -- \
     "$exe" -c "$config" -o "$result" --quiet
 exec /usr/bin/python3 "$root/tests/check_results.py" "$result" --ranks "$ranks" \
-    --hosts "$host_count" --host-ranks "${expect[@]}"
+    --hosts "$host_count" --host-ranks "${expect[@]}" --identical-hardware

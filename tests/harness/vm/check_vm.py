@@ -60,6 +60,9 @@ def main():
         expect(int(h["numa_nodes"]) == total, f"rank {h['rank']}: {h['numa_nodes']} NUMA nodes, "
                f"want {total}")
         expect(int(h["ranks_on_host"]) == a.ranks, f"rank {h['rank']}: ranks_on_host")
+        # QEMU's firmware describes its memory in SMBIOS type 17 records; the guest runs as root.
+        expect(text(h["dimms"]).endswith("(smbios)"), f"rank {h['rank']}: dimms "
+               f"'{text(h['dimms'])}'")
 
     # Topology as recorded: CPUs per node, memory-only nodes without CPUs, firmware distances.
     for n in nodes:

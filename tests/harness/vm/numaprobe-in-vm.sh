@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # numaprobe-in-vm.sh --exe NUMAPROBE --config FILE --outdir DIR --nodes N [--memonly K]
-#                    [--ranks R] [--cpus C]
+#                    [--ranks R] [--cpus C] [--cpuset-node K]
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
 # check_vm.py: recorded topology and distances, verified page placement, interleave spread,
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`.
+# With --cpuset-node K it runs in a cgroup v2 cpuset holding only node K's CPUs and memory (a
+# Slurm job's cgroup), and check_cpuset.py checks that the other nodes are listed as not allowed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
+cpuset_node=""
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -19,6 +22,7 @@ while [ $# -gt 0 ]; do
     --cpu-model) cpu_model=$2; shift 2 ;; # QEMU CPU model (TCG), e.g. qemu64
     --simd) simd=$2; shift 2 ;;           # the kernel code path numaprobe must report
     --hmat) hmat=--hmat; shift ;;         # the guest's firmware publishes an ACPI HMAT
+    --cpuset-node) cpuset_node=$2; shift 2 ;;
 
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -29,6 +33,7 @@ config=$(realpath "$config")
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd -P)
 name="vm-n${nodes}-m${memonly}-r${ranks}${cpu_model:+-$cpu_model}${hmat:+-hmat}"
+name+="${cpuset_node:+-cpuset$cpuset_node}"
 result="$outdir/$name.h5"
 rm -f "$result"
 
@@ -37,9 +42,13 @@ rm -f "$result"
 mkdir -p "$outdir/bin"
 cp "$exe" "$outdir/bin/numaprobe"
 cp "$config" "$outdir/bin/config.yaml"
+cp "$here/in-cpuset" "$outdir/bin/in-cpuset"
 cmd=("$outdir/bin/numaprobe" -c "$outdir/bin/config.yaml" -o "$result" --quiet)
 if [ "$ranks" -gt 1 ]; then
     cmd=(mpirun -np "$ranks" --map-by numa --bind-to numa --report-bindings "${cmd[@]}")
+fi
+if [ -n "$cpuset_node" ]; then
+    cmd=("$outdir/bin/in-cpuset" "$cpuset_node" "${cmd[@]}")
 fi
 # numaprobe changes kernel.numa_balancing for its balancing experiment and must put it back:
 # the guest starts with 0 (vm-run's default); record what is left after the run.
@@ -60,6 +69,10 @@ fi
 if [ "$(cat "$after" 2>/dev/null)" != "0" ]; then
     echo "FAIL: kernel.numa_balancing is '$(cat "$after" 2>/dev/null)' after the run, not 0"
     exit 1
+fi
+if [ -n "$cpuset_node" ]; then
+    exec /usr/bin/python3 "$here/check_cpuset.py" "$result" --nodes "$nodes" --memonly "$memonly" \
+        --node "$cpuset_node"
 fi
 exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \
     --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"} $hmat

@@ -1,0 +1,56 @@
+"""Baseline comparison: the same hosts measured twice (before and after a BIOS, kernel or
+firmware change), metric by metric. A change beyond the threshold in the worse direction is a
+regression, in the better direction an improvement."""
+
+import numpy as np
+import pandas as pd
+
+CHANGE_COLUMNS = ["host", "type", "metric", "unit", "base", "new", "change_pct", "verdict", "key"]
+
+
+def compare(base_values, new_values, catalogue, threshold_pct=10.0):
+    """Per host and judged metric present in both: base, new, change %, verdict (regression,
+    improvement or same). Returns the frame sorted worst first."""
+    judged = [k for k, m in catalogue.items() if m.judged]
+    both = base_values.merge(new_values, on=["host", "metric"], suffixes=("_base", "_new"))
+    both = both[both.metric.isin(judged)]
+    rows = []
+    for r in both.itertuples(index=False):
+        m = catalogue[r.metric]
+        change = (r.value_new - r.value_base) / abs(r.value_base) * 100 \
+            if r.value_base != 0 else np.inf
+        worse = (change > 0) == (m.better == "lower")
+        verdict = "same"
+        if abs(change) > threshold_pct:
+            verdict = "regression" if worse else "improvement"
+        rows.append([r.host, r.type_new, m.label, m.unit, r.value_base, r.value_new, change,
+                     verdict, r.metric])
+    frame = pd.DataFrame(rows, columns=CHANGE_COLUMNS)
+    # Worst first: regressions by size of change, then improvements, then the rest.
+    rank = frame.verdict.map({"regression": 0, "improvement": 1, "same": 2})
+    frame = frame.assign(_r=rank, _a=-frame.change_pct.abs())
+    return frame.sort_values(["_r", "_a", "host"]).drop(columns=["_r", "_a"]).reset_index(
+        drop=True)
+
+
+def host_changes(base_hosts, new_hosts):
+    """Hosts only in one file, and hosts whose node type (fingerprint) changed."""
+    b = base_hosts.set_index("host")
+    n = new_hosts.set_index("host")
+    notes = [f"{h}: only in the baseline" for h in sorted(set(b.index) - set(n.index))]
+    notes += [f"{h}: only in the new file" for h in sorted(set(n.index) - set(b.index))]
+    for h in sorted(set(b.index) & set(n.index)):
+        if b.at[h, "fingerprint"] != n.at[h, "fingerprint"]:
+            notes.append(f"{h}: node type changed from {b.at[h, 'type']} "
+                         f"({b.at[h, 'fingerprint']}) to {n.at[h, 'type']} "
+                         f"({n.at[h, 'fingerprint']})")
+    return notes
+
+
+def type_changes(changes):
+    """Per node type and metric: median change over its hosts (a fleet-wide shift)."""
+    if changes.empty:
+        return pd.DataFrame(columns=["type", "metric", "unit", "hosts", "median_change_pct"])
+    grouped = changes.groupby(["type", "metric", "unit"], sort=False)
+    out = grouped.change_pct.agg(hosts="count", median_change_pct="median").reset_index()
+    return out.sort_values(["type", "metric"]).reset_index(drop=True)

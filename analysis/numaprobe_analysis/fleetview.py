@@ -1,0 +1,51 @@
+"""Everything the tables, plots and reports are made from, computed once from a loaded fleet."""
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from .metrics import host_metrics, hosts_frame, node_types_frame, summary_frame
+from .outliers import OutlierRule, find_outliers
+
+
+@dataclass
+class FleetView:
+    fleet: object
+    rule: OutlierRule
+    hosts: pd.DataFrame = None
+    types: pd.DataFrame = None
+    values: pd.DataFrame = None
+    catalogue: dict = field(default_factory=dict)
+    summary: pd.DataFrame = None
+    outliers: pd.DataFrame = None
+    too_small: list = field(default_factory=list)
+
+    def type_names(self):
+        return list(self.types["type"])
+
+    def type_hosts(self, typ):
+        return set(self.hosts.loc[self.hosts["type"] == typ, "host"])
+
+
+def view(fleet, rule=OutlierRule()):
+    v = FleetView(fleet=fleet, rule=rule)
+    v.hosts = hosts_frame(fleet)
+    v.types = node_types_frame(v.hosts)
+    v.values, v.catalogue = host_metrics(fleet, v.hosts)
+    v.summary = summary_frame(v.values, v.catalogue)
+    v.outliers, v.too_small = find_outliers(v.values, v.catalogue, rule,
+                                            v.hosts.groupby("type").host.nunique())
+    return v
+
+
+def skip_reason(frame, experiment=None, default="no rows"):
+    """Why an experiment has no usable rows: its most common note, else a default."""
+    if frame is None or frame.empty:
+        return default
+    rows = frame if experiment is None or "experiment" not in frame else \
+        frame[frame.experiment == experiment]
+    notes = rows.loc[rows.status != "ok", "note"] if "note" in rows else pd.Series(dtype=str)
+    notes = notes[notes.astype(str).str.len() > 0]
+    if rows.empty or notes.empty:
+        return default
+    return notes.value_counts().index[0]

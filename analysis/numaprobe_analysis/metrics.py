@@ -1,0 +1,181 @@
+"""Node types and headline metrics: one value per host and metric, summarised per node type.
+
+A host's value of a metric is the median over its ranks and over the node pairs the metric
+covers (e.g. every local pair of a 2-socket host). Only rows with status `ok` count."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str       # column-safe key, e.g. latency_local_ns
+    label: str      # what a person reads
+    unit: str
+    better: str     # "lower" or "higher"
+    judged: bool = True  # used for outliers and compare (penalties near 0 are not)
+
+
+def _ok(frame):
+    return frame[frame.status == "ok"] if len(frame) else frame
+
+
+def hosts_frame(fleet):
+    """One row per host: its node type (fingerprint and label) and hardware."""
+    hosts = fleet["hosts"].sort_values(["file", "rank"])
+    cols = ["host", "fingerprint", "node_type", "cpu_model", "packages", "numa_nodes", "cores",
+            "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel", "status"]
+    cols = [c for c in cols if c in hosts.columns]
+    per_host = hosts.groupby("host", sort=True)[cols[1:]].first().reset_index()
+    per_host["ranks"] = hosts.groupby("host", sort=True).size().values
+    # The human label names the type; where two fingerprints share a label, the fingerprint
+    # tells them apart.
+    labels = per_host.groupby("node_type")["fingerprint"].nunique()
+    per_host["type"] = [lbl if labels[lbl] == 1 else f"{lbl} [{fp[:6]}]"
+                        for lbl, fp in zip(per_host.node_type, per_host.fingerprint)]
+    return per_host
+
+
+def node_types_frame(hosts):
+    """One row per node type: label, fingerprint, how many hosts, what hardware."""
+    agg = {"fingerprint": "first", "host": "count"}
+    for c in ("cpu_model", "packages", "numa_nodes", "cores", "memory_bytes", "l1d_bytes",
+              "l2_bytes", "l3_bytes"):
+        if c in hosts.columns:
+            agg[c] = "first"
+    types = hosts.groupby("type").agg(agg).rename(columns={"host": "hosts"}).reset_index()
+    if "memory_bytes" in types:
+        types["memory_GiB"] = (types.pop("memory_bytes") / 2**30).round(1)
+    for c in ("l1d_bytes", "l2_bytes", "l3_bytes"):
+        if c in types:
+            types[c.replace("_bytes", "_KiB")] = (types.pop(c) // 1024).astype(int)
+    return types
+
+
+def _per_host(rows, value, metric, out):
+    if len(rows) == 0:
+        return
+    med = rows.groupby("host")[value].median().dropna()
+    for host, v in med.items():
+        out.append((host, metric, float(v)))
+
+
+def _matrix_metrics(fleet, out, catalogue):
+    lat = _ok(fleet["latency"])
+    lat = lat[(lat.experiment == "latency_matrix") & (lat.mem_policy == "bind")]
+    local = lat.cpu_node == lat.mem_node
+    for where, rows in (("local", lat[local]), ("remote", lat[~local])):
+        m = Metric(f"latency_{where}_ns", f"idle latency {where}", "ns", "lower")
+        catalogue[m.name] = m
+        _per_host(rows, "latency_ns_median", m.name, out)
+    bw = _ok(fleet["bandwidth"])
+    bw = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == "bind")]
+    for kernel in sorted(bw.kernel.unique()):
+        k = bw[bw.kernel == kernel]
+        local = k.cpu_node == k.mem_node
+        for where, rows in (("local", k[local]), ("remote", k[~local])):
+            m = Metric(f"bw_{kernel}_{where}_gbs", f"bandwidth {kernel} {where}", "GB/s",
+                       "higher")
+            catalogue[m.name] = m
+            _per_host(rows, "gbs_best", m.name, out)
+
+
+CACHE_LEVELS = (("L1", "l1d_bytes"), ("L2", "l2_bytes"), ("L3", "l3_bytes"))
+
+
+def _cache_metrics(fleet, hosts, out, catalogue):
+    """Latency at each cache level: the random chase at the largest swept working set that is
+    at most half the level's size and larger than the level below (so it sits in that level)."""
+    lat = _ok(fleet["latency"])
+    sweep = lat[(lat.experiment == "latency_sweep") & (lat.pattern == "random")
+                & (lat.cpu_node == lat.mem_node)]
+    if sweep.empty:
+        return
+    sizes = hosts.set_index("host")
+    for host, rows in sweep.groupby("host"):
+        below = 0
+        curve = rows.groupby("size_bytes")["latency_ns_median"].median()
+        for level, col in CACHE_LEVELS:
+            cache = int(sizes.at[host, col]) if col in sizes.columns else 0
+            if cache <= 0:
+                continue
+            inside = curve[(curve.index <= cache // 2) & (curve.index > below)]
+            below = cache
+            if len(inside):
+                m = Metric(f"latency_{level}_ns", f"latency {level}", "ns", "lower")
+                catalogue[m.name] = m
+                out.append((host, m.name, float(inside.iloc[-1])))
+        beyond = curve[curve.index >= 4 * max(below, 1)]
+        if len(beyond):
+            m = Metric("latency_memory_ns", "latency memory (>= 4x last cache)", "ns", "lower")
+            catalogue[m.name] = m
+            out.append((host, m.name, float(beyond.iloc[-1])))
+
+
+def first_touch_modes(bandwidth):
+    """The first_touch rows that ran, with a `mode` column: serial@N, threaded, mismatched,
+    interleave, bound."""
+    ft = bandwidth[(bandwidth.experiment == "first_touch")
+                   & bandwidth.status.isin(["ok", "invalid"])] if len(bandwidth) else bandwidth
+    if ft.empty:
+        return ft
+    ft = ft.copy()
+    ft["mode"] = np.where(ft.init_mode == "serial", "serial@" + ft.mem_node.astype(str),
+                          np.where(ft.mem_policy == "interleave", "interleave", ft.init_mode))
+    return ft
+
+
+def _first_touch_metrics(fleet, out, catalogue):
+    """Penalty of each first-touch mode: read bandwidth lost against threaded first touch."""
+    ft = first_touch_modes(_ok(fleet["bandwidth"]))
+    if ft.empty:
+        return
+    ft = ft.assign(kind=ft["mode"].str.replace(r"@.*", "", regex=True))
+    for host, rows in ft.groupby("host"):
+        ref = rows[rows.kind == "threaded"].gbs_best.median()
+        if not ref > 0:
+            continue
+        for kind, k in rows.groupby("kind"):
+            if kind == "threaded":
+                continue
+            m = Metric(f"first_touch_penalty_{kind}_pct", f"first-touch penalty {kind}", "%",
+                       "lower", judged=False)
+            catalogue[m.name] = m
+            out.append((host, m.name, float(100 * (1 - k.gbs_best.median() / ref))))
+
+
+def host_metrics(fleet, hosts):
+    """Long frame host, type, metric, value; and the catalogue of metrics found (in order)."""
+    out, catalogue = [], {}
+    _matrix_metrics(fleet, out, catalogue)
+    _cache_metrics(fleet, hosts, out, catalogue)
+    _first_touch_metrics(fleet, out, catalogue)
+    frame = pd.DataFrame(out, columns=["host", "metric", "value"])
+    frame = frame.merge(hosts[["host", "type"]], on="host", how="left")
+    present = set(frame.metric)
+    catalogue = {k: m for k, m in catalogue.items() if k in present}
+    return frame[["type", "host", "metric", "value"]], catalogue
+
+
+SUMMARY_COLUMNS = ["type", "metric", "unit", "hosts", "median", "q25", "q75", "IQR", "min",
+                   "max", "key"]
+
+
+def summary_frame(values, catalogue):
+    """Per node type and metric: hosts, median, IQR (q25..q75), min, max."""
+    rows = []
+    for (typ, metric), v in values.groupby(["type", "metric"], sort=False):
+        x = v.value.to_numpy()
+        q25, q50, q75 = np.percentile(x, [25, 50, 75])
+        m = catalogue[metric]
+        rows.append({"type": typ, "metric": m.label, "unit": m.unit, "hosts": len(x),
+                     "median": q50, "q25": q25, "q75": q75, "IQR": q75 - q25,
+                     "min": x.min(), "max": x.max(), "key": metric})
+    order = {k: i for i, k in enumerate(catalogue)}
+    frame = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    if frame.empty:
+        return frame
+    frame["_o"] = frame.key.map(order)
+    return frame.sort_values(["type", "_o"]).drop(columns="_o").reset_index(drop=True)

@@ -1,0 +1,291 @@
+"""Plots, each a function of a FleetView that returns a figure or raises Skipped(reason).
+
+Rendered with matplotlib's Agg backend (no display needed) and saved as PNG and SVG."""
+
+import os
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
+
+from .fleetview import skip_reason  # noqa: E402
+from .metrics import CACHE_LEVELS, first_touch_modes  # noqa: E402
+
+
+class Skipped(Exception):
+    """The data does not support this plot; the message says why."""
+
+
+@dataclass
+class Plot:
+    name: str
+    title: str
+    png: str = ""
+    svg: str = ""
+    skipped: str = ""  # reason, when not drawn
+
+
+def _ok(frame):
+    return frame[frame.status == "ok"] if len(frame) else frame
+
+
+def _colour(v, typ):
+    return plt.get_cmap("tab10")(v.type_names().index(typ) % 10)
+
+
+def _bytes_label(x, _pos=None):
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if x >= scale:
+            return f"{x / scale:g} {unit}"
+    return f"{x:g} B"
+
+
+def _by_type(v, frame):
+    """(type, rows of that type's hosts) for each type with rows, in the report's type order."""
+    for typ in v.type_names():
+        rows = frame[frame.host.isin(v.type_hosts(typ))]
+        if len(rows):
+            yield typ, rows
+
+
+def latency_vs_working_set(v):
+    lat = _ok(v.fleet["latency"])
+    sweep = lat[(lat.experiment == "latency_sweep") & (lat.pattern == "random")
+                & (lat.cpu_node == lat.mem_node)] if len(lat) else lat
+    if sweep.empty or sweep.size_bytes.nunique() < 2:
+        raise Skipped("no latency_sweep rows (pattern random) over two or more working sets")
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for typ, rows in _by_type(v, sweep):
+        per_host = rows.groupby(["host", "size_bytes"]).latency_ns_median.median().unstack(0)
+        q = per_host.quantile([0.25, 0.5, 0.75], axis=1).T
+        colour = _colour(v, typ)
+        ax.plot(q.index, q[0.5], marker="o", ms=3, color=colour,
+                label=f"{typ} (median of {per_host.shape[1]} host(s))")
+        ax.fill_between(q.index, q[0.25], q[0.75], color=colour, alpha=0.25, lw=0)
+        caches = v.hosts[v.hosts["type"] == typ].iloc[0]
+        for level, col in CACHE_LEVELS:
+            size = int(caches.get(col, 0) or 0)
+            if size > 0:
+                ax.axvline(size, color=colour, ls=":", lw=1)
+                ax.annotate(level, (size, 1), xycoords=("data", "axes fraction"),
+                            xytext=(2, -12), textcoords="offset points", color=colour,
+                            fontsize=8)
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_formatter(FuncFormatter(_bytes_label))
+    ax.set_yscale("log")
+    ax.set_xlabel("working set (log2)")
+    ax.set_ylabel("ns per dependent load (median)")
+    ax.set_title("Latency vs working set, random chase, local memory; band = IQR over hosts, "
+                 "dotted = cache sizes", fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    return fig
+
+
+def _matrix(rows, value):
+    return rows.groupby(["cpu_node", "mem_node"])[value].median().unstack()
+
+
+def _heat(ax, m, title, fmt, cmap):
+    data = m.to_numpy(dtype=float)
+    ax.imshow(data, cmap=cmap)
+    ax.set_xticks(range(len(m.columns)), [str(c) for c in m.columns])
+    ax.set_yticks(range(len(m.index)), [str(i) for i in m.index])
+    ax.set_xlabel("memory node")
+    ax.set_ylabel("CPU node")
+    ax.set_title(title, fontsize=9)
+    for (i, j), x in np.ndenumerate(data):
+        if np.isfinite(x):
+            ax.text(j, i, fmt.format(x), ha="center", va="center", fontsize=8,
+                    bbox={"boxstyle": "round", "fc": "white", "alpha": 0.6, "lw": 0})
+
+
+def numa_heatmaps(v):
+    lat = _ok(v.fleet["latency"])
+    lat = lat[(lat.experiment == "latency_matrix") & (lat.mem_policy == "bind")]
+    bw = _ok(v.fleet["bandwidth"])
+    bw = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == "bind")
+            & (bw.kernel == "read")]
+    dist = v.fleet["distances"]
+    if lat.empty:
+        raise Skipped("no latency_matrix rows (policy bind) with status ok")
+    types = [(t, r) for t, r in _by_type(v, lat) if r.mem_node.nunique() >= 2]
+    if not types:
+        raise Skipped("every node type has a single NUMA node measured: no remote pairs to map")
+    fig, axes = plt.subplots(len(types), 3, figsize=(13, 4 * len(types)), squeeze=False)
+    for row, (typ, rows) in zip(axes, types):
+        hosts = v.type_hosts(typ)
+        _heat(row[0], _matrix(rows, "latency_ns_median"), f"{typ}\nidle latency, ns (median)",
+              "{:.0f}", "viridis_r")
+        b = bw[bw.host.isin(hosts)]
+        if len(b):
+            _heat(row[1], _matrix(b, "gbs_best"), f"{typ}\nread bandwidth, GB/s (median)",
+                  "{:.1f}", "viridis")
+        else:
+            row[1].set_axis_off()
+            row[1].text(0.5, 0.5, "no bandwidth_matrix read rows", ha="center")
+        d = dist[dist.host.isin(hosts)] if len(dist) else dist
+        if len(d) and (d.slit > 0).any():
+            slit = d.groupby(["from_node", "to_node"]).slit.median().unstack()
+            slit.index.name, slit.columns.name = "cpu_node", "mem_node"
+            _heat(row[2], slit, f"{typ}\nfirmware distance (SLIT)", "{:.0f}", "viridis_r")
+        else:
+            row[2].set_axis_off()
+            row[2].text(0.5, 0.5, "firmware gives no SLIT", ha="center")
+    fig.tight_layout()
+    return fig
+
+
+def host_strips(v):
+    metrics = [k for k, m in v.catalogue.items() if m.judged]
+    if not metrics:
+        raise Skipped("no headline metrics measured (no matrix rows with status ok)")
+    cols = min(3, len(metrics))
+    nrows = (len(metrics) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(5 * cols, 3.6 * nrows), squeeze=False)
+    flagged = set(zip(v.outliers.host, v.outliers.key))
+    types = v.type_names()
+    rng = np.random.default_rng(0)  # fixed jitter: the same data draws the same picture
+    for ax, key in zip(axes.flat, metrics):
+        m = v.catalogue[key]
+        vals = v.values[v.values.metric == key]
+        groups = [vals[vals["type"] == t].value.to_numpy() for t in types]
+        ax.boxplot(groups, positions=range(len(types)), widths=0.5, showfliers=False)
+        for i, t in enumerate(types):
+            rows = vals[vals["type"] == t]
+            x = i + rng.uniform(-0.15, 0.15, len(rows))
+            bad = np.array([(h, key) in flagged for h in rows.host], dtype=bool)
+            ax.scatter(x[~bad], rows.value[~bad], s=12, color=_colour(v, t), alpha=0.8)
+            ax.scatter(x[bad], rows.value[bad], s=40, color="red", marker="X", zorder=3)
+            for xi, (_, r) in zip(x[bad], rows[bad].iterrows()):
+                ax.annotate(r.host, (xi, r.value), xytext=(4, 4), textcoords="offset points",
+                            color="red", fontsize=8)
+        ax.set_xticks(range(len(types)), types, fontsize=7, rotation=10)
+        ax.set_title(f"{m.label} ({m.unit}, {m.better} is better)", fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+    for ax in list(axes.flat)[len(metrics):]:
+        ax.set_axis_off()
+    fig.suptitle("Per host, by node type (red X: outlier host)", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    return fig
+
+
+MODE_ORDER = ("serial", "threaded", "mismatched", "interleave", "bound")
+
+
+def _mode_order(mode):
+    kind, _, node = mode.partition("@")
+    return (MODE_ORDER.index(kind) if kind in MODE_ORDER else len(MODE_ORDER), node)
+
+
+def first_touch_pages(v):
+    ft = first_touch_modes(v.fleet["bandwidth"])
+    place = v.fleet["placement"]
+    if ft.empty or place.empty:
+        raise Skipped(skip_reason(v.fleet["bandwidth"], "first_touch",
+                                  "no first_touch rows with status ok"))
+    pages = place.merge(ft[["file", "rank", "measurement", "mode", "host"]],
+                        on=["file", "rank", "measurement", "host"])
+    types = list(_by_type(v, pages))
+    if not types:
+        raise Skipped("first_touch rows have no page placement rows")
+    fig, axes = plt.subplots(1, len(types), figsize=(6 * len(types), 4.5), squeeze=False)
+    for ax, (typ, rows) in zip(axes[0], types):
+        table = rows.groupby(["mode", "node"]).pages.sum().unstack(fill_value=0)
+        table = table.loc[sorted(table.index, key=_mode_order)]
+        share = table.div(table.sum(axis=1), axis=0) * 100
+        bottom = np.zeros(len(share))
+        for node in share.columns:
+            ax.bar(share.index, share[node], bottom=bottom, label=f"node {node}")
+            bottom += share[node].to_numpy()
+        ax.set_ylabel("pages on node (%)")
+        ax.set_title(f"{typ}: where first touch put the pages", fontsize=9)
+        ax.tick_params(axis="x", labelrotation=20, labelsize=8)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _ok_rows_by_type(v, table):
+    """[(type, its rows with status ok)], or Skipped with the table's own reason for none."""
+    rows = _ok(v.fleet[table])
+    if rows.empty:
+        raise Skipped(skip_reason(v.fleet[table], None, f"no {table} rows with status ok"))
+    return list(_by_type(v, rows))
+
+
+def balancing_series(v):
+    types = _ok_rows_by_type(v, "balancing")
+    fig, axes = plt.subplots(2, len(types), figsize=(6 * len(types), 6.5), squeeze=False,
+                             sharex="col")
+    for col, (typ, rows) in enumerate(types):
+        for setting, series in rows.groupby("numa_balancing"):
+            style = "-" if setting else "--"
+            label = f"numa_balancing={setting}"
+            for i, (host, h) in enumerate(series.groupby("host")):
+                h = h.sort_values("t_s")
+                axes[0, col].plot(h.t_s, 100 * h.frac_on_to, style, color=f"C{setting}",
+                                  alpha=0.6, label=label if i == 0 else None)
+                axes[1, col].plot(h.t_s, h.read_gbs, style, color=f"C{setting}", alpha=0.6,
+                                  label=label if i == 0 else None)
+        axes[0, col].set_title(f"{typ}: threads moved to another node", fontsize=9)
+        axes[0, col].set_ylabel("pages on the threads' node (%)")
+        axes[1, col].set_ylabel("read GB/s")
+        axes[1, col].set_xlabel("seconds since the move")
+        axes[0, col].legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def loaded_latency_curves(v):
+    types = _ok_rows_by_type(v, "loaded_latency")
+    fig, axes = plt.subplots(1, len(types), figsize=(6 * len(types), 4.5), squeeze=False)
+    for ax, (typ, rows) in zip(axes[0], types):
+        for i, (pair, p) in enumerate(rows.groupby("pair_class")):
+            for host, h in p.groupby("host"):
+                h = h.groupby("delay_spins")[["load_gbs", "latency_ns_median"]].median()
+                ax.plot(h.load_gbs, h.latency_ns_median, color=f"C{i}", alpha=0.25, lw=1)
+            med = p.groupby("delay_spins")[["load_gbs", "latency_ns_median"]].median()
+            med = med.sort_values("load_gbs")
+            ax.plot(med.load_gbs, med.latency_ns_median, "o-", color=f"C{i}",
+                    label=f"{pair}: median of {p.host.nunique()} host(s)")
+        ax.set_xlabel("injected load (GB/s)")
+        ax.set_ylabel("chase latency, ns (median)")
+        ax.set_title(f"{typ}: latency under load", fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+PLOTS = (
+    ("latency_vs_working_set", "Latency vs working set", latency_vs_working_set),
+    ("numa_heatmaps", "NUMA latency and bandwidth matrices beside firmware distances",
+     numa_heatmaps),
+    ("host_strips", "Per-host values by node type, outliers labelled", host_strips),
+    ("first_touch_pages", "First-touch page distribution", first_touch_pages),
+    ("balancing_series", "Automatic NUMA balancing over time", balancing_series),
+    ("loaded_latency_curves", "Loaded latency", loaded_latency_curves),
+)
+
+
+def render_all(v, outdir):
+    """Draws every plot the data supports into outdir; returns a Plot per entry of PLOTS."""
+    os.makedirs(outdir, exist_ok=True)
+    done = []
+    for name, title, draw in PLOTS:
+        try:
+            fig = draw(v)
+        except Skipped as e:
+            done.append(Plot(name, title, skipped=str(e)))
+            continue
+        png, svg = os.path.join(outdir, f"{name}.png"), os.path.join(outdir, f"{name}.svg")
+        fig.savefig(png, dpi=100)
+        fig.savefig(svg)
+        plt.close(fig)
+        done.append(Plot(name, title, png=png, svg=svg))
+    return done

@@ -1,0 +1,202 @@
+"""The report in three forms: text on stdout, one self-contained HTML file (images embedded as
+data URIs, no network), Markdown beside the PNG files, and one CSV file per table."""
+
+import base64
+import html
+import os
+from datetime import datetime, timezone
+
+import pandas as pd
+
+from .outliers import small_types_text
+
+
+def _fmt(x):
+    if isinstance(x, float):
+        if pd.isna(x):
+            return "-"
+        return f"{x:.3g}" if abs(x) < 1000 else f"{x:.0f}"
+    return str(x)
+
+
+def display(frame):
+    """A copy with numbers written for people (3 significant digits)."""
+    return frame.apply(lambda col: col.map(_fmt)) if len(frame) else frame
+
+
+def files_frame(v):
+    rows = []
+    for res in v.fleet.files:
+        a = res.attrs
+        rows.append({"file": res.path, "schema": a.get("schema_version"),
+                     "numaprobe": f"{a.get('software_version')} ({a.get('git_revision')})",
+                     "start_utc": a.get("start_utc"), "ranks": a.get("world_size"),
+                     "hosts": a.get("host_count"), "failed": a.get("hosts_failed"),
+                     "complete": a.get("complete"), "scheduler": a.get("scheduler"),
+                     "job_id": a.get("job_id")})
+    return pd.DataFrame(rows)
+
+
+def type_summary(v, typ):
+    s = v.summary[v.summary["type"] == typ]
+    return s[["metric", "unit", "hosts", "median", "q25", "q75", "IQR", "min", "max"]]
+
+
+def tables(v):
+    """Every table of the report, in reading order: name -> (title, frame). The CSV files take
+    the names; the plots follow the outliers."""
+    out = {"node_types": ("Node types", v.types),
+           "outliers": ("Outlier hosts", v.outliers.drop(columns=["key"]))}
+    for i, typ in enumerate(v.type_names()):
+        out[f"summary_type{i + 1}"] = (f"{typ}: median and IQR over hosts", type_summary(v, typ))
+    out["hosts"] = ("Hosts", v.hosts.drop(columns=["node_type"]))
+    out["files"] = ("Files", files_frame(v))
+    wide = v.values.pivot_table(index=["type", "host"], columns="metric", values="value") \
+        if len(v.values) else pd.DataFrame(columns=["type", "host"])
+    out["host_metrics"] = ("Every host's headline values", wide.reset_index())
+    return out
+
+
+def judgement_lines(v):
+    """Sentences about outliers: who is off and by how much, and which types were not judged."""
+    rule = v.rule
+    lines = [f"Outlier rule: robust z-score (median, MAD scaled to sigma) above "
+             f"{rule.z_limit:g} and more than {rule.pct_limit:g}% from the type median, "
+             f"in node types of at least {rule.min_hosts} hosts."]
+    lines += small_types_text(v.too_small, rule)
+    if v.values.empty:
+        lines.append("No headline metrics to judge: no latency or bandwidth rows with status ok.")
+    elif v.outliers.empty:
+        judged = len(v.types) - len(v.too_small)
+        lines.append("No outlier hosts." if judged else "No node type was large enough to judge.")
+    for r in v.outliers.itertuples(index=False):
+        lines.append(f"{r.host} ({r.type}): {r.metric} {_fmt(r.value)} {r.unit} vs type median "
+                     f"{_fmt(r.type_median)} ({r.deviation_pct:+.1f}%, z {r.robust_z:+.1f}, "
+                     f"{r.verdict})")
+    return lines
+
+
+def text(v, plots=None):
+    parts = []
+    with pd.option_context("display.width", 200, "display.max_columns", 30,
+                           "display.max_colwidth", 50):
+        parts.append("Node types\n" + display(v.types).to_string(index=False))
+        for typ in v.type_names():
+            s = type_summary(v, typ)
+            body = display(s).to_string(index=False) if len(s) else "(no headline metrics)"
+            parts.append(f"{typ}: median and IQR over hosts\n{body}")
+    parts.append("Outliers\n" + "\n".join(judgement_lines(v)))
+    if plots:
+        lines = [f"  {p.name}: {'written' if not p.skipped else 'skipped: ' + p.skipped}"
+                 for p in plots]
+        parts.append("Plots\n" + "\n".join(lines))
+    return "\n\n".join(parts) + "\n"
+
+
+def write_csv(tabs, outdir):
+    paths = []
+    for name, (_title, frame) in tabs.items():
+        path = os.path.join(outdir, f"{name}.csv")
+        frame.to_csv(path, index=False)
+        paths.append(path)
+    return paths
+
+
+def _md_table(frame):
+    if frame.empty:
+        return "(none)\n"
+    f = display(frame)
+    rows = [list(f.columns)] + f.astype(str).values.tolist()
+    esc = [[c.replace("|", "\\|") for c in map(str, r)] for r in rows]
+    lines = ["| " + " | ".join(esc[0]) + " |", "|" + "---|" * len(esc[0])]
+    lines += ["| " + " | ".join(r) + " |" for r in esc[1:]]
+    return "\n".join(lines) + "\n"
+
+
+def _md_plots(plots):
+    out = ["## Plots\n"]
+    for p in plots:
+        if p.skipped:
+            out.append(f"- {p.title}: not drawn: {p.skipped}\n")
+        else:
+            out.append(f"### {p.title}\n\n![{p.title}]({os.path.basename(p.png)})\n")
+    return "\n".join(out)
+
+
+def write_markdown(v, tabs, plots, path):
+    out = [f"# numaprobe fleet report\n\n{_generated()}\n"]
+    for name, (title, frame) in tabs.items():
+        out.append(f"## {title}\n\n{_md_table(frame)}")
+        if name == "outliers":
+            out.append("\n".join(f"- {line}" for line in judgement_lines(v)) + "\n")
+            out.append(_md_plots(plots))
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+
+
+def _generated():
+    return f"Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC by numaprobe-report."
+
+
+CSS = """
+body { font-family: sans-serif; margin: 2em; color: #222; max-width: 1400px; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
+.bad { color: #b00; font-weight: bold; } .note { color: #555; }
+figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #ddd; }
+"""
+
+
+def _html_table(frame):
+    if frame.empty:
+        return "<p class=note>(none)</p>"
+    return display(frame).to_html(index=False, escape=True, border=0)
+
+
+def _data_uri(png):
+    with open(png, "rb") as f:
+        return "data:image/png;base64," + base64.b64encode(f.read()).decode("ascii")
+
+
+def write_html(v, tabs, plots, path):
+    e = html.escape
+    body = [f"<h1>numaprobe fleet report</h1><p class=note>{e(_generated())}</p>"]
+    n_out = v.outliers.host.nunique()
+    body.append(f"<p>{len(v.hosts)} host(s) of {len(v.types)} node type(s); "
+                f"<span class={'bad' if n_out else 'note'}>{n_out} outlier host(s)</span>.</p>")
+    for name, (title, frame) in tabs.items():
+        if name == "host_metrics":
+            continue  # long; in CSV and Markdown
+        body.append(f"<h2>{e(title)}</h2>{_html_table(frame)}")
+        if name == "outliers":
+            body.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in judgement_lines(v))
+                        + "</ul>")
+            body.append(_html_plots(plots))
+    page = (f"<!DOCTYPE html><html><head><meta charset=utf-8><title>numaprobe fleet report"
+            f"</title><style>{CSS}</style></head><body>{''.join(body)}</body></html>")
+    with open(path, "w") as f:
+        f.write(page)
+
+
+def _html_plots(plots):
+    e = html.escape
+    parts = ["<h2>Plots</h2>"]
+    for p in plots:
+        if p.skipped:
+            parts.append(f"<p class=note>{e(p.title)}: not drawn: {e(p.skipped)}</p>")
+        else:
+            parts.append(f"<figure><figcaption><b>{e(p.title)}</b></figcaption>"
+                         f"<img alt=\"{e(p.title)}\" src=\"{_data_uri(p.png)}\"></figure>")
+    return "".join(parts)
+
+
+def write_all(v, plots, outdir):
+    """Writes report.html, report.md and the CSV files into outdir; returns the HTML path."""
+    os.makedirs(outdir, exist_ok=True)
+    tabs = tables(v)
+    write_csv(tabs, outdir)
+    write_markdown(v, tabs, plots, os.path.join(outdir, "report.md"))
+    html_path = os.path.join(outdir, "report.html")
+    write_html(v, tabs, plots, html_path)
+    return html_path

@@ -1,0 +1,35 @@
+# ---- fleet analysis (tests/analysis): numaprobe-report on synthetic fleets and on files the
+# binary wrote; included by tests/CMakeLists.txt. Python: ${NPRB_TEST_PYTHON} (Debian's).
+set(NPRB_ANALYSIS_OUT "${NPRB_OUT}/analysis")
+set(NPRB_FLEET3 "${NPRB_ANALYSIS_OUT}/fakehosts-a_1_b_1_c_1.h5")
+
+# A 3-host fake fleet (a, b, c) of its own, so the analysis tests do not race the fakehosts
+# label's run for the same file. Skipped (77) where namespaces are not permitted; the tests that
+# read it then skip and say why.
+nprb_add_script_test(analysis.fleet3 LABELS "analysis;fakehosts" TIMEOUT 300
+  FIXTURE_SETUP analysis_fleet3
+  COMMAND ${FAKEHOSTS}/numaprobe-fakehosts-test.sh --exe ${NPRB_EXE} --config ${NPRB_TINY}
+          --outdir ${NPRB_ANALYSIS_OUT} --hosts a:1,b:1,c:1)
+set_tests_properties(analysis.fleet3 PROPERTIES FIXTURES_REQUIRED outputs)
+
+set(NPRB_ANALYSIS_ENV
+  "NUMAPROBE_RESULTS=${NPRB_OUT}/singleton.h5:${NPRB_OUT}/mpi4.h5"
+  "NUMAPROBE_FLEET3=${NPRB_FLEET3}"
+  "NUMAPROBE_REPORT=${PROJECT_SOURCE_DIR}/analysis/numaprobe-report"
+  "NUMAPROBE_ANALYSIS_OUT=${NPRB_ANALYSIS_OUT}")
+
+# Outliers on the synthetic fleet, compare, refused files, reports on the binary's files.
+nprb_add_script_test(analysis.fleet LABELS analysis TIMEOUT 600
+  FIXTURE_REQUIRED "run_singleton;run_mpi4;analysis_fleet3"
+  COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider
+          ${CMAKE_CURRENT_SOURCE_DIR}/analysis
+          --ignore=${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_render.py)
+set_tests_properties(analysis.fleet PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")
+
+# The HTML report in headless Chromium (screenshots land in ${NPRB_ANALYSIS_OUT}).
+nprb_add_script_test(analysis.render LABELS analysis TIMEOUT 600
+  FIXTURE_REQUIRED analysis_fleet3
+  COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider
+          ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_render.py)
+set_tests_properties(analysis.render PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}"
+  SKIP_REGULAR_EXPRESSION "SKIPPED .*chromium not installed")

@@ -1,0 +1,309 @@
+#!/usr/bin/python3
+"""Writes a synthetic numaprobe results file (schema 0.2.0, docs/SCHEMA.md) for a fleet of
+hosts of two node types, with chosen hosts made slower on purpose.
+
+  synthetic_fleet.py OUT.h5 [--hosts 40] [--seed 1] [--factor HOST:KIND:FACTOR ...]
+
+KIND is one of latency_local, latency_remote, bw_local, bw_remote: every row of that kind on
+HOST is multiplied by FACTOR (0.6 = 40% less bandwidth, 1.35 = 35% more latency). Every other
+figure is the node type's nominal value with about 1% of noise, so nothing else strays by 10%.
+test_synthetic.py checks that the column layout matches what the numaprobe binary writes."""
+
+import argparse
+import sys
+
+import h5py
+import numpy as np
+
+SCHEMA = {
+    "hosts": "rank:i4 host_index:i4 ranks_on_host:i4 hostname:S64 fingerprint:S17 node_type:S64 "
+             "cpu_model:S64 packages:i4 numa_nodes:i4 cores:i4 pus:i4 memory_bytes:u8 "
+             "l1d_bytes:u8 l2_bytes:u8 l3_bytes:u8 kernel:S64 thp_mode:S16 numa_balancing:i4 "
+             "governor:S24 simd_path:S16 usable_cpus:S128 binding_check:S160 launcher:S128 "
+             "omp_env:S128 boost:S16 cpuset_cpus:S128 cpuset_mems:S128 cgroup:S128 "
+             "scheduler:S8 job_id:S32 "
+             "status:S16 error:S160 elapsed_s:f8",
+    "numa_nodes": "rank:i4 node:i4 memory_bytes:u8 cpus:i4 usable_cores:i4 package:i4 "
+                  "cpu_list:S128 mem_allowed:i4 cpus_allowed:i4",
+    "distances": "rank:i4 from_node:i4 to_node:i4 slit:i4 hmat_latency_ns:u8 "
+                 "hmat_bandwidth_mibs:u8",
+    "latency": "rank:i4 measurement:i4 hostname:S64 experiment:S24 cpu_node:i4 mem_node:i4 "
+               "mem_policy:S16 pair_class:S16 slit:i4 size_bytes:u8 pattern:S16 slot_bytes:u8 "
+               "tlb_window_bytes:u8 page_bytes:u8 threads:i4 samples:i4 accesses_per_sample:u8 "
+               "latency_ns_min:f8 latency_ns_median:f8 latency_ns_p90:f8 latency_ns_p99:f8 "
+               "latency_ns_max:f8 huge_page_frac:f8 pages_on_target_frac:f8 valid:i1 "
+               "status:S16 note:S160",
+    "bandwidth": "rank:i4 measurement:i4 hostname:S64 experiment:S24 cpu_node:i4 mem_node:i4 "
+                 "mem_policy:S16 pair_class:S16 slit:i4 size_bytes:u8 kernel:S16 init_mode:S16 "
+                 "stride_bytes:u8 page_bytes:u8 threads:i4 repetitions:i4 passes_per_sample:u8 "
+                 "program_bytes:u8 bus_bytes:u8 gbs_best:f8 gbs_median:f8 gbs_worst:f8 "
+                 "bus_gbs_best:f8 huge_page_frac:f8 pages_on_target_frac:f8 "
+                 "threads_pinned_ok:i1 valid:i1 status:S16 note:S160",
+    "placement": "rank:i4 measurement:i4 experiment:S24 node:i4 pages:u8",
+    "cache_levels": "rank:i4 level:i4 hwloc_bytes:u8 measured_bytes:u8 latency_ns_below:f8 "
+                    "agrees:i1 note:S160",
+    "numastat": "rank:i4 measurement:i4 experiment:S24 node:i4 numa_hit:i8 numa_miss:i8 "
+                "numa_foreign:i8 interleave_hit:i8 local_node:i8 other_node:i8",
+    "loaded_latency": "rank:i4 measurement:i4 hostname:S64 experiment:S24 cpu_node:i4 "
+                      "mem_node:i4 mem_policy:S16 pair_class:S16 slit:i4 size_bytes:u8 "
+                      "load_threads:i4 load_kernel:S16 delay_spins:u8 load_gbs:f8 "
+                      "latency_ns_min:f8 latency_ns_median:f8 latency_ns_p90:f8 "
+                      "latency_ns_p99:f8 latency_ns_max:f8 pages_on_target_frac:f8 "
+                      "threads_pinned_ok:i1 valid:i1 status:S16 note:S160",
+    "balancing": "rank:i4 measurement:i4 hostname:S64 from_node:i4 to_node:i4 "
+                 "numa_balancing:i4 threads:i4 t_s:f8 pages:u8 pages_on_from:u8 "
+                 "pages_on_to:u8 frac_on_to:f8 read_gbs:f8 status:S16 note:S160",
+    "hugepages": "rank:i4 node:i4 page_bytes:u8 pages_total:u8 pages_free:u8",
+    "topology_xml": "rank:i4 part:i4 text:S1024",
+}
+
+
+def dtype(table):
+    return np.dtype([(f.split(":")[0], f.split(":")[1]) for f in SCHEMA[table].split()])
+
+
+# Two node types: nominal figures (ns, GB/s, bytes) that hosts of the type scatter around.
+TYPES = (
+    {"prefix": "icx", "node_type": "Intel Xeon 6338 2S/2N/64C 256G", "fingerprint":
+     "a1b2c3d4e5f60718", "cpu_model": "Intel(R) Xeon(R) Gold 6338", "nodes": 2, "packages": 2,
+     "cores_per_node": 32, "l1d": 48 << 10, "l2": 1280 << 10, "l3": 48 << 20,
+     "lat_local": 92.0, "lat_remote": 145.0, "bw_local": 95.0, "bw_remote": 48.0,
+     "slit_remote": 20, "cache_ns": (1.3, 4.8, 18.0)},
+    {"prefix": "rome", "node_type": "AMD EPYC 7742 1S/4N/64C 512G", "fingerprint":
+     "0f1e2d3c4b5a6978", "cpu_model": "AMD EPYC 7742 64-Core Processor", "nodes": 4,
+     "packages": 1, "cores_per_node": 16, "l1d": 32 << 10, "l2": 512 << 10, "l3": 16 << 20,
+     "lat_local": 105.0, "lat_remote": 128.0, "bw_local": 38.0, "bw_remote": 30.0,
+     "slit_remote": 12, "cache_ns": (1.2, 3.9, 12.5)},
+)
+KERNEL_SCALE = {"read": 1.0, "triad": 0.88}
+PAGE = 4096
+
+
+class Writer:
+    """Collects rows per table (dicts; fields not given are zero, empty or NaN)."""
+
+    def __init__(self, rng):
+        self.rows = {t: [] for t in SCHEMA}
+        self.rng = rng
+        self.measurement = 0
+
+    def noise(self, value, sigma=0.01):
+        return float(value * np.exp(self.rng.normal(0.0, sigma)))
+
+    def add(self, table, **fields):
+        self.rows[table].append(fields)
+
+    def next_id(self):
+        self.measurement += 1
+        return self.measurement
+
+    def array(self, table):
+        dt = dtype(table)
+        out = np.zeros(len(self.rows[table]), dtype=dt)
+        for name in dt.names:
+            if dt[name].kind == "f":
+                out[name] = np.nan
+        for i, row in enumerate(self.rows[table]):
+            for k, v in row.items():
+                out[k][i] = v.encode() if isinstance(v, str) else v
+        return out
+
+
+def _pair(t, i, j):
+    if i == j:
+        return "local", 10
+    same_package = t["packages"] == 1
+    return ("same_package" if same_package else "cross_package"), t["slit_remote"]
+
+
+def _host(w, rank, name, t, f):
+    nodes = t["nodes"]
+    cores = nodes * t["cores_per_node"]
+    w.add("hosts", rank=rank, host_index=rank, ranks_on_host=1, hostname=name,
+          fingerprint=t["fingerprint"], node_type=t["node_type"], cpu_model=t["cpu_model"],
+          packages=t["packages"], numa_nodes=nodes, cores=cores, pus=2 * cores,
+          memory_bytes=nodes * (128 << 30) // (2 if nodes == 4 else 1), l1d_bytes=t["l1d"],
+          l2_bytes=t["l2"], l3_bytes=t["l3"], kernel="6.1.0-18-amd64", thp_mode="madvise",
+          numa_balancing=1, governor="performance", simd_path="avx2",
+          usable_cpus=f"0-{2 * cores - 1}",
+          binding_check=f"ok: CPUs 0-{2 * cores - 1} reach {nodes} of {nodes} NUMA nodes",
+          launcher="srun (PMIx), cpu-bind none", boost="on", cpuset_cpus=f"0-{2 * cores - 1}",
+          cpuset_mems=f"0-{nodes - 1}", cgroup="/slurm/uid_0/job_4242/step_0",
+          scheduler="slurm", job_id="4242", status="ok", elapsed_s=w.noise(300.0))
+    per_node = t["cores_per_node"]
+    for n in range(nodes):
+        w.add("numa_nodes", rank=rank, node=n, memory_bytes=64 << 30, cpus=2 * per_node,
+              usable_cores=per_node, package=n if t["packages"] > 1 else 0,
+              cpu_list=f"{n * per_node}-{(n + 1) * per_node - 1}", mem_allowed=1,
+              cpus_allowed=1)
+        for m in range(nodes):
+            w.add("distances", rank=rank, from_node=n, to_node=m, slit=_pair(t, n, m)[1])
+    ok = {"valid": 1, "status": "ok", "pages_on_target_frac": 1.0, "huge_page_frac": 0.0}
+    size = 1 << 30
+    for i in range(nodes):
+        for j in range(nodes):
+            where = "local" if i == j else "remote"
+            pair, slit = _pair(t, i, j)
+            lat = w.noise(t[f"lat_{where}"] * f.get(f"latency_{where}", 1.0))
+            mid = w.next_id()
+            w.add("latency", rank=rank, measurement=mid, hostname=name,
+                  experiment="latency_matrix", cpu_node=i, mem_node=j, mem_policy="bind",
+                  pair_class=pair, slit=slit, size_bytes=size, pattern="random",
+                  slot_bytes=256, tlb_window_bytes=256 << 10, page_bytes=PAGE, threads=1,
+                  samples=20, accesses_per_sample=1 << 20, latency_ns_min=0.97 * lat,
+                  latency_ns_median=lat, latency_ns_p90=1.03 * lat, latency_ns_p99=1.08 * lat,
+                  latency_ns_max=1.2 * lat, **ok)
+            w.add("placement", rank=rank, measurement=mid, experiment="latency_matrix",
+                  node=j, pages=size // PAGE)
+            for kernel, scale in KERNEL_SCALE.items():
+                gbs = w.noise(t[f"bw_{where}"] * scale * f.get(f"bw_{where}", 1.0))
+                w.add("bandwidth", rank=rank, measurement=w.next_id(), hostname=name,
+                      experiment="bandwidth_matrix", cpu_node=i, mem_node=j,
+                      mem_policy="bind", pair_class=pair, slit=slit, size_bytes=size,
+                      kernel=kernel, init_mode="threaded", page_bytes=PAGE, threads=per_node,
+                      repetitions=10, passes_per_sample=1, program_bytes=size,
+                      bus_bytes=size, gbs_best=gbs, gbs_median=0.97 * gbs,
+                      gbs_worst=0.9 * gbs, bus_gbs_best=gbs, threads_pinned_ok=1, **ok)
+    _sweep(w, rank, name, t, f, ok)
+    _first_touch(w, rank, name, t, ok)
+    _loaded(w, rank, name, t, f, ok)
+    _balancing(w, rank, name, t)
+
+
+def _sweep(w, rank, name, t, f, ok):
+    """Random chase against working set: a smooth step at each cache size."""
+    levels = [(t["l1d"], t["cache_ns"][0]), (t["l2"], t["cache_ns"][1]),
+              (t["l3"], t["cache_ns"][2])]
+    mem = t["lat_local"] * f.get("latency_local", 1.0)
+    for k in range(11, 31):  # 2 KiB .. 1 GiB
+        size = 1 << k
+        lat = mem
+        for cache, ns in reversed(levels):
+            # share of the working set that fits in this cache level
+            fits = min(1.0, cache / size)
+            lat = fits * ns + (1 - fits) * lat
+        lat = w.noise(lat)
+        w.add("latency", rank=rank, measurement=w.next_id(), hostname=name,
+              experiment="latency_sweep", cpu_node=0, mem_node=0, mem_policy="bind",
+              pair_class="local", slit=10, size_bytes=size, pattern="random", slot_bytes=256,
+              tlb_window_bytes=256 << 10, page_bytes=PAGE, threads=1, samples=5,
+              accesses_per_sample=1 << 16, latency_ns_min=0.98 * lat, latency_ns_median=lat,
+              latency_ns_p90=1.02 * lat, latency_ns_p99=1.05 * lat, latency_ns_max=1.1 * lat,
+              **ok)
+    for level, (cache, ns) in enumerate(levels, 1):
+        w.add("cache_levels", rank=rank, level=level, hwloc_bytes=cache, measured_bytes=cache,
+              latency_ns_below=w.noise(ns), agrees=1, note="agrees (synthetic)")
+
+
+def _first_touch(w, rank, name, t, ok):
+    nodes, size = t["nodes"], 1 << 30
+    pages = size // PAGE
+    full = t["bw_local"] * nodes
+    modes = [("serial", n, "first_touch", {n: pages}, 1.0 / nodes) for n in range(nodes)]
+    even = {n: pages // nodes for n in range(nodes)}
+    modes += [("threaded", -1, "first_touch", even, 1.0),
+              ("mismatched", -1, "first_touch", even, 0.0),
+              ("threaded", -1, "interleave", even, 1.0 / nodes),
+              ("bound", -1, "bind", even, 1.0)]
+    for init, mem, policy, spread, beside in modes:
+        remote_share = 1 - beside
+        gbs = w.noise(full * (beside + remote_share * t["bw_remote"] / t["bw_local"]))
+        if init == "serial":
+            gbs = w.noise(t["bw_local"] * 1.1)  # one node's memory serves every reader
+        mid = w.next_id()
+        w.add("bandwidth", rank=rank, measurement=mid, hostname=name, experiment="first_touch",
+              cpu_node=-1, mem_node=mem, mem_policy=policy, pair_class="-", size_bytes=size,
+              kernel="read", init_mode=init, page_bytes=PAGE,
+              threads=nodes * t["cores_per_node"], repetitions=5, passes_per_sample=1,
+              program_bytes=size, bus_bytes=size, gbs_best=gbs, gbs_median=0.97 * gbs,
+              gbs_worst=0.9 * gbs, bus_gbs_best=gbs, threads_pinned_ok=1,
+              **{**ok, "pages_on_target_frac": beside})
+        for node, n_pages in spread.items():
+            w.add("placement", rank=rank, measurement=mid, experiment="first_touch", node=node,
+                  pages=n_pages)
+
+
+def _loaded(w, rank, name, t, f, ok):
+    base = t["lat_local"] * f.get("latency_local", 1.0)
+    peak = t["bw_local"] * 0.9
+    for n in range(t["nodes"]):
+        for delay in (0, 50, 200, 1000, 5000):
+            load = peak / (1 + delay / 100)
+            lat = w.noise(base * (1 + 2.5 * (load / peak) ** 3))
+            w.add("loaded_latency", rank=rank, measurement=w.next_id(), hostname=name,
+                  experiment="loaded_latency", cpu_node=n, mem_node=n, mem_policy="bind",
+                  pair_class="local", slit=10, size_bytes=1 << 30,
+                  load_threads=t["cores_per_node"] - 1, load_kernel="read", delay_spins=delay,
+                  load_gbs=w.noise(load), latency_ns_min=0.97 * lat, latency_ns_median=lat,
+                  latency_ns_p90=1.1 * lat, latency_ns_p99=1.3 * lat, latency_ns_max=1.5 * lat,
+                  threads_pinned_ok=1, valid=1, status="ok", pages_on_target_frac=1.0)
+
+
+def _balancing(w, rank, name, t):
+    pages = (256 << 20) // PAGE
+    for setting in (0, 1):
+        mid = w.next_id()
+        for step in range(11):
+            ts = 0.5 * step
+            frac = 0.0 if setting == 0 else 1 - np.exp(-ts / 1.5)
+            on_to = int(pages * frac)
+            gbs = w.noise(t["bw_remote"] + frac * (t["bw_local"] - t["bw_remote"]))
+            w.add("balancing", rank=rank, measurement=mid, hostname=name, from_node=0,
+                  to_node=1, numa_balancing=setting, threads=t["cores_per_node"], t_s=ts,
+                  pages=pages, pages_on_from=pages - on_to, pages_on_to=on_to,
+                  frac_on_to=on_to / pages, read_gbs=gbs, status="ok")
+
+
+def host_names(n_hosts):
+    """Host names in rank order: the first half of the first type, the rest of the second."""
+    half = n_hosts // 2
+    return [f"{TYPES[0]['prefix']}{i + 1:02d}" for i in range(half)] + \
+           [f"{TYPES[1]['prefix']}{i + 1:02d}" for i in range(n_hosts - half)]
+
+
+def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.2.0"):
+    """Writes the fleet; factors maps host name -> {kind: factor}. Returns the host names."""
+    factors = factors or {}
+    w = Writer(np.random.default_rng(seed))
+    names = host_names(n_hosts)
+    for rank, name in enumerate(names):
+        t = TYPES[0] if rank < n_hosts // 2 else TYPES[1]
+        _host(w, rank, name, t, factors.get(name, {}))
+    with h5py.File(path, "w") as h5:
+        attrs = {"schema": "numaprobe", "schema_version": schema_version,
+                 "software_version": "0.1.0", "git_revision": "synthetic",
+                 "start_utc": "2026-01-01T00:00:00Z", "end_utc": "2026-01-01T00:10:00Z",
+                 "command_line": "synthetic_fleet.py", "config": "synthetic: true\n",
+                 "config_source": "built-in defaults", "mpi_library": "synthetic",
+                 "world_size": n_hosts, "host_count": n_hosts, "scheduler": "slurm",
+                 "job_id": "4242", "complete": 1, "hosts_ok": n_hosts, "hosts_failed": 0,
+                 "binding_summary": f"{n_hosts} of {n_hosts} rank(s) ok"}
+        for k, v in attrs.items():
+            h5.attrs[k] = v if not isinstance(v, int) else np.int64(v)
+        for table in SCHEMA:
+            h5.create_dataset(table, data=w.array(table))
+    return names
+
+
+def _factor(text):
+    host, kind, value = text.split(":")
+    return host, kind, float(value)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("out")
+    p.add_argument("--hosts", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--factor", type=_factor, action="append", default=[],
+                   metavar="HOST:KIND:FACTOR")
+    args = p.parse_args(argv)
+    factors = {}
+    for host, kind, value in args.factor:
+        factors.setdefault(host, {})[kind] = value
+    write_fleet(args.out, args.hosts, args.seed, factors)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""numaprobe-report on files the numaprobe binary wrote in this test run: singleton, 4 ranks on
+one host, and 3 fake hosts (a, b, c). Each plot is drawn exactly when the file has its data."""
+
+import re
+
+import h5py
+import numpy as np
+import pandas as pd
+from conftest import run_report
+
+from numaprobe_analysis.plots import PLOTS
+
+
+def _table(f, name):
+    if name not in f:
+        return pd.DataFrame()
+    frame = pd.DataFrame(f[name][()])
+    for c in frame.columns:
+        if frame[c].dtype == object:
+            frame[c] = frame[c].str.decode("ascii")
+    return frame
+
+
+def _supported(path):
+    """Which plots the file's rows support, worked out independently of the plotting code."""
+    with h5py.File(path, "r") as f:
+        lat, bw = _table(f, "latency"), _table(f, "bandwidth")
+        loaded, bal = _table(f, "loaded_latency"), _table(f, "balancing")
+    ok = lat[lat.status == "ok"]
+    sweep = ok[(ok.experiment == "latency_sweep") & (ok.pattern == "random")]
+    matrix = ok[(ok.experiment == "latency_matrix") & (ok.mem_policy == "bind")]
+    return {
+        "latency_vs_working_set": sweep.size_bytes.nunique() >= 2,
+        "numa_heatmaps": bool(len(matrix)) and matrix.groupby("rank").mem_node.nunique().max() >= 2,
+        "host_strips": bool(len(matrix)),
+        "first_touch_pages": bool(((bw.experiment == "first_touch") & (bw.status == "ok")).any()),
+        "balancing_series": bool((bal.status == "ok").any()) if len(bal) else False,
+        "loaded_latency_curves": bool((loaded.status == "ok").any()) if len(loaded) else False,
+    }
+
+
+def test_report_on_written_file(tmp_path, written):
+    out = tmp_path / "report"
+    proc = run_report(written, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    with h5py.File(written, "r") as f:
+        hosts = _table(f, "hosts")
+    for host in hosts.hostname:
+        assert re.search(rf"^\s*\d+\s+{re.escape(host)}\s", proc.stdout, re.M), host
+    # one per-type table per node type, with its host count
+    for label, group in hosts.groupby("node_type"):
+        assert f"{label}: median and IQR over hosts" in proc.stdout
+        assert re.search(rf"idle latency local +ns +{group.hostname.nunique()} ", proc.stdout)
+    if hosts.hostname.nunique() < 5:
+        assert "too small to judge" in proc.stdout
+    supported = _supported(written)
+    html = (out / "report.html").read_text()
+    for name, title, _draw in PLOTS:
+        drawn = (out / f"{name}.png").exists()
+        assert drawn == supported[name], f"{name}: drawn={drawn}, data supports={supported[name]}"
+        if drawn:
+            assert (out / f"{name}.svg").stat().st_size > 1000
+            assert f"  {name}: written" in proc.stdout
+        else:
+            # a skipped plot says why, on stdout and in the report
+            reason = re.search(rf"^  {name}: skipped: (.+)$", proc.stdout, re.M)
+            assert reason, name
+            assert f"{title}: not drawn:" in html
+    assert html.count("<img ") == sum(supported.values())
+    assert "http://" not in html and "https://" not in html
+
+
+def test_three_fake_hosts_are_one_node_type(written):
+    """The 3-host fake fleet (a, b, c on one machine): one type, three hosts, not judged."""
+    with h5py.File(written, "r") as f:
+        hosts = _table(f, "hosts")
+    if sorted(hosts.hostname) != ["a", "b", "c"]:
+        return  # not the fake fleet
+    proc = run_report(written, "--no-report")
+    assert proc.returncode == 0, proc.stderr
+    label = hosts.node_type[0]
+    assert f"{label}: 3 host(s), too small to judge" in proc.stdout
+    types = proc.stdout.split("Node types\n")[1].split("\n\n")[0].splitlines()
+    assert len(types) == 2 and re.search(r"\s3\s", types[1])
+    assert np.all(hosts.fingerprint == hosts.fingerprint[0])

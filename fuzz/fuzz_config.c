@@ -2,8 +2,9 @@
  *
  * Input: YAML text, or, when it starts with '=', one --set assignment per line. Besides "does not
  * crash", it checks a property: a config that loads is echoed (nprb_config_to_yaml, the text
- * stored in every results file), and the echo must load again and echo identically; a config
- * that cannot be written back as it was read would make the stored config a lie. */
+ * stored in every results file), and the echo must load again into the same values and echo
+ * identically; a config that cannot be written back as it was read would make the stored config
+ * a lie. */
 #include "config.h"
 
 #include <stdint.h>
@@ -23,6 +24,16 @@ static void check_round_trip(const struct nprb_config *cfg)
     nprb_config_defaults(&reloaded);
     if (nprb_config_load_text(&reloaded, echo, "echo", err, sizeof err) != 0) {
         fprintf(stderr, "the echo of a valid config does not load: %s\n%s", err, echo);
+        abort();
+    }
+    if (memcmp(cfg, &reloaded, sizeof reloaded) != 0) {
+        size_t at = 0;
+        while (((const unsigned char *)cfg)[at] == ((const unsigned char *)&reloaded)[at])
+            at++;
+        fprintf(stderr,
+                "the echo does not load as the config it was written from (byte %zu of struct "
+                "nprb_config differs):\n%s",
+                at, echo);
         abort();
     }
     nprb_config_to_yaml(&reloaded, again, sizeof again);

@@ -397,7 +397,7 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
     case KEY_DURATION: {
         double s;
         if (nprb_parse_duration(text, &s) != 0 || s <= 0 || s > 3600) {
-            fmt_err(err, errlen, "expected a duration above 0 and up to 1h like 10ms, got '%s'",
+            fmt_err(err, errlen, "expected a duration above 0 and up to 60min like 10ms, got '%s'",
                     text);
             return -1;
         }
@@ -756,6 +756,46 @@ int nprb_config_load_file(struct nprb_config *cfg, const char *path, char *err, 
 
 /* ---- echo and reference -------------------------------------------------------------------- */
 
+/* Writes @p value (in @p unit_s seconds) with the fewest digits, up to @p max_digits significant
+ * ones, that nprb_parse_duration() reads back as exactly @p seconds. @return true on success. */
+static bool exact_duration(double seconds, const char *unit, double unit_s, int max_digits,
+                           char *buf, size_t len)
+{
+    for (int digits = 1; digits <= max_digits; digits++) {
+        double back;
+        snprintf(buf, len, "%.*g%s", digits, seconds / unit_s, unit);
+        if (strchr(buf, 'e') == NULL && nprb_parse_duration(buf, &back) == 0 && back == seconds)
+            return true;
+    }
+    return false;
+}
+
+/* A duration as people write it (10ms, 4s, 10min), and exact: the echo stored in the results
+ * file must load as the very value the run used. Prefers the largest unit that gives a whole
+ * number, then the largest that needs at most 6 digits, then any exact form (values below 1ns
+ * included). */
+static void duration_text(double seconds, char *buf, size_t len)
+{
+    static const struct {
+        const char *name;
+        double seconds;
+    } units[] = {{"min", 60.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+    const size_t n = sizeof units / sizeof units[0];
+    for (size_t u = 0; u < n; u++)
+        if (exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len) &&
+            strchr(buf, '.') == NULL && seconds >= units[u].seconds)
+            return;
+    for (size_t u = 0; u < n; u++)
+        if (seconds >= units[u].seconds &&
+            exact_duration(seconds, units[u].name, units[u].seconds, 6, buf, len))
+            return;
+    for (size_t u = 0; u < n; u++)
+        if (seconds >= units[u].seconds &&
+            exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len))
+            return;
+    snprintf(buf, len, "%.17gs", seconds);
+}
+
 static void value_text(const struct nprb_config *cfg, const struct config_key *key, char *buf,
                        size_t len)
 {
@@ -779,16 +819,9 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
     case KEY_SIZE:
         nprb_format_size(*(const uint64_t *)field, buf, len);
         return;
-    case KEY_DURATION: {
-        double s = *(const double *)field;
-        if (s >= 60 && s == (double)(long)s && (long)s % 60 == 0)
-            snprintf(buf, len, "%ldmin", (long)s / 60);
-        else if (s >= 1)
-            snprintf(buf, len, "%gs", s);
-        else
-            snprintf(buf, len, "%gms", s * 1e3);
+    case KEY_DURATION:
+        duration_text(*(const double *)field, buf, len);
         return;
-    }
     case KEY_THP:
         snprintf(buf, len, "%s", thp_names[*(const enum nprb_thp_mode *)field]);
         return;
@@ -875,7 +908,7 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
  * fixed words; the others add their key's range. */
 static const char *const fixed_allowed[] = {
     [KEY_BOOL] = "true | false (also yes/no, on/off)",
-    [KEY_DURATION] = "duration (ns, us, ms, s, min; bare number: s), above 0, up to 1h",
+    [KEY_DURATION] = "duration (ns, us, ms, s, min; bare number: s), above 0, up to 60min",
     [KEY_THP] = "system | on | off | hugetlb",
     [KEY_PAIRS] = "all | local",
     [KEY_PATTERNS] =

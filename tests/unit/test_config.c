@@ -56,6 +56,20 @@ int main(void)
     rejects("latency_matrix:\n  size: 99999999999999999999\n", "out of range (4KiB to 64TiB)");
     rejects("seed: 1\n---\nseed: 2\n", "test.yaml:3: a second YAML document");
     CHECK(load(&cfg, "---\nseed: 5\n...\n", err, sizeof err) == 0 && cfg.seed == 5);
+    /* The echo stored in the results file loads as the very values the run used. */
+    CHECK(load(&cfg,
+               "latency_sweep:\n  sample_time: 200us\nnuma_balancing:\n  interval: 1.2345678ms\n",
+               err, sizeof err) == 0);
+    {
+        static char echo[NPRB_CONFIG_TEXT_MAX];
+        struct nprb_config again;
+        nprb_config_to_yaml(&cfg, echo, sizeof echo);
+        CHECK_STR_CONTAINS(echo, "sample_time: 200us");
+        CHECK_STR_CONTAINS(echo, "interval: 1.2345678ms");
+        CHECK(load(&again, echo, err, sizeof err) == 0);
+        CHECK(again.latency_sweep.sample_s == cfg.latency_sweep.sample_s);
+        CHECK(again.numa_balancing.interval_s == cfg.numa_balancing.interval_s);
+    }
     /* A section with nothing under it (every key commented out) changes nothing. */
     CHECK(load(&cfg, "latency_matrix:\nbandwidth_matrix:\n  threads: 2\n", err, sizeof err) == 0);
     CHECK(cfg.bandwidth_matrix.threads == 2 && cfg.latency_matrix.size_bytes == 1ULL << 30);

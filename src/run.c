@@ -45,6 +45,7 @@ struct job {
     char first_failure[NPRB_NOTE_LEN];
     int failed_hosts;
     int lost_ranks;                   /* rank 0: ranks given up as hung by the gather's watchdog */
+    uint64_t write_ns;                /* rank 0: time spent writing and reporting gathered rows */
     int narrow_ranks;                 /* rank 0: ranks whose binding check failed ... */
     char narrow_hosts[NPRB_TEXT_LEN]; /* ... and the first of their hosts, by name */
     const char *command_line;
@@ -341,6 +342,7 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
     struct job *job = arg;
     (void)rank;
     int rc = 0;
+    uint64_t t0 = nprb_now_ns();
     for (int t = 0; t < NPRB_N_TABLES; t++)
         if (nprb_h5_append(job->h5, (enum nprb_table_id)t, rows->tables[t].data,
                            rows->tables[t].count) != 0)
@@ -362,6 +364,7 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
         nprb_report_sweeps(job->sweep_out, rows);
         job->sweeps_printed = true;
     }
+    job->write_ns += nprb_now_ns() - t0;
     return rc;
 }
 
@@ -426,6 +429,7 @@ static enum nprb_status gather_and_write(struct job *job)
         nprb_report_header(stdout);
         job->sweep_out = open_memstream(&sweep_text, &sweep_len);
     }
+    uint64_t t0 = nprb_now_ns();
     int rc = nprb_fleet_gather(job->fleet, &job->results, write_rank, write_hung_rank, job,
                                2 * job->cfg.watchdog_s);
     if (job->fleet->rank != 0)
@@ -453,6 +457,10 @@ static enum nprb_status gather_and_write(struct job *job)
         return NPRB_ERR_SYSTEM;
     }
     job->h5 = NULL;
+    double took = (double)(nprb_now_ns() - t0) * 1e-9;
+    nprb_log_progress(
+        job->log, "results of %d rank(s) gathered and written in %.3f s; writing %.2f ms a rank",
+        job->fleet->size, took, 1e-6 * (double)job->write_ns / job->fleet->size);
     nprb_report_footer(stdout, job->output, job->fleet->host_count, job->fleet->size,
                        job->failed_hosts);
     fflush(stdout);
@@ -521,8 +529,8 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     bool binding_ok =
         nprb_binding_check(fleet, job->topo, &job->prov, job->binding, sizeof job->binding);
     if (!binding_ok)
-        NPRB_WARN(log, "binding on %s: %s (launch with --bind-to none)", fleet->hostname,
-                  job->binding);
+        NPRB_WARN(log, "binding on %s: %s%s", fleet->hostname, job->binding,
+                  strstr(job->binding, "OMP_THREAD_LIMIT") ? "" : " (launch with --bind-to none)");
     if (cli->strict && nprb_fleet_any(fleet, !binding_ok)) {
         if (fleet->rank == 0)
             NPRB_ERROR(log, "--strict: binding check failed on at least one host");

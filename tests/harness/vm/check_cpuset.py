@@ -8,13 +8,9 @@ import argparse
 import sys
 from collections import Counter, defaultdict
 
-import h5py
+from guest_results import Failures, tables, text
 
 PLACED = 0.99
-
-
-def text(v):
-    return v.decode() if isinstance(v, bytes) else str(v)
 
 
 def main():
@@ -25,19 +21,11 @@ def main():
     p.add_argument("--node", type=int, required=True, help="the node the cpuset holds")
     a = p.parse_args()
     total = a.nodes + a.memonly
-    fails = []
+    check = Failures()
+    expect = check.expect
 
-    def expect(ok, msg):
-        if not ok:
-            fails.append(msg)
-
-    with h5py.File(a.file, "r") as f:
-        hosts = f["hosts"][()]
-        nodes = f["numa_nodes"][()]
-        lat = f["latency"][()]
-        bw = f["bandwidth"][()]
-        place = f["placement"][()]
-        balancing = f["balancing"][()]
+    (hosts, nodes, lat, bw, place, balancing) = tables(
+        a.file, "hosts", "numa_nodes", "latency", "bandwidth", "placement", "balancing")
 
     # The hardware is described whole, whatever the cgroup hides.
     expect(len(hosts) == 1 and int(hosts[0]["numa_nodes"]) == total,
@@ -107,10 +95,7 @@ def main():
     for r in balancing:
         expect(text(r["status"]) == "not_applicable", f"balancing: {text(r['status'])}")
 
-    for msg in fails:
-        print("FAIL:", msg)
-    print(f"{a.file}: {'ok' if not fails else f'{len(fails)} failure(s)'}")
-    return 1 if fails else 0
+    return check.report(a.file)
 
 
 if __name__ == "__main__":

@@ -6,13 +6,9 @@ import argparse
 import sys
 from collections import Counter, defaultdict
 
-import h5py
+from guest_results import Failures, tables, text
 
 PLACED = 0.99
-
-
-def text(v):
-    return v.decode() if isinstance(v, bytes) else str(v)
 
 
 def expected_distance(i, j, nodes):
@@ -35,22 +31,12 @@ def main():
                    help="the guest publishes HMAT as vm-run --hmat sets it")
     a = p.parse_args()
     total = a.nodes + a.memonly
-    fails = []
+    check = Failures()
+    expect = check.expect
 
-    def expect(ok, msg):
-        if not ok:
-            fails.append(msg)
-
-    with h5py.File(a.file, "r") as f:
-        hosts = f["hosts"][()]
-        nodes = f["numa_nodes"][()]
-        dist = f["distances"][()]
-        lat = f["latency"][()]
-        bw = f["bandwidth"][()]
-        place = f["placement"][()]
-        numastat = f["numastat"][()]
-        loaded = f["loaded_latency"][()]
-        balancing = f["balancing"][()]
+    (hosts, nodes, dist, lat, bw, place, numastat, loaded, balancing) = tables(
+        a.file, "hosts", "numa_nodes", "distances", "latency", "bandwidth", "placement",
+        "numastat", "loaded_latency", "balancing")
 
     expect(len(hosts) == a.ranks, f"{len(hosts)} /hosts rows, want {a.ranks}")
     for h in hosts:
@@ -245,10 +231,7 @@ def main():
                        and text(r["status"]) == "ok"}
         expect(sweep_ranks == {0}, f"/{table}: sweeps measured by ranks {sorted(sweep_ranks)}")
 
-    for msg in fails:
-        print("FAIL:", msg)
-    print(f"{a.file}: {'ok' if not fails else f'{len(fails)} failure(s)'}")
-    return 1 if fails else 0
+    return check.report(a.file)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ enum option_id {
     OPT_QUIET,
     OPT_VERBOSE,
     OPT_SHOW_CONFIG,
+    OPT_DRY_RUN,
     OPT_CONFIG_REFERENCE,
     OPT_KERNELS,
     OPT_HELP,
@@ -42,6 +43,9 @@ static const struct option_row rows[N_OPTIONS] = {
     [OPT_QUIET] = {"quiet", 'q', NULL, "no progress lines on stderr"},
     [OPT_VERBOSE] = {"verbose", 'v', NULL, "debug messages on stderr"},
     [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
+    [OPT_DRY_RUN] = {"dry-run", 0, NULL,
+                     "check the config and plan on every host (sizes against each node's "
+                     "memory), print the plan and exit; nothing is measured or written"},
     [OPT_CONFIG_REFERENCE] = {"config-reference", 0, NULL,
                               "print every configuration key, its default and meaning; exit"},
     [OPT_KERNELS] = {"kernels", 0, NULL,
@@ -154,6 +158,9 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             break;
         case OPT_SHOW_CONFIG:
             cli->show_config = true;
+            break;
+        case OPT_DRY_RUN:
+            cli->dry_run = true;
             break;
         case OPT_CONFIG_REFERENCE:
             cli->config_reference = true;

@@ -18,6 +18,7 @@ struct nprb_cli {
     int set_count;
     bool strict, quiet, verbose;
     bool help, version, show_config, config_reference, kernels;
+    bool dry_run; /**< validate config and plan on every host, print the plan, measure nothing */
 };
 
 /**

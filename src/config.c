@@ -51,7 +51,8 @@ static const struct config_key keys[] = {
     {"checkpoints", KEY_BOOL, OFF(checkpoints), "true", 0, 0,
      "each rank keeps its finished rows in OUT.checkpoints/ (numaprobe merge) until the end"},
     {"huge_pages", KEY_THP, OFF(huge_pages), "system", 0, 0,
-     "transparent huge pages for buffers: system (leave alone) | on | off"},
+     "page size of every buffer: system (leave THP alone), on/off (THP madvise), hugetlb "
+     "(2 MiB pages from the vm.nr_hugepages pool)"},
     {"latency_matrix.enabled", KEY_BOOL, OFF(latency_matrix.enabled), "true", 0, 0,
      "measure idle latency with a dependent pointer chase"},
     {"latency_matrix.pairs", KEY_PAIRS, OFF(latency_matrix.pairs), "all", 0, 0,
@@ -63,7 +64,7 @@ static const struct config_key keys[] = {
      "chase working set per memory node (K/M/G/T or KiB/MiB/GiB/TiB)"},
     {"latency_matrix.tlb_window", KEY_SIZE, OFF(latency_matrix.tlb_window_bytes), "256KiB", 0,
      TIB(64), "chain random within windows of this size, visited in random order (0: whole set)"},
-    {"latency_matrix.samples", KEY_INT, OFF(latency_matrix.samples), "31", 3, 100000,
+    {"latency_matrix.samples", KEY_INT, OFF(latency_matrix.samples), "21", 3, 100000,
      "timed samples kept per measurement"},
     {"latency_matrix.sample_time", KEY_DURATION, OFF(latency_matrix.sample_s), "10ms", 0, 0,
      "minimum length of one sample (ns/us/ms/s)"},
@@ -75,15 +76,18 @@ static const struct config_key keys[] = {
      "kernels measured for every pair"},
     {"bandwidth_matrix.policies", KEY_POLICIES, OFF(bandwidth_matrix.policies), "interleave", 0, 0,
      "per CPU node, besides bind: interleave, preferred, first_touch"},
-    {"bandwidth_matrix.size", KEY_SIZE, OFF(bandwidth_matrix.size_bytes), "512MiB", KIB(64),
+    {"bandwidth_matrix.size", KEY_SIZE, OFF(bandwidth_matrix.size_bytes), "256MiB", KIB(64),
      TIB(64), "streamed array per memory node"},
     {"bandwidth_matrix.threads", KEY_THREADS, OFF(bandwidth_matrix.threads), "all", 1, 4096,
      "threads per CPU node: all (one per usable core) or a number"},
-    {"bandwidth_matrix.repetitions", KEY_INT, OFF(bandwidth_matrix.repetitions), "10", 2, 100000,
+    {"bandwidth_matrix.repetitions", KEY_INT, OFF(bandwidth_matrix.repetitions), "5", 2, 100000,
      "timed repetitions kept per measurement"},
 
     {"latency_sweep.enabled", KEY_BOOL, OFF(latency_sweep.enabled), "true", 0, 0,
      "latency against working-set size: the cache hierarchy, one core, its local memory"},
+    {"latency_sweep.pairs", KEY_PAIRS, OFF(latency_sweep.pairs), "local", 0, 0,
+     "local: the sweep core's own memory; all: also every other node's memory, one curve each "
+     "(remote latency by working set)"},
     {"latency_sweep.sizes", KEY_SIZES, OFF(latency_sweep.sizes), "auto", KIB(2), TIB(64),
      "working sets: auto (2 KiB to max_size, points below, at and above each cache) or a list"},
     {"latency_sweep.max_size", KEY_SIZE, OFF(latency_sweep.max_size_bytes), "0", 0, TIB(64),
@@ -93,7 +97,7 @@ static const struct config_key keys[] = {
      "random | random_full | stride:BYTES | index_random (independent loads through an index)"},
     {"latency_sweep.tlb_window", KEY_SIZE, OFF(latency_sweep.tlb_window_bytes), "256KiB", 0,
      TIB(64), "window of the random pattern (0: whole set)"},
-    {"latency_sweep.samples", KEY_INT, OFF(latency_sweep.samples), "11", 3, 100000,
+    {"latency_sweep.samples", KEY_INT, OFF(latency_sweep.samples), "7", 3, 100000,
      "timed samples kept per point"},
     {"latency_sweep.sample_time", KEY_DURATION, OFF(latency_sweep.sample_s), "2ms", 0, 0,
      "minimum length of one sample"},
@@ -119,35 +123,35 @@ static const struct config_key keys[] = {
      "read write write_nt copy copy_nt scale add triad read_strided read_random"},
     {"bandwidth_sweep.threads", KEY_THREADS, OFF(bandwidth_sweep.threads), "all", 1, 4096,
      "threads: all (one per usable core) or a number"},
-    {"bandwidth_sweep.stride", KEY_SIZE, OFF(bandwidth_sweep.stride_bytes), "64B", 8, KIB(1024),
-     "stride of read_strided"},
-    {"bandwidth_sweep.repetitions", KEY_INT, OFF(bandwidth_sweep.repetitions), "5", 2, 100000,
+    {"bandwidth_sweep.strides", KEY_SIZES, OFF(bandwidth_sweep.strides), "64B", 8, KIB(1024),
+     "strides of read_strided, one curve each (textbook stride 8 and 32 doubles: [64B, 256B])"},
+    {"bandwidth_sweep.repetitions", KEY_INT, OFF(bandwidth_sweep.repetitions), "3", 2, 100000,
      "timed samples kept per point"},
     {"bandwidth_sweep.sample_time", KEY_DURATION, OFF(bandwidth_sweep.sample_s), "1ms", 0, 0,
      "a sample repeats the kernel until it lasts this long"},
 
     {"thread_scaling.enabled", KEY_BOOL, OFF(thread_scaling.enabled), "true", 0, 0,
      "bandwidth with 1 .. all cores of the first node"},
-    {"thread_scaling.size", KEY_SIZE, OFF(thread_scaling.size_bytes), "256MiB", KIB(64), TIB(64),
+    {"thread_scaling.size", KEY_SIZE, OFF(thread_scaling.size_bytes), "128MiB", KIB(64), TIB(64),
      "bytes per array"},
     {"thread_scaling.kernels", KEY_KERNELS, OFF(thread_scaling.kernels), "read,triad", 0, 0,
      "kernels measured at every thread count"},
-    {"thread_scaling.repetitions", KEY_INT, OFF(thread_scaling.repetitions), "5", 2, 100000,
+    {"thread_scaling.repetitions", KEY_INT, OFF(thread_scaling.repetitions), "3", 2, 100000,
      "timed repetitions kept per point"},
 
     {"loaded_latency.enabled", KEY_BOOL, OFF(loaded_latency.enabled), "true", 0, 0,
      "latency from one core while the node's other cores load the same memory"},
     {"loaded_latency.pairs", KEY_PAIRS, OFF(loaded_latency.pairs), "local", 0, 0,
      "local: memory of the chasing core's node; all: every node"},
-    {"loaded_latency.size", KEY_SIZE, OFF(loaded_latency.size_bytes), "256MiB", KIB(64), TIB(64),
+    {"loaded_latency.size", KEY_SIZE, OFF(loaded_latency.size_bytes), "128MiB", KIB(64), TIB(64),
      "the chase's working set"},
-    {"loaded_latency.load_size", KEY_SIZE, OFF(loaded_latency.load_size_bytes), "128MiB", KIB(64),
+    {"loaded_latency.load_size", KEY_SIZE, OFF(loaded_latency.load_size_bytes), "64MiB", KIB(64),
      TIB(64), "buffer streamed by each load thread"},
     {"loaded_latency.threads", KEY_THREADS, OFF(loaded_latency.threads), "all", 1, 4096,
      "load threads: all (every other usable core of the node) or a number"},
     {"loaded_latency.load_writes", KEY_BOOL, OFF(loaded_latency.load_writes), "false", 0, 0,
      "load threads write each line back (read_write) instead of only reading"},
-    {"loaded_latency.delays", KEY_COUNTS, OFF(loaded_latency.delays), "0,50,200,1000,5000,20000", 0,
+    {"loaded_latency.delays", KEY_COUNTS, OFF(loaded_latency.delays), "0,200,2000,20000", 0,
      100000000, "spin iterations after each 64-byte line of load, one curve point each"},
     {"loaded_latency.samples", KEY_INT, OFF(loaded_latency.samples), "11", 3, 100000,
      "timed chase samples per point"},
@@ -211,6 +215,10 @@ static int for_each_item(const char *text,
         return -1;
     }
     snprintf(buf, sizeof buf, "%s", text);
+    if (strspn(buf, " ") == strlen(buf)) {
+        fmt_err(err, errlen, "expected a list, got nothing");
+        return -1;
+    }
     int n = 0;
     for (char *item = buf, *next; item != NULL; item = next) {
         next = strchr(item, ',');
@@ -254,8 +262,11 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
             return -1;
         }
     } else if (nprb_parse_size(item, &bytes) != 0) {
-        fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
-        return -1;
+        if (errno != ERANGE) {
+            fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
+            return -1;
+        }
+        bytes = UINT64_MAX; /* too large for any size: out of range below */
     }
     if (bytes < (uint64_t)a->key->min || bytes > (uint64_t)a->key->max) {
         char lo[32], hi[32];
@@ -368,11 +379,12 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
     }
     case KEY_SIZE: {
         uint64_t bytes;
-        if (nprb_parse_size(text, &bytes) != 0) {
+        int parsed = nprb_parse_size(text, &bytes);
+        if (parsed != 0 && errno != ERANGE) {
             fmt_err(err, errlen, "expected a size like 512MiB or 2G, got '%s'", text);
             return -1;
         }
-        if (bytes < (uint64_t)key->min || bytes > (uint64_t)key->max) {
+        if (parsed != 0 || bytes < (uint64_t)key->min || bytes > (uint64_t)key->max) {
             char lo[32], hi[32];
             nprb_format_size((uint64_t)key->min, lo, sizeof lo);
             nprb_format_size((uint64_t)key->max, hi, sizeof hi);
@@ -385,7 +397,7 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
     case KEY_DURATION: {
         double s;
         if (nprb_parse_duration(text, &s) != 0 || s <= 0 || s > 3600) {
-            fmt_err(err, errlen, "expected a duration above 0 and up to 1h like 10ms, got '%s'",
+            fmt_err(err, errlen, "expected a duration above 0 and up to 60min like 10ms, got '%s'",
                     text);
             return -1;
         }
@@ -404,7 +416,8 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
     case KEY_SIZES:
     case KEY_COUNTS: {
         struct nprb_sizes *list = (struct nprb_sizes *)field, parsed = {0};
-        if (key->kind == KEY_SIZES && strcasecmp(text, "auto") == 0) {
+        if (key->kind == KEY_SIZES && strcasecmp(text, "auto") == 0 &&
+            strcmp(key->initial, "auto") == 0) {
             *list = parsed;
             return 0;
         }
@@ -491,14 +504,93 @@ struct yaml_walk {
 
 static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefix);
 
-static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value, size_t line)
+/* True when @p name is a section: some key is "<name>.something". */
+static bool is_section(const char *name)
 {
-    if (value->type == YAML_MAPPING_NODE)
-        return walk_mapping(w, value, name);
-    const struct config_key *key = find_key(name);
-    if (key == NULL) {
+    size_t n = strlen(name);
+    for (size_t i = 0; i < N_KEYS; i++)
+        if (strncmp(keys[i].key, name, n) == 0 && keys[i].key[n] == '.')
+            return true;
+    return false;
+}
+
+/* Writes every section (experiment) name, in table order, as "a, b, ... or z". */
+static void section_list(char *buf, size_t len)
+{
+    size_t used = 0, count = 0;
+    const char *names[N_KEYS];
+    for (size_t i = 0; i < N_KEYS; i++) {
+        const char *dot = strchr(keys[i].key, '.');
+        if (dot == NULL || (count > 0 && strncmp(names[count - 1], keys[i].key,
+                                                 (size_t)(dot - keys[i].key) + 1) == 0))
+            continue;
+        names[count++] = keys[i].key;
+    }
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%.*s",
+                         i == 0           ? ""
+                         : i + 1 == count ? " or "
+                                          : ", ",
+                         (int)(strchr(names[i], '.') - names[i]), names[i]);
+        if (n < 0)
+            return;
+        used += (size_t)n;
+    }
+}
+
+/* Says what is wrong with @p name, which is not a key: a misspelt experiment, a section given a
+ * value, or an unknown key of a known section. */
+static void unknown_name(struct yaml_walk *w, const char *name, size_t line)
+{
+    char sections[256];
+    const char *dot = strchr(name, '.');
+    size_t head = dot != NULL ? (size_t)(dot - name) : strlen(name);
+    char first[128];
+    snprintf(first, sizeof first, "%.*s", (int)head, name);
+    if (dot != NULL && !is_section(first)) {
+        section_list(sections, sizeof sections);
+        fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment '%s' (expected %s)", w->path,
+                line, name, first, sections);
+    } else if (is_section(name)) {
+        fmt_err(w->err, w->errlen,
+                "%s:%zu: %s: expected a section of keys (e.g. '%s:' then indented 'enabled: "
+                "true'), got a single value",
+                w->path, line, name, name);
+    } else {
         fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown key (see numaprobe --config-reference)",
                 w->path, line, name);
+    }
+}
+
+static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value, size_t line)
+{
+    const struct config_key *key = find_key(name);
+    if (value->type == YAML_MAPPING_NODE) {
+        if (key != NULL) {
+            fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a mapping",
+                    w->path, line, name);
+            return -1;
+        }
+        if (strchr(name, '.') == NULL && !is_section(name)) {
+            char sections[256];
+            section_list(sections, sizeof sections);
+            fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment (expected %s)", w->path,
+                    line, name, sections);
+            return -1;
+        }
+        if (!is_section(name)) {
+            unknown_name(w, name, line);
+            return -1;
+        }
+        return walk_mapping(w, value, name);
+    }
+    if (key == NULL) {
+        /* "latency_matrix:" with nothing under it: an empty section changes nothing. */
+        if (is_section(name) && value->type == YAML_SCALAR_NODE && value->data.scalar.length == 0 &&
+            value->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+            return 0;
+        unknown_name(w, name, line);
         return -1;
     }
     bool is_list = key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
@@ -558,6 +650,15 @@ static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefi
             fmt_err(w->err, w->errlen, "%s:%zu: key too long", w->path, line);
             return -1;
         }
+        for (yaml_node_pair_t *before = map->data.mapping.pairs.start; before < pair; before++) {
+            yaml_node_t *b = yaml_document_get_node(w->doc, before->key);
+            if (b->type == YAML_SCALAR_NODE && strcmp((const char *)b->data.scalar.value,
+                                                      (const char *)k->data.scalar.value) == 0) {
+                fmt_err(w->err, w->errlen, "%s:%zu: %s: given twice (first on line %zu)", w->path,
+                        line, name, b->start_mark.line + 1);
+                return -1;
+            }
+        }
         if (walk_value(w, name, v, line) != 0)
             return -1;
     }
@@ -589,6 +690,25 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
         rc = walk_mapping(&w, root, "");
     }
     yaml_document_delete(&doc);
+    /* A second document ("---") would be ignored silently: refuse it. */
+    if (rc == 0 && root != NULL) {
+        if (!yaml_parser_load(&parser, &doc)) {
+            fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source,
+                    parser.problem_mark.line + 1, parser.problem ? parser.problem : "unknown");
+            rc = -1;
+        } else {
+            yaml_node_t *next = yaml_document_get_root_node(&doc);
+            bool empty =
+                next == NULL || (next->type == YAML_SCALAR_NODE && next->data.scalar.length == 0);
+            if (!empty) {
+                fmt_err(err, errlen,
+                        "%s:%zu: a second YAML document: a config is one document (no '---')",
+                        source, next->start_mark.line + 1);
+                rc = -1;
+            }
+            yaml_document_delete(&doc);
+        }
+    }
     yaml_parser_delete(&parser);
     return rc;
 }
@@ -601,12 +721,16 @@ int nprb_config_read_file(const char *path, char **text, char *err, size_t errle
         return -1;
     }
     char *buf = malloc(NPRB_CONFIG_FILE_MAX + 1);
+    errno = 0;
     size_t n = buf != NULL ? fread(buf, 1, NPRB_CONFIG_FILE_MAX + 1, f) : 0;
     int failed = buf == NULL || ferror(f);
+    int read_errno = errno;
     fclose(f);
     if (failed || n > NPRB_CONFIG_FILE_MAX) {
         fmt_err(err, errlen, "cannot read config %s: %s", path,
-                failed ? "read error" : "larger than 1 MiB");
+                !failed      ? "larger than 1 MiB"
+                : read_errno ? strerror(read_errno)
+                             : "read error");
         free(buf);
         return -1;
     }
@@ -632,6 +756,46 @@ int nprb_config_load_file(struct nprb_config *cfg, const char *path, char *err, 
 
 /* ---- echo and reference -------------------------------------------------------------------- */
 
+/* Writes @p value (in @p unit_s seconds) with the fewest digits, up to @p max_digits significant
+ * ones, that nprb_parse_duration() reads back as exactly @p seconds. @return true on success. */
+static bool exact_duration(double seconds, const char *unit, double unit_s, int max_digits,
+                           char *buf, size_t len)
+{
+    for (int digits = 1; digits <= max_digits; digits++) {
+        double back;
+        snprintf(buf, len, "%.*g%s", digits, seconds / unit_s, unit);
+        if (strchr(buf, 'e') == NULL && nprb_parse_duration(buf, &back) == 0 && back == seconds)
+            return true;
+    }
+    return false;
+}
+
+/* A duration as people write it (10ms, 4s, 10min), and exact: the echo stored in the results
+ * file must load as the very value the run used. Prefers the largest unit that gives a whole
+ * number, then the largest that needs at most 6 digits, then any exact form (values below 1ns
+ * included). */
+static void duration_text(double seconds, char *buf, size_t len)
+{
+    static const struct {
+        const char *name;
+        double seconds;
+    } units[] = {{"min", 60.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+    const size_t n = sizeof units / sizeof units[0];
+    for (size_t u = 0; u < n; u++)
+        if (exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len) &&
+            strchr(buf, '.') == NULL && seconds >= units[u].seconds)
+            return;
+    for (size_t u = 0; u < n; u++)
+        if (seconds >= units[u].seconds &&
+            exact_duration(seconds, units[u].name, units[u].seconds, 6, buf, len))
+            return;
+    for (size_t u = 0; u < n; u++)
+        if (seconds >= units[u].seconds &&
+            exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len))
+            return;
+    snprintf(buf, len, "%.17gs", seconds);
+}
+
 static void value_text(const struct nprb_config *cfg, const struct config_key *key, char *buf,
                        size_t len)
 {
@@ -655,16 +819,9 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
     case KEY_SIZE:
         nprb_format_size(*(const uint64_t *)field, buf, len);
         return;
-    case KEY_DURATION: {
-        double s = *(const double *)field;
-        if (s >= 60 && s == (double)(long)s && (long)s % 60 == 0)
-            snprintf(buf, len, "%ldmin", (long)s / 60);
-        else if (s >= 1)
-            snprintf(buf, len, "%gs", s);
-        else
-            snprintf(buf, len, "%gms", s * 1e3);
+    case KEY_DURATION:
+        duration_text(*(const double *)field, buf, len);
         return;
-    }
     case KEY_THP:
         snprintf(buf, len, "%s", thp_names[*(const enum nprb_thp_mode *)field]);
         return;
@@ -747,9 +904,61 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
     }
 }
 
+/* What a key accepts, in words: the reference's "allowed" line. Kinds without bounds say it in
+ * fixed words; the others add their key's range. */
+static const char *const fixed_allowed[] = {
+    [KEY_BOOL] = "true | false (also yes/no, on/off)",
+    [KEY_DURATION] = "duration (ns, us, ms, s, min; bare number: s), above 0, up to 60min",
+    [KEY_THP] = "system | on | off | hugetlb",
+    [KEY_PAIRS] = "all | local",
+    [KEY_PATTERNS] =
+        "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
+    [KEY_POLICIES] = "none | list of: interleave, preferred, first_touch",
+    [KEY_MODES] = "list of: serial, threaded, mismatched, interleave, bind",
+};
+
+static void allowed_text(const struct config_key *key, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    nprb_format_size((uint64_t)key->min, lo, sizeof lo);
+    nprb_format_size((uint64_t)key->max, hi, sizeof hi);
+    bool is_auto = strcmp(key->initial, "auto") == 0;
+    size_t used;
+    switch (key->kind) {
+    case KEY_INT:
+    case KEY_U64:
+    case KEY_THREADS:
+    case KEY_COUNTS:
+        snprintf(buf, len, "%s%s, %s%" PRId64 " to %" PRId64,
+                 key->kind == KEY_THREADS ? "all | " : "",
+                 key->kind == KEY_COUNTS ? "list of whole numbers" : "whole number",
+                 key->kind == KEY_COUNTS ? "each " : "", key->min, key->max);
+        return;
+    case KEY_SIZE:
+    case KEY_SIZES:
+        snprintf(buf, len, "%s%s (B, K/KiB, M/MiB, G/GiB, T/TiB; all binary), %s%s to %s",
+                 is_auto ? "auto | " : "", key->kind == KEY_SIZES ? "list of sizes" : "size",
+                 key->kind == KEY_SIZES ? "each " : "", lo, hi);
+        return;
+    case KEY_KERNELS:
+        used = (size_t)snprintf(buf, len, "list of:");
+        for (int id = 0; id < NPRB_N_KERNELS && used < len; id++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s", id ? "," : "",
+                                     nprb_kernel_get((enum nprb_kernel_id)id)->name);
+        return;
+    default:
+        snprintf(buf, len, "%s", fixed_allowed[key->kind]);
+        return;
+    }
+}
+
 void nprb_config_print_reference(FILE *out)
 {
     fprintf(out, "%-32s %-10s %s\n", "KEY", "DEFAULT", "MEANING");
-    for (size_t i = 0; i < N_KEYS; i++)
-        fprintf(out, "%-32s %-10s %s\n", keys[i].key, keys[i].initial, keys[i].help);
+    for (size_t i = 0; i < N_KEYS; i++) {
+        char allowed[256];
+        allowed_text(&keys[i], allowed, sizeof allowed);
+        fprintf(out, "%-32s %-10s %s\n%-43s allowed: %s\n", keys[i].key, keys[i].initial,
+                keys[i].help, "", allowed);
+    }
 }

@@ -59,6 +59,7 @@ struct nprb_bandwidth_config {
 
 struct nprb_latency_sweep_config {
     bool enabled;
+    enum nprb_pairs pairs; /**< local: the sweep node's memory; all: every node's, one curve each */
     struct nprb_sizes sizes; /**< working sets; auto: 2 KiB to max_size around the caches */
     uint64_t max_size_bytes; /**< largest auto point (also capped by 1/4 of free memory) */
     struct nprb_names patterns;
@@ -80,8 +81,8 @@ struct nprb_bandwidth_sweep_config {
     struct nprb_sizes sizes; /**< per array; auto like latency_sweep */
     uint64_t max_size_bytes;
     struct nprb_names kernels;
-    int threads;           /**< 0: one per usable core */
-    uint64_t stride_bytes; /**< for read_strided */
+    int threads;               /**< 0: one per usable core */
+    struct nprb_sizes strides; /**< read_strided is measured at each */
     int repetitions;
     double sample_s; /**< a timed sample repeats the kernel until it lasts this long */
 };

@@ -57,6 +57,58 @@ int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
     return 0;
 }
 
+/* Adds node @p index's os index to the comma list @p buf unless it is there already. */
+static void add_node(char *buf, size_t len, const struct nprb_topo *topo, int index)
+{
+    char one[16];
+    if (index < 0)
+        snprintf(one, sizeof one, "all");
+    else
+        snprintf(one, sizeof one, "%u", nprb_topo_node(topo, index)->os_index);
+    size_t used = strlen(buf);
+    for (const char *at = buf; (at = strstr(at, one)) != NULL; at += strlen(one)) {
+        bool starts = at == buf || at[-1] == ',';
+        bool ends = at[strlen(one)] == '\0' || at[strlen(one)] == ',';
+        if (starts && ends)
+            return;
+    }
+    if (used + strlen(one) + 2 < len)
+        snprintf(buf + used, len - used, "%s%s", used ? "," : "", one);
+}
+
+void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_topo *topo)
+{
+    fprintf(out, "plan: %zu measurement(s)\n", plan->count);
+    for (size_t first = 0, end; first < plan->count; first = end) {
+        enum nprb_experiment_id exp = plan->items[first].experiment;
+        uint64_t lo = UINT64_MAX, hi = 0;
+        char cpus[128] = "", mems[128] = "";
+        const char *skip = NULL;
+        size_t skipped = 0;
+        for (end = first; end < plan->count && plan->items[end].experiment == exp; end++) {
+            const struct nprb_plan_item *item = &plan->items[end];
+            lo = item->size_bytes < lo ? item->size_bytes : lo;
+            hi = item->size_bytes > hi ? item->size_bytes : hi;
+            if (item->skip_reason[0] != '\0') {
+                skip = item->skip_reason;
+                skipped++;
+                continue;
+            }
+            add_node(cpus, sizeof cpus, topo, item->cpu_node);
+            add_node(mems, sizeof mems, topo, item->mem_node);
+        }
+        char from[32], to[32];
+        nprb_format_size(lo, from, sizeof from);
+        nprb_format_size(hi, to, sizeof to);
+        fprintf(out, "  %-17s %4zu  size %s%s%s  CPU nodes %s  memory nodes %s",
+                nprb_experiment_name(exp), end - first, from, lo == hi ? "" : " to ",
+                lo == hi ? "" : to, cpus[0] ? cpus : "-", mems[0] ? mems : "-");
+        if (skip != NULL)
+            fprintf(out, "  (%zu skipped, e.g. %s)", skipped, skip);
+        fputc('\n', out);
+    }
+}
+
 void nprb_plan_free(struct nprb_plan *plan)
 {
     free(plan->items);

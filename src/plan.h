@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /** Who first writes the arrays (and so, under first touch, where their pages land). */
 enum nprb_init_mode {
@@ -101,6 +102,12 @@ int nprb_plan_first_cpu_node(const struct nprb_topo *topo);
  */
 int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
                     const struct nprb_topo *topo, bool host_leader, char *err, size_t errlen);
+
+/**
+ * Writes a summary of @p plan to @p out, one line per experiment: how many measurements, their
+ * working-set sizes, the CPU and memory nodes (os indexes) and why items will be skipped.
+ */
+void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_topo *topo);
 
 void nprb_plan_free(struct nprb_plan *plan);
 

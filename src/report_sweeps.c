@@ -75,7 +75,7 @@ static void print_grid(FILE *out, const char *title, const char *corner, const s
     fprintf(out, "\n%s\n", title);
     for (int first = 0; first < g->cols; first += COLUMNS_PER_BLOCK) {
         int last = first + COLUMNS_PER_BLOCK < g->cols ? first + COLUMNS_PER_BLOCK : g->cols;
-        fprintf(out, "%-14s", corner);
+        fprintf(out, "%-17s", corner);
         for (int c = first; c < last; c++) {
             char head[32];
             if (kind == COL_SIZE)
@@ -86,7 +86,7 @@ static void print_grid(FILE *out, const char *title, const char *corner, const s
         }
         fputc('\n', out);
         for (int r = 0; r < g->rows; r++) {
-            fprintf(out, "%-14s", g->row_name[r]);
+            fprintf(out, "%-17s", g->row_name[r]);
             for (int c = first; c < last; c++) {
                 if (isnan(g->value[r][c]))
                     fprintf(out, " %9s", "-");
@@ -136,12 +136,19 @@ static void latency_grids(FILE *out, const struct nprb_results *rows, struct gri
         if (strcmp(l->experiment, "latency_sweep") != 0 || strcmp(l->status, "ok") != 0)
             continue;
         host = l->hostname;
-        struct cell cell = {l->pattern, l->size_bytes, l->latency_ns_median};
+        /* Curves through another node's memory (pairs: all) get their own rows. */
+        char name[32];
+        if (l->mem_node == l->cpu_node)
+            snprintf(name, sizeof name, "%s", l->pattern);
+        else
+            snprintf(name, sizeof name, "%s m%d", l->pattern, (int)l->mem_node);
+        struct cell cell = {name, l->size_bytes, l->latency_ns_median};
         put(g, &cell);
     }
-    char title[160];
+    char title[200];
     snprintf(title, sizeof title,
-             "latency_sweep on %s: ns per access (median) by working set, one core, local memory",
+             "latency_sweep on %s: ns per access (median) by working set, one core, local memory "
+             "(mN: memory on node N)",
              host);
     print_grid(out, title, "pattern", g, COL_SIZE, 2);
 
@@ -174,8 +181,13 @@ static void bandwidth_grids(FILE *out, const struct nprb_results *rows, struct g
                 continue;
             host = b->hostname;
             threads = b->threads;
-            struct cell cell = {b->kernel, e == 0 ? b->size_bytes : (uint64_t)b->threads,
-                                b->gbs_best};
+            char name[32];
+            if (b->stride_bytes != 0) /* one curve per stride of read_strided */
+                snprintf(name, sizeof name, "%s:%llu", b->kernel,
+                         (unsigned long long)b->stride_bytes);
+            else
+                snprintf(name, sizeof name, "%s", b->kernel);
+            struct cell cell = {name, e == 0 ? b->size_bytes : (uint64_t)b->threads, b->gbs_best};
             put(g, &cell);
         }
         char title[200];

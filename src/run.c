@@ -489,8 +489,15 @@ static enum nprb_status prepare(struct job *job)
         return NPRB_OK;
     }
     st = discover(job);
-    if (st != NPRB_OK)
+    if (st != NPRB_OK || job->cli->dry_run) {
+        /* Every host's plan was checked; rank 0's is shown (hosts of one type plan alike). */
+        if (st == NPRB_OK && job->fleet->rank == 0) {
+            fputs(job->config_yaml, stdout);
+            nprb_plan_print(stdout, &job->plan, job->topo);
+            printf("config and plan ok on %d host(s); nothing measured\n", job->fleet->host_count);
+        }
         return st;
+    }
     return open_output(job);
 }
 
@@ -510,7 +517,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     utc_now(job->start_utc, sizeof job->start_utc, false);
 
     enum nprb_status st = prepare(job);
-    if (st != NPRB_OK || cli->show_config)
+    if (st != NPRB_OK || cli->show_config || cli->dry_run)
         goto out;
 
     nprb_log_progress(log, "numaprobe %s: %d rank(s) on %d host(s), results to %s", NPRB_VERSION,

@@ -10,21 +10,26 @@ int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
     struct nprb_plan_item item = {.experiment = NPRB_EXP_BANDWIDTH_SWEEP,
                                   .policy = NPRB_MEM_BIND,
                                   .threads = c->threads,
-                                  .stride_bytes = c->stride_bytes,
                                   .repetitions = c->repetitions,
                                   .sample_s = c->sample_s};
     item.cpu_node = item.mem_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
     uint64_t sizes[NPRB_MAX_LIST];
     int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, sizes, NPRB_MAX_LIST);
     for (int k = 0; k < c->kernels.count; k++) {
-        for (int i = 0; i < n; i++) {
-            /* Up to three arrays and an index: the node must hold all of them. */
-            if (nprb_plan_check_fits(p, "bandwidth_sweep.sizes", sizes[i] * 4, item.mem_node) != 0)
-                return -1;
-            item.kernel = nprb_kernel_id_named(c->kernels.name[k]);
-            item.size_bytes = sizes[i];
-            if (nprb_plan_add(p, &item) != 0)
-                return -1;
+        item.kernel = nprb_kernel_id_named(c->kernels.name[k]);
+        /* A strided kernel gives one curve per stride; the others ignore the stride. */
+        int strides = nprb_kernel_get(item.kernel)->uses_stride ? c->strides.count : 1;
+        for (int s = 0; s < strides; s++) {
+            item.stride_bytes = c->strides.bytes[s];
+            for (int i = 0; i < n; i++) {
+                /* Up to three arrays and an index: the node must hold all of them. */
+                if (nprb_plan_check_fits(p, "bandwidth_sweep.sizes", sizes[i] * 4, item.mem_node) !=
+                    0)
+                    return -1;
+                item.size_bytes = sizes[i];
+                if (nprb_plan_add(p, &item) != 0)
+                    return -1;
+            }
         }
     }
     return 0;

@@ -1,5 +1,7 @@
 /* latency_sweep: ns per access against working-set size, for each configured pattern, from one
- * core through its local memory: the cache hierarchy as a curve. */
+ * core through its local memory: the cache hierarchy as a curve. With pairs: all, the same core
+ * also chases through every other node's memory: the textbook's local/remote grid, where the
+ * remote curve shows the caches hiding the remote node until the set outgrows them. */
 #include "experiment.h"
 
 int nprb_plan_latency_sweep(struct nprb_planner *p)
@@ -13,20 +15,27 @@ int nprb_plan_latency_sweep(struct nprb_planner *p)
                                   .tlb_window_bytes = c->tlb_window_bytes,
                                   .samples = c->samples,
                                   .sample_s = c->sample_s};
-    item.cpu_node = item.mem_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
+    item.cpu_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
     uint64_t sizes[NPRB_MAX_LIST];
     int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, sizes, NPRB_MAX_LIST);
-    for (int i = 0; i < n; i++)
-        if (nprb_plan_check_fits(p, "latency_sweep.sizes", sizes[i], item.mem_node) != 0)
-            return -1;
-    char why[160];
-    for (int k = 0; k < c->patterns.count; k++) {
-        if (nprb_pattern_parse(c->patterns.name[k], &item.pattern, why, sizeof why) != 0)
-            continue; /* validated with the config already */
-        for (int i = 0; i < n; i++) {
-            item.size_bytes = sizes[i];
-            if (nprb_plan_add(p, &item) != 0)
+    for (int m = 0; m < nprb_topo_node_count(p->topo); m++) {
+        bool local = m == item.cpu_node;
+        if (!local && (c->pairs != NPRB_PAIRS_ALL || item.skip_reason[0] != '\0' ||
+                       nprb_topo_node(p->topo, m)->memory_bytes == 0))
+            continue;
+        item.mem_node = m;
+        for (int i = 0; i < n; i++)
+            if (nprb_plan_check_fits(p, "latency_sweep.sizes", sizes[i], m) != 0)
                 return -1;
+        char why[160];
+        for (int k = 0; k < c->patterns.count; k++) {
+            if (nprb_pattern_parse(c->patterns.name[k], &item.pattern, why, sizeof why) != 0)
+                continue; /* validated with the config already */
+            for (int i = 0; i < n; i++) {
+                item.size_bytes = sizes[i];
+                if (nprb_plan_add(p, &item) != 0)
+                    return -1;
+            }
         }
     }
     return 0;

@@ -45,7 +45,34 @@ int main(void)
     CHECK(cfg.bandwidth_matrix.threads == 3);
 
     rejects("latency_matrix:\n  sise: 1G\n", "test.yaml:2: latency_matrix.sise: unknown key");
-    rejects("bogus_experiment:\n  size: 1G\n", "test.yaml:2: bogus_experiment.size: unknown key");
+    rejects("bogus_experiment:\n  size: 1G\n",
+            "test.yaml:1: bogus_experiment: unknown experiment (expected latency_matrix,");
+    rejects("latency_matrix:\n  size: 1G\n  size: 2G\n",
+            "test.yaml:3: latency_matrix.size: given twice (first on line 2)");
+    rejects("latency_matrix: 1G\n", "test.yaml:1: latency_matrix: expected a section of keys");
+    rejects("latency_matrix:\n  size:\n    x: 1\n",
+            "test.yaml:2: latency_matrix.size: expected a single value, got a mapping");
+    rejects("latency_sweep:\n  sizes: []\n", "latency_sweep.sizes: expected a list, got nothing");
+    rejects("latency_matrix:\n  size: 99999999999999999999\n", "out of range (4KiB to 64TiB)");
+    rejects("seed: 1\n---\nseed: 2\n", "test.yaml:3: a second YAML document");
+    CHECK(load(&cfg, "---\nseed: 5\n...\n", err, sizeof err) == 0 && cfg.seed == 5);
+    /* The echo stored in the results file loads as the very values the run used. */
+    CHECK(load(&cfg,
+               "latency_sweep:\n  sample_time: 200us\nnuma_balancing:\n  interval: 1.2345678ms\n",
+               err, sizeof err) == 0);
+    {
+        static char echo[NPRB_CONFIG_TEXT_MAX];
+        struct nprb_config again;
+        nprb_config_to_yaml(&cfg, echo, sizeof echo);
+        CHECK_STR_CONTAINS(echo, "sample_time: 200us");
+        CHECK_STR_CONTAINS(echo, "interval: 1.2345678ms");
+        CHECK(load(&again, echo, err, sizeof err) == 0);
+        CHECK(again.latency_sweep.sample_s == cfg.latency_sweep.sample_s);
+        CHECK(again.numa_balancing.interval_s == cfg.numa_balancing.interval_s);
+    }
+    /* A section with nothing under it (every key commented out) changes nothing. */
+    CHECK(load(&cfg, "latency_matrix:\nbandwidth_matrix:\n  threads: 2\n", err, sizeof err) == 0);
+    CHECK(cfg.bandwidth_matrix.threads == 2 && cfg.latency_matrix.size_bytes == 1ULL << 30);
     rejects("latency_matrix:\n  size: lots\n", "test.yaml:2: latency_matrix.size: expected a size");
     rejects("latency_matrix:\n  size: -5G\n", "latency_matrix.size: expected a size");
     rejects("latency_matrix:\n  size: 1K\n", "out of range");

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# shipped-configs.sh NUMAPROBE ROOT: every config in ROOT/configs validates, without measuring.
+#   --show-config  parses it (keys, types, ranges): must exit 0 and echo every experiment;
+#   --dry-run      plans it on this host: must exit 0, except that a config for big machines
+#                  (the textbook's 16 GiB per pair) may be refused here, exit 2, only because a
+#                  size exceeds this host's NUMA node (the message says which).
+# configs/quick.yaml must plan here without any refusal and equal the built-in defaults. A
+# known-bad config must be rejected by the same checks (the negative control).
+set -euo pipefail
+exe=$1 root=$2
+fail=0
+sections=(latency_matrix bandwidth_matrix latency_sweep stride_sweep bandwidth_sweep
+    thread_scaling loaded_latency numa_balancing first_touch)
+
+# validate CONFIG: 0 when it passes, 1 with the reason on stdout when not.
+validate() {
+    local config=$1 out rc=0
+    out=$("$exe" --show-config -c "$config" 2>&1) || rc=$?
+    if [ "$rc" -ne 0 ]; then echo "--show-config exit $rc: $out"; return 1; fi
+    local s
+    for s in "${sections[@]}"; do
+        grep -q "^$s:$" <<<"$out" || { echo "--show-config does not echo section $s"; return 1; }
+    done
+    rc=0
+    out=$("$exe" --dry-run -c "$config" 2>&1) || rc=$?
+    if [ "$rc" -eq 0 ] && grep -q "^config and plan ok on 1 host" <<<"$out"; then
+        return 0
+    fi
+    if [ "$rc" -eq 2 ] && grep -Eq "is larger than NUMA node [0-9]+'s memory" <<<"$out" &&
+        [ "$(basename "$config")" != quick.yaml ]; then
+        echo "note: $(basename "$config") is valid but too big for this host: $(tail -1 <<<"$out")" >&2
+        return 0
+    fi
+    echo "--dry-run exit $rc: $out"
+    return 1
+}
+
+shopt -s nullglob
+configs=("$root"/configs/*.yaml)
+for want in quick default full textbook; do
+    [ -f "$root/configs/$want.yaml" ] || { echo "FAIL: configs/$want.yaml missing"; fail=1; }
+done
+for config in "${configs[@]}"; do
+    if why=$(validate "$config"); then
+        echo "ok: $(basename "$config")"
+    else
+        echo "FAIL: $(basename "$config"): $why"
+        fail=1
+    fi
+done
+# quick.yaml is what numaprobe does without -c (--help and config.h say so).
+if [ "$("$exe" --show-config)" != "$("$exe" --show-config -c "$root/configs/quick.yaml")" ]; then
+    echo "FAIL: configs/quick.yaml differs from the built-in defaults:"
+    diff <("$exe" --show-config) <("$exe" --show-config -c "$root/configs/quick.yaml") || true
+    fail=1
+fi
+# The job scripts' documented default config must exist.
+for script in "$root"/jobs/local.sh "$root"/jobs/*/numaprobe*; do
+    default=$(grep -o 'configs/[a-z]*\.yaml}' "$script" | head -1 | tr -d '}')
+    if [ -z "$default" ] || [ ! -f "$root/$default" ]; then
+        echo "FAIL: $script: default config '${default:-none}' not in the repository"
+        fail=1
+    fi
+done
+if validate "$root/tests/config_errors/unknown-key.yaml" >/dev/null; then
+    echo "FAIL: negative control: tests/config_errors/unknown-key.yaml passed validation"
+    fail=1
+fi
+exit $fail

@@ -1,0 +1,100 @@
+/* Sweep plans on a two-socket shape (tests/topologies/intel-2s.xml): latency_sweep.pairs adds
+ * the remote curves, bandwidth_sweep.strides one read_strided curve per stride, and the dry-run
+ * summary names both memory nodes. */
+#include "check.h"
+#include "config.h"
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Builds the plan of @p sets over the defaults with every other experiment off. */
+static int plan_of(struct nprb_plan *plan, const struct nprb_topo *topo, const char *const *sets)
+{
+    static const char *const off[] = {
+        "latency_matrix.enabled=false",  "bandwidth_matrix.enabled=false",
+        "latency_sweep.enabled=false",   "stride_sweep.enabled=false",
+        "bandwidth_sweep.enabled=false", "thread_scaling.enabled=false",
+        "loaded_latency.enabled=false",  "numa_balancing.enabled=false",
+        "first_touch.enabled=false"};
+    struct nprb_config cfg;
+    char err[512];
+    nprb_config_defaults(&cfg);
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        CHECK(nprb_config_set(&cfg, off[i], err, sizeof err) == 0);
+    for (; *sets != NULL; sets++)
+        if (nprb_config_set(&cfg, *sets, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", *sets, err);
+            return -1;
+        }
+    int rc = nprb_plan_build(plan, &cfg, topo, true, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "plan: %s\n", err);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_plan_sweeps TOPOLOGY_DIR\n");
+        return 1;
+    }
+    char path[1024], err[256];
+    snprintf(path, sizeof path, "%s/intel-2s.xml", argv[1]);
+    struct nprb_topo *topo = NULL;
+    if (nprb_topo_create(&topo, path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", path, err);
+        return 1;
+    }
+    struct nprb_plan plan;
+
+    const char *const local[] = {"latency_sweep.enabled=true", "latency_sweep.sizes=4KiB,1MiB",
+                                 "latency_sweep.patterns=random,stride:64", NULL};
+    CHECK(plan_of(&plan, topo, local) == 0);
+    CHECK(plan.count == 4);
+    for (size_t i = 0; i < plan.count; i++)
+        CHECK(plan.items[i].cpu_node == 0 && plan.items[i].mem_node == 0);
+    nprb_plan_free(&plan);
+
+    const char *const remote[] = {"latency_sweep.enabled=true", "latency_sweep.sizes=4KiB,1MiB",
+                                  "latency_sweep.patterns=random,stride:64",
+                                  "latency_sweep.pairs=all", NULL};
+    CHECK(plan_of(&plan, topo, remote) == 0);
+    CHECK(plan.count == 8);
+    int on_node1 = 0;
+    for (size_t i = 0; i < plan.count; i++) {
+        CHECK(plan.items[i].cpu_node == 0);
+        on_node1 += plan.items[i].mem_node == 1;
+    }
+    CHECK(on_node1 == 4);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    nprb_plan_print(out, &plan, topo);
+    fclose(out);
+    CHECK_STR_CONTAINS(text, "plan: 8 measurement(s)");
+    CHECK_STR_CONTAINS(text,
+                       "latency_sweep        8  size 4KiB to 1MiB  CPU nodes 0  memory nodes 0,1");
+    free(text);
+    nprb_plan_free(&plan);
+
+    const char *const strides[] = {"bandwidth_sweep.enabled=true", "bandwidth_sweep.sizes=16KiB",
+                                   "bandwidth_sweep.kernels=read,read_strided",
+                                   "bandwidth_sweep.strides=64B,256B", NULL};
+    CHECK(plan_of(&plan, topo, strides) == 0);
+    CHECK(plan.count == 3);
+    if (plan.count == 3) {
+        CHECK(plan.items[1].stride_bytes == 64 && plan.items[2].stride_bytes == 256);
+        CHECK(plan.items[1].kernel == plan.items[2].kernel &&
+              plan.items[0].kernel != plan.items[1].kernel);
+    }
+    nprb_plan_free(&plan);
+
+    /* A remote node too small for a size refuses the plan, naming the key. */
+    const char *const too_big[] = {"latency_sweep.enabled=true", "latency_sweep.sizes=200GiB",
+                                   "latency_sweep.pairs=all", NULL};
+    CHECK(plan_of(&plan, topo, too_big) == -1);
+
+    nprb_topo_destroy(topo);
+    return CHECK_DONE();
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes a synthetic numaprobe results file (schema 0.2.0, docs/SCHEMA.md) for a fleet of
+"""Writes a synthetic numaprobe results file (the layout of docs/SCHEMA.md) for a fleet of
 hosts of two node types, with chosen hosts made slower on purpose.
 
   synthetic_fleet.py OUT.h5 [--hosts 40] [--seed 1] [--factor HOST:KIND:FACTOR ...]

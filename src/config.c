@@ -178,6 +178,10 @@ static const struct config_key keys[] = {
      "chunk) | mismatched (another thread's chunk) | interleave | bind (each chunk mbind-ed)"},
     {"first_touch.repetitions", KEY_INT, OFF(first_touch.repetitions), "5", 2, 100000,
      "timed repetitions kept per mode"},
+    {"memory.dimm_speed", KEY_INT, OFF(dimm_speed_mts), "0", 0, 20000,
+     "MT/s of the memory modules for the theoretical peak; 0: as SMBIOS/EDAC report it"},
+    {"memory.channels", KEY_INT, OFF(memory_channels), "0", 0, 4096,
+     "memory channels of the host for the theoretical peak; 0: one per module found"},
 };
 
 #define N_KEYS (sizeof keys / sizeof keys[0])

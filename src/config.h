@@ -134,6 +134,8 @@ struct nprb_config {
     struct nprb_first_touch_config first_touch;
     struct nprb_loaded_latency_config loaded_latency;
     struct nprb_numa_balancing_config numa_balancing;
+    int dimm_speed_mts;  /**< memory.dimm_speed: MT/s of the modules; 0: as SMBIOS/EDAC say */
+    int memory_channels; /**< memory.channels: channels of the host; 0: one per module found */
 };
 
 /** Largest config text echoed and stored (effective config as YAML). */

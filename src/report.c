@@ -219,6 +219,32 @@ static void notes(FILE *out, const struct nprb_results *rows)
     }
 }
 
+/* Measured against theoretical: the best local read of the matrix beside a node's share of
+ * channels x MT/s x 8 B (the channels split evenly over the nodes with CPUs). */
+static void print_peak(FILE *out, const struct nprb_host_row *host, const struct nprb_results *rows)
+{
+    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
+    const struct nprb_rows *nodes = &rows->tables[NPRB_TABLE_NUMA_NODES];
+    int cpu_nodes = 0;
+    for (size_t i = 0; i < nodes->count; i++)
+        cpu_nodes += ((const struct nprb_numa_node_row *)row_at(nodes, i))->cpus > 0;
+    if (host->peak_gbs <= 0 || cpu_nodes == 0)
+        return;
+    double share = host->peak_gbs / cpu_nodes, best = 0;
+    for (size_t i = 0; i < bw->count; i++) {
+        const struct nprb_bandwidth_row *b = row_at(bw, i);
+        if (strcmp(b->experiment, "bandwidth_matrix") == 0 && strcmp(b->kernel, "read") == 0 &&
+            strcmp(b->status, "ok") == 0 && strcmp(b->pair_class, "local") == 0)
+            best = b->gbs_best > best ? b->gbs_best : best;
+    }
+    fprintf(out, "  theoretical peak %.1f GB/s (%s), %.1f GB/s per node", host->peak_gbs,
+            host->peak_basis, share);
+    if (best > 0)
+        fprintf(out, "; best local read %.1f GB/s = %.0f%% of a node's share", best,
+                100 * best / share);
+    fputc('\n', out);
+}
+
 void nprb_report_rank(FILE *out, const struct nprb_results *rows)
 {
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
@@ -271,6 +297,7 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
         print_matrix(out, title, m);
     }
     free(m);
+    print_peak(out, host, rows);
     notes(out, rows);
 }
 

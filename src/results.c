@@ -27,8 +27,9 @@ static const struct nprb_field host_fields[] = {
     STR(H, binding_check),  STR(H, launcher),    STR(H, omp_env),
     STR(H, boost),          STR(H, cpuset_cpus), STR(H, cpuset_mems),
     STR(H, cgroup),         STR(H, scheduler),   STR(H, dimms),
-    I32(H, dimm_speed_mts), STR(H, job_id),      STR(H, status),
-    STR(H, error),          F64(H, elapsed_s),
+    I32(H, dimm_speed_mts), F64(H, peak_gbs),    STR(H, peak_basis),
+    STR(H, job_id),         STR(H, status),      STR(H, error),
+    F64(H, elapsed_s),
 };
 #undef H
 

@@ -50,6 +50,8 @@ struct nprb_host_row {
     char scheduler[8];               /**< slurm, lsf, pbs, none */
     char dimms[NPRB_TEXT_LEN];       /**< memory modules, e.g. "16x32GiB DDR4-3200 (smbios)" */
     int32_t dimm_speed_mts;          /**< their transfer rate (slowest), 0 unknown */
+    double peak_gbs;                 /**< theoretical: channels x MT/s x 8 B; 0 unknown */
+    char peak_basis[NPRB_TEXT_LEN];  /**< how peak_gbs was reckoned, and from what */
     char job_id[32];
     char status[16];
     char error[NPRB_NOTE_LEN];

@@ -138,6 +138,21 @@ static enum nprb_status open_output(struct job *job)
     return ok ? NPRB_OK : NPRB_ERR_USAGE;
 }
 
+/* The textbook's yardstick: channels x transfer rate x 8 bytes per transfer. The config can
+ * give what the firmware does not say (a speed SMBIOS leaves 0, channels with 2 DIMMs each). */
+static void theoretical_peak(const struct job *job, struct nprb_host_row *h)
+{
+    const struct nprb_dimms *d = &nprb_topo_summary(job->topo)->dimms;
+    int speed = job->cfg.dimm_speed_mts > 0 ? job->cfg.dimm_speed_mts : d->speed_mts;
+    int channels = job->cfg.memory_channels > 0 ? job->cfg.memory_channels : d->count;
+    if (speed <= 0 || channels <= 0)
+        return;
+    h->peak_gbs = (double)channels * speed * 8 / 1e3;
+    snprintf(h->peak_basis, sizeof h->peak_basis, "%d channels (%s) x %d MT/s (%s) x 8 B", channels,
+             job->cfg.memory_channels > 0 ? "config" : "one per module", speed,
+             job->cfg.dimm_speed_mts > 0 ? "config" : d->source);
+}
+
 static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *binding)
 {
     const struct nprb_topo_summary *s = nprb_topo_summary(job->topo);
@@ -171,6 +186,7 @@ static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *
     if (s->dimms.count > 0)
         snprintf(h->dimms, sizeof h->dimms, "%s (%s)", s->dimms.layout, s->dimms.source);
     h->dimm_speed_mts = s->dimms.speed_mts;
+    theoretical_peak(job, h);
     NPRB_SET_TEXT(h->simd_path, nprb_simd_path());
     NPRB_SET_TEXT(h->usable_cpus, s->usable_cpus);
     NPRB_SET_TEXT(h->binding_check, binding);

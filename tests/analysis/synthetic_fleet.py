@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes a synthetic numaprobe results file (schema 0.2.0, docs/SCHEMA.md) for a fleet of
+"""Writes a synthetic numaprobe results file (the layout of docs/SCHEMA.md) for a fleet of
 hosts of two node types, with chosen hosts made slower on purpose.
 
   synthetic_fleet.py OUT.h5 [--hosts 40] [--seed 1] [--factor HOST:KIND:FACTOR ...]
@@ -21,7 +21,7 @@ SCHEMA = {
              "l1d_bytes:u8 l2_bytes:u8 l3_bytes:u8 kernel:S64 thp_mode:S16 numa_balancing:i4 "
              "governor:S24 simd_path:S16 usable_cpus:S128 binding_check:S160 launcher:S128 "
              "omp_env:S128 boost:S16 cpuset_cpus:S128 cpuset_mems:S128 cgroup:S128 "
-             "scheduler:S8 dimms:S128 dimm_speed_mts:i4 job_id:S32 "
+             "scheduler:S8 dimms:S128 dimm_speed_mts:i4 peak_gbs:f8 peak_basis:S128 job_id:S32 "
              "status:S16 error:S160 elapsed_s:f8",
     "numa_nodes": "rank:i4 node:i4 memory_bytes:u8 cpus:i4 usable_cores:i4 package:i4 "
                   "cpu_list:S128 mem_allowed:i4 cpus_allowed:i4",
@@ -130,6 +130,7 @@ def _host(w, rank, name, t, f):
           launcher="srun (PMIx), cpu-bind none", boost="on", cpuset_cpus=f"0-{2 * cores - 1}",
           cpuset_mems=f"0-{nodes - 1}", cgroup="/slurm/uid_0/job_4242/step_0",
           scheduler="slurm", dimms="16x16GiB DDR4-3200 (smbios)", dimm_speed_mts=3200,
+          peak_gbs=409.6, peak_basis="16 channels (one per module) x 3200 MT/s (smbios) x 8 B",
           job_id="4242", status="ok", elapsed_s=w.noise(300.0))
     per_node = t["cores_per_node"]
     for n in range(nodes):

@@ -413,7 +413,7 @@ static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete)
     nprb_h5_attr_text(h5, "scheduler", job->prov.scheduler);
     nprb_h5_attr_text(h5, "job_id", job->prov.job_id);
     nprb_h5_attr_int(h5, "complete", complete);
-    nprb_h5_attr_int(h5, "hosts_ok", job->fleet->host_count - job->failed_hosts);
+    nprb_h5_attr_int(h5, "hosts_ok", job->fleet->size - job->failed_hosts);
     nprb_h5_attr_int(h5, "hosts_failed", job->failed_hosts);
     char summary[NPRB_TEXT_LEN + 64];
     binding_summary(job, summary, sizeof summary);
@@ -426,6 +426,8 @@ static void write_hung_rank(void *arg, int rank, double silent_s)
 {
     struct job *job = arg;
     struct nprb_host_row h = {.rank = rank, .host_index = job->fleet->host_of_rank[rank]};
+    for (int r = 0; r < job->fleet->size; r++)
+        h.ranks_on_host += job->fleet->host_of_rank[r] == h.host_index;
     NPRB_SET_TEXT(h.hostname, job->fleet->name_of_rank[rank]);
     NPRB_SET_TEXT(h.status, "hung");
     snprintf(h.error, sizeof h.error,

@@ -54,8 +54,8 @@ bool nprb_binding_check(const struct nprb_fleet *fleet, const struct nprb_topo *
         n += snprintf(text + n, len - (size_t)n, "; the cgroup allows %d of %d nodes", allowed,
                       total);
     if (!omp_ok && n > 0 && (size_t)n < len)
-        n += snprintf(text + n, len - (size_t)n, "; OMP_THREAD_LIMIT=%d caps %d cores", limit,
-                      usable_cores);
+        snprintf(text + n, len - (size_t)n, "; OMP_THREAD_LIMIT=%d caps %d cores", limit,
+                 usable_cores);
     else if (prov->omp_env[0] != '\0' && n > 0 && (size_t)n < len)
         snprintf(text + n, len - (size_t)n, "; OMP_* set, numaprobe pins its own threads");
     return ok;

@@ -104,19 +104,28 @@ void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len)
 
 enum { TAG_COUNTS = 7100, TAG_ROWS = 7200, TAG_HEARTBEAT = 7300 };
 
+/* The analyzer's MPI checker wants each request waited for in the function that starts it; this
+ * one is completed by the next heartbeat's MPI_Test or by send_rows()'s MPI_Wait. */
+// NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker)
 void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s)
 {
     uint64_t now = nprb_now_ns();
-    int max = (int)(sizeof fleet->heartbeat_req / sizeof fleet->heartbeat_req[0]);
-    if (fleet->rank == 0 || fleet->heartbeats >= max ||
-        (fleet->heartbeats > 0 && (double)(now - fleet->last_heartbeat_ns) * 1e-9 < every_s))
+    if (fleet->rank == 0 ||
+        (fleet->last_heartbeat_ns > 0 && (double)(now - fleet->last_heartbeat_ns) * 1e-9 < every_s))
         return;
-    int k = fleet->heartbeats++;
-    fleet->heartbeat_val[k] = item;
+    if (fleet->heartbeat_pending) {
+        int done = 0;
+        MPI_Test(&fleet->heartbeat_req, &done, MPI_STATUS_IGNORE);
+        if (!done)
+            return; /* rank 0 has not taken the last one yet: it knows we are alive */
+    }
+    fleet->heartbeat_val = item;
     fleet->last_heartbeat_ns = now;
-    MPI_Isend(&fleet->heartbeat_val[k], 1, MPI_INT, 0, TAG_HEARTBEAT, fleet->world,
-              &fleet->heartbeat_req[k]);
+    MPI_Isend(&fleet->heartbeat_val, 1, MPI_INT, 0, TAG_HEARTBEAT, fleet->world,
+              &fleet->heartbeat_req);
+    fleet->heartbeat_pending = true;
 }
+// NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
 
 /* Rank 0: takes every heartbeat that has arrived and notes when each host was last heard of. */
 static void drain_heartbeats(const struct nprb_fleet *fleet, uint64_t *heard_ns)
@@ -135,6 +144,7 @@ static void drain_heartbeats(const struct nprb_fleet *fleet, uint64_t *heard_ns)
 
 /* Rank 0: waits for @p rank's row counts while its host keeps sending heartbeats.
  * @return 0 with the counts received, or -1 when the host went silent for too long. */
+// NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): MPI_Test completes the receive
 static int wait_for_counts(const struct nprb_fleet *fleet, int rank, unsigned long long *counts,
                            uint64_t *heard_ns, double hung_after_s, double *silent_s)
 {
@@ -153,7 +163,7 @@ static int wait_for_counts(const struct nprb_fleet *fleet, int rank, unsigned lo
         *silent_s = (double)(nprb_now_ns() - heard_ns[host]) * 1e-9;
         if (hung_after_s > 0 && *silent_s > hung_after_s) {
             MPI_Cancel(&req);
-            MPI_Request_free(&req);
+            MPI_Wait(&req, MPI_STATUS_IGNORE); /* completes at once: the receive is cancelled */
             return -1;
         }
         /* A rank that has finished answers within microseconds: poll for 10 ms, then nap 1 ms at
@@ -164,10 +174,14 @@ static int wait_for_counts(const struct nprb_fleet *fleet, int rank, unsigned lo
         }
     }
 }
+// NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
 
 static int send_rows(struct nprb_fleet *fleet, const struct nprb_results *mine)
 {
-    MPI_Waitall(fleet->heartbeats, fleet->heartbeat_req, MPI_STATUSES_IGNORE);
+    if (fleet->heartbeat_pending) // started in nprb_fleet_heartbeat(), which the checker misses
+        MPI_Wait(&fleet->heartbeat_req, // NOLINT(clang-analyzer-optin.mpi.MPI-Checker)
+                 MPI_STATUS_IGNORE);
+    fleet->heartbeat_pending = false;
     unsigned long long counts[NPRB_N_TABLES];
     for (int t = 0; t < NPRB_N_TABLES; t++)
         counts[t] = mine->tables[t].count;

@@ -25,10 +25,11 @@ struct nprb_fleet {
     char mpi_library[256];
     int *host_of_rank; /**< rank 0 only: host_index of every rank (the gather's watchdog) */
     char (*name_of_rank)[NPRB_HOST_LEN]; /**< rank 0 only: every rank's host name */
-    /* Heartbeats this rank sent to rank 0 (nprb_fleet_heartbeat), completed before the gather. */
-    MPI_Request heartbeat_req[64];
-    int heartbeat_val[64];
-    int heartbeats;
+    /* The heartbeat in flight to rank 0 (nprb_fleet_heartbeat): one at a time, completed before
+     * the next is sent and before the gather. */
+    MPI_Request heartbeat_req;
+    int heartbeat_val;
+    bool heartbeat_pending;
     uint64_t last_heartbeat_ns;
 };
 
@@ -57,8 +58,9 @@ void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len);
 
 /**
  * Tells rank 0 that this rank is alive and starting measurement @p item. Sent at most once per
- * @p every_s seconds (never blocks; at most 64 per job), so the fleet stays quiet however long
- * the plan. Rank 0 reads them while it waits in nprb_fleet_gather().
+ * @p every_s seconds, never blocking (skipped while the previous one is still in flight), so the
+ * fleet stays quiet however long the plan. Rank 0 reads them while it waits in
+ * nprb_fleet_gather().
  */
 void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s);
 

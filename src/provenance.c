@@ -5,6 +5,7 @@
 enum { PATH_MAX_SHORT = 512 };
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +110,8 @@ static void read_launcher(char *out, size_t len)
     const char *policy = getenv("OMPI_MCA_hwloc_base_binding_policy");
     const char *slurm_bind = getenv("SLURM_CPU_BIND_TYPE");
     const char *ess = getenv("OMPI_MCA_ess"); /* Open MPI's singleton init sets PMIX_RANK too */
-    if (ess != NULL && strcmp(ess, "singleton") == 0)
+    bool singleton = ess != NULL && strcmp(ess, "singleton") == 0;
+    if (singleton)
         snprintf(out, len, "none (singleton)");
     else if (getenv("OMPI_COMM_WORLD_SIZE") != NULL)
         snprintf(out, len, "Open MPI mpirun, bind-to %s",
@@ -123,7 +125,7 @@ static void read_launcher(char *out, size_t len)
     else if (getenv("PMIX_RANK") != NULL || getenv("PMI_RANK") != NULL)
         snprintf(out, len, "a PMI launcher");
     else
-        snprintf(out, len, "none (singleton)");
+        snprintf(out, len, "none (no launcher variables)");
 }
 
 void nprb_provenance_hugepages(struct nprb_results *results, int rank, unsigned node)

@@ -5,7 +5,6 @@
 enum { PATH_MAX_SHORT = 512 };
 
 #include <dirent.h>
-#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,8 +109,7 @@ static void read_launcher(char *out, size_t len)
     const char *policy = getenv("OMPI_MCA_hwloc_base_binding_policy");
     const char *slurm_bind = getenv("SLURM_CPU_BIND_TYPE");
     const char *ess = getenv("OMPI_MCA_ess"); /* Open MPI's singleton init sets PMIX_RANK too */
-    bool singleton = ess != NULL && strcmp(ess, "singleton") == 0;
-    if (singleton)
+    if (ess != NULL && strcmp(ess, "singleton") == 0)
         snprintf(out, len, "none (singleton)");
     else if (getenv("OMPI_COMM_WORLD_SIZE") != NULL)
         snprintf(out, len, "Open MPI mpirun, bind-to %s",

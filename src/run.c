@@ -153,7 +153,8 @@ static void theoretical_peak(const struct job *job, struct nprb_host_row *h)
              job->cfg.dimm_speed_mts > 0 ? "config" : d->source);
 }
 
-static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *binding)
+/* This rank's /hosts row as it stands: @p status is "running" in checkpoints, then ok/failed. */
+static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *status)
 {
     const struct nprb_topo_summary *s = nprb_topo_summary(job->topo);
     memset(h, 0, sizeof *h);
@@ -189,8 +190,10 @@ static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *
     theoretical_peak(job, h);
     NPRB_SET_TEXT(h->simd_path, nprb_simd_path());
     NPRB_SET_TEXT(h->usable_cpus, s->usable_cpus);
-    NPRB_SET_TEXT(h->binding_check, binding);
+    NPRB_SET_TEXT(h->binding_check, job->binding);
     NPRB_SET_TEXT(h->job_id, job->prov.job_id);
+    NPRB_SET_TEXT(h->status, status);
+    h->elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
 }
 
 /* The host's whole hwloc topology, from its first rank: what lstopo would show, for questions
@@ -292,9 +295,7 @@ static void save_checkpoint(struct job *job, bool complete)
     if (complete && hosts->count > 0) {
         host = *(const struct nprb_host_row *)hosts->data;
     } else {
-        fill_host_row(job, &host, job->binding);
-        NPRB_SET_TEXT(host.status, "running");
-        host.elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
+        fill_host_row(job, &host, "running");
     }
     char err[PATH_MAX + 128];
     if (nprb_checkpoint_write(&job->checkpoint, &job->results, &host, checkpoint_attributes, job,
@@ -452,8 +453,7 @@ static enum nprb_status gather_and_write(struct job *job)
                                2 * job->cfg.watchdog_s);
     if (job->fleet->rank != 0)
         return NPRB_OK;
-    int lost = rc > 0 ? rc : 0;
-    rc = rc < 0 ? rc : 0;
+    rc = rc < 0 ? rc : 0; /* a positive count of hung ranks is in job->lost_ranks */
     if (job->sweep_out != NULL) {
         fclose(job->sweep_out);
         job->sweep_out = NULL;
@@ -461,7 +461,7 @@ static enum nprb_status gather_and_write(struct job *job)
             fputs(sweep_text, stdout);
         free(sweep_text);
     }
-    write_attributes(job, job->h5, rc == 0 && lost == 0);
+    write_attributes(job, job->h5, rc == 0 && job->lost_ranks == 0);
     char summary[NPRB_TEXT_LEN + 64];
     binding_summary(job, summary, sizeof summary);
     if (job->narrow_ranks > 0)
@@ -560,11 +560,9 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     nprb_fleet_take_turns(fleet, measure, job);
 
     struct nprb_host_row host;
-    fill_host_row(job, &host, job->binding);
     bool failed = job->measured == NPRB_ERR_NOMEM || job->measured == NPRB_ERR_SYSTEM;
-    NPRB_SET_TEXT(host.status, failed ? "failed" : "ok");
+    fill_host_row(job, &host, failed ? "failed" : "ok");
     NPRB_SET_TEXT(host.error, job->first_failure);
-    host.elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
     nprb_results_add(&job->results, NPRB_TABLE_HOSTS, &host);
     save_checkpoint(job, true);
 

@@ -27,6 +27,25 @@ static enum nprb_status finish(struct nprb_context *ctx, struct nprb_latency_row
     return nprb_finish_row(ctx, NPRB_TABLE_LATENCY, row, status, result);
 }
 
+struct nprb_latency_request nprb_latency_request_for(const struct nprb_context *ctx,
+                                                     const struct nprb_plan_item *item, unsigned pu,
+                                                     unsigned *targets)
+{
+    return (struct nprb_latency_request){
+        .pattern = item->pattern,
+        .size_bytes = item->size_bytes,
+        .tlb_window_bytes = item->tlb_window_bytes,
+        .pu = pu,
+        .policy = item->policy,
+        .nodes = targets,
+        .node_count = nprb_item_targets(ctx->topo, item, targets),
+        .huge_pages = ctx->cfg->huge_pages,
+        .samples = item->samples,
+        .sample_s = item->sample_s,
+        .seed = ctx->cfg->seed,
+    };
+}
+
 enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct nprb_plan_item *item)
 {
     struct nprb_latency_row row;
@@ -40,19 +59,7 @@ enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct npr
         NPRB_SET_TEXT(row.note, "not applicable: no usable core on the CPU node");
         return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
     }
-    struct nprb_latency_request req = {
-        .pattern = item->pattern,
-        .size_bytes = item->size_bytes,
-        .tlb_window_bytes = item->tlb_window_bytes,
-        .pu = pu,
-        .policy = item->policy,
-        .nodes = targets,
-        .node_count = nprb_item_targets(ctx->topo, item, targets),
-        .huge_pages = ctx->cfg->huge_pages,
-        .samples = item->samples,
-        .sample_s = item->sample_s,
-        .seed = ctx->cfg->seed,
-    };
+    struct nprb_latency_request req = nprb_latency_request_for(ctx, item, pu, targets);
     struct nprb_latency_result res;
     struct nprb_numastat_snapshot counters;
     nprb_numastat_take(ctx->topo, &counters);

@@ -8,6 +8,7 @@
 #define NPRB_LATENCY_RUN_H
 
 #include "config.h"
+#include "experiment.h"
 #include "pattern.h"
 #include "place.h"
 #include "timer.h"
@@ -43,6 +44,14 @@ struct nprb_latency_result {
     bool wrong_answer; /**< chain integrity or index sum check failed */
     char note[160];
 };
+
+/**
+ * The chase plan item @p item asks for, from core @p pu: its pattern, size, policy over the
+ * item's nodes (written to @p targets, NPRB_MAX_NODES long), samples and the job's seed.
+ */
+struct nprb_latency_request nprb_latency_request_for(const struct nprb_context *ctx,
+                                                     const struct nprb_plan_item *item, unsigned pu,
+                                                     unsigned *targets);
 
 /** Makes the measurement. Never fails as a call: failures are in result->error and note. */
 void nprb_latency_run(hwloc_topology_t hw, const struct nprb_latency_request *req,

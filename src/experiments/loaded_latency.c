@@ -84,17 +84,7 @@ enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb
         load = item->threads;
     row.load_threads = load;
     struct nprb_loaded_request req = {
-        .chase = {.pattern = item->pattern,
-                  .size_bytes = item->size_bytes,
-                  .tlb_window_bytes = item->tlb_window_bytes,
-                  .pu = pus[0],
-                  .policy = item->policy,
-                  .nodes = targets,
-                  .node_count = nprb_item_targets(ctx->topo, item, targets),
-                  .huge_pages = ctx->cfg->huge_pages,
-                  .samples = item->samples,
-                  .sample_s = item->sample_s,
-                  .seed = ctx->cfg->seed},
+        .chase = nprb_latency_request_for(ctx, item, pus[0], targets),
         .load_pus = pus + 1,
         .load_threads = load,
         .load_bytes = item->load_bytes,

@@ -1,5 +1,7 @@
 #include "balancing.h"
 
+#include "signals.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -10,8 +12,8 @@
 
 #define SETTING "/proc/sys/kernel/numa_balancing"
 
-/* Process-wide by nature: a signal handler can reach nothing else. The one exception to the
- * no-mutable-globals rule, kept to this file. */
+/* Process-wide by nature: a signal handler can reach nothing else (signals.h). One of the few
+ * exceptions to the no-mutable-globals rule, each kept to its file. */
 static volatile sig_atomic_t saved_value = -1;
 static volatile sig_atomic_t armed = 0;
 
@@ -46,29 +48,13 @@ void nprb_balancing_restore(void)
         (void)write_setting(saved_value);
 }
 
-static void on_signal(int sig)
-{
-    nprb_balancing_restore();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 static void arm(void)
 {
     if (armed)
         return;
     armed = 1;
     atexit(nprb_balancing_restore);
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction sa, old;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        /* Keep a handler someone else installed (MPI's, say): ours only when none was set. */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-            sigaction(sigs[i], &sa, NULL);
-    }
+    nprb_signals_on_kill(nprb_balancing_restore);
 }
 
 int nprb_balancing_set(int value)

@@ -7,8 +7,15 @@
  *   corrupt_chain      one link of every latency chain points at the wrong slot
  *   hang_last_rank     the job's last rank (of 2 or more) stops for ever before measuring: the
  *                      gather's watchdog must give it up
+ *   hang_rank0         rank 0 stops for ever at the start of its second experiment: its own
+ *                      watchdog thread must write what the job has
+ *   hang_rank1         rank 1 (of 2 or more) stops for ever before measuring: with rank 0 on the
+ *                      same host, rank 0 must stop waiting for its turn
  *   kill_last_rank     the job's last rank kills itself (SIGKILL) after its first checkpoint
  *   kill_writer        rank 0 kills itself after writing every row, before the rename
+ *   term_writer        the same with SIGTERM (a scheduler's time limit): the temporary file goes
+ *   term_in_balancing  SIGTERM while the balancing experiment has changed kernel.numa_balancing:
+ *                      the handler must put the setting back
  */
 #ifndef NPRB_FAULT_H
 #define NPRB_FAULT_H

@@ -2,6 +2,7 @@
 
 #include "timer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,9 +11,14 @@ int nprb_fleet_init(struct nprb_fleet *fleet, int *argc, char ***argv)
 {
     memset(fleet, 0, sizeof *fleet);
     int provided;
-    /* FUNNELED: OpenMP threads measure, only the main thread talks MPI. */
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    /* OpenMP threads measure and only the main thread talks MPI, except on rank 0 when its own
+     * measurement hangs: its watchdog thread then gathers and writes what the job has, which
+     * takes MPI_THREAD_MULTIPLE. A library without it still runs the job (FUNNELED is enough);
+     * that one case then ends with the checkpoints alone. */
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
         return -1;
+    fleet->thread_multiple = provided >= MPI_THREAD_MULTIPLE;
+    fleet->stuck_rank = -1;
     fleet->world = MPI_COMM_WORLD;
     MPI_Comm_rank(fleet->world, &fleet->rank);
     MPI_Comm_size(fleet->world, &fleet->size);
@@ -28,9 +34,11 @@ int nprb_fleet_init(struct nprb_fleet *fleet, int *argc, char ***argv)
     fleet->host_index = leader_index;
     MPI_Bcast(&fleet->host_index, 1, MPI_INT, 0, fleet->host);
     MPI_Allreduce(&is_leader, &fleet->host_count, 1, MPI_INT, MPI_SUM, fleet->world);
-    if (fleet->rank == 0)
+    if (fleet->rank == 0) {
         fleet->host_of_rank = malloc((size_t)fleet->size * sizeof *fleet->host_of_rank);
-    if (fleet->rank == 0 && fleet->host_of_rank == NULL)
+        fleet->heard_ns = calloc((size_t)fleet->host_count, sizeof *fleet->heard_ns);
+    }
+    if (fleet->rank == 0 && (fleet->host_of_rank == NULL || fleet->heard_ns == NULL))
         nprb_fleet_abort(fleet, 1);
     MPI_Gather(&fleet->host_index, 1, MPI_INT, fleet->host_of_rank, 1, MPI_INT, 0, fleet->world);
 
@@ -56,6 +64,7 @@ void nprb_fleet_finalize(struct nprb_fleet *fleet)
         MPI_Comm_free(&fleet->host);
     free(fleet->host_of_rank);
     free(fleet->name_of_rank);
+    free(fleet->heard_ns);
     MPI_Finalize();
 }
 
@@ -63,15 +72,6 @@ _Noreturn void nprb_fleet_abort(const struct nprb_fleet *fleet, int exit_code)
 {
     MPI_Abort(fleet->world, exit_code);
     exit(exit_code);
-}
-
-void nprb_fleet_take_turns(const struct nprb_fleet *fleet, void (*fn)(void *), void *arg)
-{
-    for (int turn = 0; turn < fleet->host_size; turn++) {
-        if (turn == fleet->host_rank)
-            fn(arg);
-        MPI_Barrier(fleet->host);
-    }
 }
 
 enum nprb_status nprb_fleet_worst(const struct nprb_fleet *fleet, enum nprb_status mine)
@@ -128,7 +128,7 @@ void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s)
 // NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
 
 /* Rank 0: takes every heartbeat that has arrived and notes when each host was last heard of. */
-static void drain_heartbeats(const struct nprb_fleet *fleet, uint64_t *heard_ns)
+static void drain_heartbeats(const struct nprb_fleet *fleet)
 {
     int flag = 1;
     while (flag) {
@@ -138,15 +138,111 @@ static void drain_heartbeats(const struct nprb_fleet *fleet, uint64_t *heard_ns)
             break;
         int item;
         MPI_Recv(&item, 1, MPI_INT, st.MPI_SOURCE, TAG_HEARTBEAT, fleet->world, MPI_STATUS_IGNORE);
-        heard_ns[fleet->host_of_rank[st.MPI_SOURCE]] = nprb_now_ns();
+        fleet->heard_ns[fleet->host_of_rank[st.MPI_SOURCE]] = nprb_now_ns();
     }
+}
+
+/* A rank that has finished answers within microseconds: rank 0 polls for 10 ms, then naps 1 ms
+ * at a time, so that waiting on a slow host does not spin a core for minutes. */
+static void nap_after(uint64_t since)
+{
+    if (nprb_now_ns() - since > 10000000) {
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+}
+
+static double silent_for(const struct nprb_fleet *fleet, int host)
+{
+    return (double)(nprb_now_ns() - fleet->heard_ns[host]) * 1e-9;
+}
+
+/* Rank 0's wait for the end of one turn of its host: the host barrier, polled, while the rank
+ * taking the turn sends heartbeats. @return 0 when the turn ended, -1 when that rank went silent
+ * (the barrier is left pending: the job ends before it could complete). */
+// NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): clang 14's checker does not know
+// MPI_Ibarrier; and a turn given up leaves its barrier pending
+static int wait_for_turn(struct nprb_fleet *fleet, double hung_after_s)
+{
+    MPI_Request req;
+    MPI_Ibarrier(fleet->host, &req);
+    uint64_t since = nprb_now_ns();
+    fleet->heard_ns[fleet->host_index] = since;
+    for (;;) {
+        int done = 0;
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return 0;
+        drain_heartbeats(fleet);
+        fleet->stuck_silent_s = silent_for(fleet, fleet->host_index);
+        if (hung_after_s > 0 && fleet->stuck_silent_s > hung_after_s)
+            return -1;
+        nap_after(since);
+    }
+}
+
+/* Every other rank's end of a turn: the same barrier, non-blocking too (rank 0 polls its own, and
+ * MPI never matches a blocking collective with a non-blocking one). */
+static void end_of_turn(const struct nprb_fleet *fleet)
+{
+    MPI_Request req;
+    MPI_Ibarrier(fleet->host, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+}
+// NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
+
+/* Rank 0: the world rank that takes @p turn on its own host (host ranks follow world ranks). */
+static int rank_of_turn(const struct nprb_fleet *fleet, int turn)
+{
+    for (int r = 0; r < fleet->size; r++)
+        if (fleet->host_of_rank[r] == fleet->host_index && turn-- == 0)
+            return r;
+    return -1;
+}
+
+void nprb_fleet_take_turns(struct nprb_fleet *fleet, void (*fn)(void *), void *arg,
+                           double hung_after_s)
+{
+    for (int turn = 0; turn < fleet->host_size; turn++) {
+        if (turn == fleet->host_rank)
+            fn(arg);
+        if (fleet->rank != 0) {
+            end_of_turn(fleet);
+        } else if (wait_for_turn(fleet, hung_after_s) != 0) {
+            fleet->stuck_rank = rank_of_turn(fleet, turn);
+            return;
+        }
+    }
+}
+
+void nprb_fleet_rank0_stuck(struct nprb_fleet *fleet, double silent_s)
+{
+    fleet->stuck_rank = 0;
+    fleet->stuck_silent_s = silent_s;
+}
+
+/* Rank 0: why a rank of its own host is given up when a turn there hung. */
+static void stuck_reason(const struct nprb_fleet *fleet, int rank, double hung_after_s, char *why,
+                         size_t len)
+{
+    if (rank == fleet->stuck_rank)
+        snprintf(why, len, "watchdog: silent for %.1f s in its turn to measure (limit %.1f s)",
+                 fleet->stuck_silent_s, hung_after_s);
+    else if (rank < fleet->stuck_rank)
+        snprintf(why, len,
+                 "watchdog: measured, then waited for rank %d of this host, which hung in its "
+                 "turn; its rows are in its checkpoint",
+                 fleet->stuck_rank);
+    else
+        snprintf(why, len, "watchdog: never measured: rank %d of this host hung in its turn first",
+                 fleet->stuck_rank);
 }
 
 /* Rank 0: waits for @p rank's row counts while its host keeps sending heartbeats.
  * @return 0 with the counts received, or -1 when the host went silent for too long. */
 // NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): MPI_Test completes the receive
 static int wait_for_counts(const struct nprb_fleet *fleet, int rank, unsigned long long *counts,
-                           uint64_t *heard_ns, double hung_after_s, double *silent_s)
+                           double hung_after_s, double *silent_s)
 {
     MPI_Request req;
     MPI_Irecv(counts, NPRB_N_TABLES, MPI_UNSIGNED_LONG_LONG, rank, TAG_COUNTS, fleet->world, &req);
@@ -156,22 +252,17 @@ static int wait_for_counts(const struct nprb_fleet *fleet, int rank, unsigned lo
         int done = 0;
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done) {
-            heard_ns[host] = nprb_now_ns();
+            fleet->heard_ns[host] = nprb_now_ns();
             return 0;
         }
-        drain_heartbeats(fleet, heard_ns);
-        *silent_s = (double)(nprb_now_ns() - heard_ns[host]) * 1e-9;
+        drain_heartbeats(fleet);
+        *silent_s = silent_for(fleet, host);
         if (hung_after_s > 0 && *silent_s > hung_after_s) {
             MPI_Cancel(&req);
             MPI_Wait(&req, MPI_STATUS_IGNORE); /* completes at once: the receive is cancelled */
             return -1;
         }
-        /* A rank that has finished answers within microseconds: poll for 10 ms, then nap 1 ms at
-         * a time, so that a rank 0 waiting on a slow host does not spin a core for minutes. */
-        if (nprb_now_ns() - since > 10000000) {
-            struct timespec pause = {0, 1000000};
-            nanosleep(&pause, NULL);
-        }
+        nap_after(since);
     }
 }
 // NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
@@ -228,20 +319,28 @@ int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,
         return send_rows(fleet, mine);
     int rc = sink(arg, 0, mine), lost = 0;
     /* Every host counts as heard of when rank 0 starts waiting: the clock runs from here. */
-    uint64_t *heard_ns = malloc((size_t)fleet->host_count * sizeof *heard_ns);
-    if (heard_ns == NULL)
-        nprb_fleet_abort(fleet, 1);
     for (int h = 0; h < fleet->host_count; h++)
-        heard_ns[h] = nprb_now_ns();
+        fleet->heard_ns[h] = nprb_now_ns();
     struct nprb_results buffer;
     nprb_results_init(&buffer);
     for (int r = 1; r < fleet->size; r++) {
         unsigned long long counts[NPRB_N_TABLES];
+        char why[NPRB_NOTE_LEN];
         double silent_s = 0;
         int go = 1;
+        if (fleet->stuck_rank >= 0 && fleet->host_of_rank[r] == fleet->host_index) {
+            /* Waits behind a stuck turn of rank 0's own host: it will never answer. */
+            stuck_reason(fleet, r, hung_after_s, why, sizeof why);
+            hung(arg, r, why);
+            lost++;
+            continue;
+        }
         MPI_Send(&go, 1, MPI_INT, r, TAG_COUNTS, fleet->world);
-        if (wait_for_counts(fleet, r, counts, heard_ns, hung_after_s, &silent_s) != 0) {
-            hung(arg, r, silent_s);
+        if (wait_for_counts(fleet, r, counts, hung_after_s, &silent_s) != 0) {
+            snprintf(why, sizeof why,
+                     "watchdog: host silent for %.1f s (limit %.1f s); see its checkpoint",
+                     silent_s, hung_after_s);
+            hung(arg, r, why);
             lost++;
             continue;
         }
@@ -253,6 +352,5 @@ int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,
             rc = -1;
     }
     nprb_results_free(&buffer);
-    free(heard_ns);
     return rc != 0 ? rc : lost;
 }

@@ -31,6 +31,12 @@ struct nprb_fleet {
     int heartbeat_val;
     bool heartbeat_pending;
     uint64_t last_heartbeat_ns;
+    bool thread_multiple; /**< MPI lets any thread call it: rank 0's watchdog thread can gather */
+    uint64_t *heard_ns;   /**< rank 0 only: when each host was last heard of */
+    /* Rank 0 only: the rank of its own host whose turn it gave up waiting for (-1: none), and
+     * for how long that rank had been silent. Its host's other ranks wait behind it for ever. */
+    int stuck_rank;
+    double stuck_silent_s;
 };
 
 /** Initialises MPI (singleton init works: no launcher needed) and groups ranks by host. */
@@ -43,9 +49,16 @@ _Noreturn void nprb_fleet_abort(const struct nprb_fleet *fleet, int exit_code);
 
 /**
  * Runs @p fn on each rank of this host in turn (host rank 0 first), so ranks sharing a host never
- * measure at the same time and contend for the same memory. No communication across hosts.
+ * measure at the same time and contend for the same memory. Rank 0 waits for its host's other
+ * turns while reading heartbeats, and gives a turn up when the rank taking it has been silent for
+ * @p hung_after_s seconds (0: never): it then goes on alone, to gather what the job has, and
+ * records the rank in stuck_rank.
  */
-void nprb_fleet_take_turns(const struct nprb_fleet *fleet, void (*fn)(void *), void *arg);
+void nprb_fleet_take_turns(struct nprb_fleet *fleet, void (*fn)(void *), void *arg,
+                           double hung_after_s);
+
+/** Rank 0 says its own measurement hung: its host's other ranks will never get their turn. */
+void nprb_fleet_rank0_stuck(struct nprb_fleet *fleet, double silent_s);
 
 /** The worst status over all ranks (every rank gets it). */
 enum nprb_status nprb_fleet_worst(const struct nprb_fleet *fleet, enum nprb_status mine);
@@ -70,13 +83,14 @@ void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s);
  */
 typedef int (*nprb_rows_sink)(void *arg, int rank, const struct nprb_results *rows);
 
-/** Called on rank 0 for a rank given up as hung, with the seconds its host has been silent. */
-typedef void (*nprb_hung_sink)(void *arg, int rank, double silent_s);
+/** Called on rank 0 for a rank given up as hung, with what happened ("watchdog: ..."). */
+typedef void (*nprb_hung_sink)(void *arg, int rank, const char *why);
 
 /**
  * Sends every rank's results to rank 0, which hands them to @p sink one rank at a time. The
  * watchdog: rank 0 gives a rank up (calls @p hung) when nothing (rows or a heartbeat) has come
- * from any rank of its host for @p hung_after_s seconds; 0 waits for ever.
+ * from any rank of its host for @p hung_after_s seconds (0 waits for ever), and at once the ranks
+ * of rank 0's own host that wait behind a stuck turn (stuck_rank).
  * @return on rank 0: -1 when the sink failed, else how many ranks were given up; 0 elsewhere.
  */
 int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,

@@ -1,12 +1,15 @@
 #include "h5out.h"
 
 #include "h5types.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,35 @@ struct nprb_h5 {
     char path[PATH_MAX];
     char tmp_path[PATH_MAX + 32];
 };
+
+/* The temporary files open now (the results file, a checkpoint), for the signal handler: a job
+ * killed by its time limit leaves no half-written file behind. Process-wide by nature. */
+enum { MAX_OPEN = 4 };
+static char open_tmp[MAX_OPEN][PATH_MAX + 32];
+static volatile sig_atomic_t open_tmp_used[MAX_OPEN];
+
+static void remove_open_tmp(void)
+{
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (open_tmp_used[i])
+            unlink(open_tmp[i]);
+}
+
+static void track_tmp(const char *tmp_path, bool open)
+{
+    for (int i = 0; i < MAX_OPEN; i++) {
+        if (open && !open_tmp_used[i]) {
+            snprintf(open_tmp[i], sizeof open_tmp[i], "%s", tmp_path);
+            open_tmp_used[i] = 1;
+            nprb_signals_on_kill(remove_open_tmp);
+            return;
+        }
+        if (!open && open_tmp_used[i] && strcmp(open_tmp[i], tmp_path) == 0) {
+            open_tmp_used[i] = 0;
+            return;
+        }
+    }
+}
 
 static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
 {
@@ -79,6 +111,7 @@ int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t err
         free(h5);
         return -1;
     }
+    track_tmp(h5->tmp_path, true);
     /* numaprobe reports HDF5 failures itself, with the path and what it was doing. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     h5->file = H5Fcreate(h5->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -88,6 +121,7 @@ int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t err
                  "network file system? try HDF5_USE_FILE_LOCKING=FALSE)",
                  h5->tmp_path);
         unlink(h5->tmp_path);
+        track_tmp(h5->tmp_path, false);
         free(h5);
         return -1;
     }
@@ -194,6 +228,8 @@ int nprb_h5_commit(struct nprb_h5 *h5, char *err, size_t errlen)
         snprintf(dir, sizeof dir, "%s", h5->path);
         (void)fsync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
     }
+    /* Renamed, or kept under its temporary name with the rows in it (the error names it). */
+    track_tmp(h5->tmp_path, false);
     free(h5);
     return rc;
 }
@@ -206,5 +242,6 @@ void nprb_h5_discard(struct nprb_h5 *h5)
     if (h5->file > 0)
         H5Fclose(h5->file);
     unlink(h5->tmp_path);
+    track_tmp(h5->tmp_path, false);
     free(h5);
 }

@@ -228,22 +228,46 @@ void nprb_results_free(struct nprb_results *results)
     nprb_results_init(results);
 }
 
-int nprb_results_add(struct nprb_results *results, enum nprb_table_id table, const void *row)
+static int append_rows(struct nprb_rows *rows, const void *data, size_t count)
 {
-    struct nprb_rows *rows = &results->tables[table];
-    if (rows->count == rows->capacity) {
+    if (rows->count + count > rows->capacity) {
         size_t capacity = rows->capacity ? 2 * rows->capacity : 16;
-        unsigned char *data = realloc(rows->data, capacity * rows->row_bytes);
-        if (data == NULL) {
+        while (capacity < rows->count + count)
+            capacity *= 2;
+        unsigned char *grown = realloc(rows->data, capacity * rows->row_bytes);
+        if (grown == NULL) {
             errno = ENOMEM;
             return -1;
         }
-        rows->data = data;
+        rows->data = grown;
         rows->capacity = capacity;
     }
-    memcpy(rows->data + rows->count * rows->row_bytes, row, rows->row_bytes);
-    rows->count++;
+    if (count > 0)
+        memcpy(rows->data + rows->count * rows->row_bytes, data, count * rows->row_bytes);
+    rows->count += count;
     return 0;
+}
+
+int nprb_results_add(struct nprb_results *results, enum nprb_table_id table, const void *row)
+{
+    if (results->lock != NULL)
+        pthread_mutex_lock(results->lock);
+    int rc = append_rows(&results->tables[table], row, 1);
+    if (results->lock != NULL)
+        pthread_mutex_unlock(results->lock);
+    return rc;
+}
+
+int nprb_results_copy(struct nprb_results *into, struct nprb_results *from)
+{
+    int rc = 0;
+    if (from->lock != NULL)
+        pthread_mutex_lock(from->lock);
+    for (int t = 0; t < NPRB_N_TABLES && rc == 0; t++)
+        rc = append_rows(&into->tables[t], from->tables[t].data, from->tables[t].count);
+    if (from->lock != NULL)
+        pthread_mutex_unlock(from->lock);
+    return rc;
 }
 
 void nprb_copy_text(char *dst, size_t size, const char *src)

@@ -6,6 +6,7 @@
 #ifndef NPRB_RESULTS_H
 #define NPRB_RESULTS_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -268,6 +269,9 @@ struct nprb_rows {
 /** All rows one rank produced, by table. */
 struct nprb_results {
     struct nprb_rows tables[NPRB_N_TABLES];
+    /** When set, add and copy take it: rank 0's watchdog thread copies the rows of a rank whose
+     * measurement hung, and that measurement may still wake and append. */
+    pthread_mutex_t *lock;
 };
 
 void nprb_results_init(struct nprb_results *results);
@@ -275,6 +279,9 @@ void nprb_results_free(struct nprb_results *results);
 
 /** Appends a copy of @p row to @p table. @return 0, or -1 with errno = ENOMEM. */
 int nprb_results_add(struct nprb_results *results, enum nprb_table_id table, const void *row);
+
+/** Copies every row of @p from into @p into (initialised). @return 0, or -1 (ENOMEM). */
+int nprb_results_copy(struct nprb_results *into, struct nprb_results *from);
 
 /** Copies a C string into a fixed-size column, always terminated. */
 void nprb_copy_text(char *dst, size_t size, const char *src);

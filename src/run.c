@@ -15,7 +15,9 @@
 #include "timer.h"
 #include "topo.h"
 #include "version.h"
+#include "watchdog.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <omp.h>
 #include <signal.h>
@@ -51,7 +53,9 @@ struct job {
     const char *command_line;
     char binding[NPRB_NOTE_LEN]; /* this rank's binding check, for its /hosts row */
     struct nprb_checkpoint checkpoint;
-    bool checkpointing; /* off by config, or after a checkpoint could not be written */
+    bool checkpointing;            /* off by config, or after a checkpoint could not be written */
+    struct nprb_watchdog watchdog; /* rank 0: times each of its own measurements */
+    pthread_mutex_t results_lock;  /* rank 0: results.lock, for the watchdog's copy */
 };
 
 /* ISO 8601 for the file's attributes; compact for a default file name. */
@@ -305,16 +309,67 @@ static void save_checkpoint(struct job *job, bool complete)
     }
 }
 
-/* Faults the fleet tests inject into the job's last rank (NUMAPROBE_FAULT, see fault.h). */
+/* Faults the fleet tests inject (NUMAPROBE_FAULT, see fault.h), at the start of a phase. */
 static void inject_rank_faults(const struct job *job, size_t item)
 {
-    if (job->fleet->size < 2 || job->fleet->rank != job->fleet->size - 1)
-        return;
-    if (item == 0 && nprb_fault("hang_last_rank"))
+    int rank = job->fleet->rank, last = job->fleet->size - 1;
+    bool hang = (item == 0 && last > 0 && rank == last && nprb_fault("hang_last_rank")) ||
+                (item == 0 && last > 0 && rank == 1 && nprb_fault("hang_rank1")) ||
+                (item > 0 && rank == 0 && nprb_fault("hang_rank0"));
+    if (hang)
         for (;;)
             pause();
-    if (item > 0 && nprb_fault("kill_last_rank"))
+    if (item > 0 && last > 0 && rank == last && nprb_fault("kill_last_rank"))
         raise(SIGKILL);
+}
+
+static enum nprb_status gather_and_write(struct job *job, const struct nprb_results *mine);
+
+/* Rank 0's watchdog thread, when one of rank 0's own measurements has run for twice `watchdog`:
+ * nobody else can gather, so this thread writes what the job has (rank 0's rows so far and every
+ * other host's) with a "hung" /hosts row for rank 0, and ends the job with exit 5. */
+static void rank0_hung(void *arg, int item, double ran_s)
+{
+    struct job *job = arg;
+    const struct nprb_plan_item *it = &job->plan.items[item];
+    char why[NPRB_NOTE_LEN];
+    snprintf(why, sizeof why, "watchdog: %s (node %d -> %d) ran for %.1f s (limit %.1f s)",
+             nprb_experiment_name(it->experiment), it->cpu_node, it->mem_node, ran_s,
+             2 * job->cfg.watchdog_s);
+    NPRB_ERROR(job->log, "rank 0 on %s: %s", job->fleet->hostname, why);
+    if (!job->fleet->thread_multiple) {
+        NPRB_ERROR(job->log,
+                   "this MPI library has no MPI_THREAD_MULTIPLE, so rank 0 cannot gather while it "
+                   "hangs: ending the job; every rank's checkpoint is in %s (numaprobe merge)",
+                   job->checkpoint.dir);
+        nprb_fleet_abort(job->fleet, NPRB_EXIT_PARTIAL);
+    }
+    nprb_fleet_rank0_stuck(job->fleet, ran_s);
+    struct nprb_results mine;
+    struct nprb_host_row host;
+    nprb_results_init(&mine);
+    fill_host_row(job, &host, "hung");
+    NPRB_SET_TEXT(host.error, why);
+    if (nprb_results_copy(&mine, &job->results) != 0 ||
+        nprb_results_add(&mine, NPRB_TABLE_HOSTS, &host) != 0)
+        nprb_fleet_abort(job->fleet, 1);
+    job->lost_ranks++;
+    nprb_log_progress(job->log, "gathering results to rank 0 while rank 0 hangs");
+    gather_and_write(job, &mine);
+    NPRB_ERROR(job->log, "%d rank(s) hung; what the job has is in %s; ending the job",
+               job->lost_ranks, job->output);
+    fflush(stdout);
+    nprb_fleet_abort(job->fleet, NPRB_EXIT_PARTIAL);
+}
+
+/* Rank 0 times its own measurements (2 x watchdog, as the gather times the other hosts). */
+static void start_watchdog(struct job *job)
+{
+    if (job->fleet->rank != 0)
+        return;
+    if (nprb_watchdog_start(&job->watchdog, 2 * job->cfg.watchdog_s, rank0_hung, job) != 0)
+        NPRB_WARN(job->log, "no watchdog thread (%s): a hang of rank 0 will not be caught",
+                  strerror(errno));
 }
 
 static void measure(void *arg)
@@ -327,20 +382,23 @@ static void measure(void *arg)
                                .rank = job->fleet->rank,
                                .hostname = job->fleet->hostname};
     uint64_t t0 = nprb_now_ns();
+    start_watchdog(job);
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
         bool new_phase = i == 0 || item->experiment != job->plan.items[i - 1].experiment;
         if (new_phase && i > 0)
             save_checkpoint(job, false);
-        if (new_phase) {
+        if (new_phase)
             progress_phase(job, i, t0);
-            inject_rank_faults(job, i);
-        }
         nprb_fleet_heartbeat(job->fleet, (int)i, job->cfg.watchdog_s / 4);
         NPRB_DEBUG(job->log, "%s item %zu: node %d -> %d, %llu bytes",
                    nprb_experiment_name(item->experiment), i, item->cpu_node, item->mem_node,
                    (unsigned long long)item->size_bytes);
+        nprb_watchdog_enter(&job->watchdog, (int)i);
+        if (new_phase)
+            inject_rank_faults(job, i);
         enum nprb_status st = nprb_experiment_measure(item->experiment)(&ctx, item);
+        nprb_watchdog_leave(&job->watchdog);
         note_failure(job, st, nprb_experiment_table(item->experiment));
         job->measured = nprb_status_worst(job->measured, st);
         if (st == NPRB_ERR_VALIDATION)
@@ -351,7 +409,11 @@ static void measure(void *arg)
                       nprb_experiment_name(item->experiment), job->fleet->hostname,
                       job->first_failure);
     }
+    nprb_watchdog_stop(&job->watchdog);
     nprb_record_cache_levels(&ctx);
+    /* Kept while this rank waits for its host's other turns, in case one of them hangs. */
+    if (job->fleet->host_size > 1)
+        save_checkpoint(job, false);
 }
 
 static int write_rank(void *arg, int rank, const struct nprb_results *rows)
@@ -423,7 +485,7 @@ static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete)
 
 /* Rank 0: a rank given up as hung still has a /hosts row saying so (its checkpoint keeps what
  * it measured). */
-static void write_hung_rank(void *arg, int rank, double silent_s)
+static void write_hung_rank(void *arg, int rank, const char *why)
 {
     struct job *job = arg;
     struct nprb_host_row h = {.rank = rank, .host_index = job->fleet->host_of_rank[rank]};
@@ -431,16 +493,14 @@ static void write_hung_rank(void *arg, int rank, double silent_s)
         h.ranks_on_host += job->fleet->host_of_rank[r] == h.host_index;
     NPRB_SET_TEXT(h.hostname, job->fleet->name_of_rank[rank]);
     NPRB_SET_TEXT(h.status, "hung");
-    snprintf(h.error, sizeof h.error,
-             "watchdog: host silent for %.0f s (limit %.0f s: twice watchdog); see its checkpoint",
-             silent_s, 2 * job->cfg.watchdog_s);
+    NPRB_SET_TEXT(h.error, why);
     NPRB_ERROR(job->log, "rank %d on %s: %s", rank, h.hostname, h.error);
     nprb_h5_append(job->h5, NPRB_TABLE_HOSTS, &h, 1);
     job->failed_hosts++;
     job->lost_ranks++;
 }
 
-static enum nprb_status gather_and_write(struct job *job)
+static enum nprb_status gather_and_write(struct job *job, const struct nprb_results *mine)
 {
     char *sweep_text = NULL;
     size_t sweep_len = 0;
@@ -449,7 +509,7 @@ static enum nprb_status gather_and_write(struct job *job)
         job->sweep_out = open_memstream(&sweep_text, &sweep_len);
     }
     uint64_t t0 = nprb_now_ns();
-    int rc = nprb_fleet_gather(job->fleet, &job->results, write_rank, write_hung_rank, job,
+    int rc = nprb_fleet_gather(job->fleet, mine, write_rank, write_hung_rank, job,
                                2 * job->cfg.watchdog_s);
     if (job->fleet->rank != 0)
         return NPRB_OK;
@@ -468,6 +528,8 @@ static enum nprb_status gather_and_write(struct job *job)
         NPRB_WARN(job->log, "binding check: %s (see binding_check in /hosts)", summary);
     if (nprb_fault("kill_writer"))
         raise(SIGKILL); /* the test of a writer killed before its rename */
+    if (nprb_fault("term_writer"))
+        raise(SIGTERM); /* ... and of one stopped as a scheduler does at the time limit */
     char err[PATH_MAX + 128];
     if (nprb_h5_commit(job->h5, err, sizeof err) != 0) {
         job->h5 = NULL;
@@ -557,7 +619,14 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     }
     record_topology(job);
     start_checkpoints(job);
-    nprb_fleet_take_turns(fleet, measure, job);
+    if (fleet->rank == 0) {
+        pthread_mutex_init(&job->results_lock, NULL);
+        job->results.lock = &job->results_lock;
+    }
+    nprb_fleet_take_turns(fleet, measure, job, 2 * job->cfg.watchdog_s);
+    if (fleet->stuck_rank > 0)
+        NPRB_ERROR(log, "rank %d on this host (%s) hung in its turn: silent for %.1f s",
+                   fleet->stuck_rank, fleet->hostname, fleet->stuck_silent_s);
 
     struct nprb_host_row host;
     bool failed = job->measured == NPRB_ERR_NOMEM || job->measured == NPRB_ERR_SYSTEM;
@@ -567,7 +636,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     save_checkpoint(job, true);
 
     nprb_log_progress(log, "measurements done, gathering results to rank 0");
-    enum nprb_status written = gather_and_write(job);
+    enum nprb_status written = gather_and_write(job, &job->results);
     if (job->lost_ranks > 0) {
         /* The hung ranks will never reach the collectives below: end the whole job here, with
          * the file written and the exit code of a partial result. */
@@ -598,6 +667,8 @@ out:
         nprb_h5_discard(job->h5);
     nprb_plan_free(&job->plan);
     nprb_topo_destroy(job->topo);
+    if (job->results.lock != NULL)
+        pthread_mutex_destroy(job->results.lock);
     nprb_results_free(&job->results);
     free(job);
     return st;

@@ -4,6 +4,7 @@
  * the threads and the bandwidth recovers. The setting is restored on every exit path. */
 #include "balancing.h"
 #include "experiment.h"
+#include "fault.h"
 #include "kernels/stream.h"
 #include "place.h"
 #include "timer.h"
@@ -11,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,6 +168,8 @@ enum nprb_status nprb_measure_balancing(struct nprb_context *ctx, const struct n
         add_row(ctx, &row, NPRB_ROW_NOT_APPLICABLE);
         return NPRB_OK;
     }
+    if (item->balancing != found && nprb_fault("term_in_balancing"))
+        raise(SIGTERM); /* a time limit while the setting is changed: the handler puts it back */
     unsigned from[MAX_THREADS], to[MAX_THREADS];
     int nf = nprb_topo_node_pus(ctx->topo, item->mem_node, from, MAX_THREADS);
     int nt = nprb_topo_node_pus(ctx->topo, item->cpu_node, to, MAX_THREADS);

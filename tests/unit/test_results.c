@@ -24,6 +24,22 @@ int main(void)
     }
     CHECK(r.tables[NPRB_TABLE_DISTANCES].count == 100);
     CHECK(((struct nprb_distance_row *)r.tables[NPRB_TABLE_DISTANCES].data)[99].rank == 99);
+
+    /* A copy (rank 0's watchdog takes one, under the rows' lock) holds every row of every table,
+     * and later rows of the original stay out of it. */
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    r.lock = &lock;
+    struct nprb_host_row h = {.rank = 0};
+    CHECK(nprb_results_add(&r, NPRB_TABLE_HOSTS, &h) == 0);
+    struct nprb_results copy;
+    nprb_results_init(&copy);
+    CHECK(nprb_results_copy(&copy, &r) == 0);
+    CHECK(nprb_results_add(&r, NPRB_TABLE_HOSTS, &h) == 0);
+    CHECK(copy.tables[NPRB_TABLE_DISTANCES].count == 100 &&
+          copy.tables[NPRB_TABLE_HOSTS].count == 1);
+    CHECK(((struct nprb_distance_row *)copy.tables[NPRB_TABLE_DISTANCES].data)[42].rank == 42);
+    CHECK(copy.tables[NPRB_TABLE_LATENCY].count == 0 && copy.lock == NULL);
+    nprb_results_free(&copy);
     nprb_results_free(&r);
 
     char small[4];

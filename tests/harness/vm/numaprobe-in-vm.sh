@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # numaprobe-in-vm.sh --exe NUMAPROBE --config FILE --outdir DIR --nodes N [--memonly K]
-#                    [--ranks R] [--cpus C] [--cpuset-node K]
+#                    [--ranks R] [--cpus C] [--cpuset-node K] [--fault NAME --expect-rc RC]
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
 # check_vm.py: recorded topology and distances, verified page placement, interleave spread,
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`.
 # With --cpuset-node K it runs in a cgroup v2 cpuset holding only node K's CPUs and memory (a
 # Slurm job's cgroup), and check_cpuset.py checks that the other nodes are listed as not allowed.
+# With --fault NAME (NUMAPROBE_FAULT) numaprobe must exit with RC and leave no results file; the
+# balancing setting is checked on every path.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
-cpuset_node=""
+cpuset_node="" fault="" expect_rc=0
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -23,6 +25,8 @@ while [ $# -gt 0 ]; do
     --simd) simd=$2; shift 2 ;;           # the kernel code path numaprobe must report
     --hmat) hmat=--hmat; shift ;;         # the guest's firmware publishes an ACPI HMAT
     --cpuset-node) cpuset_node=$2; shift 2 ;;
+    --fault) fault=$2; shift 2 ;;
+    --expect-rc) expect_rc=$2; shift 2 ;;
 
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -33,7 +37,7 @@ config=$(realpath "$config")
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd -P)
 name="vm-n${nodes}-m${memonly}-r${ranks}${cpu_model:+-$cpu_model}${hmat:+-hmat}"
-name+="${cpuset_node:+-cpuset$cpuset_node}"
+name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}"
 result="$outdir/$name.h5"
 rm -f "$result"
 
@@ -50,6 +54,9 @@ fi
 if [ -n "$cpuset_node" ]; then
     cmd=("$outdir/bin/in-cpuset" "$cpuset_node" "${cmd[@]}")
 fi
+if [ -n "$fault" ]; then
+    cmd=(env NUMAPROBE_FAULT="$fault" "${cmd[@]}")
+fi
 # numaprobe changes kernel.numa_balancing for its balancing experiment and must put it back:
 # the guest starts with 0 (vm-run's default); record what is left after the run.
 after="$outdir/$name.balancing-after"
@@ -62,13 +69,19 @@ set +e
     --mem-mib $(((nodes + memonly) * 512)) --timeout 400 -- "${cmd[@]}"
 rc=$?
 set -e
-if [ "$rc" -ne 0 ]; then
-    echo "numaprobe in the guest exited with $rc"
-    exit "$rc"
+if [ "$rc" -ne "$expect_rc" ]; then
+    echo "numaprobe in the guest exited with $rc${fault:+ (want $expect_rc)}"
+    [ "$rc" -ne 0 ] && exit "$rc"
+    exit 1
 fi
 if [ "$(cat "$after" 2>/dev/null)" != "0" ]; then
     echo "FAIL: kernel.numa_balancing is '$(cat "$after" 2>/dev/null)' after the run, not 0"
     exit 1
+fi
+if [ -n "$fault" ]; then
+    [ ! -e "$result" ] || { echo "FAIL: a results file after $fault"; exit 1; }
+    echo "$fault: exit $rc, kernel.numa_balancing put back to 0, no results file: ok"
+    exit 0
 fi
 if [ -n "$cpuset_node" ]; then
     exec /usr/bin/python3 "$here/check_cpuset.py" "$result" --nodes "$nodes" --memonly "$memonly" \

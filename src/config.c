@@ -89,7 +89,8 @@ static const struct config_key keys[] = {
      "local: the sweep core's own memory; all: also every other node's memory, one curve each "
      "(remote latency by working set)"},
     {"latency_sweep.sizes", KEY_SIZES, OFF(latency_sweep.sizes), "auto", KIB(2), TIB(64),
-     "working sets: auto (2 KiB to max_size, points below, at and above each cache) or a list"},
+     "working sets: auto (2 KiB to max_size, points below, at and above each cache, and at 4x "
+     "each for the random chase, which touches one 64 B line per 256 B) or a list"},
     {"latency_sweep.max_size", KEY_SIZE, OFF(latency_sweep.max_size_bytes), "0", 0, TIB(64),
      "largest auto size; 0 means 4x the last-level cache (at most 1/4 of free memory)"},
     {"latency_sweep.patterns", KEY_PATTERNS, OFF(latency_sweep.patterns),

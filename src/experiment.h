@@ -99,10 +99,12 @@ enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb
 /**
  * Sizes for a cache sweep: the configured list, or (count 0) points from 2 KiB to @p max_bytes
  * (0: 4x the last-level cache) around the detected caches, capped at a quarter of the first CPU
- * node's free memory. @return how many were written.
+ * node's free memory. A chase that touches one line per @p span_per_line lines' worth of span
+ * (4 for 256 B slots) fills a cache at that multiple of its size: points go around that too.
+ * @return how many were written.
  */
 int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *configured,
-                     uint64_t max_bytes, uint64_t *sizes, int cap);
+                     uint64_t max_bytes, uint64_t span_per_line, uint64_t *sizes, int cap);
 
 /** Why node @p node cannot be measured from its own cores (empty string when it can). */
 void nprb_local_skip_reason(const struct nprb_node_info *node, char *why, size_t len);

@@ -83,11 +83,23 @@ def _matrix_metrics(fleet, out, catalogue):
 
 
 CACHE_LEVELS = (("L1", "l1d_bytes"), ("L2", "l2_bytes"), ("L3", "l3_bytes"))
+LINE = 64
+
+
+def lines_touched(rows):
+    """Bytes of cache lines a chase touches: one 64 B line per slot, so a random chase with its
+    256 B slots over 128 KiB occupies 32 KiB of cache. Caches are compared with this, not with
+    the chase's span (size_bytes)."""
+    if "slot_bytes" not in rows.columns:
+        return rows.size_bytes
+    return rows.size_bytes * LINE // np.maximum(rows.slot_bytes, LINE)
 
 
 def _cache_metrics(fleet, hosts, out, catalogue):
-    """Latency at each cache level: the random chase at the largest swept working set that is
-    at most half the level's size and larger than the level below (so it sits in that level)."""
+    """Latency at each cache level: the random chase at the largest swept point whose lines
+    touched are at most half the level's size and more than the level below (so it sits in that
+    level); memory: the largest point whose lines are at least the last level's size (its
+    adjacent-line prefetches then fill twice that)."""
     lat = _ok(fleet["latency"])
     sweep = lat[(lat.experiment == "latency_sweep") & (lat.pattern == "random")
                 & (lat.cpu_node == lat.mem_node)]
@@ -96,7 +108,7 @@ def _cache_metrics(fleet, hosts, out, catalogue):
     sizes = hosts.set_index("host")
     for host, rows in sweep.groupby("host"):
         below = 0
-        curve = rows.groupby("size_bytes")["latency_ns_median"].median()
+        curve = rows.assign(lines=lines_touched(rows)).groupby("lines")["latency_ns_median"].median()
         for level, col in CACHE_LEVELS:
             cache = int(sizes.at[host, col]) if col in sizes.columns else 0
             if cache <= 0:
@@ -107,9 +119,9 @@ def _cache_metrics(fleet, hosts, out, catalogue):
                 m = Metric(f"latency_{level}_ns", f"latency {level}", "ns", "lower")
                 catalogue[m.name] = m
                 out.append((host, m.name, float(inside.iloc[-1])))
-        beyond = curve[curve.index >= 4 * max(below, 1)]
+        beyond = curve[curve.index >= max(below, 1)]
         if len(beyond):
-            m = Metric("latency_memory_ns", "latency memory (>= 4x last cache)", "ns", "lower")
+            m = Metric("latency_memory_ns", "latency memory (lines >= last cache)", "ns", "lower")
             catalogue[m.name] = m
             out.append((host, m.name, float(beyond.iloc[-1])))
 

@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from .fleetview import skip_reason  # noqa: E402
-from .metrics import CACHE_LEVELS, first_touch_modes  # noqa: E402
+from .metrics import CACHE_LEVELS, first_touch_modes, lines_touched  # noqa: E402
 
 
 class Skipped(Exception):
@@ -60,7 +60,8 @@ def latency_vs_working_set(v):
         raise Skipped("no latency_sweep rows (pattern random) over two or more working sets")
     fig, ax = plt.subplots(figsize=(9, 5))
     for typ, rows in _by_type(v, sweep):
-        per_host = rows.groupby(["host", "size_bytes"]).latency_ns_median.median().unstack(0)
+        per_host = (rows.assign(lines=lines_touched(rows))
+                    .groupby(["host", "lines"]).latency_ns_median.median().unstack(0))
         q = per_host.quantile([0.25, 0.5, 0.75], axis=1).T
         colour = _colour(v, typ)
         ax.plot(q.index, q[0.5], marker="o", ms=3, color=colour,
@@ -77,7 +78,7 @@ def latency_vs_working_set(v):
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_formatter(FuncFormatter(_bytes_label))
     ax.set_yscale("log")
-    ax.set_xlabel("working set (log2)")
+    ax.set_xlabel("cache lines the chase touches (log2; one 64 B line per slot)")
     ax.set_ylabel("ns per dependent load (median)")
     ax.set_title("Latency vs working set, random chase, local memory; band = IQR over hosts, "
                  "dotted = cache sizes", fontsize=10)

@@ -14,7 +14,7 @@ int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
                                   .sample_s = c->sample_s};
     item.cpu_node = item.mem_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
     uint64_t sizes[NPRB_MAX_LIST];
-    int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, sizes, NPRB_MAX_LIST);
+    int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, 1, sizes, NPRB_MAX_LIST);
     for (int k = 0; k < c->kernels.count; k++) {
         item.kernel = nprb_kernel_id_named(c->kernels.name[k]);
         /* A strided kernel gives one curve per stride; the others ignore the stride. */

@@ -1,4 +1,7 @@
-/* After latency_sweep: the cache capacities its random-chase curve shows, set beside hwloc's. */
+/* After latency_sweep: the cache capacities its random-chase curve shows, set beside hwloc's.
+ * A cache holds the lines the chase touches, not its span: the random chase reads one 64 B line
+ * per slot (256 B apart, so no adjacent-line prefetch helps it), so a 128 KiB chase occupies
+ * 32 KiB of cache. Levels are judged on those lines; the curve's sizes stay spans. */
 #include "experiment.h"
 #include "sweep.h"
 #include "units.h"
@@ -9,9 +12,11 @@
 
 /* A step in latency of 30% or more between neighbouring sizes marks a level. */
 #define LEVEL_RISE 1.3
+#define LINE 64 /* bytes of a cache line: what one load of the chase brings in */
 
 struct point {
-    uint64_t size;
+    uint64_t size; /* cache lines touched, in bytes */
+    uint64_t span; /* the chase's working set */
     double ns;
 };
 
@@ -30,13 +35,23 @@ static int collect(const struct nprb_context *ctx, struct point *pts, int cap)
             (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
         if (strcmp(l->experiment, "latency_sweep") == 0 && strcmp(l->pattern, "random") == 0 &&
             strcmp(l->status, NPRB_ROW_OK) == 0) {
-            pts[n].size = l->size_bytes;
+            pts[n].size = l->size_bytes * LINE / (l->slot_bytes > LINE ? l->slot_bytes : LINE);
+            pts[n].span = l->size_bytes;
             pts[n].ns = l->latency_ns_median;
             n++;
         }
     }
     qsort(pts, (size_t)n, sizeof *pts, by_size);
     return n;
+}
+
+/* The sweep size whose chase touches @p lines bytes of lines, formatted (ratio of the last point).
+ */
+static const char *span_for(uint64_t lines, const struct point *pts, int n, char *buf, size_t len)
+{
+    uint64_t per_line = pts[n - 1].size > 0 ? pts[n - 1].span / pts[n - 1].size : 1;
+    nprb_format_size(lines * per_line, buf, len);
+    return buf;
 }
 
 void nprb_record_cache_levels(struct nprb_context *ctx)
@@ -66,7 +81,9 @@ void nprb_record_cache_levels(struct nprb_context *ctx)
         double rise;
         if (sizes[0] > want / 2 || sizes[n - 1] < want * 2 ||
             nprb_step_near(sizes, ns, n, want, &step, &rise) != 0) {
-            snprintf(row.note, sizeof row.note, "not judged: the sweep does not span it");
+            snprintf(row.note, sizeof row.note,
+                     "not judged: the chase's lines do not span it (sweep to %s or more)",
+                     span_for(want * 2, pts, n, seen, sizeof seen));
             nprb_results_add(ctx->results, NPRB_TABLE_CACHE_LEVELS, &row);
             continue;
         }
@@ -79,14 +96,16 @@ void nprb_record_cache_levels(struct nprb_context *ctx)
         if (rise >= LEVEL_RISE)
             row.measured_bytes = step;
         if (row.agrees)
-            snprintf(row.note, sizeof row.note, "agrees: latency rises %.1fx after %s", rise, seen);
+            snprintf(row.note, sizeof row.note, "agrees: latency rises %.1fx after %s of lines",
+                     rise, seen);
         else if (rise < LEVEL_RISE)
             snprintf(row.note, sizeof row.note,
                      "hwloc reports %s but latency rises at most %.2fx between %s/4 and 4x%s", hw,
                      rise, hw, hw);
         else
             snprintf(row.note, sizeof row.note,
-                     "hwloc reports %s but the largest step near it is after %s", hw, seen);
+                     "hwloc reports %s but the largest step near it is after %s of lines", hw,
+                     seen);
         if (!row.agrees)
             NPRB_WARN(ctx->log, "L%d on %s: %s (the measured curve is the better guide)", level,
                       ctx->hostname, row.note);

@@ -3,6 +3,7 @@
  * also chases through every other node's memory: the textbook's local/remote grid, where the
  * remote curve shows the caches hiding the remote node until the set outgrows them. */
 #include "experiment.h"
+#include "experiments/latency_run.h"
 
 int nprb_plan_latency_sweep(struct nprb_planner *p)
 {
@@ -16,8 +17,19 @@ int nprb_plan_latency_sweep(struct nprb_planner *p)
                                   .samples = c->samples,
                                   .sample_s = c->sample_s};
     item.cpu_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
+    /* The random chase touches one 64 B line per slot: its steps come at slot/64 times each
+     * cache's size, and the sweep needs points there as well. */
+    uint64_t span_per_line = 1;
+    for (int k = 0; k < c->patterns.count; k++) {
+        struct nprb_pattern pattern;
+        char why[160];
+        if (nprb_pattern_parse(c->patterns.name[k], &pattern, why, sizeof why) == 0 &&
+            pattern.kind != NPRB_PATTERN_STRIDE &&
+            nprb_latency_slot_bytes(&pattern) / 64 > span_per_line)
+            span_per_line = nprb_latency_slot_bytes(&pattern) / 64;
+    }
     uint64_t sizes[NPRB_MAX_LIST];
-    int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, sizes, NPRB_MAX_LIST);
+    int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, span_per_line, sizes, NPRB_MAX_LIST);
     for (int m = 0; m < nprb_topo_node_count(p->topo); m++) {
         bool local = m == item.cpu_node;
         if (!local && (c->pairs != NPRB_PAIRS_ALL || item.skip_reason[0] != '\0' ||

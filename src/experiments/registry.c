@@ -58,7 +58,7 @@ nprb_plan_fn nprb_experiment_plan(enum nprb_experiment_id id)
 }
 
 int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *configured,
-                     uint64_t max_bytes, uint64_t *sizes, int cap)
+                     uint64_t max_bytes, uint64_t span_per_line, uint64_t *sizes, int cap)
 {
     if (configured->count > 0) {
         int n = configured->count < cap ? configured->count : cap;
@@ -67,7 +67,9 @@ int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *conf
         return n;
     }
     const struct nprb_topo_summary *s = nprb_topo_summary(p->topo);
-    uint64_t caches[3] = {s->l1d_bytes, s->l2_bytes, s->l3_bytes};
+    uint64_t caches[6] = {s->l1d_bytes, s->l2_bytes, s->l3_bytes};
+    for (int c = 0; c < 3 && span_per_line > 1; c++)
+        caches[3 + c] = caches[c] * span_per_line;
     uint64_t llc = s->l3_bytes ? s->l3_bytes : s->l2_bytes ? s->l2_bytes : (UINT64_C(8) << 20);
     uint64_t max = max_bytes ? max_bytes : 4 * llc;
     int node = nprb_plan_first_cpu_node(p->topo);
@@ -77,7 +79,7 @@ int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *conf
      * the last cache spill into memory. */
     if (free_bytes > 0 && max > free_bytes / 4)
         max = free_bytes / 4;
-    return nprb_sweep_points(caches, 3, 2048, max, sizes, cap);
+    return nprb_sweep_points(caches, 6, 2048, max, sizes, cap);
 }
 
 void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,

@@ -181,8 +181,9 @@ def _sweep(w, rank, name, t, f, ok):
         size = 1 << k
         lat = mem
         for cache, ns in reversed(levels):
-            # share of the working set that fits in this cache level
-            fits = min(1.0, cache / size)
+            # share of the lines the chase touches (one 64 B line per 256 B slot) that fits in
+            # this cache level
+            fits = min(1.0, cache / (size // 4))
             lat = fits * ns + (1 - fits) * lat
         lat = w.noise(lat)
         w.add("latency", rank=rank, measurement=w.next_id(), hostname=name,

@@ -68,6 +68,13 @@ static void steps(void)
     CHECK(rise < 1.3);
     /* Far beyond the sweep: nothing to judge. */
     CHECK(nprb_step_near(sizes, ns, n, MiB(4096), &step, &rise) == -1);
+
+    /* A small last level right above a 1 MiB L2 (a VM's share of L3): its step, the larger, lies
+     * within 4x of the L2 but is not taken for it. */
+    uint64_t vm_sizes[] = {KiB(256), KiB(512), MiB(1), MiB(2), MiB(4), MiB(8)};
+    double vm_ns[] = {3.4, 3.6, 7.6, 13.2, 148.0, 148.0};
+    CHECK(nprb_step_near(vm_sizes, vm_ns, 6, MiB(1), &step, &rise) == 0);
+    CHECK(step == KiB(512) && rise > 2 && rise < 2.2);
 }
 
 static void patterns(void)

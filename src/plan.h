@@ -109,6 +109,14 @@ int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
  */
 void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_topo *topo);
 
+/**
+ * A rough cost of an item, in seconds on a modest machine: its buffers set up (allocation, first
+ * touch, chain, page census) at about 1.5 GB/s, plus its timed part. Only the ratios between
+ * items matter: the progress line scales them by how long the finished items really took.
+ * Items not applicable on this host cost next to nothing.
+ */
+double nprb_plan_item_cost(const struct nprb_plan_item *item);
+
 void nprb_plan_free(struct nprb_plan *plan);
 
 #endif

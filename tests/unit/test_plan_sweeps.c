@@ -4,7 +4,9 @@
 #include "check.h"
 #include "config.h"
 #include "plan.h"
+#include "topo.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -87,6 +89,35 @@ int main(int argc, char **argv)
         CHECK(plan.items[1].stride_bytes == 64 && plan.items[2].stride_bytes == 256);
         CHECK(plan.items[1].kernel == plan.items[2].kernel &&
               plan.items[0].kernel != plan.items[1].kernel);
+    }
+    nprb_plan_free(&plan);
+
+    /* Auto sizes: the random chase touches one 64 B line per 256 B slot, so it fills each cache
+     * at 4x its size and the sweep has a point there; a stride:64 chase touches every line. */
+    uint64_t l1 = nprb_topo_summary(topo)->l1d_bytes;
+    const char *const chase[] = {"latency_sweep.enabled=true", "latency_sweep.patterns=random",
+                                 NULL};
+    const char *const lines[] = {"latency_sweep.enabled=true", "latency_sweep.patterns=stride:64",
+                                 NULL};
+    bool at_4x_l1 = false, near_l1 = false;
+    CHECK(l1 > 0 && plan_of(&plan, topo, chase) == 0);
+    for (size_t i = 0; i < plan.count; i++)
+        at_4x_l1 |= plan.items[i].size_bytes == 4 * l1 / 4 * 3;
+    nprb_plan_free(&plan);
+    CHECK(at_4x_l1);
+    at_4x_l1 = false;
+    CHECK(plan_of(&plan, topo, lines) == 0);
+    for (size_t i = 0; i < plan.count; i++) {
+        at_4x_l1 |= plan.items[i].size_bytes == 4 * l1 / 4 * 3;
+        near_l1 |= plan.items[i].size_bytes == l1 / 4 * 3;
+    }
+    CHECK(near_l1 && !at_4x_l1);
+    /* The progress estimate's costs: a bigger working set costs more, a skipped item little. */
+    if (plan.count >= 2) {
+        struct nprb_plan_item small = plan.items[0], big = plan.items[plan.count - 1];
+        CHECK(nprb_plan_item_cost(&big) > nprb_plan_item_cost(&small));
+        snprintf(big.skip_reason, sizeof big.skip_reason, "not applicable");
+        CHECK(nprb_plan_item_cost(&big) < nprb_plan_item_cost(&small) + 0.001);
     }
     nprb_plan_free(&plan);
 

@@ -186,6 +186,7 @@ static const struct config_key keys[] = {
 };
 
 #define N_KEYS (sizeof keys / sizeof keys[0])
+_Static_assert(N_KEYS <= NPRB_CONFIG_MAX_KEYS, "raise NPRB_CONFIG_MAX_KEYS");
 
 static const struct config_key *find_key(const char *name)
 {
@@ -494,7 +495,22 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
         fmt_err(err, errlen, "--set %s: %s", name, why);
         return -1;
     }
+    cfg->key_line[key - keys] = NPRB_LINE_SET;
     return 0;
+}
+
+const char *nprb_config_origin(const struct nprb_config *cfg, const char *key, char *buf,
+                               size_t len)
+{
+    const struct config_key *k = find_key(key);
+    uint32_t line = k != NULL ? cfg->key_line[k - keys] : 0;
+    if (line == NPRB_LINE_SET)
+        snprintf(buf, len, "--set ");
+    else if (line > 0)
+        snprintf(buf, len, "%s:%u: ", cfg->source, (unsigned)line);
+    else if (len > 0)
+        buf[0] = '\0';
+    return buf;
 }
 
 /* ---- YAML ---------------------------------------------------------------------------------- */
@@ -634,6 +650,7 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
                 why);
         return -1;
     }
+    w->cfg->key_line[key - keys] = (uint32_t)value->start_mark.line + 1;
     return 0;
 }
 
@@ -692,6 +709,7 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
                 root->start_mark.line + 1);
     } else {
         struct yaml_walk w = {cfg, &doc, source, err, errlen};
+        snprintf(cfg->source, sizeof cfg->source, "%s", source);
         rc = walk_mapping(&w, root, "");
     }
     yaml_document_delete(&doc);

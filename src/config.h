@@ -120,6 +120,9 @@ struct nprb_numa_balancing_config {
     double duration_s;
 };
 
+#define NPRB_CONFIG_MAX_KEYS 96
+#define NPRB_LINE_SET UINT32_MAX
+
 struct nprb_config {
     uint64_t seed;     /**< seed of every random chain; recorded in the file */
     double watchdog_s; /**< longest one measurement may take; a host silent twice as long is hung */
@@ -136,7 +139,19 @@ struct nprb_config {
     struct nprb_numa_balancing_config numa_balancing;
     int dimm_speed_mts;  /**< memory.dimm_speed: MT/s of the modules; 0: as SMBIOS/EDAC say */
     int memory_channels; /**< memory.channels: channels of the host; 0: one per module found */
+    /* Where each key's value came from, for errors found once the machine is known (a size
+     * larger than a node's memory): the config file, and per key its line there, 0 for the
+     * default or NPRB_LINE_SET for --set. */
+    char source[256];
+    uint32_t key_line[NPRB_CONFIG_MAX_KEYS];
 };
+
+/**
+ * Where the value of @p key came from, as the start of an error message: "FILE:LINE: ",
+ * "--set " or "" (the default). @return @p buf.
+ */
+const char *nprb_config_origin(const struct nprb_config *cfg, const char *key, char *buf,
+                               size_t len);
 
 /** Largest config text echoed and stored (effective config as YAML). */
 #define NPRB_CONFIG_TEXT_MAX 16384

@@ -27,11 +27,12 @@ int nprb_plan_check_fits(struct nprb_planner *p, const char *key, uint64_t size,
     const struct nprb_node_info *node = nprb_topo_node(p->topo, index);
     if (node == NULL || node->memory_bytes == 0 || size <= node->memory_bytes)
         return 0;
-    char want[32], have[32];
+    char want[32], have[32], origin[300];
     nprb_format_size(size, want, sizeof want);
     nprb_format_size(node->memory_bytes >> 20 << 20, have, sizeof have);
-    snprintf(p->err, p->errlen, "%s %s is larger than NUMA node %u's memory (%s)", key, want,
-             node->os_index, have);
+    snprintf(p->err, p->errlen, "%s%s %s is larger than NUMA node %u's memory (%s)",
+             nprb_config_origin(p->cfg, key, origin, sizeof origin), key, want, node->os_index,
+             have);
     return -1;
 }
 

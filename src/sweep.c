@@ -48,7 +48,8 @@ int nprb_step_near(const uint64_t *sizes, const double *ns, int n, uint64_t cach
     int found = -1;
     double best = 0;
     for (int i = 0; i + 1 < n; i++) {
-        if (sizes[i] < cache_bytes / 4 || sizes[i] >= cache_bytes * 2 || !(ns[i] > 0))
+        if (sizes[i] < cache_bytes / 4 || sizes[i] >= cache_bytes * 2 || !(ns[i] > 0) ||
+            sizes[i + 1] > sizes[i] * 4)
             continue;
         double r = ns[i + 1] / ns[i];
         if (found < 0 || r > best) {

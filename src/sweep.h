@@ -22,7 +22,8 @@ int nprb_sweep_points(const uint64_t *cache_bytes, int caches, uint64_t min, uin
  * The step of a latency curve nearest a cache of @p cache_bytes: among neighbouring points with
  * the first size within [cache/4, 2*cache), the pair with the largest rise in latency (below:
  * an adjacent-line prefetcher fills a cache with two lines for each one used; not further above,
- * where the next level's step, often the larger, would be taken for this one). Writes
+ * where the next level's step, often the larger, would be taken for this one), and at most 4x
+ * apart (a step between points further apart cannot be placed). Writes
  * that pair's first size to *step and the rise (ratio, > 1 for a rise) to *rise.
  * @p sizes ascending. @return 0, or -1 when no pair lies in that range.
  */

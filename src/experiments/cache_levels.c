@@ -79,11 +79,15 @@ void nprb_record_cache_levels(struct nprb_context *ctx)
         /* Only a sweep with points well below and above a level can show it. */
         uint64_t step;
         double rise;
-        if (sizes[0] > want / 2 || sizes[n - 1] < want * 2 ||
-            nprb_step_near(sizes, ns, n, want, &step, &rise) != 0) {
-            snprintf(row.note, sizeof row.note,
-                     "not judged: the chase's lines do not span it (sweep to %s or more)",
-                     span_for(want * 2, pts, n, seen, sizeof seen));
+        bool spans = sizes[0] <= want / 2 && sizes[n - 1] >= want * 2;
+        if (!spans || nprb_step_near(sizes, ns, n, want, &step, &rise) != 0) {
+            if (!spans)
+                snprintf(row.note, sizeof row.note,
+                         "not judged: the chase's lines do not span it (sweep to %s or more)",
+                         span_for(want * 2, pts, n, seen, sizeof seen));
+            else
+                snprintf(row.note, sizeof row.note,
+                         "not judged: no two sweep points around it at most 4x apart");
             nprb_results_add(ctx->results, NPRB_TABLE_CACHE_LEVELS, &row);
             continue;
         }

@@ -75,6 +75,11 @@ static void steps(void)
     double vm_ns[] = {3.4, 3.6, 7.6, 13.2, 148.0, 148.0};
     CHECK(nprb_step_near(vm_sizes, vm_ns, 6, MiB(1), &step, &rise) == 0);
     CHECK(step == KiB(512) && rise > 2 && rise < 2.2);
+
+    /* Points 32x apart around a cache cannot place its step. */
+    uint64_t coarse[] = {KiB(1), KiB(16), KiB(512)};
+    double coarse_ns[] = {1.0, 1.0, 4.0};
+    CHECK(nprb_step_near(coarse, coarse_ns, 3, KiB(48), &step, &rise) == -1);
 }
 
 static void patterns(void)

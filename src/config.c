@@ -48,6 +48,9 @@ static const struct config_key keys[] = {
     {"seed", KEY_U64, OFF(seed), "42", 0, INT64_MAX, "seed of the random chains"},
     {"watchdog", KEY_DURATION, OFF(watchdog_s), "10min", 0, 0,
      "longest one measurement may take; rank 0 gives up a host silent for twice this"},
+    {"report_hosts", KEY_INT, OFF(report_hosts), "16", 0, 1000000,
+     "hosts whose matrices the stdout report shows in full; after that only the first host of "
+     "each node type, the others one line each (0: all; the file has every host)"},
     {"checkpoints", KEY_BOOL, OFF(checkpoints), "true", 0, 0,
      "each rank keeps its finished rows in OUT.checkpoints/ (numaprobe merge) until the end"},
     {"huge_pages", KEY_THP, OFF(huge_pages), "system", 0, 0,

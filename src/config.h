@@ -127,6 +127,7 @@ struct nprb_config {
     uint64_t seed;     /**< seed of every random chain; recorded in the file */
     double watchdog_s; /**< longest one measurement may take; a host silent twice as long is hung */
     bool checkpoints;  /**< each rank keeps its finished rows in OUT.checkpoints/ while it runs */
+    int report_hosts;  /**< hosts shown in full on stdout (then one per node type); 0: all */
     enum nprb_thp_mode huge_pages;
     struct nprb_latency_config latency_matrix;
     struct nprb_bandwidth_config bandwidth_matrix;

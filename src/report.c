@@ -301,6 +301,59 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
     notes(out, rows);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
+    const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
+    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
+    if (hosts->count == 0)
+        return;
+    const struct nprb_host_row *host = row_at(hosts, 0);
+    double ns[64], gbs[64];
+    int n_ns = 0, n_gbs = 0, invalid = 0;
+    for (size_t i = 0; i < lat->count; i++) {
+        const struct nprb_latency_row *l = row_at(lat, i);
+        bool cell = strcmp(l->experiment, "latency_matrix") == 0 &&
+                    strcmp(l->mem_policy, "bind") == 0 && strcmp(l->pair_class, "local") == 0;
+        invalid += cell && strcmp(l->status, NPRB_ROW_INVALID) == 0;
+        if (cell && strcmp(l->status, NPRB_ROW_OK) == 0 && n_ns < 64)
+            ns[n_ns++] = l->latency_ns_median;
+    }
+    for (size_t i = 0; i < bw->count; i++) {
+        const struct nprb_bandwidth_row *b = row_at(bw, i);
+        bool cell = strcmp(b->experiment, "bandwidth_matrix") == 0 &&
+                    strcmp(b->kernel, "read") == 0 && strcmp(b->mem_policy, "bind") == 0 &&
+                    strcmp(b->pair_class, "local") == 0;
+        invalid += cell && strcmp(b->status, NPRB_ROW_INVALID) == 0;
+        if (cell && strcmp(b->status, NPRB_ROW_OK) == 0 && n_gbs < 64)
+            gbs[n_gbs++] = b->gbs_best;
+    }
+    fprintf(out, "%s (rank %d): %s, %s", host->hostname, host->rank, host->node_type, host->status);
+    if (n_ns > 0)
+        fprintf(out, ", local latency %.1f ns", median_of(ns, n_ns));
+    if (n_gbs > 0)
+        fprintf(out, ", local read %.1f GB/s", median_of(gbs, n_gbs));
+    if (invalid > 0)
+        fprintf(out, ", %d local cell(s) not valid", invalid);
+    if (strncmp(host->binding_check, "ok", 2) != 0)
+        fprintf(out, "; binding: %s", host->binding_check);
+    if (host->error[0] != '\0')
+        fprintf(out, "; %s", host->error);
+    fputc('\n', out);
+}
+
 void nprb_report_footer(FILE *out, const char *path, int hosts, int ranks, int failed_hosts)
 {
     fprintf(out,

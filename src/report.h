@@ -17,6 +17,12 @@ void nprb_report_header(FILE *out);
  */
 void nprb_report_rank(FILE *out, const struct nprb_results *rows);
 
+/**
+ * One line for one rank, for fleets too large for a block each: status, and the medians of its
+ * local idle latency and local read bandwidth (valid matrix cells only), or why there are none.
+ */
+void nprb_report_rank_line(FILE *out, const struct nprb_results *rows);
+
 /** What the figures mean (units, byte counting) and where the file is. */
 void nprb_report_footer(FILE *out, const char *path, int hosts, int ranks, int failed_hosts);
 

@@ -26,6 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Node types whose first host rank 0's report shows in full (beyond them, report_hosts alone). */
+#define NPRB_REPORT_TYPES 64
+
 /* Everything one rank works with during the job. */
 struct job {
     const struct nprb_cli *cli;
@@ -53,9 +56,12 @@ struct job {
     const char *command_line;
     char binding[NPRB_NOTE_LEN]; /* this rank's binding check, for its /hosts row */
     struct nprb_checkpoint checkpoint;
-    bool checkpointing;            /* off by config, or after a checkpoint could not be written */
-    struct nprb_watchdog watchdog; /* rank 0: times each of its own measurements */
-    pthread_mutex_t results_lock;  /* rank 0: results.lock, for the watchdog's copy */
+    bool checkpointing; /* off by config, or after a checkpoint could not be written */
+    int shown_types;    /* rank 0: node types the report has shown */
+    int line_reports;   /* rank 0: ranks the report gave one line */
+    char shown_type[NPRB_REPORT_TYPES][17]; /* (fingerprints) */
+    struct nprb_watchdog watchdog;          /* rank 0: times each of its own measurements */
+    pthread_mutex_t results_lock;           /* rank 0: results.lock, for the watchdog's copy */
 };
 
 /* ISO 8601 for the file's attributes; compact for a default file name. */
@@ -422,6 +428,21 @@ static void measure(void *arg)
         save_checkpoint(job, false);
 }
 
+/* Rank 0's report: the first report_hosts hosts in full, then the first host of each node type
+ * in full and the others one line each, so a batch log of thousands of hosts stays readable. */
+static bool report_in_full(struct job *job, const struct nprb_host_row *host)
+{
+    bool new_type = host != NULL && job->shown_types < NPRB_REPORT_TYPES;
+    for (int t = 0; new_type && t < job->shown_types; t++)
+        new_type = strcmp(job->shown_type[t], host->fingerprint) != 0;
+    if (new_type) {
+        NPRB_SET_TEXT(job->shown_type[job->shown_types], host->fingerprint);
+        job->shown_types++;
+    }
+    return job->cfg.report_hosts == 0 || host == NULL || host->host_index < job->cfg.report_hosts ||
+           new_type;
+}
+
 static int write_rank(void *arg, int rank, const struct nprb_results *rows)
 {
     struct job *job = arg;
@@ -442,7 +463,12 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
         snprintf(job->narrow_hosts + used, sizeof job->narrow_hosts - used, "%s%s",
                  used > 0 ? ", " : "", host->hostname);
     }
-    nprb_report_rank(stdout, rows);
+    if (report_in_full(job, host)) {
+        nprb_report_rank(stdout, rows);
+    } else {
+        nprb_report_rank_line(stdout, rows);
+        job->line_reports++;
+    }
     /* Sweep tables of the first rank that has them: enough to read a node type on a terminal;
      * every host's are in the file. */
     if (!job->sweeps_printed && job->sweep_out != NULL && nprb_report_has_sweeps(rows)) {
@@ -547,6 +573,10 @@ static enum nprb_status gather_and_write(struct job *job, const struct nprb_resu
     nprb_log_progress(
         job->log, "results of %d rank(s) gathered and written in %.3f s; writing %.2f ms a rank",
         job->fleet->size, took, 1e-6 * (double)job->write_ns / job->fleet->size);
+    if (job->line_reports > 0)
+        printf("%d rank(s) on one line each (report_hosts: %d); every host's matrices are in the "
+               "file: numaprobe-report %s\n",
+               job->line_reports, job->cfg.report_hosts, job->output);
     nprb_report_footer(stdout, job->output, job->fleet->host_count, job->fleet->size,
                        job->failed_hosts);
     fflush(stdout);

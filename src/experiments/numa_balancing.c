@@ -84,6 +84,7 @@ static void run_series(struct series *s)
     const struct nprb_kernel *read = nprb_kernel_get(NPRB_KERNEL_READ);
     hwloc_topology_t hw = nprb_topo_hwloc(s->ctx->topo);
     uint64_t passes = 1, t_move = 0, t_interval = 0;
+    int samples = 0;
     bool done = false;
 #pragma omp parallel num_threads(s->threads)
     {
@@ -128,7 +129,10 @@ static void run_series(struct series *s)
                     row->frac_on_to = census.pages ? (double)row->pages_on_to / census.pages : 0;
                 }
                 add_row(s->ctx, row, NPRB_ROW_OK);
-                done = row->t_s >= s->item->duration_s;
+                /* At least two samples, so the series has a start and an end even when one
+                 * interval outlasted the whole duration (a loaded or emulated machine). */
+                samples++;
+                done = row->t_s >= s->item->duration_s && samples >= 2;
                 t_interval = nprb_now_ns();
             }
         }

@@ -110,18 +110,23 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
     }
 }
 
-double nprb_plan_item_cost(const struct nprb_plan_item *item)
+struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
 {
-    const double setup_bps = 1.5e9, stream_bps = 5e9, per_item_s = 1e-3;
+    const double setup_bps = 1.5e9, stream_bps = 5e9;
+    struct nprb_item_cost cost = {.scaled_s = 1e-3};
     if (item->skip_reason[0] != '\0')
-        return per_item_s;
-    double bytes = (double)item->size_bytes, setup = (bytes + (double)item->load_bytes) / setup_bps;
-    double timed = item->samples * item->sample_s + item->duration_s;
+        return cost;
+    double bytes = (double)item->size_bytes;
+    cost.scaled_s += (bytes + (double)item->load_bytes) / setup_bps;
+    cost.fixed_s = item->samples * item->sample_s + item->duration_s;
     if (item->repetitions > 0) {
         double pass = bytes / stream_bps;
-        timed += item->repetitions * (item->sample_s > pass ? item->sample_s : pass);
+        if (item->sample_s > pass)
+            cost.fixed_s += item->repetitions * item->sample_s;
+        else
+            cost.scaled_s += item->repetitions * pass;
     }
-    return per_item_s + setup + timed;
+    return cost;
 }
 
 void nprb_plan_free(struct nprb_plan *plan)

@@ -110,12 +110,16 @@ int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
 void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_topo *topo);
 
 /**
- * A rough cost of an item, in seconds on a modest machine: its buffers set up (allocation, first
- * touch, chain, page census) at about 1.5 GB/s, plus its timed part. Only the ratios between
- * items matter: the progress line scales them by how long the finished items really took.
- * Items not applicable on this host cost next to nothing.
+ * A rough cost of an item, for the estimate of the time left, in two parts: what scales with the
+ * machine (its buffers set up at about 1.5 GB/s, passes over them at about 5 GB/s) and what is
+ * wall-clock time by design (samples x sample time, a balancing series' duration). Only the
+ * ratios of the scaled parts matter: the progress line scales them by how long the finished
+ * items really took. Items not applicable on this host cost next to nothing.
  */
-double nprb_plan_item_cost(const struct nprb_plan_item *item);
+struct nprb_item_cost {
+    double scaled_s, fixed_s;
+};
+struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item);
 
 void nprb_plan_free(struct nprb_plan *plan);
 

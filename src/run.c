@@ -270,24 +270,29 @@ static void note_failure(struct job *job, enum nprb_status status, enum nprb_tab
     }
 }
 
-/* One line per phase, not per measurement: batch logs are files people read. The time left is
- * the items' estimated costs still to come, scaled by what the finished ones really took. */
+/* One line per phase, not per measurement: batch logs are files people read. The time left: the
+ * wall-clock parts still to come (sample times, durations), plus the machine-bound parts scaled
+ * by what the finished ones really took. */
 static void progress_phase(const struct job *job, size_t first, uint64_t t0)
 {
     size_t count = 0;
-    double done = 0, total = 0;
+    struct nprb_item_cost done = {0, 0}, left = {0, 0};
     enum nprb_experiment_id exp = job->plan.items[first].experiment;
     for (size_t k = first; k < job->plan.count && job->plan.items[k].experiment == exp; k++)
         count++;
     for (size_t k = 0; k < job->plan.count; k++) {
-        double cost = nprb_plan_item_cost(&job->plan.items[k]);
-        total += cost;
-        done += k < first ? cost : 0;
+        struct nprb_item_cost c = nprb_plan_item_cost(&job->plan.items[k]);
+        struct nprb_item_cost *sum = k < first ? &done : &left;
+        sum->scaled_s += c.scaled_s;
+        sum->fixed_s += c.fixed_s;
     }
     char eta[64] = "";
-    if (first > 0 && done > 0) {
+    if (first > 0 && done.scaled_s > 0) {
         double elapsed = (double)(nprb_now_ns() - t0) * 1e-9;
-        snprintf(eta, sizeof eta, ", about %.0f s left", elapsed / done * (total - done));
+        double scaled =
+            elapsed - done.fixed_s > elapsed / 10 ? elapsed - done.fixed_s : elapsed / 10;
+        snprintf(eta, sizeof eta, ", about %.0f s left",
+                 left.fixed_s + left.scaled_s * scaled / done.scaled_s);
     }
     nprb_log_progress(job->log, "%s: %zu measurement(s) (%zu of %zu done%s)",
                       nprb_experiment_name(exp), count, first, job->plan.count, eta);

@@ -115,9 +115,14 @@ int main(int argc, char **argv)
     /* The progress estimate's costs: a bigger working set costs more, a skipped item little. */
     if (plan.count >= 2) {
         struct nprb_plan_item small = plan.items[0], big = plan.items[plan.count - 1];
-        CHECK(nprb_plan_item_cost(&big) > nprb_plan_item_cost(&small));
+        CHECK(nprb_plan_item_cost(&big).scaled_s > nprb_plan_item_cost(&small).scaled_s);
+        CHECK(nprb_plan_item_cost(&big).fixed_s > 0); /* samples x sample time */
+        struct nprb_plan_item series = small;
+        series.duration_s = 20;
+        CHECK(nprb_plan_item_cost(&series).fixed_s >= 20 + nprb_plan_item_cost(&small).fixed_s);
         snprintf(big.skip_reason, sizeof big.skip_reason, "not applicable");
-        CHECK(nprb_plan_item_cost(&big) < nprb_plan_item_cost(&small) + 0.001);
+        CHECK(nprb_plan_item_cost(&big).scaled_s < nprb_plan_item_cost(&small).scaled_s + 0.001 &&
+              nprb_plan_item_cost(&big).fixed_s == 0);
     }
     nprb_plan_free(&plan);
 

@@ -3,6 +3,7 @@
  * per slot (256 B apart, so no adjacent-line prefetch helps it), so a 128 KiB chase occupies
  * 32 KiB of cache. Levels are judged on those lines; the curve's sizes stay spans. */
 #include "experiment.h"
+#include "experiments/latency_run.h"
 #include "sweep.h"
 #include "units.h"
 
@@ -12,7 +13,6 @@
 
 /* A step in latency of 30% or more between neighbouring sizes marks a level. */
 #define LEVEL_RISE 1.3
-#define LINE 64 /* bytes of a cache line: what one load of the chase brings in */
 
 struct point {
     uint64_t size; /* cache lines touched, in bytes */
@@ -35,7 +35,7 @@ static int collect(const struct nprb_context *ctx, struct point *pts, int cap)
             (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
         if (strcmp(l->experiment, "latency_sweep") == 0 && strcmp(l->pattern, "random") == 0 &&
             strcmp(l->status, NPRB_ROW_OK) == 0) {
-            pts[n].size = l->size_bytes * LINE / (l->slot_bytes > LINE ? l->slot_bytes : LINE);
+            pts[n].size = l->size_bytes / nprb_latency_span_per_line(l->slot_bytes);
             pts[n].span = l->size_bytes;
             pts[n].ns = l->latency_ns_median;
             n++;

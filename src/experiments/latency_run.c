@@ -36,6 +36,12 @@ uint64_t nprb_latency_slot_bytes(const struct nprb_pattern *pattern)
     return RANDOM_SLOT_BYTES;
 }
 
+uint64_t nprb_latency_span_per_line(uint64_t slot_bytes)
+{
+    const uint64_t line = 64;
+    return slot_bytes > line ? slot_bytes / line : 1;
+}
+
 /* What one timed sample does: follow the chain, or read through the index. */
 struct walker {
     const struct nprb_pattern *pattern;

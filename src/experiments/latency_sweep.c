@@ -17,16 +17,18 @@ int nprb_plan_latency_sweep(struct nprb_planner *p)
                                   .samples = c->samples,
                                   .sample_s = c->sample_s};
     item.cpu_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
-    /* The random chase touches one 64 B line per slot: its steps come at slot/64 times each
-     * cache's size, and the sweep needs points there as well. */
+    /* The random chase touches one 64 B line per slot: its steps come at a multiple of each
+     * cache's size, and the sweep needs points there as well (not for strides: a 4 KiB stride
+     * would ask for points at 64x the last cache). */
     uint64_t span_per_line = 1;
     for (int k = 0; k < c->patterns.count; k++) {
         struct nprb_pattern pattern;
         char why[160];
-        if (nprb_pattern_parse(c->patterns.name[k], &pattern, why, sizeof why) == 0 &&
-            pattern.kind != NPRB_PATTERN_STRIDE &&
-            nprb_latency_slot_bytes(&pattern) / 64 > span_per_line)
-            span_per_line = nprb_latency_slot_bytes(&pattern) / 64;
+        if (nprb_pattern_parse(c->patterns.name[k], &pattern, why, sizeof why) != 0 ||
+            pattern.kind == NPRB_PATTERN_STRIDE)
+            continue;
+        uint64_t r = nprb_latency_span_per_line(nprb_latency_slot_bytes(&pattern));
+        span_per_line = r > span_per_line ? r : span_per_line;
     }
     uint64_t sizes[NPRB_MAX_LIST];
     int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, span_per_line, sizes, NPRB_MAX_LIST);

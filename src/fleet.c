@@ -157,28 +157,39 @@ static double silent_for(const struct nprb_fleet *fleet, int host)
     return (double)(nprb_now_ns() - fleet->heard_ns[host]) * 1e-9;
 }
 
-/* Rank 0's wait for the end of one turn of its host: the host barrier, polled, while the rank
- * taking the turn sends heartbeats. @return 0 when the turn ended, -1 when that rank went silent
- * (the barrier is left pending: the job ends before it could complete). */
-// NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): clang 14's checker does not know
-// MPI_Ibarrier; and a turn given up leaves its barrier pending
+/* Rank 0: polls @p req while reading heartbeats, until it completes (0, @p host counts as heard
+ * of) or @p host has been silent for @p hung_after_s seconds (-1; 0 waits for ever), with the
+ * silence in *silent_s. The caller decides what becomes of a request given up. */
+// NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): the caller started the request; clang 14's
+// checker does not know MPI_Ibarrier, and a turn given up leaves its barrier pending
+static int poll_while_heard(const struct nprb_fleet *fleet, MPI_Request *req, int host,
+                            double hung_after_s, double *silent_s)
+{
+    uint64_t since = nprb_now_ns();
+    for (;;) {
+        int done = 0;
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done) {
+            fleet->heard_ns[host] = nprb_now_ns();
+            return 0;
+        }
+        drain_heartbeats(fleet);
+        *silent_s = silent_for(fleet, host);
+        if (hung_after_s > 0 && *silent_s > hung_after_s)
+            return -1;
+        nap_after(since);
+    }
+}
+
+/* Rank 0's wait for the end of one turn of its host: the host barrier, while the rank taking the
+ * turn sends heartbeats. @return 0 when the turn ended, -1 when that rank went silent (the
+ * barrier is left pending: the job ends before it could complete). */
 static int wait_for_turn(struct nprb_fleet *fleet, double hung_after_s)
 {
     MPI_Request req;
     MPI_Ibarrier(fleet->host, &req);
-    uint64_t since = nprb_now_ns();
-    fleet->heard_ns[fleet->host_index] = since;
-    for (;;) {
-        int done = 0;
-        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-        if (done)
-            return 0;
-        drain_heartbeats(fleet);
-        fleet->stuck_silent_s = silent_for(fleet, fleet->host_index);
-        if (hung_after_s > 0 && fleet->stuck_silent_s > hung_after_s)
-            return -1;
-        nap_after(since);
-    }
+    fleet->heard_ns[fleet->host_index] = nprb_now_ns();
+    return poll_while_heard(fleet, &req, fleet->host_index, hung_after_s, &fleet->stuck_silent_s);
 }
 
 /* Every other rank's end of a turn: the same barrier, non-blocking too (rank 0 polls its own, and
@@ -240,30 +251,17 @@ static void stuck_reason(const struct nprb_fleet *fleet, int rank, double hung_a
 
 /* Rank 0: waits for @p rank's row counts while its host keeps sending heartbeats.
  * @return 0 with the counts received, or -1 when the host went silent for too long. */
-// NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): MPI_Test completes the receive
+// NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): poll_while_heard() completes the receive
 static int wait_for_counts(const struct nprb_fleet *fleet, int rank, unsigned long long *counts,
                            double hung_after_s, double *silent_s)
 {
     MPI_Request req;
     MPI_Irecv(counts, NPRB_N_TABLES, MPI_UNSIGNED_LONG_LONG, rank, TAG_COUNTS, fleet->world, &req);
-    int host = fleet->host_of_rank[rank];
-    uint64_t since = nprb_now_ns();
-    for (;;) {
-        int done = 0;
-        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-        if (done) {
-            fleet->heard_ns[host] = nprb_now_ns();
-            return 0;
-        }
-        drain_heartbeats(fleet);
-        *silent_s = silent_for(fleet, host);
-        if (hung_after_s > 0 && *silent_s > hung_after_s) {
-            MPI_Cancel(&req);
-            MPI_Wait(&req, MPI_STATUS_IGNORE); /* completes at once: the receive is cancelled */
-            return -1;
-        }
-        nap_after(since);
-    }
+    if (poll_while_heard(fleet, &req, fleet->host_of_rank[rank], hung_after_s, silent_s) == 0)
+        return 0;
+    MPI_Cancel(&req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE); /* completes at once: the receive is cancelled */
+    return -1;
 }
 // NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
 

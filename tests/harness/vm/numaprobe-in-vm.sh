@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # numaprobe-in-vm.sh --exe NUMAPROBE --config FILE --outdir DIR --nodes N [--memonly K]
 #                    [--ranks R] [--cpus C] [--cpuset-node K] [--fault NAME --expect-rc RC]
+#                    [--balancing 0|1]
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
 # check_vm.py: recorded topology and distances, verified page placement, interleave spread,
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`.
@@ -11,7 +12,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
-cpuset_node="" fault="" expect_rc=0
+cpuset_node="" fault="" expect_rc=0 balancing=1
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --cpuset-node) cpuset_node=$2; shift 2 ;;
     --fault) fault=$2; shift 2 ;;
     --expect-rc) expect_rc=$2; shift 2 ;;
-
+    --balancing) balancing=$2; shift 2 ;; # kernel.numa_balancing the guest boots with
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -37,7 +38,7 @@ config=$(realpath "$config")
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd -P)
 name="vm-n${nodes}-m${memonly}-r${ranks}${cpu_model:+-$cpu_model}${hmat:+-hmat}"
-name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}"
+name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}-bal${balancing}"
 result="$outdir/$name.h5"
 rm -f "$result"
 
@@ -58,13 +59,25 @@ if [ -n "$fault" ]; then
     cmd=(env NUMAPROBE_FAULT="$fault" "${cmd[@]}")
 fi
 # numaprobe changes kernel.numa_balancing for its balancing experiment and must put it back:
-# the guest starts with 0 (vm-run's default); record what is left after the run.
+# the guest boots with --balancing (1 by default, as on most NUMA servers); record what is left
+# after the run.
 after="$outdir/$name.balancing-after"
 rm -f "$after"
 cmd=(sh -c '"$@"; rc=$?; cat /proc/sys/kernel/numa_balancing > "'"$after"'"; exit $rc' sh "${cmd[@]}")
+# With balancing on, the scanner is made eager (no start delay, a scan every 10-100 ms instead of
+# every 1-60 s) so that it unmaps the pages of the test's short-lived buffers while numaprobe
+# counts them, as it does to a long run's buffers on a real server.
+if [ "$balancing" = 1 ]; then
+    eager='d=/sys/kernel/debug/sched/numa_balancing
+mount -t debugfs none /sys/kernel/debug || exit 125
+echo 0 >$d/scan_delay_ms && echo 10 >$d/scan_period_min_ms && echo 100 >$d/scan_period_max_ms || exit 125
+exec "$@"'
+    cmd=(sh -c "$eager" sh "${cmd[@]}")
+fi
 cd "$outdir"
 set +e
 "$here/vm-run" --nodes "$nodes" --cpus "$cpus" --memonly-nodes "$memonly" \
+    --numa-balancing "$balancing" \
     ${cpu_model:+--cpu-model "$cpu_model"} $hmat \
     --mem-mib $(((nodes + memonly) * 512)) --timeout 400 -- "${cmd[@]}"
 rc=$?
@@ -74,13 +87,13 @@ if [ "$rc" -ne "$expect_rc" ]; then
     [ "$rc" -ne 0 ] && exit "$rc"
     exit 1
 fi
-if [ "$(cat "$after" 2>/dev/null)" != "0" ]; then
-    echo "FAIL: kernel.numa_balancing is '$(cat "$after" 2>/dev/null)' after the run, not 0"
+if [ "$(cat "$after" 2>/dev/null)" != "$balancing" ]; then
+    echo "FAIL: kernel.numa_balancing is '$(cat "$after" 2>/dev/null)' after the run, not $balancing"
     exit 1
 fi
 if [ -n "$fault" ]; then
     [ ! -e "$result" ] || { echo "FAIL: a results file after $fault"; exit 1; }
-    echo "$fault: exit $rc, kernel.numa_balancing put back to 0, no results file: ok"
+    echo "$fault: exit $rc, kernel.numa_balancing put back to $balancing, no results file: ok"
     exit 0
 fi
 if [ -n "$cpuset_node" ]; then

@@ -131,8 +131,10 @@ int nprb_item_pus(const struct nprb_topo *topo, const struct nprb_plan_item *ite
                   int max);
 
 /**
- * Whether a census meets the policy: 99% of pages on the target node(s), and for interleave each
- * node within 5% (+ one 2 MiB block) of an even share. When not, says how in @p note.
+ * Whether a census meets the policy: 99% of the pages that reported their node on the target
+ * node(s), and for interleave each node within 5% (+ one 2 MiB block) of an even share of them.
+ * Pages that did not report (NUMA balancing) are not blamed; a census of which no page reported
+ * cannot be verified. When not met, says how in @p note.
  */
 bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, int count,
                        enum nprb_mem_policy policy, char *note, size_t len);

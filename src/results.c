@@ -74,6 +74,9 @@ static const struct nprb_field latency_fields[] = {
     F64(L, latency_ns_max),
     F64(L, huge_page_frac),
     F64(L, pages_on_target_frac),
+    U64(L, pages_unreported),
+    STR(L, cpus),
+    STR(L, flags),
     I8(L, valid),
     STR(L, status),
     STR(L, note),
@@ -107,6 +110,9 @@ static const struct nprb_field bandwidth_fields[] = {
     F64(B, bus_gbs_best),
     F64(B, huge_page_frac),
     F64(B, pages_on_target_frac),
+    U64(B, pages_unreported),
+    STR(B, cpus),
+    STR(B, flags),
     I8(B, threads_pinned_ok),
     I8(B, valid),
     STR(B, status),
@@ -162,6 +168,9 @@ static const struct nprb_field loaded_fields[] = {
     F64(O, latency_ns_p99),
     F64(O, latency_ns_max),
     F64(O, pages_on_target_frac),
+    U64(O, pages_unreported),
+    STR(O, cpus),
+    STR(O, flags),
     I8(O, threads_pinned_ok),
     I8(O, valid),
     STR(O, status),
@@ -171,10 +180,10 @@ static const struct nprb_field loaded_fields[] = {
 
 #define Z struct nprb_balancing_row
 static const struct nprb_field balancing_fields[] = {
-    I32(Z, rank),     I32(Z, measurement),    STR(Z, hostname),    I32(Z, from_node),
-    I32(Z, to_node),  I32(Z, numa_balancing), I32(Z, threads),     F64(Z, t_s),
-    U64(Z, pages),    U64(Z, pages_on_from),  U64(Z, pages_on_to), F64(Z, frac_on_to),
-    F64(Z, read_gbs), STR(Z, status),         STR(Z, note),
+    I32(Z, rank),       I32(Z, measurement),    STR(Z, hostname),    I32(Z, from_node),
+    I32(Z, to_node),    I32(Z, numa_balancing), I32(Z, threads),     F64(Z, t_s),
+    U64(Z, pages),      U64(Z, pages_on_from),  U64(Z, pages_on_to), U64(Z, pages_unreported),
+    F64(Z, frac_on_to), F64(Z, read_gbs),       STR(Z, status),      STR(Z, note),
 };
 #undef Z
 

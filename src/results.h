@@ -11,12 +11,13 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.3.0"
+#define NPRB_SCHEMA_VERSION "0.4.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
 #define NPRB_TEXT_LEN 128
 #define NPRB_NOTE_LEN 160
+#define NPRB_FLAGS_LEN 64
 
 /** Row status values (string column "status"). */
 #define NPRB_ROW_OK "ok"
@@ -98,8 +99,11 @@ struct nprb_latency_row {
     int32_t samples;
     uint64_t accesses_per_sample;
     double latency_ns_min, latency_ns_median, latency_ns_p90, latency_ns_p99, latency_ns_max;
-    double huge_page_frac; /**< fraction of the buffer backed by THP, -1 unknown */
-    double pages_on_target_frac;
+    double huge_page_frac;       /**< fraction of the buffer backed by THP, -1 unknown */
+    double pages_on_target_frac; /**< of the pages that reported their node */
+    uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
+    char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
+    char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
     int8_t valid;
     char status[16];
     char note[NPRB_NOTE_LEN];
@@ -128,7 +132,10 @@ struct nprb_bandwidth_row {
     double gbs_best, gbs_median, gbs_worst; /**< program bytes / time, 1 GB/s = 1e9 B/s */
     double bus_gbs_best;
     double huge_page_frac;
-    double pages_on_target_frac;
+    double pages_on_target_frac; /**< of the pages that reported their node */
+    uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
+    char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
+    char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
     int8_t threads_pinned_ok;
     int8_t valid;
     char status[16];
@@ -178,7 +185,10 @@ struct nprb_loaded_row {
     uint64_t delay_spins; /**< spin iterations after each line of load */
     double load_gbs;      /**< what the load threads achieved, 1e9 B/s (reads + writes) */
     double latency_ns_min, latency_ns_median, latency_ns_p90, latency_ns_p99, latency_ns_max;
-    double pages_on_target_frac;
+    double pages_on_target_frac; /**< of the pages that reported their node */
+    uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
+    char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
+    char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
     int8_t threads_pinned_ok;
     int8_t valid;
     char status[16];
@@ -196,8 +206,9 @@ struct nprb_balancing_row {
     double t_s; /**< seconds since the threads moved */
     uint64_t pages;
     uint64_t pages_on_from, pages_on_to;
-    double frac_on_to;
-    double read_gbs; /**< read bandwidth over the interval ending at t_s */
+    uint64_t pages_unreported; /**< resident pages the kernel would not place (NUMA balancing) */
+    double frac_on_to;         /**< of the pages that reported their node */
+    double read_gbs;           /**< read bandwidth over the interval ending at t_s */
     char status[16];
     char note[NPRB_NOTE_LEN];
 };

@@ -141,6 +141,7 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
     row.threads_pinned_ok = res.pinned_ok;
     if (res.census_ok) {
         row.pages_on_target_frac = nprb_census_fraction_on(&res.census, targets, req.node_count);
+        row.pages_unreported = res.census.unreported;
         nprb_record_placement(ctx, row.measurement, row.experiment, &res.census);
     }
     if (res.bad_threads > 0)

@@ -76,7 +76,7 @@ static double local_fraction(const struct team *tm)
                 nprb_census_take(tm->arrays[a] + c.first, c.count * sizeof(double), &one) != 0)
                 continue;
             local += one.per_node[req->thread_nodes[t]];
-            total += one.pages;
+            total += nprb_census_reported(&one);
         }
     }
     return total > 0 ? (double)local / (double)total : -1;

@@ -92,6 +92,14 @@ void nprb_note_coarse_placement(char *note, size_t len, double huge_page_frac,
 bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, int count,
                        enum nprb_mem_policy policy, char *note, size_t len)
 {
+    uint64_t reported = nprb_census_reported(census);
+    if (reported == 0) {
+        snprintf(note, len,
+                 "placement unverified: none of %llu pages reported its node (NUMA balancing had "
+                 "unmapped them all; run as root to read their frames)",
+                 (unsigned long long)census->pages);
+        return false;
+    }
     double on_target = nprb_census_fraction_on(census, nodes, count);
     if (!(on_target >= MIN_PLACED_FRAC)) {
         snprintf(note, len, "only %.1f%% of pages on the target node(s) (need %.0f%%)",
@@ -100,7 +108,7 @@ bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, 
     }
     if (policy != NPRB_MEM_INTERLEAVE)
         return true;
-    double expected = (double)census->pages / count;
+    double expected = (double)reported / count;
     for (int i = 0; i < count; i++) {
         double off = fabs((double)census->per_node[nodes[i]] - expected);
         if (off > INTERLEAVE_SLACK_FRAC * expected + INTERLEAVE_SLACK_PAGES) {

@@ -112,6 +112,7 @@ enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb
     row.threads_pinned_ok = res.load_pinned_ok && res.chase.stayed_on_pu;
     if (res.chase.census_ok) {
         row.pages_on_target_frac = nprb_census_fraction_on(&res.chase.census, targets, 1);
+        row.pages_unreported = res.chase.census.unreported;
         nprb_record_placement(ctx, row.measurement, row.experiment, &res.chase.census);
     }
     if (!row.threads_pinned_ok) {

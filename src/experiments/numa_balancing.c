@@ -122,13 +122,26 @@ static void run_series(struct series *s)
                 row->t_s = (double)(now - t_move) * 1e-9;
                 row->read_gbs = (double)(s->n * sizeof(double)) * (double)passes /
                                 ((double)(now - t_interval) * 1e-9) * 1e-9;
-                if (nprb_census_take(s->a, s->n * sizeof(double), &census) == 0) {
+                const char *status = NPRB_ROW_INVALID;
+                row->note[0] = '\0';
+                if (nprb_census_take(s->a, s->n * sizeof(double), &census) != 0) {
+                    NPRB_SET_TEXT(row->note, "move_pages cannot tell where the pages are");
+                } else {
                     row->pages = census.pages;
                     row->pages_on_from = census.per_node[row->from_node];
                     row->pages_on_to = census.per_node[row->to_node];
-                    row->frac_on_to = census.pages ? (double)row->pages_on_to / census.pages : 0;
+                    row->pages_unreported = census.unreported;
+                    /* Of the pages that reported: the scanner unmaps ranges of them to sample
+                     * accesses, and such a page has not left its node. */
+                    uint64_t reported = nprb_census_reported(&census);
+                    row->frac_on_to = reported ? (double)row->pages_on_to / reported : NAN;
+                    if (reported > 0)
+                        status = NPRB_ROW_OK;
+                    else
+                        NPRB_SET_TEXT(row->note, "placement unverified: no page reported its "
+                                                 "node (run as root to read their frames)");
                 }
-                add_row(s->ctx, row, NPRB_ROW_OK);
+                add_row(s->ctx, row, status);
                 /* At least two samples, so the series has a start and an end even when one
                  * interval outlasted the whole duration (a loaded or emulated machine). */
                 samples++;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # numaprobe-in-vm.sh --exe NUMAPROBE --config FILE --outdir DIR --nodes N [--memonly K]
 #                    [--ranks R] [--cpus C] [--cpuset-node K] [--fault NAME --expect-rc RC]
-#                    [--balancing 0|1]
+#                    [--balancing 0|1] [--set KEY=VALUE]...
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
 # check_vm.py: recorded topology and distances, verified page placement, interleave spread,
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`.
@@ -12,7 +12,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
-cpuset_node="" fault="" expect_rc=0 balancing=1
+cpuset_node="" fault="" expect_rc=0 balancing=1 sets=()
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -29,6 +29,7 @@ while [ $# -gt 0 ]; do
     --fault) fault=$2; shift 2 ;;
     --expect-rc) expect_rc=$2; shift 2 ;;
     --balancing) balancing=$2; shift 2 ;; # kernel.numa_balancing the guest boots with
+    --set) sets+=(--set "$2"); shift 2 ;;  # passed to numaprobe
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -48,7 +49,7 @@ mkdir -p "$outdir/bin"
 cp "$exe" "$outdir/bin/numaprobe"
 cp "$config" "$outdir/bin/config.yaml"
 cp "$here/in-cpuset" "$outdir/bin/in-cpuset"
-cmd=("$outdir/bin/numaprobe" -c "$outdir/bin/config.yaml" -o "$result" --quiet)
+cmd=("$outdir/bin/numaprobe" -c "$outdir/bin/config.yaml" -o "$result" --quiet ${sets[@]+"${sets[@]}"})
 if [ "$ranks" -gt 1 ]; then
     cmd=(mpirun -np "$ranks" --map-by numa --bind-to numa --report-bindings "${cmd[@]}")
 fi

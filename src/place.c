@@ -286,3 +286,40 @@ void nprb_unpin_thread(struct nprb_pin *pin)
     hwloc_bitmap_free(pin->saved);
     pin->saved = NULL;
 }
+
+void nprb_cpus_seen_here(struct nprb_cpus_seen *seen)
+{
+    int cpu = sched_getcpu();
+    if (cpu >= 0 && cpu < NPRB_MAX_CPUS)
+        __atomic_fetch_or(&seen->bits[cpu / 64], 1ULL << (cpu % 64), __ATOMIC_RELAXED);
+}
+
+static bool seen_has(const struct nprb_cpus_seen *seen, int cpu)
+{
+    return cpu < NPRB_MAX_CPUS && (seen->bits[cpu / 64] >> (cpu % 64) & 1) != 0;
+}
+
+void nprb_cpus_seen_format(const struct nprb_cpus_seen *seen, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (int cpu = 0; cpu < NPRB_MAX_CPUS; cpu++) {
+        if (!seen_has(seen, cpu))
+            continue;
+        int last = cpu;
+        while (seen_has(seen, last + 1))
+            last++;
+        char range[32];
+        int n = last == cpu ? snprintf(range, sizeof range, "%s%d", used ? "," : "", cpu)
+                            : snprintf(range, sizeof range, "%s%d-%d", used ? "," : "", cpu, last);
+        if (used + (size_t)n + 4 > len) {
+            snprintf(buf + used, len - used, "...");
+            return;
+        }
+        memcpy(buf + used, range, (size_t)n + 1);
+        used += (size_t)n;
+        cpu = last;
+    }
+}

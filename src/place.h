@@ -12,6 +12,7 @@
 #include <hwloc.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum nprb_mem_policy {
     NPRB_MEM_BIND,       /**< MPOL_BIND to the given node(s): fail rather than spill */
@@ -73,5 +74,21 @@ bool nprb_pin_holds(const struct nprb_pin *pin);
 
 /** Restores the binding saved by nprb_pin_thread(). */
 void nprb_unpin_thread(struct nprb_pin *pin);
+
+#define NPRB_MAX_CPUS 4096
+
+/** The CPUs a measurement's threads were found on (a set, filled from any thread). */
+struct nprb_cpus_seen {
+    uint64_t bits[NPRB_MAX_CPUS / 64];
+};
+
+/** Adds the CPU the calling thread runs on now (sched_getcpu); thread-safe. */
+void nprb_cpus_seen_here(struct nprb_cpus_seen *seen);
+
+/**
+ * Writes the set as a Linux cpulist ("0-3,8,10-11"); a list longer than @p len ends in "...".
+ * An empty set writes "".
+ */
+void nprb_cpus_seen_format(const struct nprb_cpus_seen *seen, char *buf, size_t len);
 
 #endif

@@ -17,7 +17,8 @@ struct matrix {
     int cpus[MAX_NODES_SHOWN], mems[MAX_NODES_SHOWN];
     int n_cpus, n_mems;
     double value[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES];
-    char mark[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES]; /* class letter, or '!' invalid */
+    char mark[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES];    /* class letter, or '!' invalid */
+    bool flagged[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES]; /* a plausibility flag: '?' */
 };
 
 static int slot_of(int *list, int *n, int node)
@@ -70,7 +71,7 @@ static int policy_column(const char *policy)
 
 /* Adds one figure; rows and columns come in any order, the matrix keeps them sorted. */
 static void put(struct matrix *m, int cpu, int mem, const char *policy, double value,
-                const char *pair_class, const char *status)
+                const char *pair_class, const char *status, const char *flags)
 {
     int r = index_of(m->cpus, &m->n_cpus, cpu);
     int c;
@@ -82,8 +83,11 @@ static void put(struct matrix *m, int cpu, int mem, const char *policy, double v
                 memmove(&m->value[i][c + 1], &m->value[i][c],
                         (size_t)(before - c) * sizeof m->value[0][0]);
                 memmove(&m->mark[i][c + 1], &m->mark[i][c], (size_t)(before - c));
+                memmove(&m->flagged[i][c + 1], &m->flagged[i][c],
+                        (size_t)(before - c) * sizeof m->flagged[0][0]);
                 m->value[i][c] = NAN;
                 m->mark[i][c] = ' ';
+                m->flagged[i][c] = false;
             }
         }
     } else {
@@ -94,6 +98,7 @@ static void put(struct matrix *m, int cpu, int mem, const char *policy, double v
         return;
     m->value[r][c] = value;
     m->mark[r][c] = class_letter(pair_class, status);
+    m->flagged[r][c] = flags[0] != '\0';
 }
 
 static void clear(struct matrix *m)
@@ -103,13 +108,16 @@ static void clear(struct matrix *m)
         for (int j = 0; j < MAX_NODES_SHOWN + POLICIES; j++) {
             m->value[i][j] = NAN;
             m->mark[i][j] = ' ';
+            m->flagged[i][j] = false;
         }
 }
 
-static void cell(FILE *out, double value, char mark)
+static void cell(FILE *out, double value, char mark, bool flagged)
 {
     if (isnan(value))
         fprintf(out, " %10s", mark == '!' ? "failed" : "-");
+    else if (flagged)
+        fprintf(out, " %8.1f%c?", value, mark);
     else
         fprintf(out, " %9.1f%c", value, mark);
 }
@@ -132,10 +140,11 @@ static void print_matrix(FILE *out, const char *title, const struct matrix *m)
     for (int r = 0; r < m->n_cpus; r++) {
         fprintf(out, "  node %-5d", m->cpus[r]);
         for (int c = 0; c < m->n_mems; c++)
-            cell(out, m->value[r][c], m->mark[r][c]);
+            cell(out, m->value[r][c], m->mark[r][c], m->flagged[r][c]);
         for (int k = 0; k < POLICIES; k++)
             if (policy_used[k])
-                cell(out, m->value[r][MAX_NODES_SHOWN + k], m->mark[r][MAX_NODES_SHOWN + k]);
+                cell(out, m->value[r][MAX_NODES_SHOWN + k], m->mark[r][MAX_NODES_SHOWN + k],
+                     m->flagged[r][MAX_NODES_SHOWN + k]);
         fputc('\n', out);
     }
 }
@@ -184,7 +193,7 @@ static void print_ratios(FILE *out, const struct matrix *m, const struct nprb_ro
 void nprb_report_header(FILE *out)
 {
     fprintf(out, "NUMA matrices per host (L local, P same package, X cross package, M memory-only "
-                 "node, ! not valid: see the notes)\n");
+                 "node, ! not valid: see the notes, ? implausible: see the row's flags)\n");
 }
 
 static const void *row_at(const struct nprb_rows *rows, size_t i)
@@ -219,8 +228,11 @@ static void notes(FILE *out, const struct nprb_results *rows)
     }
 }
 
-/* Measured against theoretical: the best local read of the matrix beside a node's share of
- * channels x MT/s x 8 B (the channels split evenly over the nodes with CPUs). */
+/* Measured against theoretical: each node's best local read of memory bound to it (bind cells
+ * only: a first-touch or preferred cell may hold other nodes' pages) beside its share of
+ * channels x MT/s x 8 B (the channels split evenly over the nodes with CPUs), and the host's
+ * cores all reading their own node's memory at once (first_touch with chunks bound) beside the
+ * whole peak. Without a DIMM speed there is no peak: say what would give one. */
 static void print_peak(FILE *out, const struct nprb_host_row *host, const struct nprb_results *rows)
 {
     const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
@@ -228,20 +240,32 @@ static void print_peak(FILE *out, const struct nprb_host_row *host, const struct
     int cpu_nodes = 0;
     for (size_t i = 0; i < nodes->count; i++)
         cpu_nodes += ((const struct nprb_numa_node_row *)row_at(nodes, i))->cpus > 0;
-    if (host->peak_gbs <= 0 || cpu_nodes == 0)
+    if (cpu_nodes == 0)
         return;
-    double share = host->peak_gbs / cpu_nodes, best = 0;
+    if (host->peak_gbs <= 0) {
+        fprintf(out, "  theoretical peak unknown: no DIMM speed (SMBIOS needs root; or set "
+                     "memory.dimm_speed and memory.channels)\n");
+        return;
+    }
+    double share = host->peak_gbs / cpu_nodes, best = 0, host_wide = 0;
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = row_at(bw, i);
-        if (strcmp(b->experiment, "bandwidth_matrix") == 0 && strcmp(b->kernel, "read") == 0 &&
-            strcmp(b->status, "ok") == 0 && strcmp(b->pair_class, "local") == 0)
+        if (strcmp(b->kernel, "read") != 0 || strcmp(b->status, "ok") != 0)
+            continue;
+        if (strcmp(b->experiment, "bandwidth_matrix") == 0 && strcmp(b->mem_policy, "bind") == 0 &&
+            strcmp(b->pair_class, "local") == 0)
             best = b->gbs_best > best ? b->gbs_best : best;
+        if (strcmp(b->experiment, "first_touch") == 0 && strcmp(b->init_mode, "bound") == 0)
+            host_wide = b->gbs_best;
     }
     fprintf(out, "  theoretical peak %.1f GB/s (%s), %.1f GB/s per node", host->peak_gbs,
             host->peak_basis, share);
     if (best > 0)
         fprintf(out, "; best local read %.1f GB/s = %.0f%% of a node's share", best,
                 100 * best / share);
+    if (host_wide > 0)
+        fprintf(out, "; every node reading its own memory at once %.1f GB/s = %.0f%% of the peak",
+                host_wide, 100 * host_wide / host->peak_gbs);
     fputc('\n', out);
 }
 
@@ -264,7 +288,7 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
         if (strcmp(l->experiment, "latency_matrix") == 0 &&
             strcmp(l->status, "not_applicable") != 0)
             put(m, l->cpu_node, l->mem_node, l->mem_policy, l->latency_ns_median, l->pair_class,
-                l->status);
+                l->status, l->flags);
     }
     print_matrix(out, "idle latency, ns (median)", m);
     print_ratios(out, m, &rows->tables[NPRB_TABLE_DISTANCES]);
@@ -288,7 +312,8 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
             if (strcmp(b->experiment, "bandwidth_matrix") != 0 ||
                 strcmp(b->kernel, kernels[k]) != 0 || strcmp(b->status, "not_applicable") == 0)
                 continue;
-            put(m, b->cpu_node, b->mem_node, b->mem_policy, b->gbs_best, b->pair_class, b->status);
+            put(m, b->cpu_node, b->mem_node, b->mem_policy, b->gbs_best, b->pair_class, b->status,
+                b->flags);
             threads = b->threads;
         }
         char title[96];

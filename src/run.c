@@ -2,6 +2,7 @@
 
 #include "binding.h"
 #include "checkpoint.h"
+#include "plausibility.h"
 #include "config.h"
 #include "experiment.h"
 #include "fault.h"
@@ -428,6 +429,7 @@ static void measure(void *arg)
     }
     nprb_watchdog_stop(&job->watchdog);
     nprb_record_cache_levels(&ctx);
+    nprb_flag_implausible(&job->results);
     /* Kept while this rank waits for its host's other turns, in case one of them hangs. */
     if (job->fleet->host_size > 1)
         save_checkpoint(job, false);

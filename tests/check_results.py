@@ -100,8 +100,32 @@ def check_topology_xml(c, f):
             c.expect(False, f"rank {rank}: topology XML does not parse: {e}")
 
 
+def cpulist(s):
+    """The CPUs of a Linux cpulist ("0-3,8")."""
+    cpus = set()
+    for part in filter(None, s.split(",")):
+        first, _, last = part.partition("-")
+        cpus.update(range(int(first), int(last or first) + 1))
+    return cpus
+
+
+def node_cpus(f):
+    return {(int(r["rank"]), int(r["node"])): cpulist(text(r["cpu_list"]))
+            for r in f["numa_nodes"][()]}
+
+
+def check_cpus(c, where, row, threads, on_node):
+    """Where the threads were found: one CPU each (pinned, so distinct), on the row's CPU node."""
+    seen = cpulist(text(row["cpus"]))
+    c.expect(len(seen) == threads, f"{where}: {threads} thread(s) found on CPUs "
+             f"'{text(row['cpus'])}'")
+    if on_node is not None:
+        c.expect(seen <= on_node, f"{where}: CPUs '{text(row['cpus'])}' outside the CPU node")
+
+
 def check_rows(c, f, table, value_cols):
     rows = f[table][()]
+    cpus_of = node_cpus(f)
     by_rank = Counter(int(r) for r in rows["rank"])
     c.expect(set(by_rank) == set(int(r) for r in f["hosts"]["rank"]),
              f"/{table}: not every rank has rows ({dict(by_rank)})")
@@ -123,6 +147,10 @@ def check_rows(c, f, table, value_cols):
                  f"{where}: only {row['pages_on_target_frac']:.3f} of pages on node "
                  f"{row['mem_node']}")
         c.expect(int(row["size_bytes"]) > 0 and int(row["threads"]) >= 1, f"{where}: size/threads")
+        c.expect(int(row["pages_unreported"]) < int(row["size_bytes"]) // 4096,
+                 f"{where}: no page reported its node")
+        check_cpus(c, where, row, int(row["threads"]),
+                   cpus_of.get((int(row["rank"]), int(row["cpu_node"]))))
     c.expect(measured > 0, f"/{table}: nothing measured")
     return rows
 

@@ -91,7 +91,15 @@ def _matrix(rows, value):
     return rows.groupby(["cpu_node", "mem_node"])[value].median().unstack()
 
 
-def _heat(ax, m, title, fmt, cmap):
+def _flagged(rows):
+    """Cells that any host of the type flagged as implausible (the binary's `flags` column)."""
+    if "flags" not in rows:
+        return None
+    return rows.assign(flagged=rows.flags.astype(str).str.len() > 0).groupby(
+        ["cpu_node", "mem_node"]).flagged.any().unstack()
+
+
+def _heat(ax, m, title, fmt, cmap, flagged=None):
     data = m.to_numpy(dtype=float)
     ax.imshow(data, cmap=cmap)
     ax.set_xticks(range(len(m.columns)), [str(c) for c in m.columns])
@@ -101,7 +109,11 @@ def _heat(ax, m, title, fmt, cmap):
     ax.set_title(title, fontsize=9)
     for (i, j), x in np.ndenumerate(data):
         if np.isfinite(x):
-            ax.text(j, i, fmt.format(x), ha="center", va="center", fontsize=8,
+            mark = ""
+            if flagged is not None and bool(flagged.reindex(index=m.index, columns=m.columns)
+                                            .fillna(False).iat[i, j]):
+                mark = "?"  # a plausibility flag on some host: see the host's rows
+            ax.text(j, i, fmt.format(x) + mark, ha="center", va="center", fontsize=8,
                     bbox={"boxstyle": "round", "fc": "white", "alpha": 0.6, "lw": 0})
 
 
@@ -120,12 +132,14 @@ def numa_heatmaps(v):
     fig, axes = plt.subplots(len(types), 3, figsize=(13, 4 * len(types)), squeeze=False)
     for row, (typ, rows) in zip(axes, types):
         hosts = v.type_hosts(typ)
-        _heat(row[0], _matrix(rows, "latency_ns_median"), f"{typ}\nidle latency, ns (median)",
-              "{:.0f}", "viridis_r")
+        _heat(row[0], _matrix(rows, "latency_ns_median"),
+              f"{typ}\nidle latency, ns (median; ? implausible)", "{:.0f}", "viridis_r",
+              _flagged(rows))
         b = bw[bw.host.isin(hosts)]
         if len(b):
-            _heat(row[1], _matrix(b, "gbs_best"), f"{typ}\nread bandwidth, GB/s (median)",
-                  "{:.1f}", "viridis")
+            _heat(row[1], _matrix(b, "gbs_best"),
+                  f"{typ}\nread bandwidth, GB/s (median; ? implausible)", "{:.1f}", "viridis",
+                  _flagged(b))
         else:
             row[1].set_axis_off()
             row[1].text(0.5, 0.5, "no bandwidth_matrix read rows", ha="center")

@@ -139,6 +139,7 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
                       res.error == ENOMEM ? NPRB_ERR_NOMEM : NPRB_ERR_SYSTEM);
     rates(&row, &res);
     row.threads_pinned_ok = res.pinned_ok;
+    nprb_cpus_seen_format(&res.cpus, row.cpus, sizeof row.cpus);
     if (res.census_ok) {
         row.pages_on_target_frac = nprb_census_fraction_on(&res.census, targets, req.node_count);
         row.pages_unreported = res.census.unreported;

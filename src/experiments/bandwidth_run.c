@@ -44,6 +44,7 @@ struct team {
     int buffer_count;
     struct nprb_census *census;
     bool census_ok;
+    struct nprb_cpus_seen *cpus;
     size_t align;
     double local_frac;
 };
@@ -171,6 +172,7 @@ static void stream_team(struct team *tm)
 #pragma omp atomic
             tm->unpinned++;
         }
+        nprb_cpus_seen_here(tm->cpus);
         if (pinned)
             nprb_unpin_thread(&pin);
     }
@@ -247,6 +249,7 @@ void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request
                       .hw = hw,
                       .buffers = buffers,
                       .census = &res->census,
+                      .cpus = &res->cpus,
                       .align = req->chunk_align ? req->chunk_align : 8,
                       .local_frac = -1};
     nprb_kernel_bytes(req->kernel, req->bytes_per_array / sizeof(double),

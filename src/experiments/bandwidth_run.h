@@ -47,8 +47,9 @@ struct nprb_bandwidth_result {
     bool census_ok;
     double local_frac; /**< pages on the node of the thread that reads them; -1 not checked */
     bool pinned_ok;
-    int bad_threads; /**< threads whose validation failed */
-    int error;       /**< errno of what failed, 0 when the run happened */
+    struct nprb_cpus_seen cpus; /**< where the threads were when they finished */
+    int bad_threads;            /**< threads whose validation failed */
+    int error;                  /**< errno of what failed, 0 when the run happened */
     char note[160];
 };
 

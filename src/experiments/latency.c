@@ -87,6 +87,7 @@ enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct npr
     }
     row.pages_on_target_frac = nprb_census_fraction_on(&res.census, targets, req.node_count);
     row.pages_unreported = res.census.unreported;
+    nprb_cpus_seen_format(&res.cpus, row.cpus, sizeof row.cpus);
     nprb_record_placement(ctx, row.measurement, row.experiment, &res.census);
     if (!res.stayed_on_pu) {
         snprintf(row.note, sizeof row.note, "thread left CPU %u during the chase", pu);

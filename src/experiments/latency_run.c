@@ -210,5 +210,6 @@ void nprb_latency_run(hwloc_topology_t hw, const struct nprb_latency_request *re
     }
     measure(req, res);
     res->stayed_on_pu = nprb_pin_holds(&pin);
+    nprb_cpus_seen_here(&res->cpus);
     nprb_unpin_thread(&pin);
 }

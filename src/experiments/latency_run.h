@@ -40,8 +40,9 @@ struct nprb_latency_result {
     struct nprb_census census; /**< pages of the data buffer (and index, for index_random) */
     bool census_ok;
     bool stayed_on_pu;
-    int error;         /**< 0, or the errno of what failed (note says what) */
-    bool wrong_answer; /**< chain integrity or index sum check failed */
+    struct nprb_cpus_seen cpus; /**< where the chasing thread was when it finished */
+    int error;                  /**< 0, or the errno of what failed (note says what) */
+    bool wrong_answer;          /**< chain integrity or index sum check failed */
     char note[160];
 };
 

@@ -110,6 +110,7 @@ enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb
     row.latency_ns_p99 = res.chase.ns.p99;
     row.latency_ns_max = res.chase.ns.max;
     row.threads_pinned_ok = res.load_pinned_ok && res.chase.stayed_on_pu;
+    nprb_cpus_seen_format(&res.chase.cpus, row.cpus, sizeof row.cpus);
     if (res.chase.census_ok) {
         row.pages_on_target_frac = nprb_census_fraction_on(&res.chase.census, targets, 1);
         row.pages_unreported = res.chase.census.unreported;

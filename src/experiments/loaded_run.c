@@ -23,6 +23,7 @@ struct load_thread {
     uint64_t bytes; /* moved, written by the thread when it ends */
     double sum;     /* keeps the reads alive */
     bool pinned, stayed;
+    struct nprb_cpus_seen *cpus; /* shared with the chase's */
 };
 
 /* Streams the buffer line by line until told to stop, spinning `delay` iterations after each
@@ -63,6 +64,7 @@ static void *load_main(void *arg)
     lt->sum = sum;
     lt->bytes = lines * 64 * (lt->req->load_writes ? 2 : 1);
     lt->stayed = lt->pinned && nprb_pin_holds(&pin);
+    nprb_cpus_seen_here(lt->cpus);
     if (lt->pinned)
         nprb_unpin_thread(&pin);
     return NULL;
@@ -83,8 +85,12 @@ void nprb_loaded_run(hwloc_topology_t hw, const struct nprb_loaded_request *req,
     int started = 0;
     for (; started < n; started++) {
         struct load_thread *lt = &lts[started];
-        *lt = (struct load_thread){
-            .hw = hw, .pu = req->load_pus[started], .req = req, .stop = &stop, .ready = &ready};
+        *lt = (struct load_thread){.hw = hw,
+                                   .pu = req->load_pus[started],
+                                   .req = req,
+                                   .stop = &stop,
+                                   .ready = &ready,
+                                   .cpus = &res->chase.cpus};
         char err[160];
         if (nprb_buffer_alloc(&lt->buf, req->load_bytes, req->chase.policy, req->chase.nodes,
                               req->chase.node_count, req->chase.huge_pages, err, sizeof err) != 0) {

@@ -95,7 +95,7 @@ def _flagged(rows):
     """Cells that any host of the type flagged as implausible (the binary's `flags` column)."""
     if "flags" not in rows:
         return None
-    return rows.assign(flagged=rows.flags.astype(str).str.len() > 0).groupby(
+    return rows.assign(flagged=rows["flags"].astype(str).str.len() > 0).groupby(
         ["cpu_node", "mem_node"]).flagged.any().unstack()
 
 

@@ -48,7 +48,7 @@ int main(void)
     /* Row of node 0: local 100 ns, same package 120, cross package 25 (0.25x local), memory-only
      * 60 (faster, but such memory may be), one at 1800 (18x the row's median). */
     struct nprb_latency_row l[] = {
-        lat(0, 0, "local", 100, 120),       lat(0, 1, "same_package", 120, 130),
+        lat(0, 0, "local", 100, 120), lat(0, 1, "same_package", 120, 130),
         lat(0, 2, "cross_package", 25, 30), lat(0, 3, "memory_only", 60, 70),
         lat(0, 4, "cross_package", 1800, 1900),
         /* Row of node 1: plausible, except a p99 at 2.7x its median. */

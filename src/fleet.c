@@ -96,6 +96,12 @@ bool nprb_fleet_any(const struct nprb_fleet *fleet, bool flag)
     return any != 0;
 }
 
+void nprb_fleet_host_allgather(const struct nprb_fleet *fleet, const void *mine, void *all,
+                               int bytes)
+{
+    MPI_Allgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, fleet->host);
+}
+
 void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len)
 {
     MPI_Bcast(text, len, MPI_CHAR, 0, fleet->world);

@@ -54,7 +54,7 @@ struct job {
     int narrow_ranks;                 /* rank 0: ranks whose binding check failed ... */
     char narrow_hosts[NPRB_TEXT_LEN]; /* ... and the first of their hosts, by name */
     const char *command_line;
-    char binding[NPRB_NOTE_LEN]; /* this rank's binding check, for its /hosts row */
+    struct nprb_binding binding; /* the binding step's outcome; its check for the /hosts row */
     struct nprb_checkpoint checkpoint;
     bool checkpointing; /* off by config, or after a checkpoint could not be written */
     int shown_types;    /* rank 0: node types the report has shown */
@@ -115,6 +115,8 @@ static enum nprb_status load_config(struct job *job)
     return NPRB_OK;
 }
 
+/* Topology, then the binding step (it may widen the CPUs this rank uses, and shares the host's
+ * nodes out among its ranks), then the plan that follows from both. */
 static enum nprb_status discover(struct job *job)
 {
     char err[512];
@@ -122,8 +124,13 @@ static enum nprb_status discover(struct job *job)
     if (nprb_topo_create(&job->topo, NULL, err, sizeof err) != 0) {
         NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
         status = NPRB_ERR_SYSTEM;
-    } else if (nprb_plan_build(&job->plan, &job->cfg, job->topo, job->fleet->host_rank == 0, err,
-                               sizeof err) != 0) {
+    }
+    if ((status = nprb_fleet_worst(job->fleet, status)) != NPRB_OK)
+        return status;
+    nprb_provenance_collect(&job->prov);
+    nprb_binding_settle(job->fleet, job->topo, &job->prov, job->cli->respect_binding, &job->binding);
+    struct nprb_share share = {job->fleet->host_rank, job->binding.node_owner};
+    if (nprb_plan_build(&job->plan, &job->cfg, job->topo, &share, err, sizeof err) != 0) {
         NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
         status = NPRB_ERR_USAGE;
     }
@@ -199,8 +206,8 @@ static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *
     h->dimm_speed_mts = s->dimms.speed_mts;
     theoretical_peak(job, h);
     NPRB_SET_TEXT(h->simd_path, nprb_simd_path());
-    NPRB_SET_TEXT(h->usable_cpus, s->usable_cpus);
-    NPRB_SET_TEXT(h->binding_check, job->binding);
+    NPRB_SET_TEXT(h->usable_cpus, s->bound_cpus);
+    NPRB_SET_TEXT(h->binding_check, job->binding.text);
     NPRB_SET_TEXT(h->job_id, job->prov.job_id);
     NPRB_SET_TEXT(h->status, status);
     h->elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
@@ -463,7 +470,7 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
         hosts->count > 0 ? (const struct nprb_host_row *)(const void *)hosts->data : NULL;
     if (host != NULL && strcmp(host->status, "ok") != 0)
         job->failed_hosts++;
-    if (host != NULL && strncmp(host->binding_check, "ok", 2) != 0 && job->narrow_ranks++ < 8) {
+    if (host != NULL && strncmp(host->binding_check, "narrow", 6) == 0 && job->narrow_ranks++ < 8) {
         size_t used = strlen(job->narrow_hosts);
         snprintf(job->narrow_hosts + used, sizeof job->narrow_hosts - used, "%s%s",
                  used > 0 ? ", " : "", host->hostname);
@@ -646,13 +653,13 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if (fleet->rank == 0 && !cli->quiet)
         fprintf(stderr, "effective config:\n%s", job->config_yaml);
 
-    nprb_provenance_collect(&job->prov);
-    bool binding_ok =
-        nprb_binding_check(fleet, job->topo, &job->prov, job->binding, sizeof job->binding);
-    if (!binding_ok)
-        NPRB_WARN(log, "binding on %s: %s%s", fleet->hostname, job->binding,
-                  strstr(job->binding, "OMP_THREAD_LIMIT") ? "" : " (launch with --bind-to none)");
-    if (cli->strict && nprb_fleet_any(fleet, !binding_ok)) {
+    const char *binding = job->binding.text;
+    if (!job->binding.ok)
+        NPRB_WARN(log, "binding on %s: %s%s", fleet->hostname, binding,
+                  strncmp(binding, "narrow", 6) != 0 || strstr(binding, "OMP_THREAD_LIMIT")
+                      ? ""
+                      : " (launch with --bind-to none)");
+    if (cli->strict && nprb_fleet_any(fleet, !job->binding.ok)) {
         if (fleet->rank == 0)
             NPRB_ERROR(log, "--strict: binding check failed on at least one host");
         st = NPRB_ERR_ENV;
@@ -665,6 +672,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         job->results.lock = &job->results_lock;
     }
     nprb_fleet_take_turns(fleet, measure, job, 2 * job->cfg.watchdog_s);
+    nprb_topo_restore_binding(job->topo);
     if (fleet->stuck_rank > 0)
         NPRB_ERROR(log, "rank %d on this host (%s) hung in its turn: silent for %.1f s",
                    fleet->stuck_rank, fleet->hostname, fleet->stuck_silent_s);

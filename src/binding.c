@@ -21,8 +21,8 @@ static bool has_node(const uint64_t *mask, int node)
     return (mask[node / 64] >> (node % 64)) & 1U;
 }
 
-void nprb_binding_share_nodes(const uint64_t *reach, int ranks, int node_count,
-                              bool leader_widened, int *owner)
+void nprb_binding_share_nodes(const uint64_t *reach, int ranks, int node_count, bool leader_widened,
+                              int *owner)
 {
     for (int node = 0; node < node_count; node++) {
         owner[node] = leader_widened ? 0 : -1;
@@ -36,7 +36,8 @@ void nprb_binding_share_nodes(const uint64_t *reach, int ranks, int node_count,
 }
 
 /* Appends to the check's text, as far as it fits. */
-static void append(char *text, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *text, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void append(char *text, size_t len, const char *fmt, ...)
 {
     size_t used = strlen(text);
@@ -113,7 +114,8 @@ void nprb_binding_settle(const struct nprb_fleet *fleet, struct nprb_topo *topo,
      * CPUs and measures every node; the first rank of several widens too when its binding misses
      * a node, for the measurements that span nodes (first touch, balancing) and for nodes no
      * rank of the host reaches. The host's ranks still take turns, so this never competes. */
-    bool want_wide = alone ? !nodes_ok || !cpus_ok : fleet->host_rank == 0 && r.mine_count < r.allowed;
+    bool want_wide =
+        alone ? !nodes_ok || !cpus_ok : fleet->host_rank == 0 && r.mine_count < r.allowed;
     char err[160] = "";
     out->widened = want_wide && !respect_binding && nprb_topo_widen(topo, err, sizeof err) == 0;
     nprb_binding_share_nodes(all, fleet->host_size, nprb_topo_node_count(topo), out->widened,
@@ -129,8 +131,8 @@ void nprb_binding_settle(const struct nprb_fleet *fleet, struct nprb_topo *topo,
         snprintf(text, len,
                  "%s: the launcher bound this rank to CPUs %.40s (%d of %d allowed, %d of %d NUMA "
                  "nodes); numaprobe widened it to the cgroup's CPUs %.40s",
-                 omp_ok ? "widened" : "narrow", s->bound_cpus, s->bound_pus, r.allowed_pus,
-                 reached, r.allowed, s->usable_cpus);
+                 omp_ok ? "widened" : "narrow", s->bound_cpus, s->bound_pus, r.allowed_pus, reached,
+                 r.allowed, s->usable_cpus);
     } else {
         snprintf(text, len, "%s: CPUs %.40s (%d of %d allowed) reach %d of %d NUMA nodes",
                  out->ok ? "ok" : "narrow", s->bound_cpus, s->bound_pus, r.allowed_pus, reached,

@@ -50,7 +50,7 @@ void nprb_binding_settle(const struct nprb_fleet *fleet, struct nprb_topo *topo,
  * by logical index, each host rank's launcher binding reaches); node i goes to the lowest rank
  * that reaches it, or to rank 0 when none does and @p leader_widened, else -1.
  */
-void nprb_binding_share_nodes(const uint64_t *reach, int ranks, int node_count,
-                              bool leader_widened, int *owner);
+void nprb_binding_share_nodes(const uint64_t *reach, int ranks, int node_count, bool leader_widened,
+                              int *owner);
 
 #endif

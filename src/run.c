@@ -14,6 +14,7 @@
 #include "results.h"
 #include "timer.h"
 #include "topo.h"
+#include "topo_record.h"
 #include "version.h"
 #include "watchdog.h"
 
@@ -128,7 +129,8 @@ static enum nprb_status discover(struct job *job)
     if ((status = nprb_fleet_worst(job->fleet, status)) != NPRB_OK)
         return status;
     nprb_provenance_collect(&job->prov);
-    nprb_binding_settle(job->fleet, job->topo, &job->prov, job->cli->respect_binding, &job->binding);
+    nprb_binding_settle(job->fleet, job->topo, &job->prov, job->cli->respect_binding,
+                        &job->binding);
     struct nprb_share share = {job->fleet->host_rank, job->binding.node_owner};
     if (nprb_plan_build(&job->plan, &job->cfg, job->topo, &share, err, sizeof err) != 0) {
         NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
@@ -211,49 +213,6 @@ static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *
     NPRB_SET_TEXT(h->job_id, job->prov.job_id);
     NPRB_SET_TEXT(h->status, status);
     h->elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
-}
-
-/* The host's whole hwloc topology, from its first rank: what lstopo would show, for questions
- * nobody thought of when the job ran. */
-static void record_topology_xml(struct job *job)
-{
-    char *xml = NULL;
-    int len = 0;
-    if (job->fleet->host_rank != 0 ||
-        hwloc_topology_export_xmlbuffer(nprb_topo_hwloc(job->topo), &xml, &len, 0) != 0)
-        return;
-    if (len > 0)
-        nprb_provenance_topology_xml(&job->results, job->fleet->rank, xml, (size_t)len - 1);
-    hwloc_free_xmlbuffer(nprb_topo_hwloc(job->topo), xml);
-}
-
-static void record_topology(struct job *job)
-{
-    int n = nprb_topo_node_count(job->topo);
-    record_topology_xml(job);
-    for (int i = 0; i < n; i++) {
-        const struct nprb_node_info *node = nprb_topo_node(job->topo, i);
-        struct nprb_numa_node_row row = {.rank = job->fleet->rank,
-                                         .node = (int32_t)node->os_index,
-                                         .memory_bytes = node->memory_bytes,
-                                         .cpus = node->cpu_count,
-                                         .usable_cores = node->usable_cores,
-                                         .package = node->package,
-                                         .mem_allowed = node->mem_allowed,
-                                         .cpus_allowed = node->cpus_allowed};
-        NPRB_SET_TEXT(row.cpu_list, node->cpus);
-        nprb_results_add(&job->results, NPRB_TABLE_NUMA_NODES, &row);
-        nprb_provenance_hugepages(&job->results, job->fleet->rank, node->os_index);
-        for (int j = 0; j < n; j++) {
-            struct nprb_distance_row d = {.rank = job->fleet->rank,
-                                          .from_node = (int32_t)node->os_index,
-                                          .to_node =
-                                              (int32_t)nprb_topo_node(job->topo, j)->os_index,
-                                          .slit = (int32_t)nprb_topo_distance(job->topo, i, j)};
-            nprb_topo_hmat(job->topo, i, j, &d.hmat_latency_ns, &d.hmat_bandwidth_mibs);
-            nprb_results_add(&job->results, NPRB_TABLE_DISTANCES, &d);
-        }
-    }
 }
 
 /* Keeps the first failure note of this rank for its /hosts row. */
@@ -665,7 +624,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         st = NPRB_ERR_ENV;
         goto out;
     }
-    record_topology(job);
+    nprb_topo_record(&job->results, job->topo, job->fleet->rank, job->fleet->host_rank == 0);
     start_checkpoints(job);
     if (fleet->rank == 0) {
         pthread_mutex_init(&job->results_lock, NULL);

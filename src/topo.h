@@ -50,9 +50,9 @@ struct nprb_topo_summary {
     char label[64];                         /**< short human name of the node type */
     char usable_cpus[128];                  /**< PUs numaprobe runs threads on, as a list */
     int usable_pus;                         /**< how many PUs that is */
-    char bound_cpus[128]; /**< PUs the launcher bound this process to (before any widening) */
-    int bound_pus;        /**< how many PUs that is */
-    struct nprb_dimms dimms;                /**< memory modules (this system only) */
+    char bound_cpus[128];    /**< PUs the launcher bound this process to (before any widening) */
+    int bound_pus;           /**< how many PUs that is */
+    struct nprb_dimms dimms; /**< memory modules (this system only) */
 };
 
 /**

@@ -12,6 +12,7 @@ enum option_id {
     OPT_OUTPUT,
     OPT_SET,
     OPT_STRICT,
+    OPT_RESPECT_BINDING,
     OPT_QUIET,
     OPT_VERBOSE,
     OPT_SHOW_CONFIG,
@@ -40,6 +41,10 @@ static const struct option_row rows[N_OPTIONS] = {
     [OPT_SET] = {"set", 's', "KEY=VALUE",
                  "override one config key, e.g. --set bandwidth_matrix.size=256MiB (repeatable)"},
     [OPT_STRICT] = {"strict", 0, NULL, "treat environment problems (binding) as errors: exit 3"},
+    [OPT_RESPECT_BINDING] = {"respect-binding", 0, NULL,
+                             "keep the launcher's CPU binding: a lone rank bound to part of its "
+                             "host measures only the nodes it reaches (default: widen it to the "
+                             "job's CPUs)"},
     [OPT_QUIET] = {"quiet", 'q', NULL, "no progress lines on stderr"},
     [OPT_VERBOSE] = {"verbose", 'v', NULL, "debug messages on stderr"},
     [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
@@ -149,6 +154,9 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             break;
         case OPT_STRICT:
             cli->strict = true;
+            break;
+        case OPT_RESPECT_BINDING:
+            cli->respect_binding = true;
             break;
         case OPT_QUIET:
             cli->quiet = true;

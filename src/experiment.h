@@ -109,6 +109,13 @@ int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *conf
 /** Why node @p node cannot be measured from its own cores (empty string when it can). */
 void nprb_local_skip_reason(const struct nprb_node_info *node, char *why, size_t len);
 
+/**
+ * Why this rank does not measure CPU node @p index's row (empty string when it does): the local
+ * reasons above, or another rank of the host measures it (share.node_owner), so that ranks whose
+ * bindings overlap measure each node once.
+ */
+void nprb_cpu_node_skip_reason(const struct nprb_planner *p, int index, char *why, size_t len);
+
 /** Why memory of @p node cannot be used by this job (its cgroup's cpuset.mems); "" when it can. */
 void nprb_memory_skip_reason(const struct nprb_node_info *node, char *why, size_t len);
 

@@ -96,6 +96,12 @@ bool nprb_fleet_any(const struct nprb_fleet *fleet, bool flag)
     return any != 0;
 }
 
+void nprb_fleet_host_allgather(const struct nprb_fleet *fleet, const void *mine, void *all,
+                               int bytes)
+{
+    MPI_Allgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, fleet->host);
+}
+
 void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len)
 {
     MPI_Bcast(text, len, MPI_CHAR, 0, fleet->world);
@@ -142,15 +148,34 @@ static void drain_heartbeats(const struct nprb_fleet *fleet)
     }
 }
 
-/* A rank that has finished answers within microseconds: rank 0 polls for 10 ms, then naps 1 ms
- * at a time, so that waiting on a slow host does not spin a core for minutes. */
-static void nap_after(uint64_t since)
+/* Waiting is idle. Open MPI's MPI_Wait and blocking receives poll the network without pause,
+ * which would spin a core beside the rank of the host that measures and take memory bandwidth
+ * and turbo headroom from its package. A waiter tests its request, then sleeps, backing off
+ * from 20 us to 2 ms: a finished turn is seen within 2 ms, and a wait of minutes costs a few
+ * hundred wake-ups a second. */
+enum { NAP_FIRST_NS = 20000, NAP_MAX_NS = 2000000 };
+
+static void nap(long *nap_ns)
 {
-    if (nprb_now_ns() - since > 10000000) {
-        struct timespec pause = {0, 1000000};
-        nanosleep(&pause, NULL);
+    struct timespec pause = {0, *nap_ns};
+    nanosleep(&pause, NULL);
+    *nap_ns = *nap_ns * 2 < NAP_MAX_NS ? *nap_ns * 2 : NAP_MAX_NS;
+}
+
+/* Completes @p req without spinning (see nap()). */
+// NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): the caller started the request
+static void wait_idle(MPI_Request *req)
+{
+    long nap_ns = NAP_FIRST_NS;
+    for (;;) {
+        int done = 0;
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        nap(&nap_ns);
     }
 }
+// NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
 
 static double silent_for(const struct nprb_fleet *fleet, int host)
 {
@@ -165,7 +190,7 @@ static double silent_for(const struct nprb_fleet *fleet, int host)
 static int poll_while_heard(const struct nprb_fleet *fleet, MPI_Request *req, int host,
                             double hung_after_s, double *silent_s)
 {
-    uint64_t since = nprb_now_ns();
+    long nap_ns = NAP_FIRST_NS;
     for (;;) {
         int done = 0;
         MPI_Test(req, &done, MPI_STATUS_IGNORE);
@@ -177,7 +202,7 @@ static int poll_while_heard(const struct nprb_fleet *fleet, MPI_Request *req, in
         *silent_s = silent_for(fleet, host);
         if (hung_after_s > 0 && *silent_s > hung_after_s)
             return -1;
-        nap_after(since);
+        nap(&nap_ns);
     }
 }
 
@@ -193,12 +218,13 @@ static int wait_for_turn(struct nprb_fleet *fleet, double hung_after_s)
 }
 
 /* Every other rank's end of a turn: the same barrier, non-blocking too (rank 0 polls its own, and
- * MPI never matches a blocking collective with a non-blocking one). */
+ * MPI never matches a blocking collective with a non-blocking one), waited for idly: the ranks
+ * waiting for their turn must leave the host to the one measuring. */
 static void end_of_turn(const struct nprb_fleet *fleet)
 {
     MPI_Request req;
     MPI_Ibarrier(fleet->host, &req);
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    wait_idle(&req);
 }
 // NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
 
@@ -277,7 +303,9 @@ static int send_rows(struct nprb_fleet *fleet, const struct nprb_results *mine)
     /* Wait for rank 0's go-ahead, so rank 0 receives from one rank at a time and its memory
      * stays bounded by one rank's rows, whatever the size of the fleet. */
     int go = 0;
-    MPI_Recv(&go, 1, MPI_INT, 0, TAG_COUNTS, fleet->world, MPI_STATUS_IGNORE);
+    MPI_Request req;
+    MPI_Irecv(&go, 1, MPI_INT, 0, TAG_COUNTS, fleet->world, &req);
+    wait_idle(&req); /* a host that finished early waits here while others measure */
     MPI_Send(counts, NPRB_N_TABLES, MPI_UNSIGNED_LONG_LONG, 0, TAG_COUNTS, fleet->world);
     for (int t = 0; t < NPRB_N_TABLES; t++) {
         const struct nprb_rows *rows = &mine->tables[t];

@@ -66,6 +66,13 @@ enum nprb_status nprb_fleet_worst(const struct nprb_fleet *fleet, enum nprb_stat
 /** Whether any rank has @p flag set (every rank gets the answer). */
 bool nprb_fleet_any(const struct nprb_fleet *fleet, bool flag);
 
+/**
+ * Every rank of this host gets every host rank's @p bytes bytes, in host rank order, in @p all
+ * (host_size x @p bytes). Collective over the host's ranks.
+ */
+void nprb_fleet_host_allgather(const struct nprb_fleet *fleet, const void *mine, void *all,
+                               int bytes);
+
 /** Broadcasts a string from rank 0 (in place; @p len is the buffer size on every rank). */
 void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len);
 

@@ -45,10 +45,11 @@ int nprb_plan_first_cpu_node(const struct nprb_topo *topo)
 }
 
 int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
-                    const struct nprb_topo *topo, bool host_leader, char *err, size_t errlen)
+                    const struct nprb_topo *topo, const struct nprb_share *share, char *err,
+                    size_t errlen)
 {
     memset(plan, 0, sizeof *plan);
-    struct nprb_planner p = {plan, cfg, topo, host_leader, err, errlen};
+    struct nprb_planner p = {plan, cfg, topo, share->host_rank == 0, *share, err, errlen};
     for (int e = 0; e < NPRB_N_EXPERIMENTS; e++) {
         if (nprb_experiment_plan((enum nprb_experiment_id)e)(&p) != 0) {
             nprb_plan_free(plan);

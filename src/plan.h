@@ -74,12 +74,20 @@ struct nprb_plan {
     size_t count;
 };
 
+/** Which measurements are this rank's among its host's ranks (see binding.h). */
+struct nprb_share {
+    int host_rank;         /**< 0: the host's first rank, which makes the cross-node measurements */
+    const int *node_owner; /**< per logical node: the host rank measuring its row (-1: none);
+                                NULL: this rank measures every node it reaches */
+};
+
 /** What an experiment's planning function gets. */
 struct nprb_planner {
     struct nprb_plan *plan;
     const struct nprb_config *cfg;
     const struct nprb_topo *topo;
     bool host_leader; /**< cross-node items belong to the host's first rank */
+    struct nprb_share share;
     char *err;
     size_t errlen;
 };
@@ -101,7 +109,8 @@ int nprb_plan_first_cpu_node(const struct nprb_topo *topo);
  * @return 0, or -1 with a message (config error: exit 2) in @p err.
  */
 int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
-                    const struct nprb_topo *topo, bool host_leader, char *err, size_t errlen);
+                    const struct nprb_topo *topo, const struct nprb_share *share, char *err,
+                    size_t errlen);
 
 /**
  * Writes a summary of @p plan to @p out, one line per experiment: how many measurements, their

@@ -15,6 +15,7 @@
 #include "results.h"
 #include "timer.h"
 #include "topo.h"
+#include "topo_record.h"
 #include "version.h"
 #include "watchdog.h"
 
@@ -55,7 +56,7 @@ struct job {
     int narrow_ranks;                 /* rank 0: ranks whose binding check failed ... */
     char narrow_hosts[NPRB_TEXT_LEN]; /* ... and the first of their hosts, by name */
     const char *command_line;
-    char binding[NPRB_NOTE_LEN]; /* this rank's binding check, for its /hosts row */
+    struct nprb_binding binding; /* the binding step's outcome; its check for the /hosts row */
     struct nprb_checkpoint checkpoint;
     bool checkpointing; /* off by config, or after a checkpoint could not be written */
     int shown_types;    /* rank 0: node types the report has shown */
@@ -116,6 +117,8 @@ static enum nprb_status load_config(struct job *job)
     return NPRB_OK;
 }
 
+/* Topology, then the binding step (it may widen the CPUs this rank uses, and shares the host's
+ * nodes out among its ranks), then the plan that follows from both. */
 static enum nprb_status discover(struct job *job)
 {
     char err[512];
@@ -123,8 +126,14 @@ static enum nprb_status discover(struct job *job)
     if (nprb_topo_create(&job->topo, NULL, err, sizeof err) != 0) {
         NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
         status = NPRB_ERR_SYSTEM;
-    } else if (nprb_plan_build(&job->plan, &job->cfg, job->topo, job->fleet->host_rank == 0, err,
-                               sizeof err) != 0) {
+    }
+    if ((status = nprb_fleet_worst(job->fleet, status)) != NPRB_OK)
+        return status;
+    nprb_provenance_collect(&job->prov);
+    nprb_binding_settle(job->fleet, job->topo, &job->prov, job->cli->respect_binding,
+                        &job->binding);
+    struct nprb_share share = {job->fleet->host_rank, job->binding.node_owner};
+    if (nprb_plan_build(&job->plan, &job->cfg, job->topo, &share, err, sizeof err) != 0) {
         NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
         status = NPRB_ERR_USAGE;
     }
@@ -200,54 +209,11 @@ static void fill_host_row(struct job *job, struct nprb_host_row *h, const char *
     h->dimm_speed_mts = s->dimms.speed_mts;
     theoretical_peak(job, h);
     NPRB_SET_TEXT(h->simd_path, nprb_simd_path());
-    NPRB_SET_TEXT(h->usable_cpus, s->usable_cpus);
-    NPRB_SET_TEXT(h->binding_check, job->binding);
+    NPRB_SET_TEXT(h->usable_cpus, s->bound_cpus);
+    NPRB_SET_TEXT(h->binding_check, job->binding.text);
     NPRB_SET_TEXT(h->job_id, job->prov.job_id);
     NPRB_SET_TEXT(h->status, status);
     h->elapsed_s = (double)(nprb_now_ns() - job->start_ns) * 1e-9;
-}
-
-/* The host's whole hwloc topology, from its first rank: what lstopo would show, for questions
- * nobody thought of when the job ran. */
-static void record_topology_xml(struct job *job)
-{
-    char *xml = NULL;
-    int len = 0;
-    if (job->fleet->host_rank != 0 ||
-        hwloc_topology_export_xmlbuffer(nprb_topo_hwloc(job->topo), &xml, &len, 0) != 0)
-        return;
-    if (len > 0)
-        nprb_provenance_topology_xml(&job->results, job->fleet->rank, xml, (size_t)len - 1);
-    hwloc_free_xmlbuffer(nprb_topo_hwloc(job->topo), xml);
-}
-
-static void record_topology(struct job *job)
-{
-    int n = nprb_topo_node_count(job->topo);
-    record_topology_xml(job);
-    for (int i = 0; i < n; i++) {
-        const struct nprb_node_info *node = nprb_topo_node(job->topo, i);
-        struct nprb_numa_node_row row = {.rank = job->fleet->rank,
-                                         .node = (int32_t)node->os_index,
-                                         .memory_bytes = node->memory_bytes,
-                                         .cpus = node->cpu_count,
-                                         .usable_cores = node->usable_cores,
-                                         .package = node->package,
-                                         .mem_allowed = node->mem_allowed,
-                                         .cpus_allowed = node->cpus_allowed};
-        NPRB_SET_TEXT(row.cpu_list, node->cpus);
-        nprb_results_add(&job->results, NPRB_TABLE_NUMA_NODES, &row);
-        nprb_provenance_hugepages(&job->results, job->fleet->rank, node->os_index);
-        for (int j = 0; j < n; j++) {
-            struct nprb_distance_row d = {.rank = job->fleet->rank,
-                                          .from_node = (int32_t)node->os_index,
-                                          .to_node =
-                                              (int32_t)nprb_topo_node(job->topo, j)->os_index,
-                                          .slit = (int32_t)nprb_topo_distance(job->topo, i, j)};
-            nprb_topo_hmat(job->topo, i, j, &d.hmat_latency_ns, &d.hmat_bandwidth_mibs);
-            nprb_results_add(&job->results, NPRB_TABLE_DISTANCES, &d);
-        }
-    }
 }
 
 /* Keeps the first failure note of this rank for its /hosts row. */
@@ -465,7 +431,7 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
         hosts->count > 0 ? (const struct nprb_host_row *)(const void *)hosts->data : NULL;
     if (host != NULL && strcmp(host->status, "ok") != 0)
         job->failed_hosts++;
-    if (host != NULL && strncmp(host->binding_check, "ok", 2) != 0 && job->narrow_ranks++ < 8) {
+    if (host != NULL && strncmp(host->binding_check, "narrow", 6) == 0 && job->narrow_ranks++ < 8) {
         size_t used = strlen(job->narrow_hosts);
         snprintf(job->narrow_hosts + used, sizeof job->narrow_hosts - used, "%s%s",
                  used > 0 ? ", " : "", host->hostname);
@@ -648,25 +614,26 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if (fleet->rank == 0 && !cli->quiet)
         fprintf(stderr, "effective config:\n%s", job->config_yaml);
 
-    nprb_provenance_collect(&job->prov);
-    bool binding_ok =
-        nprb_binding_check(fleet, job->topo, &job->prov, job->binding, sizeof job->binding);
-    if (!binding_ok)
-        NPRB_WARN(log, "binding on %s: %s%s", fleet->hostname, job->binding,
-                  strstr(job->binding, "OMP_THREAD_LIMIT") ? "" : " (launch with --bind-to none)");
-    if (cli->strict && nprb_fleet_any(fleet, !binding_ok)) {
+    const char *binding = job->binding.text;
+    if (!job->binding.ok)
+        NPRB_WARN(log, "binding on %s: %s%s", fleet->hostname, binding,
+                  strncmp(binding, "narrow", 6) != 0 || strstr(binding, "OMP_THREAD_LIMIT")
+                      ? ""
+                      : " (launch with --bind-to none)");
+    if (cli->strict && nprb_fleet_any(fleet, !job->binding.ok)) {
         if (fleet->rank == 0)
             NPRB_ERROR(log, "--strict: binding check failed on at least one host");
         st = NPRB_ERR_ENV;
         goto out;
     }
-    record_topology(job);
+    nprb_topo_record(&job->results, job->topo, job->fleet->rank, job->fleet->host_rank == 0);
     start_checkpoints(job);
     if (fleet->rank == 0) {
         pthread_mutex_init(&job->results_lock, NULL);
         job->results.lock = &job->results_lock;
     }
     nprb_fleet_take_turns(fleet, measure, job, 2 * job->cfg.watchdog_s);
+    nprb_topo_restore_binding(job->topo);
     if (fleet->stuck_rank > 0)
         NPRB_ERROR(log, "rank %d on this host (%s) hung in its turn: silent for %.1f s",
                    fleet->stuck_rank, fleet->hostname, fleet->stuck_silent_s);

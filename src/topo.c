@@ -9,7 +9,9 @@
 struct nprb_topo {
     hwloc_topology_t hw;
     bool this_system;
-    hwloc_bitmap_t usable; /* PUs the process may run on */
+    hwloc_bitmap_t usable; /* PUs numaprobe runs its threads on */
+    hwloc_bitmap_t bound;  /* PUs the launcher bound the process to (restored after widening) */
+    bool widened;          /* usable is the job's allowed CPUs, wider than bound */
     int node_count;
     struct nprb_node_info *nodes;
     hwloc_bitmap_t *node_cpus; /* local PUs of each node */
@@ -188,6 +190,8 @@ static void summarise(struct nprb_topo *t)
     s->l3_bytes = cache_size(t->hw, HWLOC_OBJ_L3CACHE);
     hwloc_bitmap_list_snprintf(s->usable_cpus, sizeof s->usable_cpus, t->usable);
     s->usable_pus = hwloc_bitmap_weight(t->usable);
+    hwloc_bitmap_list_snprintf(s->bound_cpus, sizeof s->bound_cpus, t->bound);
+    s->bound_pus = hwloc_bitmap_weight(t->bound);
     if (t->this_system)
         nprb_dimms_read(&s->dimms);
     make_fingerprint(t);
@@ -211,6 +215,7 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
         hwloc_bitmap_copy(t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
     else
         hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
+    t->bound = hwloc_bitmap_dup(t->usable);
 
     t->node_count = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_NUMANODE);
     if (t->node_count <= 0) {
@@ -254,6 +259,7 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
         if (n->cpu_count < 0)
             n->cpu_count = 0;
         n->usable_cores = count_usable_cores(t->hw, t->node_cpus[i], t->usable);
+        n->bound_cores = n->usable_cores;
         n->package = package_of(t->hw, t->node_cpus[i]);
         hwloc_bitmap_list_snprintf(n->cpus, sizeof n->cpus, t->node_cpus[i]);
         n->mem_allowed =
@@ -329,8 +335,35 @@ void nprb_topo_destroy(struct nprb_topo *t)
     free(t->hmat_latency_ns);
     free(t->hmat_bandwidth_mibs);
     hwloc_bitmap_free(t->usable);
+    hwloc_bitmap_free(t->bound);
     hwloc_topology_destroy(t->hw);
     free(t);
+}
+
+int nprb_topo_widen(struct nprb_topo *t, char *err, size_t errlen)
+{
+    hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(t->hw);
+    /* The whole process, every thread it has: MPI's progress threads too. OpenMP threads are
+     * started later and pin themselves (place.c), so nothing else needs telling. */
+    if (t->this_system && hwloc_set_cpubind(t->hw, allowed, HWLOC_CPUBIND_PROCESS) != 0) {
+        char list[128];
+        hwloc_bitmap_list_snprintf(list, sizeof list, allowed);
+        snprintf(err, errlen, "cannot bind this rank to CPUs %s: %s", list, strerror(errno));
+        return -1;
+    }
+    hwloc_bitmap_copy(t->usable, allowed);
+    for (int i = 0; i < t->node_count; i++)
+        t->nodes[i].usable_cores = count_usable_cores(t->hw, t->node_cpus[i], t->usable);
+    hwloc_bitmap_list_snprintf(t->summary.usable_cpus, sizeof t->summary.usable_cpus, t->usable);
+    t->summary.usable_pus = hwloc_bitmap_weight(t->usable);
+    t->widened = true;
+    return 0;
+}
+
+void nprb_topo_restore_binding(struct nprb_topo *t)
+{
+    if (t != NULL && t->widened && t->this_system)
+        hwloc_set_cpubind(t->hw, t->bound, HWLOC_CPUBIND_PROCESS);
 }
 
 hwloc_topology_t nprb_topo_hwloc(const struct nprb_topo *t)

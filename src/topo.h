@@ -21,7 +21,8 @@ struct nprb_node_info {
     unsigned os_index;     /**< Linux node id (sparse ids are normal) */
     uint64_t memory_bytes; /**< memory attached to the node */
     int cpu_count;         /**< PUs local to the node (0: memory-only node) */
-    int usable_cores;      /**< cores with a PU this process may run on */
+    int usable_cores;      /**< cores with a PU numaprobe runs threads on (see nprb_topo_widen) */
+    int bound_cores;       /**< cores with a PU in the launcher's binding of this process */
     int package;           /**< os index of its package, -1 when it spans none or several */
     char cpus[128];        /**< local PUs as a list, e.g. "0-15,32-47" (truncated if longer) */
     bool mem_allowed;      /**< in this job's cpuset.mems (a Slurm cgroup may leave nodes out) */
@@ -47,9 +48,11 @@ struct nprb_topo_summary {
     uint64_t l1d_bytes, l2_bytes, l3_bytes; /**< first cache of each level; 0 when absent */
     char fingerprint[17];                   /**< 16 hex digits; same hardware, same value */
     char label[64];                         /**< short human name of the node type */
-    char usable_cpus[128];                  /**< PUs this process may use, as a list */
+    char usable_cpus[128];                  /**< PUs numaprobe runs threads on, as a list */
     int usable_pus;                         /**< how many PUs that is */
-    struct nprb_dimms dimms;                /**< memory modules (this system only) */
+    char bound_cpus[128];    /**< PUs the launcher bound this process to (before any widening) */
+    int bound_pus;           /**< how many PUs that is */
+    struct nprb_dimms dimms; /**< memory modules (this system only) */
 };
 
 /**
@@ -76,6 +79,18 @@ int nprb_topo_create_synthetic(struct nprb_topo **topo, const char *description,
                                size_t errlen);
 
 void nprb_topo_destroy(struct nprb_topo *topo);
+
+/**
+ * Widens this process's CPU binding to every CPU the job's cgroup allows (hwloc's allowed
+ * cpuset), as a rank started with --bind-to none would have it, and makes those CPUs usable:
+ * usable_cores and usable_cpus follow; bound_cores and bound_cpus keep the launcher's binding.
+ * Call before starting threads. For XML and synthetic topologies only the usable set changes.
+ * @return 0, or -1 with a message in @p err (the binding is left as it was).
+ */
+int nprb_topo_widen(struct nprb_topo *topo, char *err, size_t errlen);
+
+/** Binds the process back to the launcher's CPUs after nprb_topo_widen() (else does nothing). */
+void nprb_topo_restore_binding(struct nprb_topo *topo);
 
 /** The hwloc handle, for binding. Owned by @p topo. */
 hwloc_topology_t nprb_topo_hwloc(const struct nprb_topo *topo);

@@ -26,6 +26,16 @@ void nprb_local_skip_reason(const struct nprb_node_info *node, char *why, size_t
                  node->os_index, node->cpus);
 }
 
+void nprb_cpu_node_skip_reason(const struct nprb_planner *p, int index, char *why, size_t len)
+{
+    const struct nprb_node_info *node = nprb_topo_node(p->topo, index);
+    nprb_local_skip_reason(node, why, len);
+    const int *owner = p->share.node_owner;
+    if (why[0] == '\0' && owner != NULL && owner[index] != p->share.host_rank)
+        snprintf(why, len, "not applicable: node %u is measured by rank %d of this host's ranks",
+                 node->os_index, owner[index]);
+}
+
 void nprb_memory_skip_reason(const struct nprb_node_info *node, char *why, size_t len)
 {
     why[0] = '\0';

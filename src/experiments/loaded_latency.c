@@ -34,8 +34,7 @@ int nprb_plan_loaded_latency(struct nprb_planner *p)
             return -1;
     for (int i = 0; i < nodes; i++) {
         item.cpu_node = i;
-        nprb_local_skip_reason(nprb_topo_node(p->topo, i), item.skip_reason,
-                               sizeof item.skip_reason);
+        nprb_cpu_node_skip_reason(p, i, item.skip_reason, sizeof item.skip_reason);
         if (item.skip_reason[0] == '\0' && nprb_topo_node(p->topo, i)->usable_cores < 2)
             snprintf(item.skip_reason, sizeof item.skip_reason,
                      "not applicable: node %u has one usable core, none left to make load",

@@ -22,14 +22,14 @@ static int nodes_with_memory(const struct nprb_topo *topo)
     return n;
 }
 
-/* Items of one CPU node. A node whose cores this rank cannot use gets one "not applicable" row
- * for its local pair (another rank of the host may own it, or it has no CPUs at all). */
+/* Items of one CPU node. A node this rank does not measure gets one "not applicable" row for its
+ * local pair (another rank of the host measures it, or it has no CPUs at all). */
 static int cpu_node_items(struct nprb_planner *p, struct nprb_plan_item item, int i,
                           enum nprb_pairs pairs, const struct nprb_names *policies)
 {
     int nodes = nprb_topo_node_count(p->topo);
     item.cpu_node = i;
-    nprb_local_skip_reason(nprb_topo_node(p->topo, i), item.skip_reason, sizeof item.skip_reason);
+    nprb_cpu_node_skip_reason(p, i, item.skip_reason, sizeof item.skip_reason);
     if (item.skip_reason[0] != '\0') {
         item.mem_node = i;
         return nprb_plan_add(p, &item);

@@ -29,7 +29,7 @@ static int plan_of(struct nprb_plan *plan, const struct nprb_topo *topo, const c
             fprintf(stderr, "%s: %s\n", *sets, err);
             return -1;
         }
-    int rc = nprb_plan_build(plan, &cfg, topo, true, err, sizeof err);
+    int rc = nprb_plan_build(plan, &cfg, topo, &(struct nprb_share){0, NULL}, err, sizeof err);
     if (rc != 0)
         fprintf(stderr, "plan: %s\n", err);
     return rc;

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # numaprobe-in-vm.sh --exe NUMAPROBE --config FILE --outdir DIR --nodes N [--memonly K]
 #                    [--ranks R] [--cpus C] [--cpuset-node K] [--fault NAME --expect-rc RC]
-#                    [--balancing 0|1] [--set KEY=VALUE]...
+#                    [--balancing 0|1] [--set KEY=VALUE]... [--mpirun-args "ARGS"]
+#                    [--expect-binding WORD] [--shared-node]
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
 # check_vm.py: recorded topology and distances, verified page placement, interleave spread,
-# thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`.
+# thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`;
+# --mpirun-args replaces those launcher options (and runs mpirun even for one rank).
+# --expect-binding WORD: the first rank's binding_check must contain WORD (e.g. "widened");
+# --shared-node: the launcher must have bound two ranks to the same node (check_vm.py checks
+# that it did, so the test of sharing nodes out cannot pass vacuously).
 # With --cpuset-node K it runs in a cgroup v2 cpuset holding only node K's CPUs and memory (a
 # Slurm job's cgroup), and check_cpuset.py checks that the other nodes are listed as not allowed.
 # With --fault NAME (NUMAPROBE_FAULT) numaprobe must exit with RC and leave no results file; the
@@ -12,7 +17,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
-cpuset_node="" fault="" expect_rc=0 balancing=1 sets=()
+cpuset_node="" fault="" expect_rc=0 balancing=1 sets=() mpirun_args="" check_args=()
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -30,6 +35,9 @@ while [ $# -gt 0 ]; do
     --expect-rc) expect_rc=$2; shift 2 ;;
     --balancing) balancing=$2; shift 2 ;; # kernel.numa_balancing the guest boots with
     --set) sets+=(--set "$2"); shift 2 ;;  # passed to numaprobe
+    --mpirun-args) mpirun_args=$2; shift 2 ;;
+    --expect-binding) check_args+=(--expect-binding "$2"); shift 2 ;;
+    --shared-node) check_args+=(--shared-node); shift ;;
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -40,6 +48,8 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd -P)
 name="vm-n${nodes}-m${memonly}-r${ranks}${cpu_model:+-$cpu_model}${hmat:+-hmat}"
 name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}-bal${balancing}"
+# Launcher options name the file too: "--map-by ppr:1:numa" -> "map-by-ppr-1-numa".
+[ -z "$mpirun_args" ] || name+="-$(tr -cs 'A-Za-z0-9' '-' <<<"$mpirun_args" | sed 's/^-*//; s/-*$//')"
 result="$outdir/$name.h5"
 rm -f "$result"
 
@@ -50,7 +60,10 @@ cp "$exe" "$outdir/bin/numaprobe"
 cp "$config" "$outdir/bin/config.yaml"
 cp "$here/in-cpuset" "$outdir/bin/in-cpuset"
 cmd=("$outdir/bin/numaprobe" -c "$outdir/bin/config.yaml" -o "$result" --quiet ${sets[@]+"${sets[@]}"})
-if [ "$ranks" -gt 1 ]; then
+if [ -n "$mpirun_args" ]; then
+    # shellcheck disable=SC2206 # the launcher options are words on purpose
+    cmd=(mpirun -np "$ranks" $mpirun_args --report-bindings "${cmd[@]}")
+elif [ "$ranks" -gt 1 ]; then
     cmd=(mpirun -np "$ranks" --map-by numa --bind-to numa --report-bindings "${cmd[@]}")
 fi
 if [ -n "$cpuset_node" ]; then
@@ -102,4 +115,4 @@ if [ -n "$cpuset_node" ]; then
         --node "$cpuset_node"
 fi
 exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \
-    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"} $hmat
+    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"} $hmat "${check_args[@]}"

@@ -1,0 +1,57 @@
+/* The page census: touched pages are found on a node, pages never touched are unplaced (not
+ * resident: mincore), not unreported, and the placement fraction is over the pages that
+ * reported. The frame-to-node map agrees with move_pages where frames are readable (root). */
+#include "check.h"
+#include "verify.h"
+
+#include <fcntl.h>
+#include <numaif.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int main(void)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = 64;
+    char *buf =
+        mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(buf != MAP_FAILED);
+    memset(buf, 1, pages / 2 * page); /* the first half touched, the second never */
+
+    struct nprb_census c;
+    CHECK(nprb_census_take(buf, pages * page, &c) == 0);
+    uint64_t placed = 0;
+    for (int n = 0; n < NPRB_MAX_NODES; n++)
+        placed += c.per_node[n];
+    CHECK(c.pages == pages);
+    CHECK(placed == pages / 2);
+    CHECK(c.unplaced == pages / 2);
+    CHECK(c.unreported == 0);
+    CHECK(nprb_census_reported(&c) == pages);
+
+    /* The fraction is over reported pages: unreported ones are left out, not counted as off. */
+    struct nprb_census made = {.pages = 100, .unreported = 40};
+    made.per_node[1] = 60;
+    unsigned node1 = 1, node0 = 0;
+    CHECK(nprb_census_fraction_on(&made, &node1, 1) == 1.0);
+    CHECK(nprb_census_fraction_on(&made, &node0, 1) == 0.0);
+    struct nprb_census none = {.pages = 10, .unreported = 10};
+    CHECK(nprb_census_fraction_on(&none, &node1, 1) == 0.0);
+
+    /* Where this process may read frames, a touched page's frame lies on the node move_pages
+     * names. */
+    int fd = open("/proc/self/pagemap", O_RDONLY);
+    uint64_t entry = 0;
+    if (fd >= 0 && pread(fd, &entry, sizeof entry, (off_t)((uintptr_t)buf / page * 8)) == 8 &&
+        (entry & ((1ULL << 55) - 1)) != 0) {
+        void *p = buf;
+        int status = -1;
+        CHECK(move_pages(0, 1, &p, NULL, &status, 0) == 0);
+        CHECK(nprb_frame_node(entry & ((1ULL << 55) - 1)) == status);
+    }
+    if (fd >= 0)
+        close(fd);
+    munmap(buf, pages * page);
+    return CHECK_DONE();
+}

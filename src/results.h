@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.3.0"
+#define NPRB_SCHEMA_VERSION "0.4.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
@@ -63,6 +63,7 @@ struct nprb_numa_node_row {
     int32_t rank;
     int32_t node; /**< os index */
     uint64_t memory_bytes;
+    uint64_t free_bytes; /**< MemFree when the rank recorded its topology (numactl's "free") */
     int32_t cpus;
     int32_t usable_cores;
     int32_t package;

@@ -7,6 +7,7 @@
 #include "fault.h"
 #include "h5out.h"
 #include "kernels/stream.h"
+#include "place.h"
 #include "plan.h"
 #include "provenance.h"
 #include "report.h"
@@ -226,9 +227,14 @@ static void record_topology(struct job *job)
     record_topology_xml(job);
     for (int i = 0; i < n; i++) {
         const struct nprb_node_info *node = nprb_topo_node(job->topo, i);
+        /* Read now, before any buffer is allocated: the free memory the job found, for the
+         * report's numactl-like topology block. An XML topology is not this host's. */
+        uint64_t free_bytes =
+            nprb_topo_is_this_system(job->topo) ? nprb_node_memfree_bytes(node->os_index) : 0;
         struct nprb_numa_node_row row = {.rank = job->fleet->rank,
                                          .node = (int32_t)node->os_index,
                                          .memory_bytes = node->memory_bytes,
+                                         .free_bytes = free_bytes,
                                          .cpus = node->cpu_count,
                                          .usable_cores = node->usable_cores,
                                          .package = node->package,

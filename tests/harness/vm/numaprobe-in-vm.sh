@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # numaprobe-in-vm.sh --exe NUMAPROBE --config FILE --outdir DIR --nodes N [--memonly K]
 #                    [--ranks R] [--cpus C] [--cpuset-node K] [--fault NAME --expect-rc RC]
-#                    [--balancing 0|1]
+#                    [--balancing 0|1] [--packages P [--slit-package D] [--slit-cross D]]
+#                    [--mem-per-node MIB] [--set KEY=VALUE]... [--numactl]
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
 # check_vm.py: recorded topology and distances, verified page placement, interleave spread,
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`.
 # With --cpuset-node K it runs in a cgroup v2 cpuset holding only node K's CPUs and memory (a
 # Slurm job's cgroup), and check_cpuset.py checks that the other nodes are listed as not allowed.
 # With --fault NAME (NUMAPROBE_FAULT) numaprobe must exit with RC and leave no results file; the
-# balancing setting is checked on every path.
+# balancing setting is checked on every path. With --packages the guest groups its CPU nodes into
+# P packages (vm-run --packages). With --numactl the guest also runs `numactl --hardware` just
+# before numaprobe, and check_topology_report.py compares numaprobe's stdout (topology block,
+# class table) with it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
 cpuset_node="" fault="" expect_rc=0 balancing=1
+packages=0 slit_package=12 slit_cross=32 mem_per_node=512 numactl="" sets=()
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -29,6 +34,12 @@ while [ $# -gt 0 ]; do
     --fault) fault=$2; shift 2 ;;
     --expect-rc) expect_rc=$2; shift 2 ;;
     --balancing) balancing=$2; shift 2 ;; # kernel.numa_balancing the guest boots with
+    --packages) packages=$2; shift 2 ;;   # CPU nodes grouped into P packages
+    --slit-package) slit_package=$2; shift 2 ;;
+    --slit-cross) slit_cross=$2; shift 2 ;;
+    --mem-per-node) mem_per_node=$2; shift 2 ;; # guest MiB per node (default 512)
+    --set) sets+=(--set "$2"); shift 2 ;;     # passed to numaprobe
+    --numactl) numactl=1; shift ;;
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -38,7 +49,10 @@ config=$(realpath "$config")
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd -P)
 name="vm-n${nodes}-m${memonly}-r${ranks}${cpu_model:+-$cpu_model}${hmat:+-hmat}"
-name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}-bal${balancing}"
+name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}"
+[ "$packages" = 0 ] || name+="-p${packages}"
+[ ${#sets[@]} = 0 ] || name+="-set$(printf '%s' "${sets[*]}" | cksum | cut -c1-6)"
+name+="-bal${balancing}"
 result="$outdir/$name.h5"
 rm -f "$result"
 
@@ -48,7 +62,7 @@ mkdir -p "$outdir/bin"
 cp "$exe" "$outdir/bin/numaprobe"
 cp "$config" "$outdir/bin/config.yaml"
 cp "$here/in-cpuset" "$outdir/bin/in-cpuset"
-cmd=("$outdir/bin/numaprobe" -c "$outdir/bin/config.yaml" -o "$result" --quiet)
+cmd=("$outdir/bin/numaprobe" -c "$outdir/bin/config.yaml" -o "$result" --quiet ${sets[@]+"${sets[@]}"})
 if [ "$ranks" -gt 1 ]; then
     cmd=(mpirun -np "$ranks" --map-by numa --bind-to numa --report-bindings "${cmd[@]}")
 fi
@@ -57,6 +71,12 @@ if [ -n "$cpuset_node" ]; then
 fi
 if [ -n "$fault" ]; then
     cmd=(env NUMAPROBE_FAULT="$fault" "${cmd[@]}")
+fi
+# numactl --hardware, then numaprobe with its stdout kept (still shown on the console).
+if [ -n "$numactl" ]; then
+    rm -f "$outdir/$name.numactl" "$outdir/$name.stdout"
+    cmd=(sh -c 'numactl --hardware >"$1.numactl" || exit 125; out=$1; shift
+"$@" >"$out.stdout"; rc=$?; cat "$out.stdout"; exit $rc' sh "$outdir/$name" "${cmd[@]}")
 fi
 # numaprobe changes kernel.numa_balancing for its balancing experiment and must put it back:
 # the guest boots with --balancing (1 by default, as on most NUMA servers); record what is left
@@ -79,7 +99,8 @@ set +e
 "$here/vm-run" --nodes "$nodes" --cpus "$cpus" --memonly-nodes "$memonly" \
     --numa-balancing "$balancing" \
     ${cpu_model:+--cpu-model "$cpu_model"} $hmat \
-    --mem-mib $(((nodes + memonly) * 512)) --timeout 400 -- "${cmd[@]}"
+    --packages "$packages" --slit-package "$slit_package" --slit-cross "$slit_cross" \
+    --mem-mib $(((nodes + memonly) * mem_per_node)) --timeout 400 -- "${cmd[@]}"
 rc=$?
 set -e
 if [ "$rc" -ne "$expect_rc" ]; then
@@ -100,5 +121,11 @@ if [ -n "$cpuset_node" ]; then
     exec /usr/bin/python3 "$here/check_cpuset.py" "$result" --nodes "$nodes" --memonly "$memonly" \
         --node "$cpuset_node"
 fi
+layout=(--packages "$packages" --slit-package "$slit_package" --slit-cross "$slit_cross")
+if [ -n "$numactl" ]; then
+    /usr/bin/python3 "$here/check_topology_report.py" "$result" --stdout "$outdir/$name.stdout" \
+        --numactl "$outdir/$name.numactl" --nodes "$nodes" --cpus "$cpus" "${layout[@]}" ||
+        exit 1
+fi
 exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \
-    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"} $hmat
+    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"} $hmat "${layout[@]}"

@@ -92,6 +92,8 @@ def main():
     p.add_argument("--numactl", required=True, help="numactl --hardware in the same guest")
     p.add_argument("--nodes", type=int, required=True)
     p.add_argument("--cpus", type=int, required=True)
+    p.add_argument("--sweep-from-every", action="store_true",
+                   help="numaprobe ran with latency_sweep.from=every: every CPU node swept")
     layout_options(p)
     a = p.parse_args()
     layout = Layout(a.nodes, a.packages, a.slit_package, a.slit_cross)
@@ -140,8 +142,18 @@ def main():
             expect(re.fullmatch(r"\d+\.\d", row[2]) is not None,
                    f"{host}: {cls}: latency '{row[2]}' (no valid cell?)")
 
+    # latency_sweep.from=every: a core of each CPU node swept, and the stdout table says whose.
+    (nodes, lat) = tables(a.file, "numa_nodes", "latency")
+    if a.sweep_from_every:
+        swept = {int(r["cpu_node"]) for r in lat if r["experiment"] == b"latency_sweep"
+                 and r["status"] == b"ok"}
+        expect(swept == set(range(a.nodes)), f"latency_sweep from CPU nodes {sorted(swept)}")
+        out = open(a.stdout).read()
+        for node in range(a.nodes):
+            expect(re.search(rf"^n{node} random ", out, re.M) is not None,
+                   f"stdout: no latency_sweep row of node {node} ('n{node} random')")
+
     # The file holds what the block printed.
-    (nodes,) = tables(a.file, "numa_nodes")
     for n in nodes:
         expect(0 < int(n["free_bytes"]) <= int(n["memory_bytes"]),
                f"/numa_nodes node {n['node']}: free_bytes {n['free_bytes']} of "

@@ -17,7 +17,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
 cpuset_node="" fault="" expect_rc=0 balancing=1
-packages=0 slit_package=12 slit_cross=32 mem_per_node=512 numactl="" sets=()
+packages=0 slit_package=12 slit_cross=32 mem_per_node=512 numactl="" sets=() sweep_every=""
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -38,7 +38,8 @@ while [ $# -gt 0 ]; do
     --slit-package) slit_package=$2; shift 2 ;;
     --slit-cross) slit_cross=$2; shift 2 ;;
     --mem-per-node) mem_per_node=$2; shift 2 ;; # guest MiB per node (default 512)
-    --set) sets+=(--set "$2"); shift 2 ;;     # passed to numaprobe
+    --set) sets+=(--set "$2"); shift 2         # passed to numaprobe
+        case ${sets[-1]} in latency_sweep.from=every) sweep_every=1 ;; esac ;;
     --numactl) numactl=1; shift ;;
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -124,7 +125,8 @@ fi
 layout=(--packages "$packages" --slit-package "$slit_package" --slit-cross "$slit_cross")
 if [ -n "$numactl" ]; then
     /usr/bin/python3 "$here/check_topology_report.py" "$result" --stdout "$outdir/$name.stdout" \
-        --numactl "$outdir/$name.numactl" --nodes "$nodes" --cpus "$cpus" "${layout[@]}" ||
+        --numactl "$outdir/$name.numactl" --nodes "$nodes" --cpus "$cpus" "${layout[@]}" \
+        ${sweep_every:+--sweep-from-every} ||
         exit 1
 fi
 exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \

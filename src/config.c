@@ -26,6 +26,7 @@ enum key_kind {
     KEY_KERNELS,  /* a list of bandwidth kernels */
     KEY_POLICIES, /* a list of memory policies besides bind */
     KEY_PAIRS,    /* local | all */
+    KEY_FROM,     /* first | every: which CPU nodes a sweep runs from */
     KEY_MODES,    /* a list of first-touch modes */
     KEY_COUNTS,   /* a list of plain whole numbers */
 };
@@ -91,6 +92,9 @@ static const struct config_key keys[] = {
     {"latency_sweep.pairs", KEY_PAIRS, OFF(latency_sweep.pairs), "local", 0, 0,
      "local: the sweep core's own memory; all: also every other node's memory, one curve each "
      "(remote latency by working set)"},
+    {"latency_sweep.from", KEY_FROM, OFF(latency_sweep.from), "first", 0, 0,
+     "first: a core of the first CPU node sweeps; every: a core of each CPU node in turn (with "
+     "pairs: all, the textbook grid of every node pair)"},
     {"latency_sweep.sizes", KEY_SIZES, OFF(latency_sweep.sizes), "auto", KIB(2), TIB(64),
      "working sets: auto (2 KiB to max_size, points below, at and above each cache, and at 4x "
      "each for the random chase, which touches one 64 B line per 256 B) or a list"},
@@ -443,6 +447,14 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
             return 0;
         }
         fmt_err(err, errlen, "expected all or local, got '%s'", text);
+        return -1;
+    case KEY_FROM:
+        if (strcasecmp(text, "first") == 0 || strcasecmp(text, "every") == 0) {
+            *(enum nprb_sweep_from *)field =
+                strcasecmp(text, "every") == 0 ? NPRB_SWEEP_FROM_EVERY : NPRB_SWEEP_FROM_FIRST;
+            return 0;
+        }
+        fmt_err(err, errlen, "expected first or every, got '%s'", text);
         return -1;
     case KEY_PATTERNS:
     case KEY_KERNELS:
@@ -879,6 +891,10 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
         snprintf(buf, len, "%s",
                  *(const enum nprb_pairs *)field == NPRB_PAIRS_ALL ? "all" : "local");
         return;
+    case KEY_FROM:
+        snprintf(buf, len, "%s",
+                 *(const enum nprb_sweep_from *)field == NPRB_SWEEP_FROM_EVERY ? "every" : "first");
+        return;
     case KEY_POLICIES:
         if (((const struct nprb_names *)field)->count == 0) {
             snprintf(buf, len, "none");
@@ -937,6 +953,7 @@ static const char *const fixed_allowed[] = {
     [KEY_DURATION] = "duration (ns, us, ms, s, min; bare number: s), above 0, up to 60min",
     [KEY_THP] = "system | on | off | hugetlb",
     [KEY_PAIRS] = "all | local",
+    [KEY_FROM] = "first | every",
     [KEY_PATTERNS] =
         "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
     [KEY_POLICIES] = "none | list of: interleave, preferred, first_touch",

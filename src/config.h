@@ -37,6 +37,9 @@ struct nprb_names {
 /** Which CPU-node / memory-node pairs a matrix measures. */
 enum nprb_pairs { NPRB_PAIRS_LOCAL, NPRB_PAIRS_ALL };
 
+/** Whose cores run a sweep: the first CPU node's, or every CPU node's in turn. */
+enum nprb_sweep_from { NPRB_SWEEP_FROM_FIRST, NPRB_SWEEP_FROM_EVERY };
+
 struct nprb_latency_config {
     bool enabled;
     enum nprb_pairs pairs;
@@ -60,8 +63,9 @@ struct nprb_bandwidth_config {
 struct nprb_latency_sweep_config {
     bool enabled;
     enum nprb_pairs pairs; /**< local: the sweep node's memory; all: every node's, one curve each */
-    struct nprb_sizes sizes; /**< working sets; auto: 2 KiB to max_size around the caches */
-    uint64_t max_size_bytes; /**< largest auto point (also capped by 1/4 of free memory) */
+    enum nprb_sweep_from from; /**< first: one core of the first CPU node; every: of each */
+    struct nprb_sizes sizes;   /**< working sets; auto: 2 KiB to max_size around the caches */
+    uint64_t max_size_bytes;   /**< largest auto point (also capped by 1/4 of free memory) */
     struct nprb_names patterns;
     uint64_t tlb_window_bytes; /**< for "random" */
     int samples;

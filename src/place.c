@@ -54,20 +54,35 @@ static uint64_t meminfo_field(const char *text, const char *name)
     return 0;
 }
 
+/* The node's meminfo file into @p text; false when it cannot be read. */
+static bool read_node_meminfo(unsigned node, char *text, size_t len)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/sys/devices/system/node/node%u/meminfo", node);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    size_t n = fread(text, 1, len - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return true;
+}
+
 /* MemFree alone undercounts on a host whose page cache is full of a previous job's files; those
  * pages are reclaimed on demand, so they count as free for a measurement buffer. */
 uint64_t nprb_node_free_bytes(unsigned node)
 {
-    char path[96], text[4096];
-    snprintf(path, sizeof path, "/sys/devices/system/node/node%u/meminfo", node);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
+    char text[4096];
+    if (!read_node_meminfo(node, text, sizeof text))
         return 0;
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
     return meminfo_field(text, "MemFree:") + meminfo_field(text, "Inactive(file):") +
            meminfo_field(text, "Active(file):");
+}
+
+uint64_t nprb_node_memfree_bytes(unsigned node)
+{
+    char text[4096];
+    return read_node_meminfo(node, text, sizeof text) ? meminfo_field(text, "MemFree:") : 0;
 }
 
 /* Leave a tenth of the free memory to the kernel and the other processes of the node: filling

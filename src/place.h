@@ -59,6 +59,9 @@ double nprb_buffer_huge_fraction(const struct nprb_buffer *buf);
 /** Free memory on a node in bytes (MemFree plus reclaimable file pages), or 0 when unknown. */
 uint64_t nprb_node_free_bytes(unsigned node);
 
+/** MemFree of a node in bytes, what `numactl --hardware` calls free; 0 when unknown. */
+uint64_t nprb_node_memfree_bytes(unsigned node);
+
 /** A thread's binding, saved by nprb_pin_thread() and put back by nprb_unpin_thread(). */
 struct nprb_pin {
     hwloc_topology_t hw;

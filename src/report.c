@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "report_topology.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -278,6 +280,7 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
     fprintf(out, "\n%s (rank %d): %s, %s%s%s\n", host->hostname, host->rank, host->node_type,
             host->binding_check, strcmp(host->status, "ok") != 0 ? "; host " : "",
             strcmp(host->status, "ok") != 0 ? host->status : "");
+    nprb_report_topology(out, rows);
     struct matrix *m = malloc(sizeof *m);
     if (m == NULL)
         return;
@@ -322,6 +325,7 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
         print_matrix(out, title, m);
     }
     free(m);
+    nprb_report_classes(out, rows);
     print_peak(out, host, rows);
     notes(out, rows);
 }

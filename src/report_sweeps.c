@@ -9,14 +9,15 @@
 #include <string.h>
 
 #define MAX_KEYS 64
+#define MAX_ROWS 256 /* from: every with pairs: all gives nodes x nodes x patterns curves */
 #define COLUMNS_PER_BLOCK 10
 
 /* A grid of figures: rows named by text, columns by a number, NaN where nothing was measured. */
 struct grid {
     int rows, cols;
-    char row_name[MAX_KEYS][24];
+    char row_name[MAX_ROWS][24];
     uint64_t col[MAX_KEYS];
-    double value[MAX_KEYS][MAX_KEYS];
+    double value[MAX_ROWS][MAX_KEYS];
 };
 
 struct cell {
@@ -30,7 +31,7 @@ static int row_index(struct grid *g, const char *name)
     for (int r = 0; r < g->rows; r++)
         if (strcmp(g->row_name[r], name) == 0)
             return r;
-    if (g->rows == MAX_KEYS)
+    if (g->rows == MAX_ROWS)
         return -1;
     snprintf(g->row_name[g->rows], sizeof g->row_name[0], "%s", name);
     for (int c = 0; c < MAX_KEYS; c++)
@@ -49,9 +50,9 @@ static int col_index(struct grid *g, uint64_t col)
         return -1;
     /* Keep columns sorted: shift the larger ones right. */
     memmove(&g->col[c + 1], &g->col[c], (size_t)(g->cols - c) * sizeof g->col[0]);
-    for (int r = 0; r < MAX_KEYS; r++)
+    for (int r = 0; r < MAX_ROWS; r++)
         memmove(&g->value[r][c + 1], &g->value[r][c], (size_t)(g->cols - c) * sizeof(double));
-    for (int r = 0; r < MAX_KEYS; r++)
+    for (int r = 0; r < MAX_ROWS; r++)
         g->value[r][c] = NAN;
     g->col[c] = col;
     g->cols++;
@@ -130,26 +131,45 @@ static void latency_grids(FILE *out, const struct nprb_results *rows, struct gri
 {
     const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
     const char *host = "";
+    /* Which nodes' cores swept: one (from: first) or each CPU node (from: every). */
+    int first_cpu = -1;
+    bool several = false;
+    for (size_t i = 0; i < lat->count; i++) {
+        const struct nprb_latency_row *l = row_at(lat, i);
+        if (strcmp(l->experiment, "latency_sweep") != 0 || strcmp(l->status, "ok") != 0)
+            continue;
+        several |= first_cpu >= 0 && l->cpu_node != first_cpu;
+        first_cpu = first_cpu < 0 ? l->cpu_node : first_cpu;
+    }
     memset(g, 0, sizeof *g);
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
         if (strcmp(l->experiment, "latency_sweep") != 0 || strcmp(l->status, "ok") != 0)
             continue;
         host = l->hostname;
-        /* Curves through another node's memory (pairs: all) get their own rows. */
-        char name[32];
+        /* Curves through another node's memory (pairs: all), or from another node's core
+         * (from: every), get their own rows. */
+        char name[32], from[12] = "";
+        if (several)
+            snprintf(from, sizeof from, "n%d ", (int)l->cpu_node);
         if (l->mem_node == l->cpu_node)
-            snprintf(name, sizeof name, "%s", l->pattern);
+            snprintf(name, sizeof name, "%s%s", from, l->pattern);
         else
-            snprintf(name, sizeof name, "%s m%d", l->pattern, (int)l->mem_node);
+            snprintf(name, sizeof name, "%s%s m%d", from, l->pattern, (int)l->mem_node);
         struct cell cell = {name, l->size_bytes, l->latency_ns_median};
         put(g, &cell);
     }
-    char title[200];
-    snprintf(title, sizeof title,
-             "latency_sweep on %s: ns per access (median) by working set, one core, local memory "
-             "(mN: memory on node N)",
-             host);
+    char title[240];
+    if (several)
+        snprintf(title, sizeof title,
+                 "latency_sweep on %s: ns per access (median) by working set, one core of each "
+                 "CPU node (nC: a core of node C; mN: memory on node N, else the core's own)",
+                 host);
+    else
+        snprintf(title, sizeof title,
+                 "latency_sweep on %s: ns per access (median) by working set, one core of node %d, "
+                 "local memory (mN: memory on node N)",
+                 host, first_cpu);
     print_grid(out, title, "pattern", g, COL_SIZE, 2);
 
     memset(g, 0, sizeof *g);

@@ -35,9 +35,9 @@ static const struct nprb_field host_fields[] = {
 
 #define N struct nprb_numa_node_row
 static const struct nprb_field node_fields[] = {
-    I32(N, rank),     I32(N, node),         U64(N, memory_bytes),
-    I32(N, cpus),     I32(N, usable_cores), I32(N, package),
-    STR(N, cpu_list), I32(N, mem_allowed),  I32(N, cpus_allowed),
+    I32(N, rank),        I32(N, node),         U64(N, memory_bytes), U64(N, free_bytes),
+    I32(N, cpus),        I32(N, usable_cores), I32(N, package),      STR(N, cpu_list),
+    I32(N, mem_allowed), I32(N, cpus_allowed),
 };
 #undef N
 

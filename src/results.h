@@ -64,6 +64,7 @@ struct nprb_numa_node_row {
     int32_t rank;
     int32_t node; /**< os index */
     uint64_t memory_bytes;
+    uint64_t free_bytes; /**< MemFree when the rank recorded its topology (numactl's "free") */
     int32_t cpus;
     int32_t usable_cores;
     int32_t package;

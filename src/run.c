@@ -8,6 +8,7 @@
 #include "fault.h"
 #include "h5out.h"
 #include "kernels/stream.h"
+#include "place.h"
 #include "plan.h"
 #include "provenance.h"
 #include "report.h"

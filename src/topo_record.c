@@ -2,6 +2,7 @@
  * the hwloc XML, recorded once per rank before measuring. */
 #include "topo_record.h"
 
+#include "place.h"
 #include "provenance.h"
 
 /* The host's whole hwloc topology, from its first rank: what lstopo would show, for questions
@@ -25,9 +26,14 @@ void nprb_topo_record(struct nprb_results *results, const struct nprb_topo *topo
     record_xml(results, topo, rank, host_leader);
     for (int i = 0; i < n; i++) {
         const struct nprb_node_info *node = nprb_topo_node(topo, i);
+        /* Read now, before any buffer is allocated: the free memory the job found, for the
+         * report's numactl-like topology block. An XML topology is not this host's. */
+        uint64_t free_bytes =
+            nprb_topo_is_this_system(topo) ? nprb_node_memfree_bytes(node->os_index) : 0;
         struct nprb_numa_node_row row = {.rank = rank,
                                          .node = (int32_t)node->os_index,
                                          .memory_bytes = node->memory_bytes,
+                                         .free_bytes = free_bytes,
                                          .cpus = node->cpu_count,
                                          .usable_cores = node->usable_cores,
                                          .package = node->package,

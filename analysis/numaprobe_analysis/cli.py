@@ -17,6 +17,7 @@ from .load import ResultsError, load_fleet
 from .outliers import OutlierRule
 from .plots import render_all
 from .tables import hosts_table, local_table
+from .topology import first_rank_rows, numactl_lines
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_TEXT = ("Exit status: 0 ok; 1 findings (compare: a regression; report: an outlier host, "
@@ -38,6 +39,14 @@ def print_file(results, out):
         out.write(hosts_table(results).to_string(index=False) + "\n\n")
         out.write("Local memory per NUMA node\n")
         out.write(local_table(results).to_string(index=False, float_format="%.1f") + "\n\n")
+    # The layout of the first host of each node type in the file (numactl --hardware's view).
+    hosts = results["hosts"].sort_values("rank").drop_duplicates("fingerprint")
+    for h in hosts.itertuples(index=False):
+        lines = numactl_lines(first_rank_rows(results["numa_nodes"], "rank", h.rank),
+                              first_rank_rows(results["distances"], "rank", h.rank))
+        if lines:
+            out.write(f"Topology of {h.hostname} ({h.node_type}; free: when the run started)\n")
+            out.write("\n".join(f"  {line}" for line in lines) + "\n\n")
 
 
 def _rule_options(parser):

@@ -103,6 +103,8 @@ def _cache_metrics(fleet, hosts, out, catalogue):
     lat = _ok(fleet["latency"])
     sweep = lat[(lat.experiment == "latency_sweep") & (lat.pattern == "random")
                 & (lat.cpu_node == lat.mem_node)]
+    if len(sweep):  # one curve per host: its first sweeping node's (from: every sweeps each)
+        sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
     if sweep.empty:
         return
     sizes = hosts.set_index("host")

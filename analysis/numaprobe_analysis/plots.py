@@ -56,6 +56,8 @@ def latency_vs_working_set(v):
     lat = _ok(v.fleet["latency"])
     sweep = lat[(lat.experiment == "latency_sweep") & (lat.pattern == "random")
                 & (lat.cpu_node == lat.mem_node)] if len(lat) else lat
+    if len(sweep):  # one curve per host: its first sweeping node's (from: every sweeps each)
+        sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
     if sweep.empty or sweep.size_bytes.nunique() < 2:
         raise Skipped("no latency_sweep rows (pattern random) over two or more working sets")
     fig, ax = plt.subplots(figsize=(9, 5))

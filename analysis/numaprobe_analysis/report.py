@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 import pandas as pd
 
 from .outliers import small_types_text
+from .topology import class_table, first_rank_rows, numactl_lines, sweep_table
 
 
 def _fmt(x):
@@ -47,14 +48,40 @@ def tables(v):
     the names; the plots follow the outliers."""
     out = {"node_types": ("Node types", v.types),
            "outliers": ("Outlier hosts", v.outliers.drop(columns=["key"]))}
+    classes = class_table(v.fleet, v.hosts)
     for i, typ in enumerate(v.type_names()):
         out[f"summary_type{i + 1}"] = (f"{typ}: median and IQR over hosts", type_summary(v, typ))
+        out[f"classes_type{i + 1}"] = (f"{typ}: latency and bandwidth per pair class (median "
+                                       f"over hosts and pairs, valid cells bound to one node)",
+                                       type_classes(classes, typ))
+    sweeps = sweep_table(v.fleet)
+    if len(sweeps):
+        first_hosts = v.hosts.groupby("type").host.first()
+        out["latency_sweep"] = ("latency_sweep: ns per access (median) by working set, first "
+                                "host of each node type, by the node whose core swept",
+                                sweeps[sweeps.host.isin(first_hosts)])
     out["hosts"] = ("Hosts", v.hosts.drop(columns=["node_type"]))
     out["files"] = ("Files", files_frame(v))
     wide = v.values.pivot_table(index=["type", "host"], columns="metric", values="value") \
         if len(v.values) else pd.DataFrame(columns=["type", "host"])
     out["host_metrics"] = ("Every host's headline values", wide.reset_index())
     return out
+
+
+def type_classes(classes, typ):
+    if classes.empty:
+        return classes
+    return classes[classes["type"] == typ].drop(columns="type").reset_index(drop=True)
+
+
+def type_topology(v, typ):
+    """numactl --hardware's view of the first host of a node type."""
+    hosts = sorted(v.type_hosts(typ))
+    if not hosts:
+        return "", []
+    nodes = first_rank_rows(v.fleet["numa_nodes"], "host", hosts[0])
+    dist = first_rank_rows(v.fleet["distances"], "host", hosts[0])
+    return hosts[0], numactl_lines(nodes, dist)
 
 
 def judgement_lines(v):
@@ -85,6 +112,9 @@ def text(v, plots=None):
             s = type_summary(v, typ)
             body = display(s).to_string(index=False) if len(s) else "(no headline metrics)"
             parts.append(f"{typ}: median and IQR over hosts\n{body}")
+            c = type_classes(class_table(v.fleet, v.hosts), typ)
+            if len(c):
+                parts.append(f"{typ}: per pair class\n" + display(c).to_string(index=False))
     parts.append("Outliers\n" + "\n".join(judgement_lines(v)))
     if plots:
         lines = [f"  {p.name}: {'written' if not p.skipped else 'skipped: ' + p.skipped}"
@@ -169,6 +199,12 @@ def write_html(v, tabs, plots, path):
         if name == "host_metrics":
             continue  # long; in CSV and Markdown
         body.append(f"<h2>{e(title)}</h2>{_html_table(frame)}")
+        if name.startswith("classes_type"):
+            host, lines = type_topology(v, v.type_names()[int(name[len("classes_type"):]) - 1])
+            if lines:
+                body.append(f"<p>Topology of {e(host)} (as <code>numactl --hardware</code>; "
+                            f"free: when the run started)</p><pre>{e(chr(10).join(lines))}"
+                            f"</pre>")
         if name == "outliers":
             body.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in judgement_lines(v))
                         + "</ul>")

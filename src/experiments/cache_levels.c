@@ -29,12 +29,16 @@ static int by_size(const void *a, const void *b)
 static int collect(const struct nprb_context *ctx, struct point *pts, int cap)
 {
     const struct nprb_rows *lat = &ctx->results->tables[NPRB_TABLE_LATENCY];
-    int n = 0;
+    int n = 0, node = -1;
     for (size_t i = 0; i < lat->count && n < cap; i++) {
         const struct nprb_latency_row *l =
             (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
+        /* One curve: the first sweeping node's own memory (pairs: all and from: every add
+         * curves of other pairs, whose caches are the same but whose memory is not). */
         if (strcmp(l->experiment, "latency_sweep") == 0 && strcmp(l->pattern, "random") == 0 &&
-            strcmp(l->status, NPRB_ROW_OK) == 0) {
+            strcmp(l->status, NPRB_ROW_OK) == 0 && l->cpu_node == l->mem_node &&
+            (node < 0 || l->cpu_node == node)) {
+            node = l->cpu_node;
             pts[n].size = l->size_bytes / nprb_latency_span_per_line(l->slot_bytes);
             pts[n].span = l->size_bytes;
             pts[n].ns = l->latency_ns_median;

@@ -1,9 +1,41 @@
 /* latency_sweep: ns per access against working-set size, for each configured pattern, from one
  * core through its local memory: the cache hierarchy as a curve. With pairs: all, the same core
  * also chases through every other node's memory: the textbook's local/remote grid, where the
- * remote curve shows the caches hiding the remote node until the set outgrows them. */
+ * remote curve shows the caches hiding the remote node until the set outgrows them. With
+ * from: every, a core of each CPU node sweeps in turn (first: only the first node's), so the
+ * grid covers every node pair, as the textbook's does. */
 #include "experiment.h"
 #include "experiments/latency_run.h"
+
+/* Every curve from the cores of @p base's cpu_node: its own memory, and with pairs: all every
+ * other node's. */
+static int plan_from_node(struct nprb_planner *p, const struct nprb_plan_item *base,
+                          const uint64_t *sizes, int n)
+{
+    const struct nprb_latency_sweep_config *c = &p->cfg->latency_sweep;
+    struct nprb_plan_item item = *base;
+    for (int m = 0; m < nprb_topo_node_count(p->topo); m++) {
+        bool local = m == item.cpu_node;
+        if (!local && (c->pairs != NPRB_PAIRS_ALL || item.skip_reason[0] != '\0' ||
+                       nprb_topo_node(p->topo, m)->memory_bytes == 0))
+            continue;
+        item.mem_node = m;
+        for (int i = 0; i < n; i++)
+            if (nprb_plan_check_fits(p, "latency_sweep.sizes", sizes[i], m) != 0)
+                return -1;
+        char why[160];
+        for (int k = 0; k < c->patterns.count; k++) {
+            if (nprb_pattern_parse(c->patterns.name[k], &item.pattern, why, sizeof why) != 0)
+                continue; /* validated with the config already */
+            for (int i = 0; i < n; i++) {
+                item.size_bytes = sizes[i];
+                if (nprb_plan_add(p, &item) != 0)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
 
 int nprb_plan_latency_sweep(struct nprb_planner *p)
 {
@@ -32,25 +64,16 @@ int nprb_plan_latency_sweep(struct nprb_planner *p)
     }
     uint64_t sizes[NPRB_MAX_LIST];
     int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, span_per_line, sizes, NPRB_MAX_LIST);
-    for (int m = 0; m < nprb_topo_node_count(p->topo); m++) {
-        bool local = m == item.cpu_node;
-        if (!local && (c->pairs != NPRB_PAIRS_ALL || item.skip_reason[0] != '\0' ||
-                       nprb_topo_node(p->topo, m)->memory_bytes == 0))
+    int first = item.cpu_node;
+    for (int cpu = 0; cpu < nprb_topo_node_count(p->topo); cpu++) {
+        /* The first node always (its row says why when it cannot run); others only with
+         * from: every, and only those with cores this rank may use and memory. */
+        if (cpu != first && (c->from != NPRB_SWEEP_FROM_EVERY || item.skip_reason[0] != '\0' ||
+                             !nprb_node_is_home(nprb_topo_node(p->topo, cpu))))
             continue;
-        item.mem_node = m;
-        for (int i = 0; i < n; i++)
-            if (nprb_plan_check_fits(p, "latency_sweep.sizes", sizes[i], m) != 0)
-                return -1;
-        char why[160];
-        for (int k = 0; k < c->patterns.count; k++) {
-            if (nprb_pattern_parse(c->patterns.name[k], &item.pattern, why, sizeof why) != 0)
-                continue; /* validated with the config already */
-            for (int i = 0; i < n; i++) {
-                item.size_bytes = sizes[i];
-                if (nprb_plan_add(p, &item) != 0)
-                    return -1;
-            }
-        }
+        item.cpu_node = cpu;
+        if (plan_from_node(p, &item, sizes, n) != 0)
+            return -1;
     }
     return 0;
 }

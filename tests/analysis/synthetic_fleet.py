@@ -23,7 +23,7 @@ SCHEMA = {
              "omp_env:S128 boost:S16 cpuset_cpus:S128 cpuset_mems:S128 cgroup:S128 "
              "scheduler:S8 dimms:S128 dimm_speed_mts:i4 peak_gbs:f8 peak_basis:S128 job_id:S32 "
              "status:S16 error:S160 elapsed_s:f8",
-    "numa_nodes": "rank:i4 node:i4 memory_bytes:u8 cpus:i4 usable_cores:i4 package:i4 "
+    "numa_nodes": "rank:i4 node:i4 memory_bytes:u8 free_bytes:u8 cpus:i4 usable_cores:i4 package:i4 "
                   "cpu_list:S128 mem_allowed:i4 cpus_allowed:i4",
     "distances": "rank:i4 from_node:i4 to_node:i4 slit:i4 hmat_latency_ns:u8 "
                  "hmat_bandwidth_mibs:u8",
@@ -134,8 +134,8 @@ def _host(w, rank, name, t, f):
           job_id="4242", status="ok", elapsed_s=w.noise(300.0))
     per_node = t["cores_per_node"]
     for n in range(nodes):
-        w.add("numa_nodes", rank=rank, node=n, memory_bytes=64 << 30, cpus=2 * per_node,
-              usable_cores=per_node, package=n if t["packages"] > 1 else 0,
+        w.add("numa_nodes", rank=rank, node=n, memory_bytes=64 << 30, free_bytes=61 << 30,
+              cpus=2 * per_node, usable_cores=per_node, package=n if t["packages"] > 1 else 0,
               cpu_list=f"{n * per_node}-{(n + 1) * per_node - 1}", mem_allowed=1,
               cpus_allowed=1)
         for m in range(nodes):

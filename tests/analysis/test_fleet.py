@@ -128,3 +128,29 @@ def test_fleet_without_usable_rows(tmp_path):
     assert proc.stdout.count(": skipped: ") == 6
     assert "no latency_matrix rows (policy bind) with status ok" in proc.stdout
     assert not list((tmp_path / "r").glob("*.png"))
+
+
+def test_class_table_per_node_type(synthetic):
+    """Per node type: each pair class with its pairs, SLIT and figures beside local, as a CSV
+    beside the report, in the HTML (with the type's topology, numactl's layout) and the text."""
+    d = synthetic["report"]
+    tables = {}
+    for path in sorted(d.glob("classes_type*.csv")):
+        t = pd.read_csv(path, dtype={"SLIT": str})
+        tables[tuple(t["class"])] = t.set_index("class")
+    # Intel: 2 nodes, one per package; EPYC: 4 nodes in one package (synthetic_fleet.TYPES).
+    assert set(tables) == {("local", "cross_package"), ("local", "same_package")}
+    intel, epyc = tables[("local", "cross_package")], tables[("local", "same_package")]
+    assert list(intel.SLIT) == ["10", "20"] and list(epyc.SLIT) == ["10", "12"]
+    assert list(intel["pairs per host"]) == [2, 2] and list(epyc["pairs per host"]) == [4, 12]
+    for t, lat, bw in ((intel, 145 / 92, 48 / 95), (epyc, 128 / 105, 30 / 38)):
+        remote = t.iloc[1]
+        assert t.iloc[0]["latency / local"] == 1 and t.iloc[0]["read / local"] == 1
+        assert remote["latency / local"] == pytest.approx(lat, rel=0.05)
+        assert remote["read / local"] == pytest.approx(bw, rel=0.05)
+        assert remote["triad / local"] == pytest.approx(bw, rel=0.05)
+    html = (d / "report.html").read_text()
+    assert html.count("per pair class") == 2
+    assert "available: 4 nodes (0-3)" in html and "available: 2 nodes (0-1)" in html
+    assert "node distances:" in html
+    assert "per pair class" in synthetic["proc"].stdout

@@ -1,6 +1,6 @@
 /* Sweep plans on a two-socket shape (tests/topologies/intel-2s.xml): latency_sweep.pairs adds
- * the remote curves, bandwidth_sweep.strides one read_strided curve per stride, and the dry-run
- * summary names both memory nodes. */
+ * the remote curves, latency_sweep.from: every the other node's cores, bandwidth_sweep.strides one
+ * read_strided curve per stride, and the dry-run summary names both memory nodes. */
 #include "check.h"
 #include "config.h"
 #include "plan.h"
@@ -78,6 +78,42 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(text,
                        "latency_sweep        8  size 4KiB to 1MiB  CPU nodes 0  memory nodes 0,1");
     free(text);
+    nprb_plan_free(&plan);
+
+    /* from: every: a core of each CPU node sweeps, through every node's memory with pairs: all
+     * (the whole grid), through its own without; the first node's curves come first. */
+    const char *const grid[] = {"latency_sweep.enabled=true",
+                                "latency_sweep.sizes=4KiB,1MiB",
+                                "latency_sweep.patterns=random,stride:64",
+                                "latency_sweep.pairs=all",
+                                "latency_sweep.from=every",
+                                NULL};
+    CHECK(plan_of(&plan, topo, grid) == 0);
+    CHECK(plan.count == 16);
+    int pair_items[2][2] = {{0, 0}, {0, 0}};
+    for (size_t i = 0; i < plan.count; i++)
+        if (plan.items[i].cpu_node >= 0 && plan.items[i].cpu_node < 2 &&
+            plan.items[i].mem_node >= 0 && plan.items[i].mem_node < 2)
+            pair_items[plan.items[i].cpu_node][plan.items[i].mem_node]++;
+    CHECK(pair_items[0][0] == 4 && pair_items[0][1] == 4 && pair_items[1][0] == 4 &&
+          pair_items[1][1] == 4);
+    CHECK(plan.count > 0 && plan.items[0].cpu_node == 0 &&
+          plan.items[plan.count - 1].cpu_node == 1);
+    text = NULL;
+    out = open_memstream(&text, &len);
+    nprb_plan_print(out, &plan, topo);
+    fclose(out);
+    CHECK_STR_CONTAINS(text, "latency_sweep       16  size 4KiB to 1MiB  CPU nodes 0,1  memory "
+                             "nodes 0,1");
+    free(text);
+    nprb_plan_free(&plan);
+    const char *const each_local[] = {"latency_sweep.enabled=true", "latency_sweep.sizes=4KiB",
+                                      "latency_sweep.patterns=random", "latency_sweep.from=every",
+                                      NULL};
+    CHECK(plan_of(&plan, topo, each_local) == 0);
+    CHECK(plan.count == 2);
+    for (size_t i = 0; i < plan.count; i++)
+        CHECK(plan.items[i].cpu_node == (int)i && plan.items[i].mem_node == (int)i);
     nprb_plan_free(&plan);
 
     const char *const strides[] = {"bandwidth_sweep.enabled=true", "bandwidth_sweep.sizes=16KiB",

@@ -11,12 +11,39 @@ from guest_results import Failures, tables, text
 PLACED = 0.99
 
 
-def expected_distance(i, j, nodes):
-    if i == j:
-        return 10
-    if i >= nodes or j >= nodes:
-        return 31
-    return 10 + 10 * abs(i - j) + 1
+class Layout:
+    """The guest vm-run boots: N CPU nodes, grouped into packages (0: one package per node),
+    and the SLIT it gives each pair."""
+
+    def __init__(self, nodes, packages=0, slit_package=12, slit_cross=32):
+        self.nodes, self.packages = nodes, packages
+        self.slit_package, self.slit_cross = slit_package, slit_cross
+
+    def package(self, i):
+        return i // (self.nodes // self.packages) if self.packages else i
+
+    def distance(self, i, j):
+        if i == j:
+            return 10
+        if i >= self.nodes or j >= self.nodes:
+            return 31
+        if self.packages:
+            return self.slit_package if self.package(i) == self.package(j) else self.slit_cross
+        return 10 + 10 * abs(i - j) + 1
+
+    def pair_class(self, i, j):
+        if i == j:
+            return "local"
+        if j >= self.nodes:
+            return "memory_only"
+        return "same_package" if self.package(i) == self.package(j) else "cross_package"
+
+
+def layout_options(p):
+    p.add_argument("--packages", type=int, default=0,
+                   help="vm-run --packages: CPU nodes grouped into this many packages")
+    p.add_argument("--slit-package", type=int, default=12)
+    p.add_argument("--slit-cross", type=int, default=32)
 
 
 def main():
@@ -34,7 +61,9 @@ def main():
     p.add_argument("--shared-node", action="store_true",
                    help="the launcher bound two ranks to the same node (checked: else the test "
                         "of sharing nodes out would pass vacuously)")
+    layout_options(p)
     a = p.parse_args()
+    layout = Layout(a.nodes, a.packages, a.slit_package, a.slit_cross)
     total = a.nodes + a.memonly
     check = Failures()
     expect = check.expect
@@ -80,8 +109,12 @@ def main():
         want = a.cpus // a.nodes if n["node"] < a.nodes else 0
         expect(int(n["cpus"]) == want, f"rank {n['rank']} node {n['node']}: {n['cpus']} CPUs, "
                f"want {want}")
+        if n["node"] < a.nodes:
+            expect(int(n["package"]) == layout.package(int(n["node"])),
+                   f"rank {n['rank']} node {n['node']}: package {n['package']}, want "
+                   f"{layout.package(int(n['node']))}")
     for d in dist:
-        want = expected_distance(int(d["from_node"]), int(d["to_node"]), a.nodes)
+        want = layout.distance(int(d["from_node"]), int(d["to_node"]))
         expect(int(d["slit"]) == want, f"distance {d['from_node']}->{d['to_node']} = "
                f"{d['slit']}, want {want}")
     expect(len(dist) == a.ranks * total * total, "distance matrix incomplete")
@@ -91,7 +124,7 @@ def main():
     for d in dist:
         i, j = int(d["from_node"]), int(d["to_node"])
         hmat_ns, hmat_mibs = int(d["hmat_latency_ns"]), int(d["hmat_bandwidth_mibs"])
-        want = expected_distance(i, j, a.nodes)
+        want = layout.distance(i, j)
         if not a.hmat:
             expect(hmat_ns == 0 and hmat_mibs == 0, f"HMAT {i}->{j} without one in the guest")
             continue
@@ -142,11 +175,10 @@ def main():
                            f"{where}: {r['threads']} threads")
             if matrix and policy == "bind":
                 i, j = int(r["cpu_node"]), int(r["mem_node"])
-                want = ("local" if i == j else "memory_only" if j >= a.nodes
-                        else "cross_package")
+                want = layout.pair_class(i, j)
                 expect(text(r["pair_class"]) == want, f"{where}: pair class "
                        f"{text(r['pair_class'])}, want {want}")
-                expect(int(r["slit"]) == expected_distance(i, j, a.nodes),
+                expect(int(r["slit"]) == layout.distance(i, j),
                        f"{where}: slit {r['slit']} beside the measurement")
 
     # The whole grid, each cell exactly once across the host's ranks: every CPU node to every

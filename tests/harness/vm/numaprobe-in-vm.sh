@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # numaprobe-in-vm.sh --exe NUMAPROBE --config FILE --outdir DIR --nodes N [--memonly K]
 #                    [--ranks R] [--cpus C] [--cpuset-node K] [--fault NAME --expect-rc RC]
-#                    [--balancing 0|1] [--set KEY=VALUE]... [--mpirun-args "ARGS"]
+#                    [--balancing 0|1] [--packages P [--slit-package D] [--slit-cross D]]
+#                    [--mem-per-node MIB] [--set KEY=VALUE]... [--numactl] [--mpirun-args "ARGS"]
 #                    [--expect-binding WORD] [--shared-node]
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
 # check_vm.py: recorded topology and distances, verified page placement, interleave spread,
@@ -13,11 +14,15 @@
 # With --cpuset-node K it runs in a cgroup v2 cpuset holding only node K's CPUs and memory (a
 # Slurm job's cgroup), and check_cpuset.py checks that the other nodes are listed as not allowed.
 # With --fault NAME (NUMAPROBE_FAULT) numaprobe must exit with RC and leave no results file; the
-# balancing setting is checked on every path.
+# balancing setting is checked on every path. With --packages the guest groups its CPU nodes into
+# P packages (vm-run --packages). With --numactl the guest also runs `numactl --hardware` just
+# before numaprobe, and check_topology_report.py compares numaprobe's stdout (topology block,
+# class table) with it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
-cpuset_node="" fault="" expect_rc=0 balancing=1 sets=() mpirun_args="" check_args=()
+cpuset_node="" fault="" expect_rc=0 balancing=1 mpirun_args="" check_args=()
+packages=0 slit_package=12 slit_cross=32 mem_per_node=512 numactl="" sets=() sweep_every=""
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -34,7 +39,13 @@ while [ $# -gt 0 ]; do
     --fault) fault=$2; shift 2 ;;
     --expect-rc) expect_rc=$2; shift 2 ;;
     --balancing) balancing=$2; shift 2 ;; # kernel.numa_balancing the guest boots with
-    --set) sets+=(--set "$2"); shift 2 ;;  # passed to numaprobe
+    --packages) packages=$2; shift 2 ;;   # CPU nodes grouped into P packages
+    --slit-package) slit_package=$2; shift 2 ;;
+    --slit-cross) slit_cross=$2; shift 2 ;;
+    --mem-per-node) mem_per_node=$2; shift 2 ;; # guest MiB per node (default 512)
+    --set) sets+=(--set "$2"); shift 2         # passed to numaprobe
+        case ${sets[-1]} in latency_sweep.from=every) sweep_every=1 ;; esac ;;
+    --numactl) numactl=1; shift ;;
     --mpirun-args) mpirun_args=$2; shift 2 ;;
     --expect-binding) check_args+=(--expect-binding "$2"); shift 2 ;;
     --shared-node) check_args+=(--shared-node); shift ;;
@@ -47,9 +58,12 @@ config=$(realpath "$config")
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd -P)
 name="vm-n${nodes}-m${memonly}-r${ranks}${cpu_model:+-$cpu_model}${hmat:+-hmat}"
-name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}-bal${balancing}"
+name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}"
+[ "$packages" = 0 ] || name+="-p${packages}"
+[ ${#sets[@]} = 0 ] || name+="-set$(printf '%s' "${sets[*]}" | cksum | cut -c1-6)"
 # Launcher options name the file too: "--map-by ppr:1:numa" -> "map-by-ppr-1-numa".
 [ -z "$mpirun_args" ] || name+="-$(tr -cs 'A-Za-z0-9' '-' <<<"$mpirun_args" | sed 's/^-*//; s/-*$//')"
+name+="-bal${balancing}"
 result="$outdir/$name.h5"
 rm -f "$result"
 
@@ -72,6 +86,12 @@ fi
 if [ -n "$fault" ]; then
     cmd=(env NUMAPROBE_FAULT="$fault" "${cmd[@]}")
 fi
+# numactl --hardware, then numaprobe with its stdout kept (still shown on the console).
+if [ -n "$numactl" ]; then
+    rm -f "$outdir/$name.numactl" "$outdir/$name.stdout"
+    cmd=(sh -c 'numactl --hardware >"$1.numactl" || exit 125; out=$1; shift
+"$@" >"$out.stdout"; rc=$?; cat "$out.stdout"; exit $rc' sh "$outdir/$name" "${cmd[@]}")
+fi
 # numaprobe changes kernel.numa_balancing for its balancing experiment and must put it back:
 # the guest boots with --balancing (1 by default, as on most NUMA servers); record what is left
 # after the run.
@@ -93,7 +113,8 @@ set +e
 "$here/vm-run" --nodes "$nodes" --cpus "$cpus" --memonly-nodes "$memonly" \
     --numa-balancing "$balancing" \
     ${cpu_model:+--cpu-model "$cpu_model"} $hmat \
-    --mem-mib $(((nodes + memonly) * 512)) --timeout 400 -- "${cmd[@]}"
+    --packages "$packages" --slit-package "$slit_package" --slit-cross "$slit_cross" \
+    --mem-mib $(((nodes + memonly) * mem_per_node)) --timeout 400 -- "${cmd[@]}"
 rc=$?
 set -e
 if [ "$rc" -ne "$expect_rc" ]; then
@@ -114,5 +135,12 @@ if [ -n "$cpuset_node" ]; then
     exec /usr/bin/python3 "$here/check_cpuset.py" "$result" --nodes "$nodes" --memonly "$memonly" \
         --node "$cpuset_node"
 fi
+layout=(--packages "$packages" --slit-package "$slit_package" --slit-cross "$slit_cross")
+if [ -n "$numactl" ]; then
+    /usr/bin/python3 "$here/check_topology_report.py" "$result" --stdout "$outdir/$name.stdout" \
+        --numactl "$outdir/$name.numactl" --nodes "$nodes" --cpus "$cpus" "${layout[@]}" \
+        ${sweep_every:+--sweep-from-every} ||
+        exit 1
+fi
 exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \
-    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"} $hmat "${check_args[@]}"
+    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"} $hmat "${layout[@]}" "${check_args[@]}"

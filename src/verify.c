@@ -135,7 +135,7 @@ static void account_failed(void **pages, int *status, size_t n, size_t page, int
             census->per_node[status[i]]++;
             continue;
         }
-        void *aligned = (void *)((uintptr_t)pages[i] & ~(uintptr_t)(page - 1));
+        char *aligned = (char *)pages[i] - ((uintptr_t)pages[i] & (page - 1));
         unsigned char resident = 0;
         if (mincore(aligned, page, &resident) != 0 || !(resident & 1)) {
             census->unplaced++;

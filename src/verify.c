@@ -1,6 +1,7 @@
 #include "verify.h"
 
-#include <dirent.h>
+#include "numa_maps.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <numaif.h>
@@ -16,64 +17,57 @@
 #define PAGEMAP_PRESENT (1ULL << 63)
 #define PAGEMAP_PFN_MASK ((1ULL << 55) - 1)
 
-/* Memory block -> node, read once from sysfs: blocks are the kernel's unit of memory hotplug
- * (128 MiB to 2 GiB), and every frame of a block is on one node. */
+/* This host's frame spans, read once. */
 static struct {
     pthread_once_t once;
-    uint64_t block_bytes;
-    int16_t *node_of_block; /* -1: no node */
-    size_t blocks;
+    struct nprb_frame_spans spans;
 } frame_map = {.once = PTHREAD_ONCE_INIT};
+
+void nprb_frame_spans_read(FILE *zoneinfo, struct nprb_frame_spans *spans)
+{
+    char line[256];
+    int node = -1;
+    unsigned long long spanned = 0, start = 0;
+    spans->count = 0;
+    while (fgets(line, sizeof line, zoneinfo) != NULL && spans->count < NPRB_MAX_FRAME_SPANS) {
+        char zone[32];
+        if (sscanf(line, "Node %d, zone %31s", &node, zone) == 2)
+            spanned = 0;
+        else if (sscanf(line, " spanned %llu", &spanned) == 1)
+            continue;
+        else if (sscanf(line, " start_pfn: %llu", &start) == 1 && spanned > 0 && node >= 0 &&
+                 node < NPRB_MAX_NODES)
+            spans->span[spans->count++] =
+                (struct nprb_frame_span){.first = start, .end = start + spanned, .node = node};
+    }
+}
+
+int nprb_frame_spans_node(const struct nprb_frame_spans *spans, uint64_t pfn)
+{
+    int found = -1;
+    for (int i = 0; i < spans->count; i++) {
+        if (pfn < spans->span[i].first || pfn >= spans->span[i].end)
+            continue;
+        if (found >= 0 && found != spans->span[i].node)
+            return -1; /* two nodes' spans overlap here */
+        found = spans->span[i].node;
+    }
+    return found;
+}
 
 static void frame_map_load(void)
 {
-    FILE *f = fopen("/sys/devices/system/memory/block_size_bytes", "r");
-    unsigned long long block = 0;
+    FILE *f = fopen("/proc/zoneinfo", "r");
     if (f == NULL)
         return;
-    int got = fscanf(f, "%llx", &block);
+    nprb_frame_spans_read(f, &frame_map.spans);
     fclose(f);
-    if (got != 1 || block == 0)
-        return;
-    for (int node = 0; node < NPRB_MAX_NODES; node++) {
-        char path[64];
-        snprintf(path, sizeof path, "/sys/devices/system/node/node%d", node);
-        DIR *dir = opendir(path);
-        if (dir == NULL)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(dir)) != NULL) {
-            char *end;
-            if (strncmp(e->d_name, "memory", 6) != 0)
-                continue;
-            unsigned long long index = strtoull(e->d_name + 6, &end, 10);
-            if (end == e->d_name + 6 || *end != '\0' || index > (1ULL << 24))
-                continue;
-            if (index >= frame_map.blocks) {
-                size_t grown = (size_t)index + 1024;
-                int16_t *map = realloc(frame_map.node_of_block, grown * sizeof *map);
-                if (map == NULL)
-                    break;
-                for (size_t b = frame_map.blocks; b < grown; b++)
-                    map[b] = -1;
-                frame_map.node_of_block = map;
-                frame_map.blocks = grown;
-            }
-            frame_map.node_of_block[index] = (int16_t)node;
-        }
-        closedir(dir);
-    }
-    frame_map.block_bytes = block;
 }
 
 int nprb_frame_node(uint64_t pfn)
 {
     pthread_once(&frame_map.once, frame_map_load);
-    long page = sysconf(_SC_PAGESIZE);
-    if (frame_map.block_bytes == 0 || page <= 0)
-        return -1;
-    uint64_t block = pfn * (uint64_t)page / frame_map.block_bytes;
-    return block < frame_map.blocks ? frame_map.node_of_block[block] : -1;
+    return nprb_frame_spans_node(&frame_map.spans, pfn);
 }
 
 /* The node of a resident page from its frame; -1 when the frame is hidden (no CAP_SYS_ADMIN)
@@ -151,6 +145,28 @@ static void account_failed(void **pages, int *status, size_t n, size_t page, int
     }
 }
 
+/* Pages still unreported (default policy, frames hidden) are counted from the mappings' own
+ * tallies, when those describe the census range alone and account for exactly the pages that
+ * did not report: the mappings' count on a node minus the pages found there is what hides. */
+static void account_by_mappings(const void *addr, size_t bytes, struct nprb_census *census)
+{
+    static uint64_t mapped[NPRB_MAX_NODES];
+    memset(mapped, 0, sizeof mapped);
+    if (nprb_numa_maps_range(addr, bytes, mapped) != 0)
+        return;
+    uint64_t hidden = 0;
+    for (int node = 0; node < NPRB_MAX_NODES; node++) {
+        if (mapped[node] < census->per_node[node])
+            return; /* the pages moved between the two looks */
+        hidden += mapped[node] - census->per_node[node];
+    }
+    if (hidden != census->unreported)
+        return;
+    for (int node = 0; node < NPRB_MAX_NODES; node++)
+        census->per_node[node] = mapped[node];
+    census->unreported = 0;
+}
+
 int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
 {
     memset(census, 0, sizeof *census);
@@ -182,6 +198,8 @@ int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
         census->pages += n;
     }
     int e = errno;
+    if (rc == 0 && census->unreported > 0)
+        account_by_mappings(addr, bytes, census);
     if (pagemap >= 0)
         close(pagemap);
     free(pages);

@@ -8,7 +8,7 @@
  * census tells the two apart: it asks again, then asks mincore(2) whether the page is resident
  * (a hinting PTE is still present), and for a resident page reads its frame from
  * /proc/self/pagemap (frames are readable with CAP_SYS_ADMIN) and the frame's node from the
- * sysfs memory blocks. Without that privilege, a resident page under an explicit memory policy
+ * zones' frame spans. Without that privilege, a resident page under an explicit memory policy
  * is read once and asked about again: the hinting fault restores its mapping, and moves a page
  * only under the kernel's default policy (first touch), whose pages are never touched here. A
  * resident page found by none of these is counted as unreported: it is somewhere, and placement
@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct nprb_census {
     uint64_t pages;      /**< pages asked about (base pages) */
@@ -50,8 +51,30 @@ double nprb_census_fraction_on(const struct nprb_census *census, const unsigned 
                                int node_count);
 
 /**
- * The node of the page frame @p pfn, from /sys/devices/system/node/nodeN/memoryM and the memory
- * block size (read once); -1 when unknown. Exposed for tests.
+ * Frame ranges of each node, from each zone's start_pfn and spanned pages in /proc/zoneinfo. Not
+ * the sysfs memory blocks: a block (128 MiB and up) may straddle two nodes, and sysfs then lists
+ * it under both. A frame inside the spans of exactly one node is on that node; where spans
+ * overlap (interleaved layouts) it is unknown.
+ */
+#define NPRB_MAX_FRAME_SPANS 256
+struct nprb_frame_span {
+    uint64_t first, end; /**< [first, end) page frames */
+    int node;
+};
+struct nprb_frame_spans {
+    struct nprb_frame_span span[NPRB_MAX_FRAME_SPANS];
+    int count;
+};
+
+/** Reads the spans from text in the layout of /proc/zoneinfo. */
+void nprb_frame_spans_read(FILE *zoneinfo, struct nprb_frame_spans *spans);
+
+/** The node whose spans alone hold frame @p pfn; -1 when none or several do. */
+int nprb_frame_spans_node(const struct nprb_frame_spans *spans, uint64_t pfn);
+
+/**
+ * The node of the page frame @p pfn, from the zones' frame spans in /proc/zoneinfo (read once);
+ * -1 when no node's span holds it, or two nodes' spans do. Exposed for tests.
  */
 int nprb_frame_node(uint64_t pfn);
 

@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <numaif.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -53,5 +54,37 @@ int main(void)
     if (fd >= 0)
         close(fd);
     munmap(buf, pages * page);
+
+    /* Frame spans from zoneinfo: node 0 holds frames [1, 81920) in two zones (320 MiB, as in the
+     * 8-node guest, whose 128 MiB memory blocks straddle nodes), node 1 [81920, 163840); a
+     * third node's span overlapping node 1's makes that range unknown, not anyone's. */
+    static const char zoneinfo[] = "Node 0, zone      DMA\n"
+                                   "  pages free     100\n"
+                                   "        spanned  4095\n"
+                                   "  start_pfn:           1\n"
+                                   "Node 0, zone    DMA32\n"
+                                   "        spanned  77824\n"
+                                   "  start_pfn:           4096\n"
+                                   "Node 0, zone  Movable\n"
+                                   "        spanned  0\n"
+                                   "  start_pfn:           0\n"
+                                   "Node 1, zone    DMA32\n"
+                                   "        spanned  81920\n"
+                                   "  start_pfn:           81920\n"
+                                   "Node 2, zone   Normal\n"
+                                   "        spanned  1000\n"
+                                   "  start_pfn:           150000\n";
+    FILE *zi = fmemopen((void *)zoneinfo, sizeof zoneinfo - 1, "r");
+    static struct nprb_frame_spans spans;
+    nprb_frame_spans_read(zi, &spans);
+    fclose(zi);
+    CHECK(spans.count == 4);
+    CHECK(nprb_frame_spans_node(&spans, 0) == -1);
+    CHECK(nprb_frame_spans_node(&spans, 1) == 0);
+    CHECK(nprb_frame_spans_node(&spans, 70000) == 0); /* 273 MiB: in the straddling block */
+    CHECK(nprb_frame_spans_node(&spans, 81919) == 0);
+    CHECK(nprb_frame_spans_node(&spans, 81920) == 1);
+    CHECK(nprb_frame_spans_node(&spans, 150500) == -1); /* nodes 1 and 2 overlap */
+    CHECK(nprb_frame_spans_node(&spans, 163840) == -1);
     return CHECK_DONE();
 }

@@ -56,6 +56,8 @@ def main():
     p.add_argument("--simd", help="kernel code path every host must report (avx512f/avx2/sse2)")
     p.add_argument("--hmat", action="store_true",
                    help="the guest publishes HMAT as vm-run --hmat sets it")
+    p.add_argument("--unprivileged", action="store_true",
+                   help="numaprobe ran as an unprivileged user (no SMBIOS, no sysctl, no frames)")
     p.add_argument("--expect-binding", metavar="WORD",
                    help="the first rank's binding_check must contain WORD (e.g. widened)")
     p.add_argument("--shared-node", action="store_true",
@@ -80,9 +82,9 @@ def main():
         expect(int(h["numa_nodes"]) == total, f"rank {h['rank']}: {h['numa_nodes']} NUMA nodes, "
                f"want {total}")
         expect(int(h["ranks_on_host"]) == a.ranks, f"rank {h['rank']}: ranks_on_host")
-        # QEMU's firmware describes its memory in SMBIOS type 17 records; the guest runs as root.
-        expect(text(h["dimms"]).endswith("(smbios)"), f"rank {h['rank']}: dimms "
-               f"'{text(h['dimms'])}'")
+        # QEMU's firmware describes its memory in SMBIOS type 17 records, readable by root only.
+        expect(text(h["dimms"]).endswith("(smbios)") != a.unprivileged, f"rank {h['rank']}: "
+               f"dimms '{text(h['dimms'])}'")
 
     # The launcher's binding of each rank (usable_cpus) and what numaprobe made of it.
     per_node = a.cpus // a.nodes
@@ -267,7 +269,12 @@ def main():
     # the host's first rank. Off, no page may move; on, pages may move towards the threads (how
     # soon is the kernel's business, so it is not asserted).
     # Under --bind-to numa the first rank widens its binding to make it; the others say why not.
-    if a.nodes > 1:
+    # Unprivileged, the setting cannot be changed: one row per setting says so.
+    if a.nodes > 1 and a.unprivileged:
+        for r in balancing:
+            expect(text(r["status"]) == "not_applicable" and "cannot set" in text(r["note"]),
+                   f"balancing unprivileged: {text(r['status'])} {text(r['note'])}")
+    if a.nodes > 1 and not a.unprivileged:
         series = defaultdict(list)
         for r in balancing:
             if int(r["rank"]) != 0:

@@ -3,7 +3,7 @@
 #                    [--ranks R] [--cpus C] [--cpuset-node K] [--fault NAME --expect-rc RC]
 #                    [--balancing 0|1] [--packages P [--slit-package D] [--slit-cross D]]
 #                    [--mem-per-node MIB] [--set KEY=VALUE]... [--numactl] [--mpirun-args "ARGS"]
-#                    [--expect-binding WORD] [--shared-node]
+#                    [--expect-binding WORD] [--shared-node] [--unprivileged]
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
 # check_vm.py: recorded topology and distances, verified page placement, interleave spread,
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`;
@@ -21,7 +21,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
-cpuset_node="" fault="" expect_rc=0 balancing=1 mpirun_args="" check_args=()
+cpuset_node="" fault="" expect_rc=0 balancing=1 mpirun_args="" check_args=() unprivileged=""
 packages=0 slit_package=12 slit_cross=32 mem_per_node=512 numactl="" sets=() sweep_every=""
 while [ $# -gt 0 ]; do
     case $1 in
@@ -49,6 +49,7 @@ while [ $# -gt 0 ]; do
     --mpirun-args) mpirun_args=$2; shift 2 ;;
     --expect-binding) check_args+=(--expect-binding "$2"); shift 2 ;;
     --shared-node) check_args+=(--shared-node); shift ;;
+    --unprivileged) unprivileged=1; check_args+=(--unprivileged); shift ;; # run as nobody
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -63,7 +64,7 @@ name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}"
 [ ${#sets[@]} = 0 ] || name+="-set$(printf '%s' "${sets[*]}" | cksum | cut -c1-6)"
 # Launcher options name the file too: "--map-by ppr:1:numa" -> "map-by-ppr-1-numa".
 [ -z "$mpirun_args" ] || name+="-$(tr -cs 'A-Za-z0-9' '-' <<<"$mpirun_args" | sed 's/^-*//; s/-*$//')"
-name+="-bal${balancing}"
+name+="${unprivileged:+-nobody}-bal${balancing}"
 result="$outdir/$name.h5"
 rm -f "$result"
 
@@ -82,6 +83,12 @@ elif [ "$ranks" -gt 1 ]; then
 fi
 if [ -n "$cpuset_node" ]; then
     cmd=("$outdir/bin/in-cpuset" "$cpuset_node" "${cmd[@]}")
+fi
+# As a user without privileges: no SMBIOS, no sysctl, and page frames read as 0 in pagemap, so
+# the census must place pages the balancing scanner unmapped without them.
+if [ -n "$unprivileged" ]; then
+    chmod 0777 "$outdir"
+    cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups "${cmd[@]}")
 fi
 if [ -n "$fault" ]; then
     cmd=(env NUMAPROBE_FAULT="$fault" "${cmd[@]}")

@@ -150,15 +150,16 @@ static enum nprb_status open_output(struct job *job)
     int ok = 1;
     char err[2 * PATH_MAX + 256], aside[PATH_MAX], warning[PATH_MAX + 128];
     if (job->fleet->rank == 0) {
-        if (job->cli->output_path != NULL)
-            snprintf(job->output, sizeof job->output, "%s", job->cli->output_path);
-        else
-            utc_now(job->output, sizeof job->output, true);
-        ok = nprb_output_begin(job->output, job->cli->force, job->cfg.checkpoints, &job->lock,
+        utc_now(job->output, sizeof job->output, true);
+        /* The path as given: one past PATH_MAX is refused, not cut short. */
+        const char *path = job->cli->output_path != NULL ? job->cli->output_path : job->output;
+        ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock,
                                &job->h5, aside, sizeof aside, warning, sizeof warning, err,
                                sizeof err) == 0;
         if (!ok)
             NPRB_ERROR(job->log, "%s", err);
+        else
+            snprintf(job->output, sizeof job->output, "%s", path);
         if (ok && warning[0])
             NPRB_WARN(job->log, "%s", warning);
         if (ok && aside[0])

@@ -107,7 +107,8 @@ void nprb_cli_print_help(FILE *out)
             "\nExit codes:\n"
             "  %d  ok\n"
             "  %d  runtime failure (every host failed, MPI or file system error)\n"
-            "  %d  usage or config error, or unwritable output path (nothing was measured)\n"
+            "  %d  usage or config error, or an output path refused: unwritable, not a regular\n"
+            "     file, existing without --force, locked by another job (nothing was measured)\n"
             "  %d  environment check failed under --strict\n"
             "  %d  result validation failed (a kernel produced a wrong answer)\n"
             "  %d  partial: some hosts failed, the file holds every other host's results\n",

@@ -153,9 +153,8 @@ static enum nprb_status open_output(struct job *job)
         utc_now(job->output, sizeof job->output, true);
         /* The path as given: one past PATH_MAX is refused, not cut short. */
         const char *path = job->cli->output_path != NULL ? job->cli->output_path : job->output;
-        ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock,
-                               &job->h5, aside, sizeof aside, warning, sizeof warning, err,
-                               sizeof err) == 0;
+        ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock, &job->h5,
+                               aside, sizeof aside, warning, sizeof warning, err, sizeof err) == 0;
         if (!ok)
             NPRB_ERROR(job->log, "%s", err);
         else

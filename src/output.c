@@ -213,10 +213,10 @@ static bool pid_runs(long pid)
  * the stale lock is gone, -1 when a live job holds the lock now. */
 static int take_over(const char *lock, const char *host, long pid)
 {
-    char moved[PATH_MAX + 32], now_host[HOST_NAME_MAX + 1];
+    char moved[PATH_MAX], suffix[32], now_host[HOST_NAME_MAX + 1];
     long now_pid = 0;
-    snprintf(moved, sizeof moved, "%s.stale-%ld", lock, (long)getpid());
-    if (rename(lock, moved) != 0)
+    snprintf(suffix, sizeof suffix, ".stale-%ld", (long)getpid());
+    if (nprb_output_sibling(lock, suffix, moved, sizeof moved) != 0 || rename(lock, moved) != 0)
         return errno == ENOENT ? 0 : -1;
     if (read_lock(moved, now_host, sizeof now_host, &now_pid) == 0 &&
         (strcmp(now_host, host) != 0 || now_pid != pid)) {

@@ -10,7 +10,8 @@
 #   foreign_lock    a lock naming another host is not: exit 2 naming it, the lock kept
 #   old_checkpoints an earlier killed job's checkpoints are moved aside, whole, and merge
 #   checkpoints_file  OUT.h5.checkpoints is a file: moved aside, the run keeps checkpoints
-#   long_name       a 255-byte file name: temporary, lock and checkpoint names cut to NAME_MAX
+#   long_name       a 255-byte file name: temporary, lock and checkpoint names cut to NAME_MAX,
+#                   and a killed job's shortened lock taken over
 #   long_path       a path past PATH_MAX: exit 2 naming PATH_MAX
 #   via_symlink_dir, dotdot   -o through a symlinked directory, and a relative ../ path: exit 0
 #   full_fs         the file system fills during the write: exit 1, no crash, nothing left
@@ -144,8 +145,10 @@ long_name)
     run 137 env NUMAPROBE_FAULT=kill_writer "$exe" -c "$config" --quiet -o "$name"
     ckdir=$(find . -maxdepth 1 -type d -name 'x*~*.checkpoints')
     [ -f "$ckdir/rank-00000.h5" ] || fail "no checkpoint in a shortened directory: $(ls)"
-    rm -rf ./* ./.??*
+    # Everything but the killed job's lock (its name cut short too), which the next run takes over.
+    find . -mindepth 1 -maxdepth 1 ! -name '*~*.lock' -exec rm -rf {} +
     run 0 np -o "$name"
+    says "took over the lock"
     [ -f "$name" ] || fail "no results file"
     [ "$(ls -A)" = "$name" ] || fail "left behind: $(ls -A)"
     ;;

@@ -1,18 +1,47 @@
+/* Each rank's checkpoint: written after every phase, moved aside when an earlier job's is in
+ * the way, removed by the job that wrote it. */
 #include "checkpoint.h"
+
+#include "output.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-int nprb_checkpoint_init(struct nprb_checkpoint *ck, const char *output, int rank, char *err,
-                         size_t errlen)
+/* On a file system that is not shared, rank 0 cannot see this host's directory: an earlier
+ * job's checkpoint of this rank is moved into "DIR.TIME/" here (link, then unlink: never over
+ * another file). @return 0, or -1 with the reason in @p err. */
+static int move_earlier(struct nprb_checkpoint *ck, char *err, size_t errlen)
+{
+    struct stat st;
+    if (lstat(ck->path, &st) != 0)
+        return 0;
+    char suffix[32], target[PATH_MAX + 32];
+    struct tm tm;
+    gmtime_r(&st.st_mtime, &tm);
+    strftime(suffix, sizeof suffix, ".%Y%m%dT%H%M%SZ", &tm);
+    if (nprb_output_sibling(ck->dir, suffix, ck->aside, sizeof ck->aside) != 0 ||
+        (mkdir(ck->aside, 0755) != 0 && errno != EEXIST) ||
+        snprintf(target, sizeof target, "%s/rank-%05d.h5", ck->aside, ck->rank) < 0 ||
+        link(ck->path, target) != 0 || unlink(ck->path) != 0) {
+        snprintf(err, errlen, "cannot move an earlier job's checkpoint %s aside to %s: %s",
+                 ck->path, ck->aside, strerror(errno));
+        ck->aside[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+int nprb_checkpoint_init(struct nprb_checkpoint *ck, const char *output, const char *job, int rank,
+                         char *err, size_t errlen)
 {
     memset(ck, 0, sizeof *ck);
     ck->rank = rank;
-    int n = snprintf(ck->dir, sizeof ck->dir, "%s.checkpoints", output);
-    if (n < 0 || (size_t)n >= sizeof ck->dir) {
+    snprintf(ck->job, sizeof ck->job, "%s", job);
+    if (nprb_output_sibling(output, ".checkpoints", ck->dir, sizeof ck->dir) != 0) {
         snprintf(err, errlen, "checkpoint directory name too long for %s", output);
         return -1;
     }
@@ -22,7 +51,7 @@ int nprb_checkpoint_init(struct nprb_checkpoint *ck, const char *output, int ran
                  strerror(errno));
         return -1;
     }
-    return 0;
+    return move_earlier(ck, err, errlen);
 }
 
 int nprb_checkpoint_write(struct nprb_checkpoint *ck, const struct nprb_results *rows,
@@ -40,6 +69,7 @@ int nprb_checkpoint_write(struct nprb_checkpoint *ck, const struct nprb_results 
     attrs(h5, arg);
     nprb_h5_attr_int(h5, "checkpoint_rank", ck->rank);
     nprb_h5_attr_int(h5, "checkpoint_complete", complete);
+    nprb_h5_attr_text(h5, "checkpoint_job", ck->job);
     if (rc != 0) {
         snprintf(err, errlen, "cannot write rows to checkpoint %s", ck->path);
         nprb_h5_discard(h5);
@@ -47,13 +77,17 @@ int nprb_checkpoint_write(struct nprb_checkpoint *ck, const struct nprb_results 
     }
     if (nprb_h5_commit(h5, err, errlen) != 0)
         return -1;
-    ck->written = true;
+    struct stat st = {0};
+    ck->written = stat(ck->path, &st) == 0;
+    ck->dev = st.st_dev;
+    ck->ino = st.st_ino;
     return 0;
 }
 
 void nprb_checkpoint_remove(struct nprb_checkpoint *ck)
 {
-    if (ck->written)
+    struct stat st;
+    if (ck->written && stat(ck->path, &st) == 0 && st.st_dev == ck->dev && st.st_ino == ck->ino)
         unlink(ck->path);
     rmdir(ck->dir); /* fails, harmlessly, while other ranks' files are still there */
 }

@@ -10,6 +10,7 @@
 enum option_id {
     OPT_CONFIG,
     OPT_OUTPUT,
+    OPT_FORCE,
     OPT_SET,
     OPT_STRICT,
     OPT_RESPECT_BINDING,
@@ -36,8 +37,10 @@ static const struct option_row rows[N_OPTIONS] = {
     [OPT_CONFIG] = {"config", 'c', "FILE",
                     "YAML configuration (default: built-in, same as configs/quick.yaml)"},
     [OPT_OUTPUT] = {"output", 'o', "FILE",
-                    "results file (default: numaprobe-<UTC time>.h5 here); checked before "
-                    "measuring"},
+                    "results file (default: numaprobe-<UTC time>.h5 here); checked and locked "
+                    "before measuring: an existing file is refused (see --force), and so is "
+                    "anything not a regular file"},
+    [OPT_FORCE] = {"force", 'f', NULL, "replace an existing results file (-o)"},
     [OPT_SET] = {"set", 's', "KEY=VALUE",
                  "override one config key, e.g. --set bandwidth_matrix.size=256MiB (repeatable)"},
     [OPT_STRICT] = {"strict", 0, NULL, "treat environment problems (binding) as errors: exit 3"},
@@ -104,7 +107,8 @@ void nprb_cli_print_help(FILE *out)
             "\nExit codes:\n"
             "  %d  ok\n"
             "  %d  runtime failure (every host failed, MPI or file system error)\n"
-            "  %d  usage or config error, or unwritable output path (nothing was measured)\n"
+            "  %d  usage or config error, or an output path refused: unwritable, not a regular\n"
+            "     file, existing without --force, locked by another job (nothing was measured)\n"
             "  %d  environment check failed under --strict\n"
             "  %d  result validation failed (a kernel produced a wrong answer)\n"
             "  %d  partial: some hosts failed, the file holds every other host's results\n",
@@ -140,10 +144,19 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
                 id = i;
         switch (id) {
         case OPT_CONFIG:
-            cli->config_path = optarg;
+        case OPT_OUTPUT: {
+            /* The last of two would win silently: say which two, and stop. */
+            const char **slot = id == OPT_CONFIG ? &cli->config_path : &cli->output_path;
+            if (*slot != NULL) {
+                snprintf(err, errlen, "option --%s given twice ('%s' and '%s')", rows[id].name,
+                         *slot, optarg);
+                return -1;
+            }
+            *slot = optarg;
             break;
-        case OPT_OUTPUT:
-            cli->output_path = optarg;
+        }
+        case OPT_FORCE:
+            cli->force = true;
             break;
         case OPT_SET:
             if (cli->set_count == NPRB_MAX_SETS) {

@@ -17,6 +17,7 @@ struct nprb_cli {
     const char *sets[NPRB_MAX_SETS];
     int set_count;
     bool strict, quiet, verbose;
+    bool force;           /**< an existing regular file at output_path may be replaced */
     bool respect_binding; /**< never widen the launcher's CPU binding (binding.h) */
     bool help, version, show_config, config_reference, kernels;
     bool dry_run; /**< validate config and plan on every host, print the plan, measure nothing */

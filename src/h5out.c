@@ -1,6 +1,7 @@
 #include "h5out.h"
 
 #include "h5types.h"
+#include "output.h"
 #include "signals.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@ struct nprb_h5 {
     hid_t datasets[NPRB_N_TABLES];
     char path[PATH_MAX];
     char tmp_path[PATH_MAX + 32];
+    int tmp_fd; /* the temporary file, open from create to commit */
 };
 
 /* The temporary files open now (the results file, a checkpoint), for the signal handler: a job
@@ -80,22 +82,37 @@ static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
     return h5->datasets[id] < 0 ? -1 : 0;
 }
 
-/* Refuses a directory or an unwritable place up front, with the OS's own reason, rather than
- * through HDF5's error stack after the measurements. */
-static int precheck(const char *path, const char *tmp_path, char *err, size_t errlen)
+/* Creates the temporary file up front: the proof that the place is writable, with the OS's own
+ * reason (ENOSPC, EACCES, EROFS) when it is not, before anything is measured. */
+static int open_tmp_file(struct nprb_h5 *h5, char *err, size_t errlen)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "cannot write results to %s: it is a directory", path);
+    if (stat(h5->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "cannot write results to %s: it is a directory", h5->path);
         return -1;
     }
-    int fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot write results to %s: %s", path, strerror(errno));
+    h5->tmp_fd = open(h5->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (h5->tmp_fd < 0) {
+        snprintf(err, errlen, "cannot write results to %s: %s (creating %s)", h5->path,
+                 strerror(errno), h5->tmp_path);
         return -1;
     }
-    close(fd);
     return 0;
+}
+
+/* The file is built in memory (HDF5's core driver, no backing store) and written out by
+ * commit() with write() and fsync(), whose every error we see. On disk, HDF5 1.10 loses data
+ * quietly when the file system fills: H5Dclose drops chunks it cannot write while H5Fclose still
+ * succeeds, and a failed H5Fflush leaves the file open in a state that crashes the library at
+ * exit (H5close). The price is the compressed file in rank 0's memory (17 KB a host). */
+static hid_t memory_file_access(void)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0 && H5Pset_fapl_core(fapl, (size_t)4 << 20, 0) < 0) {
+        H5Pclose(fapl);
+        return -1;
+    }
+    return fapl;
 }
 
 int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t errlen)
@@ -106,23 +123,29 @@ int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t err
         return -1;
     }
     snprintf(h5->path, sizeof h5->path, "%s", path);
-    snprintf(h5->tmp_path, sizeof h5->tmp_path, "%s.tmp-%ld", path, (long)getpid());
-    if (precheck(path, h5->tmp_path, err, errlen) != 0) {
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, ".tmp-%ld", (long)getpid());
+    h5->tmp_fd = -1;
+    if (nprb_output_sibling(path, suffix, h5->tmp_path, sizeof h5->tmp_path) != 0) {
+        snprintf(err, errlen, "cannot write results to %s: path too long", path);
+        free(h5);
+        return -1;
+    }
+    if (open_tmp_file(h5, err, errlen) != 0) {
         free(h5);
         return -1;
     }
     track_tmp(h5->tmp_path, true);
     /* numaprobe reports HDF5 failures itself, with the path and what it was doing. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    h5->file = H5Fcreate(h5->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t fapl = memory_file_access();
+    h5->file = fapl >= 0 ? H5Fcreate(h5->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
+    if (fapl >= 0)
+        H5Pclose(fapl);
     if (h5->file < 0) {
-        snprintf(err, errlen,
-                 "cannot create HDF5 file %s (HDF5 error; file locking on a "
-                 "network file system? try HDF5_USE_FILE_LOCKING=FALSE)",
-                 h5->tmp_path);
-        unlink(h5->tmp_path);
-        track_tmp(h5->tmp_path, false);
-        free(h5);
+        snprintf(err, errlen, "cannot create HDF5 file %s in memory (HDF5 error)", h5->tmp_path);
+        h5->file = 0;
+        nprb_h5_discard(h5);
         return -1;
     }
     for (int t = 0; t < NPRB_N_TABLES; t++) {
@@ -208,29 +231,88 @@ static int fsync_path(const char *path, int flags)
     return rc;
 }
 
+/* The whole image to the open temporary file. @return 0, or -1 with errno. */
+static int write_image(int fd, const unsigned char *image, size_t size)
+{
+    while (size > 0) {
+        ssize_t n = write(fd, image, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        image += n;
+        size -= (size_t)n;
+    }
+    return fsync(fd);
+}
+
+/* The file's bytes out of HDF5's memory into a buffer of ours; the HDF5 file is closed. */
+static unsigned char *take_image(struct nprb_h5 *h5, size_t *size)
+{
+    unsigned char *image = NULL;
+    ssize_t n =
+        H5Fflush(h5->file, H5F_SCOPE_GLOBAL) < 0 ? -1 : H5Fget_file_image(h5->file, NULL, 0);
+    if (n > 0 && (image = malloc((size_t)n)) != NULL &&
+        H5Fget_file_image(h5->file, image, (size_t)n) != n) {
+        free(image);
+        image = NULL;
+    }
+    if (H5Fclose(h5->file) < 0) {
+        free(image);
+        image = NULL;
+    }
+    h5->file = 0;
+    *size = n > 0 ? (size_t)n : 0;
+    return image;
+}
+
 int nprb_h5_commit(struct nprb_h5 *h5, char *err, size_t errlen)
 {
-    close_all(h5);
     int rc = 0;
-    if (H5Fflush(h5->file, H5F_SCOPE_GLOBAL) < 0 || H5Fclose(h5->file) < 0) {
-        snprintf(err, errlen, "HDF5 could not flush and close %s", h5->tmp_path);
+    for (int t = 0; t < NPRB_N_TABLES; t++)
+        if (h5->datasets[t] > 0 && H5Dclose(h5->datasets[t]) < 0)
+            rc = -1;
+    for (int t = 0; t < NPRB_N_TABLES; t++)
+        h5->datasets[t] = 0;
+    close_all(h5);
+    size_t size = 0;
+    unsigned char *image = take_image(h5, &size);
+    if (rc != 0 || image == NULL) {
+        snprintf(err, errlen, "HDF5 could not finish %s in memory (out of memory?)", h5->path);
         rc = -1;
-    } else if (fsync_path(h5->tmp_path, O_RDONLY) != 0) {
-        snprintf(err, errlen, "fsync of %s failed: %s", h5->tmp_path, strerror(errno));
-        rc = -1;
-    } else if (rename(h5->tmp_path, h5->path) != 0) {
-        snprintf(err, errlen, "cannot rename %s to %s: %s", h5->tmp_path, h5->path,
-                 strerror(errno));
+    } else if (write_image(h5->tmp_fd, image, size) != 0) {
+        snprintf(err, errlen, "cannot write results to %s: %s (writing %zu bytes to %s)", h5->path,
+                 strerror(errno), size, h5->tmp_path);
         rc = -1;
     } else {
-        /* The rename itself is durable only once the directory is synced. */
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", h5->path);
-        (void)fsync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
+        int closed = close(h5->tmp_fd);
+        h5->tmp_fd = -1;
+        if (closed != 0) {
+            snprintf(err, errlen, "cannot write results to %s: %s (closing %s)", h5->path,
+                     strerror(errno), h5->tmp_path);
+            rc = -1;
+        } else if (rename(h5->tmp_path, h5->path) != 0) {
+            snprintf(err, errlen, "cannot rename %s to %s: %s", h5->tmp_path, h5->path,
+                     strerror(errno));
+            rc = -1;
+        } else {
+            /* The rename itself is durable only once the directory is synced. */
+            char dir[PATH_MAX];
+            snprintf(dir, sizeof dir, "%s", h5->path);
+            (void)fsync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
+        }
     }
-    /* Renamed, or kept under its temporary name with the rows in it (the error names it). */
-    track_tmp(h5->tmp_path, false);
-    free(h5);
+    free(image);
+    /* Nothing half-written stays behind: on failure the temporary file goes too. */
+    if (rc != 0)
+        nprb_h5_discard(h5);
+    else {
+        track_tmp(h5->tmp_path, false);
+        free(h5);
+    }
     return rc;
 }
 
@@ -241,6 +323,8 @@ void nprb_h5_discard(struct nprb_h5 *h5)
     close_all(h5);
     if (h5->file > 0)
         H5Fclose(h5->file);
+    if (h5->tmp_fd >= 0)
+        close(h5->tmp_fd);
     unlink(h5->tmp_path);
     track_tmp(h5->tmp_path, false);
     free(h5);

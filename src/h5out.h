@@ -1,7 +1,9 @@
 /**
  * @file h5out.h
- * The results file writer (rank 0 only). Writes to "<path>.tmp-<pid>" and renames to <path>
- * only after a flush and an fsync, so a killed writer never leaves a truncated final file.
+ * The results file writer (rank 0 only). HDF5 builds the file in memory; commit writes it to
+ * "<path>.tmp-<pid>" (created at once, so an unwritable place is known before measuring; the
+ * name cut to NAME_MAX, see output.h), fsyncs it and renames it to <path>, so a killed or failed
+ * writer never leaves a truncated final file.
  * Tables are extendible compound datasets built from the row descriptors of results.h, appended
  * to one rank's rows at a time (memory stays bounded by the largest rank's rows).
  */
@@ -32,8 +34,9 @@ int nprb_h5_attr_text(struct nprb_h5 *h5, const char *name, const char *value);
 int nprb_h5_attr_int(struct nprb_h5 *h5, const char *name, int64_t value);
 
 /**
- * Closes, fsyncs and renames the file into place; frees @p h5 whatever happens.
- * @return 0, or -1 with a message in @p err (the temporary file is then left for inspection).
+ * Writes the file out, fsyncs and renames it into place; frees @p h5 whatever happens.
+ * @return 0, or -1 with a message naming the OS's reason (ENOSPC, ...) in @p err; the temporary
+ * file is then removed.
  */
 int nprb_h5_commit(struct nprb_h5 *h5, char *err, size_t errlen);
 

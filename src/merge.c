@@ -7,6 +7,7 @@
 #include "h5in.h"
 #include "h5out.h"
 #include "isolate.h"
+#include "output.h"
 #include "results.h"
 
 #include <dirent.h>
@@ -212,6 +213,11 @@ static const char *job_difference(const struct nprb_attrs *a, const struct nprb_
         return "command_line";
     if (nprb_attrs_int(a, "world_size", -1) != nprb_attrs_int(b, "world_size", -1))
         return "world_size";
+    /* Older checkpoints do not name their job; where both do, the names must agree. */
+    const char *job_a = nprb_attrs_text(a, "checkpoint_job"),
+               *job_b = nprb_attrs_text(b, "checkpoint_job");
+    if (job_a != NULL && job_b != NULL && strcmp(job_a, job_b) != 0)
+        return "checkpoint_job";
     return NULL;
 }
 
@@ -380,7 +386,7 @@ static bool write_attributes(struct merge *m, struct nprb_h5 *h5, bool *complete
 {
     for (size_t i = 0; i < m->job.count; i++) {
         const struct nprb_attr *a = &m->job.items[i];
-        if (strcmp(a->name, "checkpoint_rank") == 0 || strcmp(a->name, "checkpoint_complete") == 0)
+        if (strncmp(a->name, "checkpoint_", 11) == 0)
             continue;
         if (a->type == NPRB_ATTR_TEXT)
             nprb_h5_attr_text(h5, a->name, a->text);
@@ -419,16 +425,38 @@ static bool write_attributes(struct merge *m, struct nprb_h5 *h5, bool *complete
     return true;
 }
 
-enum nprb_status nprb_merge(const char *dir, const char *output, long limit_s, FILE *out, FILE *err)
+static enum nprb_status merge_into(struct merge *m, struct nprb_h5 *h5, FILE *out);
+
+enum nprb_status nprb_merge(const char *dir, const char *output, bool force, long limit_s,
+                            FILE *out, FILE *err)
 {
     struct merge m = {.dir = dir, .output = output, .limit_s = limit_s, .err = err};
     struct nprb_h5 *h5 = NULL;
-    char why[PATH_MAX + 128];
-    /* The output is checked first: a typo in -o should not cost a read of every checkpoint. */
-    if (nprb_h5_create(&h5, output, why, sizeof why) != 0) {
+    struct nprb_output_lock lock;
+    char why[2 * PATH_MAX + 256], aside[PATH_MAX], warning[PATH_MAX + 128];
+    /* The output is checked and locked first, as for a run: a typo in -o should not cost a read
+     * of every checkpoint, and a job writing the same file is not raced. */
+    if (nprb_output_begin(output, force, false, &lock, &h5, aside, sizeof aside, warning,
+                          sizeof warning, why, sizeof why) != 0) {
         fprintf(err, "numaprobe merge: %s\n", why);
         return NPRB_ERR_USAGE;
     }
+    if (warning[0])
+        fprintf(err, "numaprobe merge: warning: %s\n", warning);
+    enum nprb_status st = merge_into(&m, h5, out);
+    nprb_output_unlock(&lock);
+    nprb_attrs_free(&m.job);
+    free(m.items);
+    return st;
+}
+
+/* Everything after the output is locked; @p h5 is committed or discarded. */
+static enum nprb_status merge_into(struct merge *mp, struct nprb_h5 *h5, FILE *out)
+{
+    struct merge m = *mp;
+    const char *dir = m.dir, *output = m.output;
+    FILE *err = m.err;
+    char why[2 * PATH_MAX + 256];
     enum nprb_status st = list_checkpoints(&m);
     if (st == NPRB_OK)
         st = read_attributes(&m);
@@ -453,31 +481,39 @@ enum nprb_status nprb_merge(const char *dir, const char *output, long limit_s, F
         h5 = NULL;
     }
     nprb_h5_discard(h5);
-    nprb_attrs_free(&m.job);
-    free(m.items);
+    *mp = m; /* what was read, for the caller to free */
     return st;
 }
 
 static const char merge_usage[] =
-    "Usage: numaprobe merge DIR -o FILE [--timeout SECONDS]\n"
+    "Usage: numaprobe merge DIR -o FILE [--force] [--timeout SECONDS]\n"
     "Rebuilds one results file from the per-rank checkpoints DIR/rank-NNNNN.h5 of a job (a job\n"
     "writing OUT.h5 keeps them in OUT.h5.checkpoints/). Exit: 0 every rank merged and finished,\n"
     "5 written but ranks missing or unfinished (see ranks_missing, ranks_incomplete), 2 usage\n"
     "(no DIR, no -o, unwritable FILE, no checkpoints, checkpoints of different jobs), 1 no\n"
-    "checkpoint readable or FILE not written. --timeout: skip a checkpoint whose reading has\n"
-    "not ended after SECONDS (default a minute plus a second per MiB; 0: no limit).\n";
+    "checkpoint readable or FILE not written. FILE is checked and locked as a run's -o is: an\n"
+    "existing FILE is replaced only with --force. --timeout: skip a checkpoint whose reading\n"
+    "has not ended after SECONDS (default a minute plus a second per MiB; 0: no limit).\n";
 
 enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *dir = NULL, *output = NULL;
     long limit_s = -1;
+    bool force = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(merge_usage, out);
             return NPRB_OK;
         }
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+        if (strcmp(a, "-f") == 0 || strcmp(a, "--force") == 0) {
+            force = true;
+        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+                    strncmp(a, "--output=", 9) == 0) &&
+                   output != NULL) {
+            fprintf(err, "numaprobe merge: option -o given twice\n%s", merge_usage);
+            return NPRB_ERR_USAGE;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             if (i + 1 == argc) {
                 fprintf(err, "numaprobe merge: option %s needs a value\n%s", a, merge_usage);
                 return NPRB_ERR_USAGE;
@@ -508,5 +544,5 @@ enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err)
                 merge_usage);
         return NPRB_ERR_USAGE;
     }
-    return nprb_merge(dir, output, limit_s, out, err);
+    return nprb_merge(dir, output, force, limit_s, out, err);
 }

@@ -38,13 +38,15 @@ static int mappings_over(uintptr_t lo, uintptr_t hi, struct mapping *maps)
 }
 
 /* Whether [from, to) holds no resident page. */
-static bool none_resident(uintptr_t from, uintptr_t to, size_t page)
+static bool none_resident(const char *base, uintptr_t from, uintptr_t to, size_t page)
 {
     if (to <= from)
         return true;
     size_t pages = (to - from) / page;
     unsigned char *vec = malloc(pages);
-    bool none = vec != NULL && mincore((void *)from, to - from, vec) == 0;
+    /* The address from the range's own pointer, offset: no integer becomes a pointer. */
+    void *at = (void *)(base + (from - (uintptr_t)base));
+    bool none = vec != NULL && mincore(at, to - from, vec) == 0;
     for (size_t i = 0; none && i < pages; i++)
         none = (vec[i] & 1) == 0;
     free(vec);
@@ -80,7 +82,8 @@ int nprb_numa_maps_range(const void *addr, size_t bytes, uint64_t *per_node)
     if (n <= 0)
         return -1;
     for (int i = 0; i < n; i++)
-        if (!none_resident(maps[i].start, lo, page) || !none_resident(hi, maps[i].end, page))
+        if (!none_resident(addr, maps[i].start, lo, page) ||
+            !none_resident(addr, hi, maps[i].end, page))
             return -1;
     FILE *f = fopen("/proc/self/numa_maps", "r");
     if (f == NULL)

@@ -8,6 +8,7 @@
 #include "fault.h"
 #include "h5out.h"
 #include "kernels/stream.h"
+#include "output.h"
 #include "place.h"
 #include "plan.h"
 #include "provenance.h"
@@ -43,9 +44,11 @@ struct job {
     struct nprb_plan plan;
     struct nprb_provenance prov;
     struct nprb_results results;
-    struct nprb_h5 *h5; /* rank 0 only */
+    struct nprb_h5 *h5;           /* rank 0 only */
+    struct nprb_output_lock lock; /* rank 0: the output's lock, held for the whole job */
     char output[PATH_MAX];
     char start_utc[32];
+    char job_identity[128]; /* rank 0's host, PID and start: each checkpoint names its job */
     uint64_t start_ns;
     enum nprb_status measured; /* worst status of this rank's measurements */
     bool sweeps_printed;       /* rank 0's report shows one rank's sweep tables */
@@ -141,21 +144,36 @@ static enum nprb_status discover(struct job *job)
     return nprb_fleet_worst(job->fleet, status);
 }
 
+/* Rank 0 checks the output path and locks it for the whole job, before anything is measured. */
 static enum nprb_status open_output(struct job *job)
 {
     int ok = 1;
-    char err[PATH_MAX + 128];
+    char err[2 * PATH_MAX + 256], aside[PATH_MAX], warning[PATH_MAX + 128];
     if (job->fleet->rank == 0) {
-        if (job->cli->output_path != NULL)
-            snprintf(job->output, sizeof job->output, "%s", job->cli->output_path);
-        else
-            utc_now(job->output, sizeof job->output, true);
-        ok = nprb_h5_create(&job->h5, job->output, err, sizeof err) == 0;
+        utc_now(job->output, sizeof job->output, true);
+        /* The path as given: one past PATH_MAX is refused, not cut short. */
+        const char *path = job->cli->output_path != NULL ? job->cli->output_path : job->output;
+        ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock, &job->h5,
+                               aside, sizeof aside, warning, sizeof warning, err, sizeof err) == 0;
         if (!ok)
             NPRB_ERROR(job->log, "%s", err);
+        else
+            snprintf(job->output, sizeof job->output, "%s", path);
+        if (ok && warning[0])
+            NPRB_WARN(job->log, "%s", warning);
+        if (ok && aside[0])
+            NPRB_WARN(job->log,
+                      "an earlier job's checkpoints were in the way; moved to %s (numaprobe "
+                      "merge %s -o FILE recovers that job's results)",
+                      aside, aside);
     }
+    /* Rank 0's start time is the job's (checkpoints of one job must agree for merge). */
+    snprintf(job->job_identity, sizeof job->job_identity, "%s pid %ld %s", job->fleet->hostname,
+             (long)getpid(), job->start_utc);
     MPI_Bcast(&ok, 1, MPI_INT, 0, job->fleet->world);
     nprb_fleet_bcast_text(job->fleet, job->output, (int)sizeof job->output);
+    nprb_fleet_bcast_text(job->fleet, job->start_utc, (int)sizeof job->start_utc);
+    nprb_fleet_bcast_text(job->fleet, job->job_identity, (int)sizeof job->job_identity);
     return ok ? NPRB_OK : NPRB_ERR_USAGE;
 }
 
@@ -327,6 +345,7 @@ static void rank0_hung(void *arg, int item, double ran_s)
                    "this MPI library has no MPI_THREAD_MULTIPLE, so rank 0 cannot gather while it "
                    "hangs: ending the job; every rank's checkpoint is in %s (numaprobe merge)",
                    job->checkpoint.dir);
+        nprb_output_unlock(&job->lock);
         nprb_fleet_abort(job->fleet, NPRB_EXIT_PARTIAL);
     }
     nprb_fleet_rank0_stuck(job->fleet, ran_s);
@@ -343,6 +362,7 @@ static void rank0_hung(void *arg, int item, double ran_s)
     gather_and_write(job, &mine);
     NPRB_ERROR(job->log, "%d rank(s) hung; what the job has is in %s; ending the job",
                job->lost_ranks, job->output);
+    nprb_output_unlock(&job->lock);
     fflush(stdout);
     nprb_fleet_abort(job->fleet, NPRB_EXIT_PARTIAL);
 }
@@ -355,6 +375,21 @@ static void start_watchdog(struct job *job)
     if (nprb_watchdog_start(&job->watchdog, 2 * job->cfg.watchdog_s, rank0_hung, job) != 0)
         NPRB_WARN(job->log, "no watchdog thread (%s): a hang of rank 0 will not be caught",
                   strerror(errno));
+}
+
+/* This rank's final /hosts row and its complete checkpoint, as soon as its own measurements are
+ * done: a rank that finished is "ok" in a merge even when the job dies while it waits for its
+ * host's other turns or for the gather. Once only. */
+static void finish_rank(struct job *job)
+{
+    if (job->results.tables[NPRB_TABLE_HOSTS].count > 0)
+        return;
+    struct nprb_host_row host;
+    bool failed = job->measured == NPRB_ERR_NOMEM || job->measured == NPRB_ERR_SYSTEM;
+    fill_host_row(job, &host, failed ? "failed" : "ok");
+    NPRB_SET_TEXT(host.error, job->first_failure);
+    nprb_results_add(&job->results, NPRB_TABLE_HOSTS, &host);
+    save_checkpoint(job, true);
 }
 
 static void measure(void *arg)
@@ -397,9 +432,7 @@ static void measure(void *arg)
     nprb_watchdog_stop(&job->watchdog);
     nprb_record_cache_levels(&ctx);
     nprb_flag_implausible(&job->results);
-    /* Kept while this rank waits for its host's other turns, in case one of them hangs. */
-    if (job->fleet->host_size > 1)
-        save_checkpoint(job, false);
+    finish_rank(job);
 }
 
 /* Rank 0's report: the first report_hosts hosts in full, then the first host of each node type
@@ -562,10 +595,13 @@ static void start_checkpoints(struct job *job)
     char err[PATH_MAX + 128];
     if (!job->cfg.checkpoints)
         return;
-    job->checkpointing =
-        nprb_checkpoint_init(&job->checkpoint, job->output, job->fleet->rank, err, sizeof err) == 0;
+    job->checkpointing = nprb_checkpoint_init(&job->checkpoint, job->output, job->job_identity,
+                                              job->fleet->rank, err, sizeof err) == 0;
     if (!job->checkpointing)
         NPRB_WARN(job->log, "%s; going on without checkpoints", err);
+    else if (job->checkpoint.aside[0])
+        NPRB_WARN(job->log, "an earlier job's checkpoint of rank %d moved to %s (numaprobe merge)",
+                  job->fleet->rank, job->checkpoint.aside);
 }
 
 static enum nprb_status prepare(struct job *job)
@@ -639,12 +675,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         NPRB_ERROR(log, "rank %d on this host (%s) hung in its turn: silent for %.1f s",
                    fleet->stuck_rank, fleet->hostname, fleet->stuck_silent_s);
 
-    struct nprb_host_row host;
-    bool failed = job->measured == NPRB_ERR_NOMEM || job->measured == NPRB_ERR_SYSTEM;
-    fill_host_row(job, &host, failed ? "failed" : "ok");
-    NPRB_SET_TEXT(host.error, job->first_failure);
-    nprb_results_add(&job->results, NPRB_TABLE_HOSTS, &host);
-    save_checkpoint(job, true);
+    finish_rank(job); /* done in its turn; here only when the turn never came */
 
     nprb_log_progress(log, "measurements done, gathering results to rank 0");
     enum nprb_status written = gather_and_write(job, &job->results);
@@ -653,6 +684,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
          * the file written and the exit code of a partial result. */
         NPRB_ERROR(log, "%d rank(s) hung; results of the others are in %s; ending the job",
                    job->lost_ranks, job->output);
+        nprb_output_unlock(&job->lock);
         fflush(stdout);
         nprb_fleet_abort(fleet, NPRB_EXIT_PARTIAL);
     }
@@ -676,6 +708,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
 out:
     if (job->h5 != NULL)
         nprb_h5_discard(job->h5);
+    nprb_output_unlock(&job->lock); /* last: the checkpoints were removed or kept by now */
     nprb_plan_free(&job->plan);
     nprb_topo_destroy(job->topo);
     if (job->results.lock != NULL)

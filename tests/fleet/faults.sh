@@ -10,10 +10,13 @@
 #                  waiting for it; the third never got its turn; both "hung" and why, exit 5
 #   killed_rank    3 fake hosts, the last rank is killed (SIGKILL) mid-run: no final file, every
 #                  rank's checkpoint is there, and numaprobe merge rebuilds a partial file (exit 5)
+#   killed_in_turn 3 ranks on one host, the last killed (SIGKILL) in its turn: the two ranks that
+#                  had finished come out "ok" from numaprobe merge (hosts_ok 2), the killed one
+#                  "incomplete"
 #   killed_writer  rank 0 is killed after writing every row, before the rename: no final file,
 #                  the checkpoint kept; a run that ends well leaves no checkpoints behind
 #   term_writer    the same with SIGTERM, as a scheduler's time limit sends: exit 143, and no
-#                  temporary file left either
+#                  temporary file and no lock left either
 set -euo pipefail
 mode=$1 exe=$(realpath "$2") config=$(realpath "$3") outdir=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +24,7 @@ fakehosts="$here/../harness/fakehosts/fakehosts-mpirun"
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd -P)
 out="$outdir/fault-$mode.h5"
-rm -rf "$out" "$out".checkpoints "$out".tmp-* "$outdir/merged-$mode.h5"
+rm -rf "$out" "$out".checkpoints* "$out".tmp-* "$out".lock "$outdir/merged-$mode.h5"
 
 fail() { echo "FAIL: $*"; exit 1; }
 # run_rc CMD...: runs CMD, prints its output, leaves its exit status in $rc
@@ -111,6 +114,20 @@ assert complete == 0, "a merge of a killed job says complete"
 print("killed rank, merged: ok")
 PY
     ;;
+killed_in_turn)
+    run_rc "$fakehosts" --hosts a:3 --timeout 120 -- -x NUMAPROBE_FAULT=kill_last_rank \
+        "$exe" -c "$config" -o "$out" --quiet
+    [ "$rc" -ne 0 ] || fail "a job with a killed rank exited 0"
+    run_rc "$exe" merge "$out.checkpoints" -o "$outdir/merged-$mode.h5"
+    [ "$rc" -eq 5 ] || fail "merge exit status $rc, want 5 (partial: rank 2 incomplete)"
+    py "$outdir/merged-$mode.h5" <<'PY'
+status = [t(hosts[r]["status"]) for r in sorted(hosts)]
+assert status == ["ok", "ok", "incomplete"], f"statuses {status}: finished ranks must be ok"
+assert int(f.attrs["hosts_ok"]) == 2, f"hosts_ok {int(f.attrs['hosts_ok'])}"
+assert t(f.attrs["ranks_incomplete"]) == "2", t(f.attrs["ranks_incomplete"])
+print("killed in its turn, merged: ok")
+PY
+    ;;
 killed_writer)
     run_rc "$exe" -c "$config" -o "$out" --quiet
     if [ "$rc" -ne 0 ] || [ ! -f "$out" ]; then fail "the plain run failed"; fi
@@ -128,6 +145,7 @@ term_writer)
     [ ! -e "$out" ] || fail "a writer stopped by SIGTERM left a final file"
     leftovers=$(find "$outdir" -maxdepth 1 -name "fault-$mode.h5.tmp-*")
     [ -z "$leftovers" ] || fail "temporary file left behind: $leftovers"
+    [ ! -e "$out.lock" ] || fail "the lock was left behind"
     [ -f "$out.checkpoints/rank-00000.h5" ] || fail "the checkpoint is gone"
     echo "writer stopped by SIGTERM: ok"
     ;;

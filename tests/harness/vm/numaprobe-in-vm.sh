@@ -66,7 +66,7 @@ name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}"
 [ -z "$mpirun_args" ] || name+="-$(tr -cs 'A-Za-z0-9' '-' <<<"$mpirun_args" | sed 's/^-*//; s/-*$//')"
 name+="${unprivileged:+-nobody}-bal${balancing}"
 result="$outdir/$name.h5"
-rm -f "$result"
+rm -f "$result" "$result.lock" # a lock of a guest killed earlier: its PID may run again in a new guest
 
 # The guest sees the host's root read-only but has its own /tmp, so a build under /tmp (a CI
 # clone, say) would be invisible there: run copies from the shared output directory.

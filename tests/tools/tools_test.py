@@ -634,7 +634,7 @@ def check_several_files(t):
     edit_column(bad, "latency", "latency_ns_min", row, -5.0)
     missing = t.path("missing.h5")
     summary = "check: 2 files: 0 valid, 1 invalid, 1 not readable as a file, 0 whose check failed"
-    t.run(["check", bad, missing], 4, [f"latency_ns_min is -5 in an ok row", "No such file",
+    t.run(["check", bad, missing], 4, ["latency_ns_min is -5 in an ok row", "No such file",
                                        summary])
     t.run(["check", missing, bad], 4, [summary])
     t.run(["check", t.src, missing], 2, ["1 valid, 0 invalid, 1 not readable"])

@@ -523,9 +523,10 @@ static const char merge_usage[] =
     "Rebuilds one results file from the per-rank checkpoints DIR/rank-NNNNN.h5 of a job (a job\n"
     "writing OUT.h5 keeps them in OUT.h5.checkpoints/). Exit: 0 every rank merged and finished,\n"
     "5 written but ranks missing or unfinished (see ranks_missing, ranks_incomplete), 2 usage\n"
-    "(no DIR, no -o, unwritable FILE, no checkpoints, checkpoints of different jobs), 1 no\n"
-    "checkpoint readable or FILE not written. --timeout: skip a checkpoint whose reading has\n"
-    "not ended after SECONDS (default a minute plus a second per MiB; 0: no limit).\n";
+    "(no DIR, no -o, unwritable FILE or one inside DIR, no checkpoints, checkpoints of\n"
+    "different jobs), 1 no checkpoint readable or FILE not written. A checkpoint that is not a\n"
+    "regular file (a FIFO) is skipped. --timeout: skip a checkpoint whose reading has not ended\n"
+    "after SECONDS (default a minute plus a second per MiB; 0: no limit).\n";
 
 enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err)
 {

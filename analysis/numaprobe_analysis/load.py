@@ -20,8 +20,8 @@ SUPPORTED_MAJOR = 0
 TABLES = ("hosts", "numa_nodes", "distances", "latency", "bandwidth", "placement")
 # Added by later minor versions of the schema: read when present, empty when not.
 OPTIONAL_TABLES = ("cache_levels", "numastat", "loaded_latency", "balancing")
-# Columns added by minor versions after the first (docs/SCHEMA.md "Versions"): an older file
-# lacks them, and they read as these values.
+# Columns added by minor versions after the first (docs/SCHEMA.md "Versioning"): an older
+# file lacks them, and they read as these values.
 ADDED_COLUMNS = {
     "numa_nodes": {"free_bytes": 0},
     "latency": {"pages_unreported": 0, "cpus": "", "flags": ""},

@@ -607,7 +607,7 @@ def merge_usage(t):
 
 # ---- several files, files that are not regular, older and unusual layouts ------------------------
 
-OLDER_MINOR_DROPS = {  # the columns schema 0.4.0 added (docs/SCHEMA.md "Versions")
+OLDER_MINOR_DROPS = {  # the columns schema 0.4.0 added (docs/SCHEMA.md "Versioning")
     "latency": ["pages_unreported", "cpus", "flags"],
     "bandwidth": ["pages_unreported", "cpus", "flags"],
     "loaded_latency": ["pages_unreported", "cpus", "flags"],

@@ -755,9 +755,11 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
 
 int nprb_config_read_file(const char *path, char **text, char *err, size_t errlen)
 {
-    /* Nothing but a regular file is opened: opening a FIFO no one writes to blocks forever. */
+    /* Nothing but a regular file is opened: opening a FIFO no one writes to blocks forever. A
+     * directory opens, and reading it says so (EISDIR). */
     struct stat st;
-    const char *kind = stat(path, &st) == 0 ? nprb_file_kind(st.st_mode) : NULL;
+    const char *kind =
+        stat(path, &st) == 0 && !S_ISDIR(st.st_mode) ? nprb_file_kind(st.st_mode) : NULL;
     if (kind != NULL) {
         fmt_err(err, errlen, "cannot read config %s: it is %s, not a regular file", path, kind);
         return -1;

@@ -702,7 +702,9 @@ def config_not_regular(t):
     os.mkfifo(fifo)
     t.run(["-c", fifo, "--dry-run"], 2,
           [f"cannot read config {fifo}: it is a FIFO (named pipe), not a regular file"], timeout=20)
-    t.run(["-c", t.work, "--dry-run"], 2, ["it is a directory, not a regular file"], timeout=20)
+    t.run(["-c", "/dev/zero", "--dry-run"], 2, ["it is a character device, not a regular file"],
+          timeout=20)
+    t.run(["-c", t.work, "--dry-run"], 2, ["Is a directory"], timeout=20)
 
 
 def digest(path):

@@ -3,40 +3,23 @@
  * is checked in bounded memory: only /hosts and the (rank, measurement) keys are kept. */
 #include "check.h"
 
+#include "check_keys.h"
 #include "check_rows.h"
 #include "h5in.h"
-#include "isolate.h"
 #include "results.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum {
     AREA_FILE = NPRB_N_TABLES, /* problems of the file as a whole; tables use their id */
     N_AREAS,
     MAX_SHOWN = 20,    /* lines printed per area; the rest are counted */
     BLOCK_ROWS = 4096, /* rows read at a time */
-};
-
-/* A measurement row's join key, kept to find /placement rows for it and vice versa. */
-struct key {
-    int32_t rank, measurement;
-    int table;
-    bool ok;
-    size_t row;
-};
-
-struct keys {
-    size_t count, capacity;
-    struct key *items;
 };
 
 /* What a check found: each problem makes the file invalid; warnings are worth a look. */
@@ -57,7 +40,7 @@ struct checker {
     struct nprb_host_row *hosts; /* sorted by rank */
     size_t host_rows;
     size_t *topo_rows[2]; /* /numa_nodes and /distances rows per host row */
-    struct keys measured;
+    struct nprb_check_keys measured;
 };
 
 static void say(struct checker *c, int area, bool warning, const char *fmt, ...)
@@ -160,8 +143,8 @@ static bool check_version(struct checker *c)
     }
     if (theirs[1] < mine[1])
         WARNING(c, AREA_FILE,
-                "schema_version %s is older than this numaprobe's %s: what was added since is "
-                "reported missing",
+                "schema_version %s is older than this numaprobe's %s: the columns added since "
+                "may be absent (docs/SCHEMA.md); anything else added since is reported missing",
                 version, NPRB_SCHEMA_VERSION);
     if (theirs[1] > mine[1])
         WARNING(c, AREA_FILE,
@@ -411,52 +394,6 @@ static void check_hosts(struct checker *c, size_t rows)
 
 /* ---- rows of the other tables ---------------------------------------------------------------- */
 
-static int add_key(struct keys *k, struct key key)
-{
-    if (k->count == k->capacity) {
-        size_t capacity = k->capacity ? 2 * k->capacity : 256;
-        struct key *items = realloc(k->items, capacity * sizeof *items);
-        if (items == NULL)
-            return -1;
-        k->items = items;
-        k->capacity = capacity;
-    }
-    k->items[k->count++] = key;
-    return 0;
-}
-
-static int by_key(const void *a, const void *b)
-{
-    const struct key *x = a, *y = b;
-    if (x->rank != y->rank)
-        return (x->rank > y->rank) - (x->rank < y->rank);
-    if (x->measurement != y->measurement)
-        return (x->measurement > y->measurement) - (x->measurement < y->measurement);
-    return (x->table > y->table) - (x->table < y->table);
-}
-
-static void sort_keys(struct keys *k)
-{
-    if (k->count > 0) /* an empty table leaves items NULL, which qsort must not see */
-        qsort(k->items, k->count, sizeof *k->items, by_key);
-}
-
-static const struct key *find_key(const struct keys *k, int32_t rank, int32_t measurement)
-{
-    struct key probe = {.rank = rank, .measurement = measurement, .table = -1};
-    size_t lo = 0, hi = k->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (by_key(&k->items[mid], &probe) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < k->count && k->items[lo].rank == rank && k->items[lo].measurement == measurement
-               ? &k->items[lo]
-               : NULL;
-}
-
 /* Placement and numastat rows describe a measurement; each must name one that exists. */
 static bool describes_measurement(enum nprb_table_id id)
 {
@@ -464,7 +401,7 @@ static bool describes_measurement(enum nprb_table_id id)
 }
 
 static void check_row(struct checker *c, const struct nprb_row_rules *v, const unsigned char *row,
-                      size_t i, struct keys *placed)
+                      size_t i, struct nprb_check_keys *placed)
 {
     int32_t rank = nprb_row_i32(row, v->rank);
     long host = c->hosts_read ? host_of(c, rank) : 0;
@@ -480,21 +417,21 @@ static void check_row(struct checker *c, const struct nprb_row_rules *v, const u
     bool ok = nprb_row_check(v, row, i, row_problem, c);
     if (v->measurement == NULL)
         return;
-    struct key key = {rank, nprb_row_i32(row, v->measurement), (int)v->id, ok, i};
+    struct nprb_check_key key = {rank, nprb_row_i32(row, v->measurement), (int)v->id, ok, i};
     if (describes_measurement(v->id)) {
-        if (find_key(&c->measured, key.rank, key.measurement) == NULL)
+        if (nprb_check_keys_find(&c->measured, key.rank, key.measurement) == NULL)
             PROBLEM(c, v->id,
                     "/%s row %zu: rank %" PRId32 " measurement %" PRId32
                     " matches no measurement row",
                     v->desc->name, i, key.rank, key.measurement);
-        if (v->id == NPRB_TABLE_PLACEMENT && add_key(placed, key) != 0)
+        if (v->id == NPRB_TABLE_PLACEMENT && nprb_check_keys_add(placed, key) != 0)
             PROBLEM(c, v->id, "/%s: out of memory", v->desc->name);
-    } else if (add_key(&c->measured, key) != 0) {
+    } else if (nprb_check_keys_add(&c->measured, key) != 0) {
         PROBLEM(c, v->id, "/%s: out of memory", v->desc->name);
     }
 }
 
-static void check_table(struct checker *c, enum nprb_table_id id, struct keys *placed)
+static void check_table(struct checker *c, enum nprb_table_id id, struct nprb_check_keys *placed)
 {
     size_t rows = 0;
     if (nprb_h5in_table(c->in, id, &rows, table_problem, c) != 0)
@@ -525,11 +462,11 @@ static void check_table(struct checker *c, enum nprb_table_id id, struct keys *p
 
 /* ---- the joins across tables ----------------------------------------------------------------- */
 
-static void check_keys(struct checker *c, const struct keys *placed)
+static void check_keys(struct checker *c, const struct nprb_check_keys *placed)
 {
-    const struct keys *m = &c->measured;
+    const struct nprb_check_keys *m = &c->measured;
     for (size_t i = 1; i < m->count; i++) {
-        const struct key *a = &m->items[i - 1], *b = &m->items[i];
+        const struct nprb_check_key *a = &m->items[i - 1], *b = &m->items[i];
         /* A balancing series has one row per sample under one measurement id. */
         bool series = a->table == NPRB_TABLE_BALANCING && b->table == NPRB_TABLE_BALANCING;
         if (a->rank == b->rank && a->measurement == b->measurement && !series)
@@ -540,9 +477,9 @@ static void check_keys(struct checker *c, const struct keys *placed)
                     b->measurement, nprb_table_desc((enum nprb_table_id)a->table)->name, a->row);
     }
     for (size_t i = 0; i < m->count; i++) {
-        const struct key *k = &m->items[i];
+        const struct nprb_check_key *k = &m->items[i];
         if (k->ok && k->table != NPRB_TABLE_BALANCING &&
-            find_key(placed, k->rank, k->measurement) == NULL)
+            nprb_check_keys_find(placed, k->rank, k->measurement) == NULL)
             PROBLEM(c, k->table,
                     "/%s row %zu: status ok but no /placement rows for rank %" PRId32
                     " measurement %" PRId32,
@@ -569,7 +506,7 @@ static void check_topology_rows(struct checker *c)
 
 static void check_tables(struct checker *c)
 {
-    struct keys placed = {0};
+    struct nprb_check_keys placed = {0};
     size_t before = c->sum.problems;
     check_table(c, NPRB_TABLE_HOSTS, &placed);
     bool topo_read = true;
@@ -583,10 +520,10 @@ static void check_tables(struct checker *c)
             c->sum.problems != problems)
             topo_read = false;
     }
-    sort_keys(&c->measured);
+    nprb_check_keys_sort(&c->measured);
     check_table(c, NPRB_TABLE_PLACEMENT, &placed);
     check_table(c, NPRB_TABLE_NUMASTAT, &placed);
-    sort_keys(&placed);
+    nprb_check_keys_sort(&placed);
     check_keys(c, &placed);
     /* Counting rows per host means something only when both tables were read whole. */
     if (c->hosts_read && topo_read && c->sum.problems == before)
@@ -594,7 +531,7 @@ static void check_tables(struct checker *c)
     free(placed.items);
 }
 
-/* ---- the file, and the subcommand ------------------------------------------------------------ */
+/* ---- the file as a whole ------------------------------------------------------------ */
 
 static void summarise(struct checker *c)
 {
@@ -622,18 +559,11 @@ static void summarise(struct checker *c)
                 c->sum.problems, c->sum.warnings);
 }
 
-struct check_job {
-    const char *path;
-    FILE *out;
-};
-
-/* @return NPRB_EXIT_OK or NPRB_EXIT_VALIDATION: what the child process exits with. */
-static int check_readable_file(void *arg)
+int nprb_check_readable_file(const char *path, FILE *out)
 {
-    const struct check_job *job = arg;
-    struct checker c = {.path = job->path, .out = job->out};
+    struct checker c = {.path = path, .out = out};
     char why[256];
-    if (nprb_h5in_open(&c.in, job->path, why, sizeof why) != 0)
+    if (nprb_h5in_open(&c.in, path, why, sizeof why) != 0)
         PROBLEM(&c, AREA_FILE, "%s", why);
     else if (check_attributes(&c))
         check_tables(&c);
@@ -645,86 +575,4 @@ static int check_readable_file(void *arg)
     free(c.topo_rows[1]);
     free(c.measured.items);
     return c.sum.problems == 0 ? NPRB_EXIT_OK : NPRB_EXIT_VALIDATION;
-}
-
-enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err, long limit_s)
-{
-    struct stat st;
-    int fd = -1;
-    const char *why_not = NULL;
-    if (stat(path, &st) != 0 || (!S_ISDIR(st.st_mode) && (fd = open(path, O_RDONLY)) < 0))
-        why_not = strerror(errno);
-    else if (S_ISDIR(st.st_mode))
-        why_not = "it is a directory";
-    if (why_not != NULL) {
-        fprintf(err, "numaprobe check: cannot read %s: %s\n", path, why_not);
-        return NPRB_ERR_USAGE;
-    }
-    close(fd);
-    /* In a child process: some damage makes HDF5 itself crash or loop, and that is a verdict. */
-    unsigned limit = limit_s >= 0 ? (unsigned)limit_s : nprb_isolated_limit_s((size_t)st.st_size);
-    struct check_job job = {path, out};
-    struct nprb_isolated child;
-    int code = NPRB_EXIT_RUNTIME;
-    if (nprb_run_isolated(check_readable_file, &job, limit, &child) != 0) {
-        code = check_readable_file(&job); /* no child to be had: check here, unprotected */
-    } else if (child.timed_out) {
-        fprintf(out,
-                "check: %s: reading it did not end within %u s: the file is damaged in a way "
-                "that makes HDF5 loop (--timeout sets the limit)\ncheck: %s: INVALID\n",
-                path, limit, path);
-        code = NPRB_EXIT_VALIDATION;
-    } else if (child.crashed) {
-        fprintf(out,
-                "check: %s: reading it crashed (signal %d, %s): the file is damaged in a way "
-                "HDF5 does not detect\ncheck: %s: INVALID\n",
-                path, child.signal, strsignal(child.signal), path);
-        code = NPRB_EXIT_VALIDATION;
-    } else {
-        code = child.exit_code;
-    }
-    if (code == NPRB_EXIT_OK || code == NPRB_EXIT_VALIDATION)
-        return code == NPRB_EXIT_OK ? NPRB_OK : NPRB_ERR_VALIDATION;
-    fprintf(err, "numaprobe check: checking %s failed (exit status %d)\n", path, code);
-    return NPRB_ERR_SYSTEM;
-}
-
-static const char check_usage[] =
-    "Usage: numaprobe check [--timeout SECONDS] FILE...\n"
-    "Validates numaprobe results files (final, merged, or a rank's checkpoint): schema and\n"
-    "version, every table and column, and internal consistency. Prints one line per problem.\n"
-    "--timeout: give up on a file (invalid) after SECONDS; default a minute plus a second per\n"
-    "MiB; 0: no limit. Exit: 0 valid, 4 invalid, 2 a FILE cannot be read (missing, a\n"
-    "directory) or bad usage, 1 the check itself failed. docs/SCHEMA.md says what is checked.\n";
-
-enum nprb_status nprb_check_command(int argc, char **argv, FILE *out, FILE *err)
-{
-    long limit_s = -1;
-    int first = 1;
-    for (; first < argc && argv[first][0] == '-' && argv[first][1] != '\0'; first++) {
-        const char *a = argv[first];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(check_usage, out);
-            return NPRB_OK;
-        }
-        if (strcmp(a, "--timeout") == 0 || strncmp(a, "--timeout=", 10) == 0) {
-            const char *value = a[9] == '=' ? a + 10 : first + 1 < argc ? argv[++first] : NULL;
-            if ((limit_s = nprb_isolated_parse_limit(value)) < 0) {
-                fprintf(err, "numaprobe check: --timeout needs a whole number of seconds\n%s",
-                        check_usage);
-                return NPRB_ERR_USAGE;
-            }
-            continue;
-        }
-        fprintf(err, "numaprobe check: unknown option '%s'\n%s", a, check_usage);
-        return NPRB_ERR_USAGE;
-    }
-    if (first == argc) {
-        fprintf(err, "numaprobe check: no FILE given\n%s", check_usage);
-        return NPRB_ERR_USAGE;
-    }
-    enum nprb_status worst = NPRB_OK;
-    for (int i = first; i < argc; i++)
-        worst = nprb_status_worst(worst, nprb_check_file(argv[i], out, err, limit_s));
-    return worst;
 }

@@ -19,14 +19,24 @@
  * so damaged that reading it crashes, or does not end within @p limit_s seconds (-1: a minute and
  * a second per MiB; 0: no limit), is reported as invalid.
  * @return NPRB_OK (valid), NPRB_ERR_VALIDATION (invalid), NPRB_ERR_USAGE when @p path cannot be
- * read as a file at all (missing, a directory, no permission; the reason went to @p err), or
+ * read as a file at all (missing, no permission, or not a regular file: a directory, a FIFO, a
+ * device; the reason went to @p err; a FIFO is refused before it is opened, which would block), or
  * NPRB_ERR_SYSTEM when the check itself failed.
  */
 enum nprb_status nprb_check_file(const char *path, FILE *out, FILE *err, long limit_s);
 
 /**
- * The subcommand: argv = {"check", [--timeout SECONDS], FILE...}. Every FILE is checked; the worst
- * status wins. Usage errors (no FILE, an option) go to @p err.
+ * Checks the file at @p path in this process, unprotected: what nprb_check_file() runs in its
+ * child. Prints as nprb_check_file() does.
+ * @return NPRB_EXIT_OK (valid) or NPRB_EXIT_VALIDATION (invalid).
+ */
+int nprb_check_readable_file(const char *path, FILE *out);
+
+/**
+ * The subcommand: argv = {"check", [--timeout SECONDS], FILE...}. Every FILE is checked; with
+ * several, a last line counts them. Usage errors (no FILE, an option) go to @p err.
+ * @return by precedence: NPRB_ERR_VALIDATION when any FILE is invalid, else NPRB_ERR_SYSTEM when
+ * the check of one failed, else NPRB_ERR_USAGE when one cannot be read as a file, else NPRB_OK.
  */
 enum nprb_status nprb_check_command(int argc, char **argv, FILE *out, FILE *err);
 

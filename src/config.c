@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "file_kind.h"
 #include "kernels/stream.h"
 #include "pattern.h"
 #include "units.h"
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 enum key_kind {
@@ -753,6 +755,15 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
 
 int nprb_config_read_file(const char *path, char **text, char *err, size_t errlen)
 {
+    /* Nothing but a regular file is opened: opening a FIFO no one writes to blocks forever. A
+     * directory opens, and reading it says so (EISDIR). */
+    struct stat st;
+    const char *kind =
+        stat(path, &st) == 0 && !S_ISDIR(st.st_mode) ? nprb_file_kind(st.st_mode) : NULL;
+    if (kind != NULL) {
+        fmt_err(err, errlen, "cannot read config %s: it is %s, not a regular file", path, kind);
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         fmt_err(err, errlen, "cannot read config %s: %s", path, strerror(errno));

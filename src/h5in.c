@@ -11,6 +11,7 @@
 
 struct nprb_h5in {
     hid_t file;
+    int minor; /* the file's schema minor version once its attributes were read; -1 unknown */
     hid_t datasets[NPRB_N_TABLES]; /* 0: not opened (yet) */
     hid_t mem_types[NPRB_N_TABLES];
 };
@@ -31,6 +32,7 @@ int nprb_h5in_open(struct nprb_h5in **out, const char *path, char *err, size_t e
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    in->minor = -1;
     in->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (in->file < 0) {
         snprintf(err, errlen,
@@ -118,7 +120,17 @@ static herr_t collect_attr(hid_t loc, const char *name, const H5A_info_t *info, 
     return 0;
 }
 
-int nprb_h5in_attrs(const struct nprb_h5in *in, struct nprb_attrs *attrs)
+/* The minor version of a schema_version of this binary's major, or -1. */
+static int schema_minor(const char *version)
+{
+    int major = -1, minor = -1, mine = -1;
+    (void)sscanf(NPRB_SCHEMA_VERSION, "%d.", &mine);
+    if (version == NULL || sscanf(version, "%d.%d.", &major, &minor) != 2 || major != mine)
+        return -1;
+    return minor;
+}
+
+int nprb_h5in_attrs(struct nprb_h5in *in, struct nprb_attrs *attrs)
 {
     memset(attrs, 0, sizeof *attrs);
     hsize_t idx = 0;
@@ -126,6 +138,7 @@ int nprb_h5in_attrs(const struct nprb_h5in *in, struct nprb_attrs *attrs)
         nprb_attrs_free(attrs);
         return -1;
     }
+    in->minor = schema_minor(nprb_attrs_text(attrs, "schema_version"));
     return 0;
 }
 
@@ -197,14 +210,46 @@ static int members_inside(hid_t type, const struct nprb_table_desc *d, nprb_h5in
     return bad;
 }
 
-/* Every column of the descriptor present with its type; reports each one that is not. */
-static int compare_columns(hid_t type, const struct nprb_table_desc *d, nprb_h5in_problem_fn fn,
-                           void *ctx)
+/* Columns added by a minor version of the schema after its first: a file of an older minor
+ * version lacks them, and is read with them 0 (empty text). docs/SCHEMA.md lists them. */
+static const struct added_column {
+    const char *table, *column;
+    int minor; /* the first minor version (of major 0) that writes it */
+} added_columns[] = {
+    {"numa_nodes", "free_bytes", 4},
+    {"latency", "pages_unreported", 4},
+    {"latency", "cpus", 4},
+    {"latency", "flags", 4},
+    {"bandwidth", "pages_unreported", 4},
+    {"bandwidth", "cpus", 4},
+    {"bandwidth", "flags", 4},
+    {"loaded_latency", "pages_unreported", 4},
+    {"loaded_latency", "cpus", 4},
+    {"loaded_latency", "flags", 4},
+    {"balancing", "pages_unreported", 4},
+};
+
+/* Whether a file of schema minor @p minor may lack the column. */
+static bool added_after(int minor, const struct nprb_table_desc *d, const struct nprb_field *f)
+{
+    for (size_t i = 0; minor >= 0 && i < sizeof added_columns / sizeof added_columns[0]; i++)
+        if (minor < added_columns[i].minor && strcmp(added_columns[i].table, d->name) == 0 &&
+            strcmp(added_columns[i].column, f->name) == 0)
+            return true;
+    return false;
+}
+
+/* Every column of the descriptor present with its type (but for those added after the file's
+ * minor version); reports each one that is not. */
+static int compare_columns(const struct nprb_h5in *in, hid_t type, const struct nprb_table_desc *d,
+                           nprb_h5in_problem_fn fn, void *ctx)
 {
     int bad = members_inside(type, d, fn, ctx);
     for (size_t i = 0; i < d->field_count; i++) {
         const struct nprb_field *f = &d->fields[i];
         int idx = H5Tget_member_index(type, f->name);
+        if (idx < 0 && added_after(in->minor, d, f))
+            continue;
         if (idx < 0) {
             problem(fn, ctx, "/%s: column %s missing", d->name, f->name);
             bad++;
@@ -279,7 +324,7 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
         problem(fn, ctx, "/%s is not a table of rows (an HDF5 compound dataset)", d->name);
         bad++;
     } else {
-        bad += compare_columns(type, d, fn, ctx);
+        bad += compare_columns(in, type, d, fn, ctx);
     }
     if (ndims != 1 || H5Sget_simple_extent_dims(space, &dims, NULL) < 0) {
         problem(fn, ctx, "/%s has %d dimensions, expected 1 (one row per entry)", d->name, ndims);
@@ -317,6 +362,8 @@ int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start,
     hid_t space = H5Dget_space(ds);
     hid_t mem = H5Screate_simple(1, &n, NULL);
     herr_t rc = H5Sselect_hyperslab(space, H5S_SELECT_SET, &first, NULL, &n, NULL);
+    /* Columns an older file lacks are left as they are by the conversion: 0, empty text. */
+    memset(rows, 0, count * nprb_table_desc(table)->row_bytes);
     if (rc >= 0)
         rc = H5Dread(ds, in->mem_types[table], mem, space, H5P_DEFAULT, rows);
     H5Sclose(mem);

@@ -48,8 +48,13 @@ int nprb_h5in_open(struct nprb_h5in **out, const char *path, char *err, size_t e
 /** Closes the file and frees @p in (NULL is fine). */
 void nprb_h5in_close(struct nprb_h5in *in);
 
-/** Reads every root attribute. @return 0, or -1 (memory, or the file refused): @p attrs empty. */
-int nprb_h5in_attrs(const struct nprb_h5in *in, struct nprb_attrs *attrs);
+/**
+ * Reads every root attribute. It also notes the file's schema_version: a file of an older minor
+ * version of this major may then lack the columns added since (nprb_h5in_table() allows them,
+ * nprb_h5in_read() leaves them 0); before this call every column is required.
+ * @return 0, or -1 (memory, or the file refused): @p attrs empty.
+ */
+int nprb_h5in_attrs(struct nprb_h5in *in, struct nprb_attrs *attrs);
 
 /** The attribute called @p name, or NULL. */
 const struct nprb_attr *nprb_attrs_find(const struct nprb_attrs *attrs, const char *name);

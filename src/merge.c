@@ -5,6 +5,7 @@
 #include "merge.h"
 
 #include "h5in.h"
+#include "file_kind.h"
 #include "h5out.h"
 #include "isolate.h"
 #include "output.h"
@@ -13,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,8 +27,9 @@
 struct checkpoint {
     long rank; /* from the file name */
     char path[PATH_MAX];
-    bool usable;   /* readable and of this job */
-    bool finished; /* checkpoint_complete = 1 */
+    char refused[96]; /* why it is not read at all (not a regular file), or empty */
+    bool usable;      /* readable and of this job */
+    bool finished;    /* checkpoint_complete = 1 */
 };
 
 struct merge {
@@ -62,6 +65,19 @@ static int by_rank(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Only a regular file is opened: HDF5 opening a FIFO blocks until something writes to it, and a
+ * symbolic link loop or a dangling link cannot be read at all. Such an entry is never read; it is
+ * reported with the others that are skipped, and its rank counts as missing. */
+static void refuse_unless_regular(struct checkpoint *c)
+{
+    struct stat st;
+    const char *kind = NULL;
+    if (stat(c->path, &st) != 0)
+        snprintf(c->refused, sizeof c->refused, "cannot stat it: %s", strerror(errno));
+    else if ((kind = nprb_file_kind(st.st_mode)) != NULL)
+        snprintf(c->refused, sizeof c->refused, "it is %s, not a regular file", kind);
+}
+
 static enum nprb_status list_checkpoints(struct merge *m)
 {
     DIR *d = opendir(m->dir);
@@ -90,6 +106,7 @@ static enum nprb_status list_checkpoints(struct merge *m)
         memset(c, 0, sizeof *c);
         c->rank = rank;
         snprintf(c->path, sizeof c->path, "%s/%s", m->dir, e->d_name);
+        refuse_unless_regular(c);
     }
     closedir(d);
     if (st != NPRB_OK)
@@ -246,7 +263,8 @@ static enum nprb_status read_attributes(struct merge *m)
         struct checkpoint *c = &m->items[i];
         struct nprb_attrs attrs = {0};
         char why[256] = "";
-        const char *bad = open_checkpoint(m, c, &attrs, why, sizeof why);
+        const char *bad =
+            c->refused[0] ? c->refused : open_checkpoint(m, c, &attrs, why, sizeof why);
         const char *differs = bad == NULL && have_job ? job_difference(&m->job, &attrs) : NULL;
         enum nprb_status st = NPRB_OK;
         if (bad != NULL) {
@@ -333,9 +351,12 @@ static enum nprb_status move_rows(struct merge *m, struct nprb_h5 *h5)
         nprb_results_init(&r);
         struct nprb_h5in *in = NULL;
         char why[256] = "";
+        struct nprb_attrs attrs = {0}; /* read for the schema version: which columns it has */
         if (nprb_h5in_open(&in, c->path, why, sizeof why) == 0 &&
-            nprb_h5in_read_all(in, &r, why, sizeof why) == 0 && !rows_of_rank(&r, c->rank))
+            nprb_h5in_attrs(in, &attrs) == 0 && nprb_h5in_read_all(in, &r, why, sizeof why) == 0 &&
+            !rows_of_rank(&r, c->rank))
             snprintf(why, sizeof why, "it holds rows of another rank");
+        nprb_attrs_free(&attrs);
         nprb_h5in_close(in);
         if (why[0] != '\0') {
             fprintf(m->err, "numaprobe merge: skipping %s: %s\n", c->path, why);
@@ -425,6 +446,41 @@ static bool write_attributes(struct merge *m, struct nprb_h5 *h5, bool *complete
     return true;
 }
 
+/* Whether the resolved @p path is @p dir or lies under it. */
+static bool under(const char *dir, const char *path)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 &&
+           (path[n] == '\0' || path[n] == '/' || (n > 0 && dir[n - 1] == '/'));
+}
+
+/* Why @p output must not be written, given the checkpoint directory: an output inside DIR would
+ * replace a checkpoint (merge DIR -o DIR/rank-00000.h5 overwrote its own input) or be read as one
+ * by the next merge. Both are resolved (symbolic links, "..") before they are compared; an output
+ * whose directory does not exist is left to the output check. @return NULL, or why not. */
+static const char *output_among_inputs(const char *dir, const char *output, char *why, size_t len)
+{
+    char dir_real[PATH_MAX], out_dir_real[PATH_MAX], out_real[PATH_MAX], copy[PATH_MAX];
+    if (realpath(dir, dir_real) == NULL)
+        return NULL; /* reported when the directory is listed */
+    snprintf(copy, sizeof copy, "%s", output);
+    if (realpath(output, out_real) != NULL && under(dir_real, out_real)) {
+        snprintf(why, len,
+                 "refusing to write %s: it is %s, inside the checkpoint directory %s (one of the "
+                 "inputs or beside them); write the merged file elsewhere",
+                 output, out_real, dir);
+        return why;
+    }
+    if (realpath(dirname(copy), out_dir_real) != NULL && under(dir_real, out_dir_real)) {
+        snprintf(why, len,
+                 "refusing to write %s inside the checkpoint directory %s: it would replace a "
+                 "checkpoint or be read as one; write the merged file elsewhere (e.g. beside %s)",
+                 output, dir, dir);
+        return why;
+    }
+    return NULL;
+}
+
 static enum nprb_status merge_into(struct merge *m, struct nprb_h5 *h5, FILE *out);
 
 enum nprb_status nprb_merge(const char *dir, const char *output, bool force, long limit_s,
@@ -433,7 +489,11 @@ enum nprb_status nprb_merge(const char *dir, const char *output, bool force, lon
     struct merge m = {.dir = dir, .output = output, .limit_s = limit_s, .err = err};
     struct nprb_h5 *h5 = NULL;
     struct nprb_output_lock lock;
-    char why[2 * PATH_MAX + 256], aside[PATH_MAX], warning[PATH_MAX + 128];
+    char why[3 * PATH_MAX + 256], aside[PATH_MAX], warning[PATH_MAX + 128];
+    if (output_among_inputs(dir, output, why, sizeof why) != NULL) {
+        fprintf(err, "numaprobe merge: %s\n", why);
+        return NPRB_ERR_USAGE;
+    }
     /* The output is checked and locked first, as for a run: a typo in -o should not cost a read
      * of every checkpoint, and a job writing the same file is not raced. */
     if (nprb_output_begin(output, force, false, &lock, &h5, aside, sizeof aside, warning,
@@ -490,10 +550,11 @@ static const char merge_usage[] =
     "Rebuilds one results file from the per-rank checkpoints DIR/rank-NNNNN.h5 of a job (a job\n"
     "writing OUT.h5 keeps them in OUT.h5.checkpoints/). Exit: 0 every rank merged and finished,\n"
     "5 written but ranks missing or unfinished (see ranks_missing, ranks_incomplete), 2 usage\n"
-    "(no DIR, no -o, unwritable FILE, no checkpoints, checkpoints of different jobs), 1 no\n"
-    "checkpoint readable or FILE not written. FILE is checked and locked as a run's -o is: an\n"
-    "existing FILE is replaced only with --force. --timeout: skip a checkpoint whose reading\n"
-    "has not ended after SECONDS (default a minute plus a second per MiB; 0: no limit).\n";
+    "(no DIR, no -o, unwritable FILE or one inside DIR, no checkpoints, checkpoints of\n"
+    "different jobs), 1 no checkpoint readable or FILE not written. FILE is checked and locked\n"
+    "as a run's -o is: an existing FILE is replaced only with --force. A checkpoint that is not a\n"
+    "regular file (a FIFO) is skipped. --timeout: skip a checkpoint whose reading has not ended\n"
+    "after SECONDS (default a minute plus a second per MiB; 0: no limit).\n";
 
 enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err)
 {

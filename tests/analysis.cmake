@@ -16,7 +16,8 @@ set(NPRB_ANALYSIS_ENV
   "NUMAPROBE_RESULTS=${NPRB_OUT}/singleton.h5:${NPRB_OUT}/mpi4.h5"
   "NUMAPROBE_FLEET3=${NPRB_FLEET3}"
   "NUMAPROBE_REPORT=${PROJECT_SOURCE_DIR}/analysis/numaprobe-report"
-  "NUMAPROBE_ANALYSIS_OUT=${NPRB_ANALYSIS_OUT}")
+  "NUMAPROBE_ANALYSIS_OUT=${NPRB_ANALYSIS_OUT}"
+  "NUMAPROBE_BIN=${NPRB_EXE}")  # the check the report runs before it reads a file
 
 # Outliers on the synthetic fleet, compare, refused files, reports on the binary's files.
 nprb_add_script_test(analysis.fleet LABELS analysis TIMEOUT 600

@@ -25,12 +25,18 @@ foreach(case
         check_major_version check_minor_version check_missing_table check_missing_attribute
         check_nan_in_ok_row check_fraction_range check_unknown_status check_placement_missing
         check_hosts_row_missing check_host_counts check_orphan_and_duplicate_rows
-        check_hung_rank check_checkpoint
+        check_hung_rank check_checkpoint check_several_files check_not_regular
+        check_older_minor check_unusual_files config_not_regular
         merge_full merge_rank_missing merge_many_missing merge_rank_unfinished
         merge_unreadable_checkpoint merge_checkpoint_crashes_hdf5 merge_checkpoint_hangs_hdf5
-        merge_nothing_readable merge_mixed_jobs merge_output_checked_first merge_usage)
+        merge_nothing_readable merge_mixed_jobs merge_output_checked_first merge_usage
+        merge_output_inside_dir merge_not_regular merge_older_minor)
   nprb_tools_test(${case} mpi4)
 endforeach()
+
+# The config case runs numaprobe itself, which starts MPI: Open MPI's own leaks are not checked.
+set_tests_properties(tools.config_not_regular PROPERTIES
+  ENVIRONMENT "${NPRB_MPI_TEST_ENV};${NPRB_SANITIZER_ENV}")
 
 # Except for damaged files: HDF5 1.10's own error paths leak what they allocated (in libhdf5,
 # not in numaprobe), and some damage crashes HDF5 itself (a wild memcpy in H5HG_read), which

@@ -1,19 +1,34 @@
 """Reads numaprobe results files into pandas frames, refusing files it cannot interpret.
 
-`load(path)` reads one file; `load_fleet(paths)` reads several and stacks their tables, adding
-a `file` column and a `host` column (the hostname of the row's rank) to every table so rows of
-different jobs never mix up their ranks."""
+`load(path)` reads one file, only after `numaprobe check` called it valid (validate.py: HDF5
+crashes on some damaged files, and check reads them in a child process first), and then with
+bounded reads: a table larger than the memory this machine has free is refused, not allocated.
+`load_fleet(paths)` reads several and stacks their tables, adding a `file` column and a `host`
+column (the hostname of the row's rank) to every table so rows of different jobs never mix up
+their ranks."""
 
 from dataclasses import dataclass, field
 
 import h5py
+import numpy as np
 import pandas as pd
+
+from .validate import InvalidFile, validate
 
 SCHEMA_NAME = "numaprobe"
 SUPPORTED_MAJOR = 0
 TABLES = ("hosts", "numa_nodes", "distances", "latency", "bandwidth", "placement")
 # Added by later minor versions of the schema: read when present, empty when not.
 OPTIONAL_TABLES = ("cache_levels", "numastat", "loaded_latency", "balancing")
+# Columns added by minor versions after the first (docs/SCHEMA.md "Versioning"): an older
+# file lacks them, and they read as these values.
+ADDED_COLUMNS = {
+    "numa_nodes": {"free_bytes": 0},
+    "latency": {"pages_unreported": 0, "cpus": "", "flags": ""},
+    "bandwidth": {"pages_unreported": 0, "cpus": "", "flags": ""},
+    "loaded_latency": {"pages_unreported": 0, "cpus": "", "flags": ""},
+    "balancing": {"pages_unreported": 0},
+}
 # Columns the analysis relies on; a file that lacks one is refused with its name.
 REQUIRED_COLUMNS = {
     "hosts": ("rank", "hostname", "fingerprint", "node_type"),
@@ -42,11 +57,37 @@ def _text(value):
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
-def _frame(dataset):
-    frame = pd.DataFrame(dataset[()])
+def memory_available():
+    """Bytes this machine has free for the report's frames (MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _bounded(path, name, dataset, budget):
+    """The table's rows, read only when they fit in @p budget bytes (None: no bound known)."""
+    rows = dataset.shape[0] if dataset.shape else 0
+    need = rows * dataset.dtype.itemsize
+    if budget is not None and need > budget:
+        raise ResultsError(f"{path}: /{name} claims {rows} rows ({need / 2**30:.1f} GiB), more "
+                           f"than this machine has free ({budget / 2**30:.1f} GiB): not read")
+    return dataset[()]
+
+
+def _frame(rows, name=None):
+    frame = pd.DataFrame(rows)
     for column in frame.columns:
         if frame[column].dtype == object:
             frame[column] = frame[column].map(_text)
+    for column, value in ADDED_COLUMNS.get(name, {}).items():
+        if column not in frame.columns:
+            frame[column] = pd.Series([value] * len(frame), index=frame.index,
+                                      dtype=np.uint64 if value == 0 else object)
     return frame
 
 
@@ -66,7 +107,7 @@ def check_schema(path, attrs):
                            f"release of the analysis tools")
 
 
-def _read_tables(path, f):
+def _read_tables(path, f, budget):
     missing = [t for t in TABLES if t not in f]
     if missing:
         raise ResultsError(f"{path}: tables missing: {', '.join(missing)}")
@@ -78,7 +119,8 @@ def _read_tables(path, f):
         dataset = f[name]
         if not isinstance(dataset, h5py.Dataset) or dataset.dtype.names is None:
             raise ResultsError(f"{path}: /{name} is not a table (a compound dataset)")
-        tables[name] = _frame(dataset)
+        tables[name] = _frame(_bounded(path, name, dataset, budget), name)
+        budget = None if budget is None else budget - tables[name].memory_usage(deep=False).sum()
     for name, columns in REQUIRED_COLUMNS.items():
         absent = [c for c in columns if c not in tables[name].columns]
         if absent:
@@ -86,8 +128,23 @@ def _read_tables(path, f):
     return tables
 
 
-def load(path):
-    """Returns the file's root attributes and one DataFrame per table (strings decoded)."""
+def load(path, checked=False):
+    """Returns the file's root attributes and one DataFrame per table (strings decoded).
+    Unless @p checked (the caller ran validate()), `numaprobe check` must call it valid first."""
+    if not checked:
+        try:
+            validate(path)
+        except InvalidFile as e:
+            raise ResultsError(str(e)) from None
+    return read(path)
+
+
+def read(path, budget=None):
+    """Reads a file already validated; each table only if it fits in @p budget bytes (None:
+    half the memory this machine has free)."""
+    if budget is None:
+        free = memory_available()
+        budget = free // 2 if free is not None else None
     try:
         f = h5py.File(path, "r")
     except OSError as e:
@@ -96,7 +153,7 @@ def load(path):
         try:
             attrs = {k: _text(v) for k, v in f.attrs.items()}
             check_schema(path, attrs)
-            results = Results(path=path, attrs=attrs, tables=_read_tables(path, f))
+            results = Results(path=path, attrs=attrs, tables=_read_tables(path, f, budget))
         except (OSError, KeyError, ValueError, TypeError, RuntimeError) as e:
             # h5py opens a truncated file and only fails when a dataset's data is read.
             raise ResultsError(f"{path}: damaged or truncated file: {e}") from None
@@ -119,6 +176,9 @@ def load_fleet(paths):
     tables = {}
     for name in TABLES + OPTIONAL_TABLES:
         parts = []
+        # A table no file has rows in keeps its columns: the analysis looks them up.
+        empty = next((res[name].iloc[0:0].assign(file="", host="") for res in files
+                      if len(res[name].columns)), pd.DataFrame())
         for res in files:
             frame = res[name].copy()
             if frame.empty:
@@ -130,5 +190,5 @@ def load_fleet(paths):
             else:
                 frame["host"] = frame["hostname"]
             parts.append(frame)
-        tables[name] = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+        tables[name] = pd.concat(parts, ignore_index=True) if parts else empty
     return Fleet(files=files, tables=tables)

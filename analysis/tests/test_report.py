@@ -56,11 +56,11 @@ def test_unsupported_schema_version_is_refused(tmp_path, results_file):
     bad.write_bytes(open(results_file, "rb").read())
     with h5py.File(bad, "r+") as f:
         f.attrs["schema_version"] = "7.0.0"
-    with pytest.raises(ResultsError, match="schema version 7.0.0 is not supported"):
+    with pytest.raises(ResultsError, match="schema_version 7.0.0: major version 7"):
         load(str(bad))
     proc = run_report(str(bad))
     assert proc.returncode == 2
-    assert "not supported" in proc.stderr
+    assert "major version 7, this numaprobe reads 0.x" in proc.stderr
 
 
 def test_foreign_and_corrupt_files_are_refused(tmp_path):
@@ -69,8 +69,8 @@ def test_foreign_and_corrupt_files_are_refused(tmp_path):
         f.attrs["schema"] = "something-else"
     corrupt = tmp_path / "corrupt.h5"
     corrupt.write_bytes(b"\x89HDF\r\n\x1a\n" + os.urandom(4096))
-    for path, message in ((foreign, "not a numaprobe results file"),
-                          (corrupt, "cannot read as HDF5")):
+    for path, message in ((foreign, "invalid (numaprobe check): root attribute"),
+                          (corrupt, "not a readable HDF5 file")):
         proc = run_report(str(path))
         assert proc.returncode == 2
         assert message in proc.stderr

@@ -7,7 +7,8 @@ hosts of two node types, with chosen hosts made slower on purpose.
 KIND is one of latency_local, latency_remote, bw_local, bw_remote: every row of that kind on
 HOST is multiplied by FACTOR (0.6 = 40% less bandwidth, 1.35 = 35% more latency). Every other
 figure is the node type's nominal value with about 1% of noise, so nothing else strays by 10%.
-test_synthetic.py checks that the column layout matches what the numaprobe binary writes."""
+test_fleet.py checks that the column layout matches what the numaprobe binary writes, and
+test_errors.py that `numaprobe check` calls the file valid (the report reads no other)."""
 
 import argparse
 import sys
@@ -159,7 +160,10 @@ def _host(w, rank, name, t, f):
                   node=j, pages=size // PAGE)
             for kernel, scale in KERNEL_SCALE.items():
                 gbs = w.noise(t[f"bw_{where}"] * scale * f.get(f"bw_{where}", 1.0))
-                w.add("bandwidth", rank=rank, measurement=w.next_id(), hostname=name,
+                mid = w.next_id()
+                w.add("placement", rank=rank, measurement=mid, experiment="bandwidth_matrix",
+                      node=j, pages=size // PAGE)
+                w.add("bandwidth", rank=rank, measurement=mid, hostname=name,
                       experiment="bandwidth_matrix", cpu_node=i, mem_node=j,
                       mem_policy="bind", pair_class=pair, slit=slit, size_bytes=size,
                       kernel=kernel, init_mode="threaded", page_bytes=PAGE, threads=per_node,
@@ -186,7 +190,10 @@ def _sweep(w, rank, name, t, f, ok):
             fits = min(1.0, cache / (size // 4))
             lat = fits * ns + (1 - fits) * lat
         lat = w.noise(lat)
-        w.add("latency", rank=rank, measurement=w.next_id(), hostname=name,
+        mid = w.next_id()
+        w.add("placement", rank=rank, measurement=mid, experiment="latency_sweep", node=0,
+              pages=max(1, size // PAGE))
+        w.add("latency", rank=rank, measurement=mid, hostname=name,
               experiment="latency_sweep", cpu_node=0, mem_node=0, mem_policy="bind",
               pair_class="local", slit=10, size_bytes=size, pattern="random", slot_bytes=256,
               tlb_window_bytes=256 << 10, page_bytes=PAGE, threads=1, samples=5,
@@ -233,7 +240,10 @@ def _loaded(w, rank, name, t, f, ok):
         for delay in (0, 50, 200, 1000, 5000):
             load = peak / (1 + delay / 100)
             lat = w.noise(base * (1 + 2.5 * (load / peak) ** 3))
-            w.add("loaded_latency", rank=rank, measurement=w.next_id(), hostname=name,
+            mid = w.next_id()
+            w.add("placement", rank=rank, measurement=mid, experiment="loaded_latency", node=n,
+                  pages=(1 << 30) // PAGE)
+            w.add("loaded_latency", rank=rank, measurement=mid, hostname=name,
                   experiment="loaded_latency", cpu_node=n, mem_node=n, mem_policy="bind",
                   pair_class="local", slit=10, size_bytes=1 << 30,
                   load_threads=t["cores_per_node"] - 1, load_kernel="read", delay_spins=delay,
@@ -264,7 +274,7 @@ def host_names(n_hosts):
            [f"{TYPES[1]['prefix']}{i + 1:02d}" for i in range(n_hosts - half)]
 
 
-def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.2.0"):
+def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.4.0"):
     """Writes the fleet; factors maps host name -> {kind: factor}. Returns the host names."""
     factors = factors or {}
     w = Writer(np.random.default_rng(seed))

@@ -119,7 +119,9 @@ def test_fleet_without_usable_rows(tmp_path):
     with h5py.File(failed, "r+") as f:
         for table in ("latency", "bandwidth", "loaded_latency", "balancing"):
             rows = f[table][()]
-            rows["status"] = b"failed"
+            rows["status"], rows["note"] = b"failed", b"synthetic failure"
+            if "valid" in rows.dtype.names:
+                rows["valid"] = 0
             f[table][...] = rows
     proc = run_report(failed, "-o", tmp_path / "r")
     assert proc.returncode == 0, proc.stderr

@@ -41,10 +41,14 @@ class Test:
     def path(self, name):
         return os.path.join(self.work, name)
 
-    def run(self, args, rc, fragments=(), forbid=()):
+    def run(self, args, rc, fragments=(), forbid=(), timeout=240):
         """Runs numaprobe ARGS; expects exit code RC and each fragment in its output."""
-        p = subprocess.run([self.exe, *args], capture_output=True, text=True, check=False,
-                           errors="replace")
+        try:
+            p = subprocess.run([self.exe, *args], capture_output=True, text=True, check=False,
+                               errors="replace", timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.expect(False, f"numaprobe {' '.join(args)}: still running after {timeout} s")
+            return ""
         out = p.stdout + p.stderr
         what = f"numaprobe {' '.join(args)}"
         ok = self.expect(p.returncode == rc, f"{what}: exit {p.returncode}, expected {rc}")
@@ -599,6 +603,174 @@ def merge_usage(t):
     t.run(["merge", empty, "-o"], 2, ["option -o needs a value"])
     t.expect(not os.path.exists(out), "an output was written")
     t.expect(sorted(os.listdir(t.work)) == ["empty"], f"left behind: {os.listdir(t.work)}")
+
+
+# ---- several files, files that are not regular, older and unusual layouts ------------------------
+
+OLDER_MINOR_DROPS = {  # the columns schema 0.4.0 added (docs/SCHEMA.md "Versioning")
+    "latency": ["pages_unreported", "cpus", "flags"],
+    "bandwidth": ["pages_unreported", "cpus", "flags"],
+    "loaded_latency": ["pages_unreported", "cpus", "flags"],
+    "balancing": ["pages_unreported"],
+    "numa_nodes": ["free_bytes"],
+}
+
+
+def older_minor(path):
+    """The file as a numaprobe of schema 0.3.0 wrote it: without the columns 0.4.0 added."""
+    with h5py.File(path, "r+") as f:
+        f.attrs["schema_version"] = "0.3.0"
+        for table, columns in OLDER_MINOR_DROPS.items():
+            rows = rfn.drop_fields(f[table][()], columns, usemask=False)
+            del f[table]
+            f.create_dataset(table, data=rows, maxshape=(None,), chunks=True)
+
+
+@case
+def check_several_files(t):
+    """Issue 13 item 19: with several files, an invalid one is never hidden by a missing one."""
+    bad = t.copy("negative.h5")
+    row = ok_rows(rows_of(bad, "latency"))[0]
+    edit_column(bad, "latency", "latency_ns_min", row, -5.0)
+    missing = t.path("missing.h5")
+    summary = "check: 2 files: 0 valid, 1 invalid, 1 not readable as a file, 0 whose check failed"
+    t.run(["check", bad, missing], 4, ["latency_ns_min is -5 in an ok row", "No such file",
+                                       summary])
+    t.run(["check", missing, bad], 4, [summary])
+    t.run(["check", t.src, missing], 2, ["1 valid, 0 invalid, 1 not readable"])
+    t.run(["check", t.src, t.src], 0, ["check: 2 files: 2 valid, 0 invalid"])
+    t.run(["check", t.src], 0, forbid=["files:"])
+
+
+@case
+def check_not_regular(t):
+    """Issue 13 item 20: a FIFO is refused before it is opened (opening it would block)."""
+    fifo = t.path("fifo.h5")
+    os.mkfifo(fifo)
+    t.run(["check", fifo], 2, ["cannot read", "it is a FIFO (named pipe), not a regular file"],
+          timeout=20)
+    t.run(["check", "/dev/null"], 2, ["it is a character device, not a regular file"])
+    loop = t.path("loop.h5")
+    os.symlink(loop, loop)
+    t.run(["check", loop], 2, ["Too many levels of symbolic links"])
+
+
+@case
+def check_older_minor(t):
+    """A file of schema 0.3.0 lacks the columns 0.4.0 added: valid, with a warning."""
+    old = t.copy("v0.3.h5")
+    older_minor(old)
+    t.run(["check", old], 0, ["warning: schema_version 0.3.0 is older", "valid (schema 0.3.0"])
+    # Under the newer minor version the same absence is a problem.
+    set_attrs(old, schema_version="0.4.0")
+    t.run(["check", old], 4, ["/numa_nodes: column free_bytes missing",
+                              "/latency: column pages_unreported missing"])
+
+
+@case
+def check_unusual_files(t):
+    """HDF5 files that are not numaprobe's, tables with no rows, an extra table, odd text."""
+    foreign = t.path("foreign.h5")
+    with h5py.File(foreign, "w") as f:
+        f["data"] = np.arange(10)
+    t.run(["check", foreign], 4, ["root attribute schema missing", "INVALID"])
+    empty = t.path("empty.h5")
+    with h5py.File(empty, "w"):
+        pass
+    t.run(["check", empty], 4, ["root attribute schema missing"])
+    extra = t.copy("extra-table.h5")
+    with h5py.File(extra, "r+") as f:
+        f["future_table"] = np.zeros(3, dtype=[("rank", "i4"), ("x", "f8")])
+    t.run(["check", extra], 0, ["valid"])
+    zero = t.copy("no-sweep-rows.h5")
+    with h5py.File(zero, "r+") as f:
+        f["cache_levels"].resize((0,))
+    t.run(["check", zero], 0, ["valid"])
+    utf = t.copy("bad-utf8.h5")
+    edit_column(utf, "hosts", "cpu_model", 0, b"Xeon \xff\xfe\xc3(")
+    t.run(["check", utf], 0, ["valid"])
+    inf = t.copy("inf.h5")
+    row = ok_rows(rows_of(inf, "bandwidth"))[0]
+    edit_column(inf, "bandwidth", "gbs_best", row, np.inf)
+    t.run(["check", inf], 4, [f"/bandwidth row {row}: gbs_best is inf in an ok row"])
+
+
+@case
+def config_not_regular(t):
+    """Issue 13 item 20: a FIFO as the config is refused (exit 2) without waiting for a writer."""
+    fifo = t.path("config.yaml")
+    os.mkfifo(fifo)
+    t.run(["-c", fifo, "--dry-run"], 2,
+          [f"cannot read config {fifo}: it is a FIFO (named pipe), not a regular file"], timeout=20)
+    t.run(["-c", "/dev/zero", "--dry-run"], 2, ["it is a character device, not a regular file"],
+          timeout=20)
+    t.run(["-c", t.work, "--dry-run"], 2, ["Is a directory"], timeout=20)
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+@case
+def merge_output_inside_dir(t):
+    """Issue 13 item 3: merge never writes into its own checkpoint directory."""
+    ckpt = t.path("ckpt")
+    split(t.src, ckpt)
+    first = os.path.join(ckpt, "rank-00000.h5")
+    before = digest(first)
+    t.run(["merge", ckpt, "-o", first], 2, ["refusing to write", "inside the checkpoint directory"],
+          forbid=["skipping"])
+    t.expect(digest(first) == before, "merge overwrote its own input")
+    t.run(["merge", ckpt, "-o", os.path.join(ckpt, "merged.h5")], 2,
+          ["inside the checkpoint directory"])
+    t.run(["merge", ckpt + "/", "-o", os.path.join(ckpt, ".", "..", "ckpt", "m.h5")], 2,
+          ["inside the checkpoint directory"])
+    link = t.path("link.h5")  # an output that is one of the inputs under another name
+    os.symlink(first, link)
+    t.run(["merge", ckpt, "-o", link], 2, ["inside the checkpoint directory"])
+    t.expect(digest(first) == before, "merge overwrote its own input through a link")
+    t.expect(sorted(os.listdir(ckpt)) == [f"rank-{r:05d}.h5" for r in range(4)],
+             f"left in the checkpoint directory: {os.listdir(ckpt)}")
+    out = t.path("fleet.h5")  # beside the directory, as a job writes it
+    t.run(["merge", ckpt, "-o", out], 0, ["(complete)"])
+
+
+@case
+def merge_not_regular(t):
+    """Issue 13 item 20 and hostile directories: a FIFO, a symlink loop, a zero-byte file and a
+    dangling link among the checkpoints are each skipped with the reason, at once."""
+    ckpt = t.path("ckpt")
+    split(t.src, ckpt, ranks=[0])
+    os.mkfifo(os.path.join(ckpt, "rank-00001.h5"))
+    loop = os.path.join(ckpt, "rank-00002.h5")
+    os.symlink(loop, loop)
+    open(os.path.join(ckpt, "rank-00003.h5"), "wb").close()
+    os.symlink(t.path("gone.h5"), os.path.join(ckpt, "rank-00004.h5"))
+    out = t.path("fleet.h5")
+    t.run(["merge", ckpt, "-o", out], 5,
+          [f"skipping {ckpt}/rank-00001.h5: it is a FIFO (named pipe), not a regular file",
+           f"skipping {ckpt}/rank-00002.h5: cannot stat it: Too many levels of symbolic links",
+           f"skipping {ckpt}/rank-00003.h5: not an HDF5 file",
+           f"skipping {ckpt}/rank-00004.h5: cannot stat it: No such file or directory",
+           "ranks missing: 1,2,3"], forbid=["HDF5 loops"], timeout=30)
+    t.run(["check", out], 0, ["valid"])
+
+
+@case
+def merge_older_minor(t):
+    """Checkpoints of schema 0.3.0 merge; the merged file keeps 0.3.0 and is valid."""
+    ckpt = t.path("ckpt")
+    split(t.src, ckpt)
+    for r in range(4):
+        older_minor(os.path.join(ckpt, f"rank-{r:05d}.h5"))
+    out = t.path("fleet.h5")
+    t.run(["merge", ckpt, "-o", out], 0, ["(complete)"])
+    t.run(["check", out], 0, ["valid (schema 0.3.0"])
+    with h5py.File(out, "r") as m:
+        t.expect(m.attrs["schema_version"] == "0.3.0", "schema_version changed by merge")
+        free = m["numa_nodes"]["free_bytes"]
+        t.expect(len(free) > 0 and int(free.max()) == 0, f"absent free_bytes not 0: {free}")
 
 
 def main():

@@ -1,0 +1,97 @@
+"""Validates a results file with `numaprobe check` before anything reads it.
+
+HDF5 1.10 crashes or loops on some damaged files, and h5py would take the report down with it
+(a SIGSEGV and no message). So the report reads a file only after `numaprobe check` called it
+valid: check reads every attribute and every table in a child process with a time limit, and
+applies the schema's rules (a negative latency in an ok row makes the file invalid). It runs here
+in a subprocess with a time limit of its own, so nothing it meets can end the report.
+
+The binary, first found wins (docs/ANALYSIS.md, "Validation"):
+  1. $NUMAPROBE_BIN;
+  2. `numaprobe` beside the report (an install that puts both in PREFIX/bin);
+  3. a checkout's build trees, ANALYSIS_DIR/../build/*/src/numaprobe, the newest first;
+  4. `numaprobe` on PATH.
+Without one the report refuses every file: it has no other crash-isolated reader."""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+
+ANALYSIS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class InvalidFile(Exception):
+    """A file `numaprobe check` refused, or could not judge: one line, naming the file."""
+
+
+def find_numaprobe():
+    """The numaprobe binary to validate with, and where it was looked for (for the message)."""
+    explicit = os.environ.get("NUMAPROBE_BIN")
+    if explicit:
+        return (explicit if os.access(explicit, os.X_OK) else None), \
+            f"NUMAPROBE_BIN={explicit} (not an executable)"
+    beside = os.path.join(ANALYSIS_DIR, "numaprobe")
+    candidates = [beside] if os.access(beside, os.X_OK) and os.path.isfile(beside) else []
+    builds = [p for p in glob.glob(os.path.join(ANALYSIS_DIR, os.pardir, "build", "*", "src",
+                                                "numaprobe")) if os.access(p, os.X_OK)]
+    candidates += sorted(builds, key=os.path.getmtime, reverse=True)
+    on_path = shutil.which("numaprobe")
+    if on_path:
+        candidates.append(on_path)
+    where = (f"$NUMAPROBE_BIN, {beside}, "
+             f"{os.path.normpath(os.path.join(ANALYSIS_DIR, os.pardir, 'build'))}/*/src/, PATH")
+    return (candidates[0] if candidates else None), where
+
+
+def time_limit_s(path):
+    """check's own limit (a minute and a second per MiB) and a minute more for the process."""
+    try:
+        mib = os.path.getsize(path) >> 20
+    except OSError:
+        mib = 0
+    return 120 + mib
+
+
+def _first_problem(path, out):
+    """check's first complaint about PATH (its lines are `check: PATH: ...`), and how many more."""
+    prefix = f"check: {path}: "
+    lines = [line[len(prefix):] for line in out.splitlines() if line.startswith(prefix)]
+    problems = [line for line in lines if not line.startswith(("warning: ", "INVALID", "... and "))]
+    first = problems[0] if problems else "invalid"
+    total = next((int(m.group(1)) for m in map(re.compile(r"INVALID: (\d+) problem").match, lines)
+                  if m), 1)
+    return first + (f" (and {total - 1} more problem(s))" if total > 1 else "")
+
+
+def validate(path, exe=None):
+    """Raises InvalidFile unless `numaprobe check PATH` says valid. Returns check's output."""
+    if exe is None:
+        exe, where = find_numaprobe()
+        if exe is None:
+            raise InvalidFile(f"{path}: not read: numaprobe, whose check must pass before the "
+                              f"report reads a file, was not found (looked in {where}); set "
+                              f"NUMAPROBE_BIN to the binary")
+    limit = time_limit_s(path)
+    arg = os.path.join(".", path) if path.startswith("-") else path  # never taken for an option
+    try:
+        proc = subprocess.run([exe, "check", arg], capture_output=True, text=True,
+                              errors="replace", timeout=limit, check=False,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise InvalidFile(f"{path}: numaprobe check did not end within {limit} s") from None
+    except OSError as e:
+        raise InvalidFile(f"{path}: cannot run {exe} check: {e.strerror}") from None
+    if proc.returncode == 0:
+        return proc.stdout
+    if proc.returncode == 4:
+        raise InvalidFile(f"{path}: invalid (numaprobe check): {_first_problem(arg, proc.stdout)}")
+    if proc.returncode == 2:
+        reason = proc.stderr.strip().splitlines()
+        line = reason[0] if reason else "cannot read it"
+        line = line.replace(f"numaprobe check: cannot read {arg}: ", "")
+        raise InvalidFile(f"{path}: cannot read: {line}")
+    what = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit {proc.returncode}"
+    raise InvalidFile(f"{path}: numaprobe check ({exe}) failed ({what}): "
+                      f"{(proc.stderr.strip().splitlines() or [''])[-1]}")

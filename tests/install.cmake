@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Installing like a site tool (issue 16): configs by name, --version's build facts.
+# Included by tests/CMakeLists.txt: NPRB_EXE, NPRB_OUT, NPRB_TINY, EXPECT and the helpers of
+# cmake/NprbTesting.cmake are defined there.
+set(INSTALL_TESTS "${CMAKE_CURRENT_SOURCE_DIR}/install")
+set(NPRB_PREFIX "${NPRB_OUT}/install/prefix")
+set(NPRB_REPORT_SRC "${PROJECT_SOURCE_DIR}/analysis/numaprobe-report")
+
+# ---- configs by name, from the build tree -----------------------------------------------------
+nprb_add_unit_test(test_config_find SOURCES unit/test_config_find.c)
+nprb_cli_test(config_by_name 0 "config and plan ok" -- ${NPRB_EXE} -c default --dry-run)
+# (. for the ; that CMake would split the pattern at)
+nprb_cli_test(config_name_unknown 2
+  "cannot read config nosuch: No such file or directory. no shipped config of that name in .*configs \\(shipped: default, full, quick, textbook\\)"
+  -- ${NPRB_EXE} -c nosuch --dry-run)
+# A path stays a path, even when its file name is a shipped config's.
+nprb_cli_test(config_path_stays_path 2 "cannot read config ./default: No such file or directory$"
+              -- ${NPRB_EXE} -c ./default --dry-run)
+
+# ---- --version: build facts; numaprobe-report's version is the project's ----------------------
+nprb_add_script_test(cli.version_facts LABELS cli TIMEOUT 60
+  COMMAND ${INSTALL_TESTS}/version.sh ${NPRB_EXE} ${NPRB_REPORT_SRC} ${PROJECT_VERSION})
+

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Installing like a site tool (issue 16): configs by name, --version's build facts.
+# Installing like a site tool (issue 16): configs by name, --version's build facts, a prefix
+# installation used from anywhere, man pages and completion in step with --help.
 # Included by tests/CMakeLists.txt: NPRB_EXE, NPRB_OUT, NPRB_TINY, EXPECT and the helpers of
 # cmake/NprbTesting.cmake are defined there.
 set(INSTALL_TESTS "${CMAKE_CURRENT_SOURCE_DIR}/install")
@@ -21,3 +22,15 @@ nprb_cli_test(config_path_stays_path 2 "cannot read config ./default: No such fi
 nprb_add_script_test(cli.version_facts LABELS cli TIMEOUT 60
   COMMAND ${INSTALL_TESTS}/version.sh ${NPRB_EXE} ${NPRB_REPORT_SRC} ${PROJECT_VERSION})
 
+# ---- man pages and completion in step with --help ---------------------------------------------
+nprb_add_script_test(install.in_step LABELS "install;cli" TIMEOUT 60
+  COMMAND ${INSTALL_TESTS}/in-step.sh ${NPRB_EXE} ${NPRB_REPORT_SRC} ${PROJECT_BINARY_DIR}/man
+          ${PROJECT_SOURCE_DIR}/packaging/completions/numaprobe-report)
+
+# ---- cmake --install into a prefix, then used from anywhere -----------------------------------
+nprb_add_script_test(install.prefix LABELS "install;cli" TIMEOUT 120 FIXTURE_SETUP installed
+  COMMAND ${INSTALL_TESTS}/install-prefix.sh ${PROJECT_BINARY_DIR} ${NPRB_PREFIX})
+set_tests_properties(install.prefix PROPERTIES FIXTURES_REQUIRED outputs)
+nprb_add_script_test(install.from_anywhere LABELS "install;cli" TIMEOUT 120
+  FIXTURE_REQUIRED installed
+  COMMAND ${INSTALL_TESTS}/from-anywhere.sh ${NPRB_PREFIX} ${PROJECT_VERSION})

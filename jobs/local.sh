@@ -3,16 +3,25 @@
 #
 #   jobs/local.sh [CONFIG] [OUTDIR]
 #
-# CONFIG  numaprobe config (default: configs/default.yaml, or $NUMAPROBE_CONFIG)
+# CONFIG  numaprobe config: a shipped one by name (default, quick, full, textbook) or a file
+#         (default: default, or $NUMAPROBE_CONFIG)
 # OUTDIR  where numaprobe-<host>-<UTC time>.h5 goes (default: results, or $NUMAPROBE_OUTDIR)
-# Environment: NUMAPROBE (binary; default: numaprobe on PATH, else build/release/src/numaprobe).
+# Environment: NUMAPROBE (binary; default: numaprobe on PATH, after `module load numaprobe`,
+#              else build/release/src/numaprobe of the checkout run from).
 # Extra numaprobe options go in NUMAPROBE_ARGS (e.g. "--set bandwidth_matrix.size=256MiB").
 # Exit status: numaprobe's (0 ok, 2 config error, ...; numaprobe --help lists them).
 set -euo pipefail
 
-config=${1:-${NUMAPROBE_CONFIG:-configs/default.yaml}}
+config=${1:-${NUMAPROBE_CONFIG:-default}}
 outdir=${2:-${NUMAPROBE_OUTDIR:-results}}
+# The program: $NUMAPROBE, else numaprobe on PATH (after `module load numaprobe`), else the build
+# of the checkout this job was submitted from.
 exe=${NUMAPROBE:-$(command -v numaprobe || echo build/release/src/numaprobe)}
+if [ ! -x "$exe" ]; then
+    echo "numaprobe not found (tried $exe): module load numaprobe, put it on PATH," \
+        "or set NUMAPROBE" >&2
+    exit 2
+fi
 read -r -a extra <<<"${NUMAPROBE_ARGS:-}"
 mkdir -p "$outdir"
 out="$outdir/numaprobe-$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ).h5"

@@ -34,8 +34,9 @@ struct option_row {
 
 /* The one table of options: getopt_long's array and --help are both made from it. */
 static const struct option_row rows[N_OPTIONS] = {
-    [OPT_CONFIG] = {"config", 'c', "FILE",
-                    "YAML configuration (default: built-in, same as configs/quick.yaml)"},
+    [OPT_CONFIG] = {"config", 'c', "FILE|NAME",
+                    "YAML configuration: a file, or a shipped config by name (default, quick, "
+                    "full, textbook); default: built-in, same as quick"},
     [OPT_OUTPUT] = {"output", 'o', "FILE",
                     "results file (default: numaprobe-<UTC time>.h5 here); checked and locked "
                     "before measuring: an existing file is refused (see --force), and so is "

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "config_find.h"
 #include "file_kind.h"
 #include "kernels/stream.h"
 #include "pattern.h"
@@ -766,7 +767,9 @@ int nprb_config_read_file(const char *path, char **text, char *err, size_t errle
     }
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        fmt_err(err, errlen, "cannot read config %s: %s", path, strerror(errno));
+        char hint[1024]; /* a name that is no shipped config: where it was looked for */
+        fmt_err(err, errlen, "cannot read config %s: %s%s", path, strerror(errno),
+                nprb_config_find_hint(path, hint, sizeof hint));
         return -1;
     }
     char *buf = malloc(NPRB_CONFIG_FILE_MAX + 1);

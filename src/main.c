@@ -1,15 +1,17 @@
 /* numaprobe: parse, run, map the result to an exit code. Everything else is in the library. */
+#include "build_info.h"
 #include "check.h"
 #include "cli.h"
 #include "config.h"
+#include "config_find.h"
 #include "fleet.h"
 #include "log.h"
 #include "merge.h"
 #include "results.h"
 #include "run.h"
 #include "status.h"
-#include "version.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +72,7 @@ int main(int argc, char **argv)
         return NPRB_EXIT_OK;
     }
     if (cli.version) {
-        printf("numaprobe %s (%s), results schema %s\n", NPRB_VERSION, NPRB_GIT_REVISION,
-               NPRB_SCHEMA_VERSION);
+        nprb_build_info_print(stdout);
         return NPRB_EXIT_OK;
     }
     if (cli.kernels) {
@@ -82,6 +83,12 @@ int main(int argc, char **argv)
         nprb_config_print_reference(stdout);
         return NPRB_EXIT_OK;
     }
+
+    /* -c NAME: a shipped config, found beside the installation (config_find.h). Every rank
+     * resolves it; rank 0's answer is the one read and recorded (config_source). */
+    char config_file[PATH_MAX];
+    if (cli.config_path != NULL)
+        cli.config_path = nprb_config_find(cli.config_path, config_file, sizeof config_file);
 
     struct nprb_fleet fleet;
     if (nprb_fleet_init(&fleet, &argc, &argv) != 0) {

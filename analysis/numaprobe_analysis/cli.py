@@ -18,6 +18,7 @@ from .outliers import OutlierRule
 from .plots import render_all
 from .tables import hosts_table, local_table
 from .topology import first_rank_rows, numactl_lines
+from .version import version_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_TEXT = ("Exit status: 0 ok; 1 findings (compare: a regression; report: an outlier host, "
@@ -141,6 +142,7 @@ def parser_for(command):
                     "Markdown and CSV report from numaprobe results files. "
                     "'numaprobe-report compare BASE NEW' compares two runs "
                     "(numaprobe-report compare --help).", epilog=EXIT_TEXT)
+    p.add_argument("--version", action="version", version=version_text())
     p.add_argument("files", nargs="+", metavar="FILE", help="numaprobe .h5 results file")
     p.add_argument("-o", "--output", metavar="DIR",
                    help="report directory (default: FIRST_FILE without .h5, plus -report)")

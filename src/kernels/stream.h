@@ -81,6 +81,10 @@ void nprb_stream_init(const struct nprb_stream_args *args, uint64_t seed);
 int nprb_kernel_validate(const struct nprb_kernel *k, const struct nprb_stream_args *args,
                          double checksum, size_t *bad_index);
 
+/** Every instruction-set path compiled in, in the order the loader tries them (target_clones in
+ * stream.c and the variants of stream_nt.c: keep the three in step). */
+#define NPRB_SIMD_PATHS "avx512f avx2 sse2"
+
 /** The instruction-set path the kernels run on this CPU: "avx512f", "avx2" or "sse2". */
 const char *nprb_simd_path(void);
 

@@ -54,10 +54,10 @@ if [ "$("$exe" --show-config)" != "$("$exe" --show-config -c "$root/configs/quic
     diff <("$exe" --show-config) <("$exe" --show-config -c "$root/configs/quick.yaml") || true
     fail=1
 fi
-# The job scripts' documented default config must exist.
+# The job scripts' default config, a shipped config by name, must exist.
 for script in "$root"/jobs/local.sh "$root"/jobs/*/numaprobe*; do
-    default=$(grep -o 'configs/[a-z]*\.yaml}' "$script" | head -1 | tr -d '}')
-    if [ -z "$default" ] || [ ! -f "$root/$default" ]; then
+    default=$(grep -o 'NUMAPROBE_CONFIG:-[a-z]*}' "$script" | head -1 | sed 's/.*:-//; s/}//')
+    if [ -z "$default" ] || [ ! -f "$root/configs/$default.yaml" ]; then
         echo "FAIL: $script: default config '${default:-none}' not in the repository"
         fail=1
     fi

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# What `cmake --install` ships (GNUInstallDirs layout, cmake/NprbLayout.cmake):
+#   bin/numaprobe, bin/numaprobe-report      the program and the analysis command
+#   libexec/numaprobe/numaprobe_analysis/    the analysis package, private to numaprobe-report
+#   share/numaprobe/configs/, jobs/          shipped configs (-c NAME) and job scripts
+#   share/doc/numaprobe/                     README, LICENSE, docs/*.md, jobs/README.md
+#   share/man/man1/numaprobe.1, numaprobe-report.1   from --help, by help2man at build time
+#   share/bash-completion/completions/       completion for both commands
+install(TARGETS numaprobe RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+
+# numaprobe-report as installed: the source tree's launcher finds the package beside itself, this
+# one in NPRB_REPORT_PKGDIR, relative to bin/ so that the installation can be moved.
+configure_file("${PROJECT_SOURCE_DIR}/packaging/numaprobe-report.in"
+               "${PROJECT_BINARY_DIR}/installed/numaprobe-report" @ONLY)
+install(PROGRAMS "${PROJECT_BINARY_DIR}/installed/numaprobe-report"
+        DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis"
+        DESTINATION "${NPRB_REPORT_PKGDIR}" FILES_MATCHING PATTERN "*.py"
+        PATTERN "__pycache__" EXCLUDE)
+
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/configs/" DESTINATION "${NPRB_DATADIR}/configs"
+        FILES_MATCHING PATTERN "*.yaml")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/jobs/" DESTINATION "${NPRB_DATADIR}/jobs"
+        USE_SOURCE_PERMISSIONS)
+install(FILES README.md LICENSE docs/ANALYSIS.md docs/CONFIG.md docs/SCHEMA.md
+        DESTINATION "${NPRB_DOCDIR}")
+install(FILES packaging/completions/numaprobe packaging/completions/numaprobe-report
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
+
+# Man pages: help2man runs each command's --help at build time, so the page is the help text of
+# the program built (install.manpages checks it against --help). --version-string keeps the page
+# free of this machine's build facts. Without help2man there are none, and the install tests say so.
+find_program(NPRB_HELP2MAN help2man)
+set(_man "${PROJECT_BINARY_DIR}/man")
+set(_h2m "${PROJECT_SOURCE_DIR}/packaging/man")
+set(_pages)
+if(NPRB_HELP2MAN)
+  add_custom_command(OUTPUT "${_man}/numaprobe.1"
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${_man}"
+    COMMAND ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=0
+            "${NPRB_HELP2MAN}" --no-info --no-discard-stderr --version-string=${PROJECT_VERSION}
+            --name "fleet-wide NUMA memory benchmark" --include "${_h2m}/numaprobe.h2m"
+            --output "${_man}/numaprobe.1" $<TARGET_FILE:numaprobe>
+    DEPENDS numaprobe "${_h2m}/numaprobe.h2m" VERBATIM)
+  list(APPEND _pages "${_man}/numaprobe.1")
+  # The report's help needs the Python it runs with, and its packages.
+  execute_process(COMMAND "${NPRB_PYTHON}" -c "import h5py, pandas, matplotlib"
+                  RESULT_VARIABLE _py_rc OUTPUT_QUIET ERROR_QUIET)
+  if(_py_rc EQUAL 0)
+    file(GLOB _report_sources CONFIGURE_DEPENDS
+         "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis/*.py")
+    add_custom_command(OUTPUT "${_man}/numaprobe-report.1"
+      COMMAND ${CMAKE_COMMAND} -E make_directory "${_man}"
+      COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+              "${NPRB_HELP2MAN}" --no-info --version-string=${PROJECT_VERSION}
+              --name "tables, outlier hosts and reports from numaprobe results files"
+              --include "${_h2m}/numaprobe-report.h2m" --output "${_man}/numaprobe-report.1"
+              "${PROJECT_SOURCE_DIR}/analysis/numaprobe-report"
+      DEPENDS ${_report_sources} "${_h2m}/numaprobe-report.h2m" VERBATIM)
+    list(APPEND _pages "${_man}/numaprobe-report.1")
+  else()
+    message(STATUS "${NPRB_PYTHON} lacks h5py, pandas or matplotlib: no numaprobe-report.1")
+  endif()
+  add_custom_target(manpages ALL DEPENDS ${_pages})
+  install(FILES ${_pages} DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
+else()
+  message(STATUS "help2man not found: no man pages (Debian: apt-get install help2man)")
+endif()

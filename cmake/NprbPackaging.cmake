@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Binary packages with CPack: a .deb, and an .rpm where rpmbuild is installed. Their run-time
+# dependencies come from packaging/dependencies.txt (the one table of dependencies); on Debian
+# dpkg-shlibdeps adds the library packages the executable really links (the rows marked shlibs).
+#   cpack -G DEB --config build/dev/CPackConfig.cmake     (packaging.deb builds, installs, runs
+#                                                          and removes it)
+file(STRINGS "${PROJECT_SOURCE_DIR}/packaging/dependencies.txt" _rows REGEX "^[a-z]")
+set(_deb)
+set(_rpm)
+foreach(_row IN LISTS _rows)
+  string(REPLACE "|" ";" _cols "${_row}")
+  list(TRANSFORM _cols STRIP)
+  list(GET _cols 2 _debian)
+  list(GET _cols 3 _redhat)
+  string(REPLACE "," ";" _debian "${_debian}")
+  list(REMOVE_ITEM _debian "-" "shlibs")
+  list(APPEND _deb ${_debian})
+  if(NOT _redhat STREQUAL "-")
+    list(APPEND _rpm ${_redhat})
+  endif()
+endforeach()
+list(JOIN _deb ", " _deb)
+list(JOIN _rpm ", " _rpm)
+
+set(CPACK_PACKAGE_NAME numaprobe)
+set(CPACK_PACKAGE_VENDOR "the numaprobe authors")
+set(CPACK_PACKAGE_CONTACT "numaprobe maintainers <numaprobe@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "Fleet-wide NUMA memory benchmark: latency and bandwidth of every node of every host")
+set(CPACK_PACKAGE_DESCRIPTION
+    "numaprobe measures how memory behaves on every host of a cluster in one MPI job (NUMA\
+ latency and bandwidth matrices, cache curves, thread scaling, page placement verified) and\
+ writes all results to one HDF5 file; numaprobe-report reads them.")
+set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_PACKAGE_FILE_NAME_DEFAULT ON)
+
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_deb}")
+find_program(NPRB_DPKG_SHLIBDEPS dpkg-shlibdeps)
+if(NPRB_DPKG_SHLIBDEPS)
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+else()
+  message(STATUS "dpkg-shlibdeps not found (Debian: dpkg-dev): the .deb would lack its library "
+                 "dependencies")
+endif()
+
+set(CPACK_RPM_FILE_NAME RPM-DEFAULT)
+set(CPACK_RPM_PACKAGE_LICENSE BSD-3-Clause)
+set(CPACK_RPM_PACKAGE_GROUP "Applications/System")
+set(CPACK_RPM_PACKAGE_REQUIRES "${_rpm}")
+# RHEL's Open MPI lives under /usr/lib64/openmpi, outside the loader's path: automatic library
+# requirements would name files no package provides by that path. The table names the packages.
+set(CPACK_RPM_PACKAGE_AUTOREQ OFF)
+
+set(CPACK_GENERATOR DEB)
+find_program(NPRB_RPMBUILD rpmbuild)
+if(NPRB_RPMBUILD)
+  list(APPEND CPACK_GENERATOR RPM)
+endif()
+set(CPACK_SOURCE_GENERATOR TGZ)
+set(CPACK_SOURCE_IGNORE_FILES "/build[^/]*/" "/\\\\.git/" "__pycache__")
+include(CPack)

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Installing like a site tool (issue 16): configs by name, --version's build facts, a prefix
+# installation used from anywhere (and by the Slurm job script), man pages and completion in step
+# with --help, the Lmod modulefile, the .deb, and the recipes against CMake's dependencies.
+# Included by tests/CMakeLists.txt: NPRB_EXE, NPRB_OUT, NPRB_TINY, EXPECT and the helpers of
+# cmake/NprbTesting.cmake are defined there.
+set(INSTALL_TESTS "${CMAKE_CURRENT_SOURCE_DIR}/install")
+set(NPRB_PREFIX "${NPRB_OUT}/install/prefix")
+set(NPRB_REPORT_SRC "${PROJECT_SOURCE_DIR}/analysis/numaprobe-report")
+
+# ---- configs by name, from the build tree -----------------------------------------------------
+nprb_add_unit_test(test_config_find SOURCES unit/test_config_find.c)
+nprb_cli_test(config_by_name 0 "config and plan ok" -- ${NPRB_EXE} -c default --dry-run)
+# (. for the ; that CMake would split the pattern at)
+nprb_cli_test(config_name_unknown 2
+  "cannot read config nosuch: No such file or directory. no shipped config of that name in .*configs \\(shipped: default, full, quick, textbook\\)"
+  -- ${NPRB_EXE} -c nosuch --dry-run)
+# A path stays a path, even when its file name is a shipped config's.
+nprb_cli_test(config_path_stays_path 2 "cannot read config ./default: No such file or directory$"
+              -- ${NPRB_EXE} -c ./default --dry-run)
+
+# ---- --version: build facts; numaprobe-report's version is the project's ----------------------
+nprb_add_script_test(cli.version_facts LABELS cli TIMEOUT 60
+  COMMAND ${INSTALL_TESTS}/version.sh ${NPRB_EXE} ${NPRB_REPORT_SRC} ${PROJECT_VERSION})
+
+# ---- man pages and completion in step with --help ---------------------------------------------
+nprb_add_script_test(install.in_step LABELS "install;cli" TIMEOUT 60
+  COMMAND ${INSTALL_TESTS}/in-step.sh ${NPRB_EXE} ${NPRB_REPORT_SRC} ${PROJECT_BINARY_DIR}/man
+          ${PROJECT_SOURCE_DIR}/packaging/completions/numaprobe-report)
+
+# ---- cmake --install into a prefix, then used from anywhere -----------------------------------
+nprb_add_script_test(install.prefix LABELS "install;cli" TIMEOUT 120 FIXTURE_SETUP installed
+  COMMAND ${INSTALL_TESTS}/install-prefix.sh ${PROJECT_BINARY_DIR} ${NPRB_PREFIX})
+set_tests_properties(install.prefix PROPERTIES FIXTURES_REQUIRED outputs)
+nprb_add_script_test(install.from_anywhere LABELS "install;cli" TIMEOUT 120
+  FIXTURE_REQUIRED installed
+  COMMAND ${INSTALL_TESTS}/from-anywhere.sh ${NPRB_PREFIX} ${PROJECT_VERSION})
+nprb_add_script_test(install.lmod_module LABELS install TIMEOUT 60 FIXTURE_REQUIRED installed
+  COMMAND ${INSTALL_TESTS}/lmod-module.sh ${NPRB_PREFIX})
+# The installed Slurm script, submitted from an empty directory with only the prefix's bin/.
+nprb_add_script_test(slurm.installed_from_anywhere LABELS "slurm;install" TIMEOUT 400
+  FIXTURE_REQUIRED installed
+  COMMAND ${INSTALL_TESTS}/slurm-installed.sh ${NPRB_PREFIX} 2)
+set_tests_properties(slurm.installed_from_anywhere PROPERTIES RESOURCE_LOCK slurm)
+
+# ---- packages ---------------------------------------------------------------------------------
+nprb_add_script_test(packaging.recipes LABELS packaging TIMEOUT 60
+  COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/packaging/check_recipes.py
+          ${PROJECT_SOURCE_DIR})
+# Installs system-wide (/usr) for a moment: alone, so that no other test meets /usr/bin/numaprobe.
+nprb_add_script_test(packaging.deb LABELS packaging TIMEOUT 300
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/packaging/deb.sh ${CMAKE_CPACK_COMMAND} ${PROJECT_BINARY_DIR}
+          ${NPRB_OUT}/deb ${NPRB_TINY})
+set_tests_properties(packaging.deb PROPERTIES RUN_SERIAL TRUE FIXTURES_REQUIRED outputs)

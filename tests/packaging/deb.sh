@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# deb.sh CPACK BUILD_DIR OUTDIR TINY_CONFIG: builds the .deb with CPack, checks its dependencies
+# (the run-time ones of packaging/dependencies.txt, and a package for every library the program
+# links), installs it with dpkg, runs `numaprobe --version`, a tiny run, `numaprobe check`, a
+# shipped config by name and numaprobe-report from it, and removes it, leaving nothing behind.
+# Removal happens on failure too (trap). It needs root and dpkg (else exit 77, with the reason),
+# and refuses (77) to touch a machine where numaprobe is already installed system-wide.
+set -euo pipefail
+cpack=$1 build=$(realpath "$2") out=$3 tiny=$(realpath "$4")
+skip() { echo "SKIP: $*"; exit 77; }
+if ! command -v dpkg >/dev/null || ! command -v dpkg-deb >/dev/null; then
+    skip "no dpkg: not a Debian system"
+fi
+[ "$(id -u)" -eq 0 ] || skip "installing a .deb needs root"
+if dpkg-query -W -f='${Status}' numaprobe 2>/dev/null | grep -q "ok installed"; then
+    skip "a numaprobe package is installed here already; not replacing it"
+fi
+for f in /usr/bin/numaprobe /usr/bin/numaprobe-report /usr/share/numaprobe; do
+    if [ -e "$f" ]; then skip "$f exists and belongs to no package: installing would overwrite it"; fi
+done
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+rm -rf "$out"
+mkdir -p "$out"
+out=$(realpath "$out")
+"$cpack" -G DEB --config "$build/CPackConfig.cmake" -B "$out" >"$out/cpack.log" 2>&1 ||
+    { cat "$out/cpack.log"; echo "FAIL: cpack exited $?"; exit 1; }
+debs=("$out"/numaprobe_*.deb)
+[ -f "${debs[0]}" ] || { cat "$out/cpack.log"; echo "FAIL: no .deb in $out"; exit 1; }
+deb=${debs[0]}
+depends=$(dpkg-deb -f "$deb" Depends)
+echo "$deb: Depends: $depends"
+has_dep() { grep -Eq "(^|, )$1( |,|$)" <<<"$depends"; }
+for pkg in openmpi-bin python3 python3-h5py python3-pandas python3-matplotlib; do
+    has_dep "$pkg" || fail "the .deb does not depend on $pkg"
+done
+
+trap 'dpkg -r numaprobe >/dev/null 2>&1 || true' EXIT
+dpkg -i "$deb" || { echo "FAIL: dpkg -i exited $?"; exit 1; }
+# Every library numaprobe links directly comes from a package the .deb depends on.
+mapfile -t needed < <(objdump -p /usr/bin/numaprobe | awk '/NEEDED/ {print $2}')
+for soname in "${needed[@]}"; do
+    path=$(ldd /usr/bin/numaprobe | awk -v s="$soname" '$1 == s {print $3}')
+    owner=""
+    for p in "$path" "$(realpath "$path")" "${path#/usr}" "/usr$path"; do
+        owner=$(dpkg -S "$p" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$owner" ] && break
+    done
+    if [ -z "$owner" ]; then
+        fail "no package owns $soname ($path)"
+    elif ! has_dep "$owner"; then
+        fail "numaprobe links $soname from $owner, which the .deb does not depend on"
+    fi
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/numaprobe-deb.XXXXXX")
+trap 'dpkg -r numaprobe >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+cd "$work"
+/usr/bin/numaprobe --version || fail "numaprobe --version exited $?"
+/usr/bin/numaprobe -c "$tiny" -o "$work/deb.h5" --quiet >run.log 2>&1 ||
+    { cat run.log; fail "the tiny run exited $?"; }
+/usr/bin/numaprobe check "$work/deb.h5" || fail "numaprobe check exited $?"
+/usr/bin/numaprobe -c quick --dry-run >dry.log 2>&1 || { cat dry.log; fail "-c quick --dry-run"; }
+/usr/bin/numaprobe-report --version || fail "numaprobe-report --version exited $?"
+/usr/bin/numaprobe-report --no-report "$work/deb.h5" >report.log 2>&1 ||
+    { cat report.log; fail "numaprobe-report exited $?"; }
+MANPAGER="cat" man -l /usr/share/man/man1/numaprobe.1 >/dev/null 2>&1 || fail "man -l numaprobe.1"
+
+dpkg -r numaprobe || fail "dpkg -r exited $?"
+for f in /usr/bin/numaprobe /usr/bin/numaprobe-report /usr/libexec/numaprobe /usr/share/numaprobe; do
+    if [ -e "$f" ]; then fail "$f is left after dpkg -r"; fi
+done
+if [ "$failures" -ne 0 ]; then exit 1; fi
+echo "the .deb built, installed, ran and was removed"

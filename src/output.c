@@ -2,6 +2,8 @@
  * names beside it within NAME_MAX, and an earlier job's checkpoints moved aside. */
 #include "output.h"
 
+#include "file_kind.h"
+
 #include "h5out.h"
 #include "signals.h"
 
@@ -22,21 +24,6 @@ static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash != NULL ? slash + 1 : path;
-}
-
-static const char *node_kind(mode_t mode)
-{
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    if (S_ISDIR(mode))
-        return "a directory";
-    return "not a regular file";
 }
 
 /* The directory part of @p path ("." for a bare name). */
@@ -83,7 +70,7 @@ int nprb_output_check(const char *path, bool force, char *err, size_t errlen)
                      "rename would replace the link, not its target: give the target's path",
                      path,
                      to_file                    ? "a file"
-                     : stat(path, &target) == 0 ? node_kind(target.st_mode)
+                     : stat(path, &target) == 0 ? nprb_file_kind(target.st_mode)
                                                 : "nothing");
             return -1;
         }
@@ -91,7 +78,7 @@ int nprb_output_check(const char *path, bool force, char *err, size_t errlen)
             snprintf(err, errlen,
                      "cannot write results to %s: it is %s; numaprobe writes a temporary file "
                      "and renames it over the target, which would replace the device node",
-                     path, node_kind(st.st_mode));
+                     path, nprb_file_kind(st.st_mode));
             return -1;
         }
         if (!force) {

@@ -61,76 +61,91 @@ static void judge_row(struct cell *cells, int n, bool lower_is_better)
             add_flag(cells[i].flags, NPRB_FLAGS_LEN, "row_outlier");
 }
 
-static bool is_matrix_cell(const char *experiment, const char *policy, const char *status)
+/* What the rules read of a row, whatever its table. */
+struct view {
+    const char *experiment, *policy, *status, *pair_class;
+    const char *series; /* cells of one matrix row share it: the pattern, or the kernel */
+    int rank, cpu_node;
+    double value;  /* latency ns (median), or GB/s (best) */
+    bool unstable; /* p99 far above the median, or best far above the median */
+    char *flags;
+};
+
+static struct view latency_view(unsigned char *row)
 {
-    return strstr(experiment, "_matrix") != NULL && strcmp(policy, "bind") == 0 && is_ok(status);
+    struct nprb_latency_row *r = (struct nprb_latency_row *)row;
+    return (struct view){r->experiment,
+                         r->mem_policy,
+                         r->status,
+                         r->pair_class,
+                         r->pattern,
+                         r->rank,
+                         r->cpu_node,
+                         r->latency_ns_median,
+                         r->latency_ns_p99 > NPRB_UNSTABLE_P99_RATIO * r->latency_ns_median,
+                         r->flags};
 }
 
-static void flag_latency(struct nprb_rows *rows)
+static struct view bandwidth_view(unsigned char *row)
+{
+    struct nprb_bandwidth_row *r = (struct nprb_bandwidth_row *)row;
+    return (struct view){
+        r->experiment, r->mem_policy, r->status,
+        r->pair_class, r->kernel,     r->rank,
+        r->cpu_node,   r->gbs_best,   r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median,
+        r->flags};
+}
+
+static struct view loaded_view(unsigned char *row)
+{
+    struct nprb_loaded_row *r = (struct nprb_loaded_row *)row;
+    return (struct view){r->experiment,
+                         r->mem_policy,
+                         r->status,
+                         r->pair_class,
+                         r->load_kernel,
+                         r->rank,
+                         r->cpu_node,
+                         r->latency_ns_median,
+                         r->latency_ns_p99 > NPRB_UNSTABLE_P99_RATIO * r->latency_ns_median,
+                         r->flags};
+}
+
+static bool is_matrix_cell(const struct view *v)
+{
+    return strstr(v->experiment, "_matrix") != NULL && strcmp(v->policy, "bind") == 0 &&
+           is_ok(v->status);
+}
+
+/* Every ok row's own rule, then the rules of each matrix row (rank, CPU node, series). */
+static void flag_table(struct nprb_rows *rows, struct view (*view_of)(unsigned char *),
+                       bool lower_is_better)
 {
     static struct cell cells[MAX_ROW_CELLS];
     for (size_t i = 0; i < rows->count; i++) {
-        struct nprb_latency_row *r = (void *)(rows->data + i * rows->row_bytes);
-        if (is_ok(r->status) && r->latency_ns_p99 > NPRB_UNSTABLE_P99_RATIO * r->latency_ns_median)
-            add_flag(r->flags, sizeof r->flags, "unstable");
+        struct view v = view_of(rows->data + i * rows->row_bytes);
+        if (is_ok(v.status) && v.unstable)
+            add_flag(v.flags, NPRB_FLAGS_LEN, "unstable");
     }
-    /* Rows of the matrix: one per (rank, CPU node, pattern). */
     for (size_t i = 0; i < rows->count; i++) {
-        struct nprb_latency_row *first = (void *)(rows->data + i * rows->row_bytes);
-        if (!is_matrix_cell(first->experiment, first->mem_policy, first->status) ||
-            strcmp(first->pair_class, "local") != 0)
+        struct view local = view_of(rows->data + i * rows->row_bytes);
+        if (!is_matrix_cell(&local) || strcmp(local.pair_class, "local") != 0)
             continue;
         int n = 0;
         for (size_t j = 0; j < rows->count && n < MAX_ROW_CELLS; j++) {
-            struct nprb_latency_row *r = (void *)(rows->data + j * rows->row_bytes);
-            if (is_matrix_cell(r->experiment, r->mem_policy, r->status) && r->rank == first->rank &&
-                r->cpu_node == first->cpu_node && strcmp(r->experiment, first->experiment) == 0 &&
-                strcmp(r->pattern, first->pattern) == 0)
-                cells[n++] = (struct cell){r->latency_ns_median, r == first,
-                                           strcmp(r->pair_class, "memory_only") == 0, r->flags};
+            struct view v = view_of(rows->data + j * rows->row_bytes);
+            if (is_matrix_cell(&v) && v.rank == local.rank && v.cpu_node == local.cpu_node &&
+                strcmp(v.experiment, local.experiment) == 0 && strcmp(v.series, local.series) == 0)
+                cells[n++] = (struct cell){v.value, j == i,
+                                           strcmp(v.pair_class, "memory_only") == 0, v.flags};
         }
-        judge_row(cells, n, true);
-    }
-}
-
-static void flag_bandwidth(struct nprb_rows *rows)
-{
-    static struct cell cells[MAX_ROW_CELLS];
-    for (size_t i = 0; i < rows->count; i++) {
-        struct nprb_bandwidth_row *r = (void *)(rows->data + i * rows->row_bytes);
-        if (is_ok(r->status) && r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median)
-            add_flag(r->flags, sizeof r->flags, "unstable");
-    }
-    for (size_t i = 0; i < rows->count; i++) {
-        struct nprb_bandwidth_row *first = (void *)(rows->data + i * rows->row_bytes);
-        if (!is_matrix_cell(first->experiment, first->mem_policy, first->status) ||
-            strcmp(first->pair_class, "local") != 0)
-            continue;
-        int n = 0;
-        for (size_t j = 0; j < rows->count && n < MAX_ROW_CELLS; j++) {
-            struct nprb_bandwidth_row *r = (void *)(rows->data + j * rows->row_bytes);
-            if (is_matrix_cell(r->experiment, r->mem_policy, r->status) && r->rank == first->rank &&
-                r->cpu_node == first->cpu_node && strcmp(r->experiment, first->experiment) == 0 &&
-                strcmp(r->kernel, first->kernel) == 0)
-                cells[n++] = (struct cell){r->gbs_best, r == first,
-                                           strcmp(r->pair_class, "memory_only") == 0, r->flags};
-        }
-        judge_row(cells, n, false);
-    }
-}
-
-static void flag_loaded(struct nprb_rows *rows)
-{
-    for (size_t i = 0; i < rows->count; i++) {
-        struct nprb_loaded_row *r = (void *)(rows->data + i * rows->row_bytes);
-        if (is_ok(r->status) && r->latency_ns_p99 > NPRB_UNSTABLE_P99_RATIO * r->latency_ns_median)
-            add_flag(r->flags, sizeof r->flags, "unstable");
+        judge_row(cells, n, lower_is_better);
     }
 }
 
 void nprb_flag_implausible(struct nprb_results *results)
 {
-    flag_latency(&results->tables[NPRB_TABLE_LATENCY]);
-    flag_bandwidth(&results->tables[NPRB_TABLE_BANDWIDTH]);
-    flag_loaded(&results->tables[NPRB_TABLE_LOADED_LATENCY]);
+    flag_table(&results->tables[NPRB_TABLE_LATENCY], latency_view, true);
+    flag_table(&results->tables[NPRB_TABLE_BANDWIDTH], bandwidth_view, false);
+    flag_table(&results->tables[NPRB_TABLE_LOADED_LATENCY], loaded_view, true);
 }

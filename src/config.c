@@ -243,14 +243,13 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
 {
     struct size_list_arg *a = arg;
     uint64_t bytes;
-    char *end;
     if (a->key->kind == KEY_COUNTS) {
-        errno = 0;
-        bytes = strtoull(item, &end, 10);
-        if (*item == '-' || end == item || *end != '\0' || errno != 0) {
+        int64_t count;
+        if (nprb_parse_integer(item, &count) != 0 || count < 0) {
             fmt_err(why, len, "expected whole numbers, got '%s'", item);
             return -1;
         }
+        bytes = (uint64_t)count;
     } else if (nprb_parse_size(item, &bytes) != 0) {
         if (errno != ERANGE) {
             fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
@@ -348,16 +347,14 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
             *(int *)field = 0;
             return 0;
         }
-        char *end;
-        errno = 0;
-        long long v = strtoll(text, &end, 10);
-        if (end == text || *end != '\0' || errno == ERANGE) {
+        int64_t v;
+        if (nprb_parse_integer(text, &v) != 0) {
             fmt_err(err, errlen, "expected a whole number%s, got '%s'",
                     key->kind == KEY_THREADS ? " or 'all'" : "", text);
             return -1;
         }
         if (v < key->min || v > key->max) {
-            fmt_err(err, errlen, "expected a number from %" PRId64 " to %" PRId64 ", got %lld",
+            fmt_err(err, errlen, "expected a number from %" PRId64 " to %" PRId64 ", got %" PRId64,
                     key->min, key->max, v);
             return -1;
         }
@@ -386,9 +383,11 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
     }
     case KEY_DURATION: {
         double s;
-        if (nprb_parse_duration(text, &s) != 0 || s <= 0 || s > 3600) {
-            fmt_err(err, errlen, "expected a duration above 0 and up to 60min like 10ms, got '%s'",
-                    text);
+        /* From 1ns, the clock's unit: below it a duration means nothing to a timer, and every
+         * value in range has an exact decimal echo that loads again (config_echo.c). */
+        if (nprb_parse_duration(text, &s) != 0 || s < NPRB_DURATION_MIN_S ||
+            s > NPRB_DURATION_MAX_S) {
+            fmt_err(err, errlen, "expected a duration from 1ns to 60min like 10ms, got '%s'", text);
             return -1;
         }
         *(double *)field = s;

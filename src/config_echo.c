@@ -49,7 +49,14 @@ static void duration_text(double seconds, char *buf, size_t len)
         if (seconds >= units[u].seconds &&
             exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len))
             return;
-    snprintf(buf, len, "%.17gs", seconds);
+    /* Every double has a finite decimal expansion, and the parser rounds decimals correctly:
+     * enough fixed-point digits in seconds always read back as the very value. */
+    for (int decimals = 0; decimals <= 40; decimals++) {
+        double back;
+        snprintf(buf, len, "%.*fs", decimals, seconds);
+        if (nprb_parse_duration(buf, &back) == 0 && back == seconds)
+            return;
+    }
 }
 
 static void value_text(const struct nprb_config *cfg, const struct config_key *key, char *buf,
@@ -168,7 +175,8 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
  * fixed words; the others add their key's range. */
 static const char *const fixed_allowed[] = {
     [KEY_BOOL] = "true | false (also yes/no, on/off)",
-    [KEY_DURATION] = "duration (ns, us, ms, s, min; bare number: s), above 0, up to 60min",
+    [KEY_DURATION] =
+        "duration (ns, us, ms, s, min; bare number: s; a fraction but no exponent), 1ns to 60min",
     [KEY_THP] = "system | on | off | hugetlb",
     [KEY_PAIRS] = "all | local",
     [KEY_FROM] = "first | every",

@@ -70,6 +70,42 @@ int main(void)
         CHECK(again.latency_sweep.sample_s == cfg.latency_sweep.sample_s);
         CHECK(again.numa_balancing.interval_s == cfg.numa_balancing.interval_s);
     }
+    /* Issue 13 item 15: durations take what sizes and numbers take, and every duration that
+     * loads is echoed in a form that loads again as the very value. */
+    rejects("latency_matrix:\n  sample_time: 0x10\n",
+            "test.yaml:2: latency_matrix.sample_time: expected a duration from 1ns to 60min");
+    rejects("latency_matrix:\n  sample_time: 1e-3\n", "expected a duration from 1ns");
+    rejects("latency_matrix:\n  sample_time: .0000000000000000000000000000001ns\n",
+            "expected a duration from 1ns");
+    rejects("latency_matrix:\n  samples: +5\n", "expected a whole number, got '+5'");
+    rejects("latency_matrix:\n  samples: 1e3\n", "expected a whole number, got '1e3'");
+    rejects("loaded_latency:\n  delays: [0, 1e3]\n", "expected whole numbers, got '1e3'");
+    nprb_config_defaults(&cfg);
+    CHECK(nprb_config_set(&cfg, "watchdog=0x10", err, sizeof err) == -1);
+    CHECK(nprb_config_set(&cfg, "latency_matrix.sample_time=1e-320", err, sizeof err) == -1);
+    {
+        static const char *const durations[] = {"1ns",
+                                                "1.0000000000000002ns",
+                                                "0.000000001",
+                                                "3599.9999999999995s",
+                                                "60min",
+                                                "1.2345678ms",
+                                                "0.1",
+                                                "0.30000000000000004",
+                                                "7.77777777777777777ns",
+                                                "123456789ns"};
+        static char echo[NPRB_CONFIG_TEXT_MAX];
+        for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
+            char line[128];
+            struct nprb_config again;
+            snprintf(line, sizeof line, "latency_matrix.sample_time=%s", durations[i]);
+            nprb_config_defaults(&cfg);
+            CHECK(nprb_config_set(&cfg, line, err, sizeof err) == 0);
+            nprb_config_to_yaml(&cfg, echo, sizeof echo);
+            CHECK(load(&again, echo, err, sizeof err) == 0);
+            CHECK(again.latency_matrix.sample_s == cfg.latency_matrix.sample_s);
+        }
+    }
     /* A section with nothing under it (every key commented out) changes nothing. */
     CHECK(load(&cfg, "latency_matrix:\nbandwidth_matrix:\n  threads: 2\n", err, sizeof err) == 0);
     CHECK(cfg.bandwidth_matrix.threads == 2 && cfg.latency_matrix.size_bytes == 1ULL << 30);

@@ -452,6 +452,42 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
     return -1;
 }
 
+bool nprb_config_key_is_list(const struct config_key *key)
+{
+    return key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
+           key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES;
+}
+
+/* Config text reaches messages as given: a key quoted in YAML ("\e[2J": 1) or a --set line may
+ * hold escape sequences and line breaks that would act on the user's terminal or split one error
+ * into several lines of a log. */
+void nprb_config_escape(char *msg, size_t len)
+{
+    if (len == 0)
+        return;
+    char out[1024];
+    size_t used = 0;
+    for (const unsigned char *p = (const unsigned char *)msg; *p != '\0' && used + 1 < sizeof out;
+         p++) {
+        char one[8];
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            snprintf(one, sizeof one, "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
+        else if (*p < 0x20 || *p == 0x7f)
+            snprintf(one, sizeof one, "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            snprintf(one, sizeof one, "\\u00%02x", *++p);
+        else
+            snprintf(one, sizeof one, "%c", *p);
+        size_t n = strlen(one);
+        if (used + n >= sizeof out)
+            break;
+        memcpy(out + used, one, n);
+        used += n;
+    }
+    out[used] = '\0';
+    snprintf(msg, len, "%s", out);
+}
+
 void nprb_config_defaults(struct nprb_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -467,12 +503,15 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
     if (eq == NULL || eq == assignment) {
         fmt_err(err, errlen, "--set '%s': expected KEY=VALUE, e.g. bandwidth_matrix.size=256MiB",
                 assignment);
+        nprb_config_escape(err, errlen);
         return -1;
     }
     char name[128];
     size_t n = (size_t)(eq - assignment);
     if (n >= sizeof name) {
-        fmt_err(err, errlen, "--set: key too long");
+        fmt_err(err, errlen, "--set: a key of %zu characters is too long (keys are at most %zu)", n,
+                sizeof name - 1);
+        nprb_config_escape(err, errlen);
         return -1;
     }
     memcpy(name, assignment, n);
@@ -480,11 +519,13 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
     const struct config_key *key = nprb_config_key_find(name);
     if (key == NULL) {
         fmt_err(err, errlen, "--set: unknown key '%s' (see numaprobe --config-reference)", name);
+        nprb_config_escape(err, errlen);
         return -1;
     }
     char why[192];
     if (nprb_config_key_assign(cfg, key, eq + 1, why, sizeof why) != 0) {
         fmt_err(err, errlen, "--set %s: %s", name, why);
+        nprb_config_escape(err, errlen);
         return -1;
     }
     cfg->key_line[key - nprb_config_keys] = NPRB_LINE_SET;

@@ -60,4 +60,11 @@ bool nprb_config_key_is_list(const struct config_key *key);
 int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key, const char *text,
                            char *err, size_t errlen);
 
+/**
+ * Makes the message in @p msg safe for a terminal and one line long: control characters (C0,
+ * DEL and the C1 range U+0080..U+009F, which terminals also obey) become \n, \r, \t or \xNN /
+ * \u00NN, a backslash stays itself. Truncates at @p len like snprintf.
+ */
+void nprb_config_escape(char *msg, size_t len);
+
 #endif

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -21,13 +22,91 @@ static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A config is three levels deep (section, key, list); libyaml's time grows with the square of
+ * the nesting (100,000 '[' take minutes, on every rank), so deeper input is refused before the
+ * document is built. */
+#define MAX_DEPTH 64
+
 struct yaml_walk {
     struct nprb_config *cfg;
     yaml_document_t *doc;
     const char *path;
     char *err;
     size_t errlen;
+    uint32_t line_of[NPRB_CONFIG_MAX_KEYS]; /* where each key was set in this text, 0: not yet */
 };
+
+static void syntax_error(const yaml_parser_t *parser, const char *source, char *err, size_t errlen)
+{
+    fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source, parser->problem_mark.line + 1,
+            parser->problem ? parser->problem : "unknown");
+}
+
+/* The explicit tag and anchor of a node event (NULL when it has none). */
+static void event_tag_anchor(const yaml_event_t *e, const char **tag, const char **anchor)
+{
+    *tag = *anchor = NULL;
+    if (e->type == YAML_SCALAR_EVENT) {
+        *tag = (const char *)e->data.scalar.tag;
+        *anchor = (const char *)e->data.scalar.anchor;
+    } else if (e->type == YAML_SEQUENCE_START_EVENT) {
+        *tag = (const char *)e->data.sequence_start.tag;
+        *anchor = (const char *)e->data.sequence_start.anchor;
+    } else if (e->type == YAML_MAPPING_START_EVENT) {
+        *tag = (const char *)e->data.mapping_start.tag;
+        *anchor = (const char *)e->data.mapping_start.anchor;
+    }
+}
+
+/* What a config never needs and a hostile file can abuse, refused from libyaml's event stream
+ * before any document is built: nesting beyond MAX_DEPTH, anchors and aliases (a "billion
+ * laughs" file expands aliases of aliases; a config that reuses a section by alias is clearer
+ * written out) and tags (!!binary, !!python/object: a config holds plain values). */
+static int check_shape(const char *text, const char *source, char *err, size_t errlen)
+{
+    yaml_parser_t parser;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
+    int depth = 0, rc = 0;
+    for (bool done = false; !done && rc == 0;) {
+        yaml_event_t e;
+        if (!yaml_parser_parse(&parser, &e)) {
+            syntax_error(&parser, source, err, errlen);
+            rc = -1;
+            break;
+        }
+        size_t line = e.start_mark.line + 1;
+        const char *tag, *anchor;
+        event_tag_anchor(&e, &tag, &anchor);
+        if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT)
+            depth++;
+        else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT)
+            depth--;
+        if (depth > MAX_DEPTH) {
+            fmt_err(err, errlen,
+                    "%s:%zu: nested deeper than %d levels (a config needs 3: section, key, list)",
+                    source, line, MAX_DEPTH);
+            rc = -1;
+        } else if (e.type == YAML_ALIAS_EVENT || anchor != NULL) {
+            fmt_err(err, errlen,
+                    "%s:%zu: YAML %s '%.64s': anchors and aliases are not accepted in a config "
+                    "(write each value out)",
+                    source, line, anchor != NULL ? "anchor" : "alias",
+                    anchor != NULL ? anchor : (const char *)e.data.alias.anchor);
+            rc = -1;
+        } else if (tag != NULL) {
+            fmt_err(err, errlen,
+                    "%s:%zu: YAML tag '%.64s': tags are not accepted in a config (write the value "
+                    "plainly)",
+                    source, line, tag);
+            rc = -1;
+        }
+        done = e.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&e);
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
 
 static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefix);
 
@@ -85,8 +164,10 @@ static void unknown_name(struct yaml_walk *w, const char *name, size_t line)
                 "true'), got a single value",
                 w->path, line, name, name);
     } else {
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown key (see numaprobe --config-reference)",
-                w->path, line, name);
+        /* A quoted key keeps its blanks ("size ": 1), which the message alone would hide. */
+        fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown key (%ssee numaprobe --config-reference)",
+                w->path, line, name,
+                strpbrk(name, " \t") != NULL ? "a key name holds no blanks; " : "");
     }
 }
 
@@ -95,8 +176,10 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
     const struct config_key *key = nprb_config_key_find(name);
     if (value->type == YAML_MAPPING_NODE) {
         if (key != NULL) {
-            fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a mapping",
-                    w->path, line, name);
+            fmt_err(w->err, w->errlen, "%s:%zu: %s: expected %s, got a mapping", w->path, line,
+                    name,
+                    nprb_config_key_is_list(key) ? "a list (e.g. [a, b]) or a single value"
+                                                 : "a single value");
             return -1;
         }
         if (strchr(name, '.') == NULL && !is_section(name)) {
@@ -120,8 +203,16 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
         unknown_name(w, name, line);
         return -1;
     }
-    bool is_list = key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
-                   key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES;
+    /* The same key through a dotted name and a section ("latency_matrix.size:" beside
+     * "latency_matrix: {size: ...}") is given twice as surely as twice in one mapping. */
+    size_t index = (size_t)(key - nprb_config_keys);
+    if (w->line_of[index] != 0) {
+        fmt_err(w->err, w->errlen, "%s:%zu: %s: given twice (first on line %u)", w->path, line,
+                name, (unsigned)w->line_of[index]);
+        return -1;
+    }
+    w->line_of[index] = (uint32_t)line;
+    bool is_list = nprb_config_key_is_list(key);
     char joined[1024] = "";
     const char *text = joined;
     if (value->type == YAML_SEQUENCE_NODE && is_list) {
@@ -196,14 +287,18 @@ static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefi
 int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char *source, char *err,
                           size_t errlen)
 {
+    if (check_shape(text, source, err, errlen) != 0) {
+        nprb_config_escape(err, errlen);
+        return -1;
+    }
     yaml_parser_t parser;
     yaml_document_t doc;
     int rc = -1;
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
     if (!yaml_parser_load(&parser, &doc)) {
-        fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source, parser.problem_mark.line + 1,
-                parser.problem ? parser.problem : "unknown");
+        syntax_error(&parser, source, err, errlen);
+        nprb_config_escape(err, errlen);
         yaml_parser_delete(&parser);
         return -1;
     }
@@ -214,7 +309,8 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
         fmt_err(err, errlen, "%s:%zu: expected a mapping of keys (key: value) at the top", source,
                 root->start_mark.line + 1);
     } else {
-        struct yaml_walk w = {cfg, &doc, source, err, errlen};
+        struct yaml_walk w = {
+            .cfg = cfg, .doc = &doc, .path = source, .err = err, .errlen = errlen};
         snprintf(cfg->source, sizeof cfg->source, "%s", source);
         rc = walk_mapping(&w, root, "");
     }
@@ -222,8 +318,7 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
     /* A second document ("---") would be ignored silently: refuse it. */
     if (rc == 0 && root != NULL) {
         if (!yaml_parser_load(&parser, &doc)) {
-            fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source,
-                    parser.problem_mark.line + 1, parser.problem ? parser.problem : "unknown");
+            syntax_error(&parser, source, err, errlen);
             rc = -1;
         } else {
             yaml_node_t *next = yaml_document_get_root_node(&doc);
@@ -239,6 +334,8 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
         }
     }
     yaml_parser_delete(&parser);
+    if (rc != 0)
+        nprb_config_escape(err, errlen);
     return rc;
 }
 
@@ -247,6 +344,7 @@ int nprb_config_read_file(const char *path, char **text, char *err, size_t errle
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         fmt_err(err, errlen, "cannot read config %s: %s", path, strerror(errno));
+        nprb_config_escape(err, errlen);
         return -1;
     }
     char *buf = malloc(NPRB_CONFIG_FILE_MAX + 1);
@@ -261,12 +359,14 @@ int nprb_config_read_file(const char *path, char **text, char *err, size_t errle
                 : read_errno ? strerror(read_errno)
                              : "read error");
         free(buf);
+        nprb_config_escape(err, errlen);
         return -1;
     }
     buf[n] = '\0';
     if (strlen(buf) != n) {
         fmt_err(err, errlen, "config %s is not a text file (it holds NUL bytes)", path);
         free(buf);
+        nprb_config_escape(err, errlen);
         return -1;
     }
     *text = buf;

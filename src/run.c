@@ -128,6 +128,13 @@ static enum nprb_status discover(struct job *job)
         NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
         status = NPRB_ERR_SYSTEM;
     }
+    /* HWLOC_XMLFILE and its kind describe another machine: fine for planning (--dry-run, the
+     * tests), never for measuring, where every pinned thread and bound page would be fiction. */
+    if (status == NPRB_OK && !job->cli->dry_run &&
+        nprb_topo_check_here(job->topo, err, sizeof err) != 0) {
+        NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
+        status = NPRB_ERR_USAGE;
+    }
     if ((status = nprb_fleet_worst(job->fleet, status)) != NPRB_OK)
         return status;
     nprb_provenance_collect(&job->prov);

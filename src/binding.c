@@ -149,6 +149,8 @@ void nprb_binding_settle(const struct nprb_fleet *fleet, struct nprb_topo *topo,
         append(text, len, "; the cgroup allows %d of %d nodes", r.allowed, r.total);
     if (!omp_ok)
         append(text, len, "; OMP_THREAD_LIMIT=%d caps %d cores", limit, cores);
+    else if (prov->omp_undone[0] != '\0')
+        append(text, len, "; %s", prov->omp_undone);
     else if (prov->omp_env[0] != '\0')
         append(text, len, "; OMP_* set, numaprobe pins its own threads");
 }

@@ -141,6 +141,13 @@ static enum nprb_status discover(struct job *job)
         NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
         status = NPRB_ERR_USAGE;
     }
+    const char *xml = getenv("HWLOC_XMLFILE");
+    if (status == NPRB_OK && xml != NULL && getenv("HWLOC_THISSYSTEM") == NULL &&
+        nprb_topo_is_this_system(job->topo) && job->fleet->rank == 0)
+        NPRB_WARN(job->log,
+                  "HWLOC_XMLFILE=%.200s: hwloc did not load it (missing, or not hwloc XML) and "
+                  "described this machine instead",
+                  xml);
     if ((status = nprb_fleet_worst(job->fleet, status)) != NPRB_OK)
         return status;
     nprb_provenance_collect(&job->prov);
@@ -584,6 +591,12 @@ static void start_checkpoints(struct job *job)
 
 static enum nprb_status prepare(struct job *job)
 {
+    char err[512];
+    if (nprb_fault_check(err, sizeof err) != 0) {
+        if (job->fleet->rank == 0)
+            NPRB_ERROR(job->log, "%s", err);
+        return NPRB_ERR_USAGE;
+    }
     enum nprb_status st = load_config(job);
     if (st != NPRB_OK)
         return st;

@@ -36,3 +36,21 @@ foreach(omp_case thread_limit proc_bind places levels)
             ${omp_case})
   set_tests_properties(cli.env_omp_${omp_case} PROPERTIES FIXTURES_REQUIRED outputs)
 endforeach()
+
+# A missing or garbage HWLOC_XMLFILE: hwloc falls back to this machine, which is fine to measure,
+# but a --dry-run meant for another machine's plan must not pass for one silently.
+nprb_cli_test(env_hwloc_xmlfile_missing 0
+              "warning: HWLOC_XMLFILE=/nonexistent/topology.xml: hwloc did not load it"
+              -- env HWLOC_XMLFILE=/nonexistent/topology.xml ${NPRB_EXE} --dry-run
+                 -o ${NPRB_OUT}/never.h5)
+nprb_cli_test(env_hwloc_xmlfile_garbage 0
+              "warning: HWLOC_XMLFILE=.*cases.txt: hwloc did not load it"
+              -- env HWLOC_XMLFILE=${CMAKE_CURRENT_SOURCE_DIR}/config_errors/cases.txt ${NPRB_EXE}
+                 --dry-run -o ${NPRB_OUT}/never.h5)
+# A misspelt NUMAPROBE_FAULT would inject nothing and let a fault test pass for the wrong reason.
+nprb_cli_test(env_fault_unknown 2
+              "NUMAPROBE_FAULT: unknown fault 'corupt_chain' \\(known: corrupt_bandwidth"
+              --absent ${NPRB_OUT}/never.h5
+              -- env NUMAPROBE_FAULT=corupt_chain ${NPRB_EXE} -c ${NPRB_TINY} -o ${NPRB_OUT}/never.h5)
+set_tests_properties(cli.env_hwloc_xmlfile_missing cli.env_hwloc_xmlfile_garbage
+                     cli.env_fault_unknown PROPERTIES FIXTURES_REQUIRED outputs)

@@ -87,26 +87,24 @@ int nprb_omp_env_undo_binding(struct nprb_omp_env *env, char *err, size_t errlen
     add_place(0, &first);
     if (!CPU_EQUAL(&initial, &first))
         return 0;
-    /* With OMP_PLACES unset, libgomp made its places of the CPUs it found at start (the
-     * launcher's binding), as it does for an abstract name (cores, sockets), and their union
-     * gives that back. A list of places ({0},{1}) may name fewer: then the launcher's binding is
-     * unknown and the cgroup's CPUs stand in for it (the kernel trims a full mask to the cpuset),
-     * as with --bind-to none. */
-    const char *places_var = getenv("OMP_PLACES");
-    bool explicit_places = places_var != NULL && places_var[strspn(places_var, " \t")] == '{';
+    /* libgomp made its places of the CPUs it found at start (the launcher's binding), for
+     * OMP_PLACES unset or an abstract name (cores, sockets), and kept only those CPUs of an
+     * explicit list ({0},{1}): the union of the places gives the launcher's binding back, or
+     * as much of it as the list names. A list of one place names no more than the main thread
+     * has: the launcher's binding is then unknown, and is kept, said to be OMP's or the
+     * launcher's (Open MPI sets OMP_PLACES itself for --map-by ...:pe=N). */
     CPU_ZERO(&target);
-    if (explicit_places) {
-        for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-            CPU_SET(cpu, &target);
-    } else {
-        for (int p = 0; p < omp_get_num_places(); p++)
-            add_place(p, &target);
-    }
-    if (CPU_EQUAL(&initial, &target))
-        return 0;
+    for (int p = 0; p < omp_get_num_places(); p++)
+        add_place(p, &target);
     char cause[48], was[48], now[48];
     binding_cause(cause, sizeof cause);
     cpu_list(&initial, was, sizeof was);
+    if (CPU_EQUAL(&initial, &target)) {
+        const char *places = getenv("OMP_PLACES");
+        if (places != NULL && places[strspn(places, " \t")] == '{')
+            snprintf(env->binder, sizeof env->binder, "%s or the launcher", cause);
+        return 0;
+    }
     if (rebind_threads(&initial, &target) != 0) {
         snprintf(err, errlen, "%s bound the main thread to CPU %s; cannot undo it: %s", cause, was,
                  strerror(errno));
@@ -117,8 +115,8 @@ int nprb_omp_env_undo_binding(struct nprb_omp_env *env, char *err, size_t errlen
         return 0;
     cpu_list(&restored, now, sizeof now);
     env->undone = true;
-    snprintf(env->note, sizeof env->note, "%s bound the main thread to CPU %s: undone (CPUs %s%s)",
-             cause, was, now, explicit_places ? ", the cgroup's" : "");
+    snprintf(env->note, sizeof env->note, "%s bound the main thread to CPU %s: undone (CPUs %s)",
+             cause, was, now);
     return 0;
 }
 

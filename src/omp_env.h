@@ -21,12 +21,16 @@ struct nprb_omp_env {
     /** One line for binding_check, e.g. "OMP_PROC_BIND=close bound the main thread to CPU 0:
      * undone"; empty when nothing was done. */
     char note[96];
+    /** Who bound the process when OpenMP's binding could not be told from the launcher's (one
+     * place only): "OMP_PLACES={3} or the launcher"; empty otherwise. */
+    char binder[64];
 };
 
 /**
  * When OpenMP binds threads, sets every thread of the process that carries the initial thread's
  * mask to the union of OpenMP's places (the CPUs the process had when libgomp started: the
- * launcher's binding). Call before anything reads the binding or starts threads.
+ * launcher's binding, or what an explicit OMP_PLACES list names of it). Call before anything reads
+ * the binding or starts threads.
  * @return 0, or -1 with a message in @p err (the binding is then left as it was).
  */
 int nprb_omp_env_undo_binding(struct nprb_omp_env *env, char *err, size_t errlen);

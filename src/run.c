@@ -152,6 +152,7 @@ static enum nprb_status discover(struct job *job)
         return status;
     nprb_provenance_collect(&job->prov);
     snprintf(job->prov.omp_undone, sizeof job->prov.omp_undone, "%s", omp.note);
+    snprintf(job->prov.omp_binder, sizeof job->prov.omp_binder, "%s", omp.binder);
     nprb_binding_settle(job->fleet, job->topo, &job->prov, job->cli->respect_binding,
                         &job->binding);
     struct nprb_share share = {job->fleet->host_rank, job->binding.node_owner};

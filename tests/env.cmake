@@ -30,7 +30,7 @@ set_tests_properties(cli.env_hwloc_xmlfile_refused cli.env_hwloc_thissystem_fore
                      PROPERTIES FIXTURES_REQUIRED outputs)
 
 # Item 10: OMP_* never changes how many threads measure or where (tests/cli/omp-env.sh).
-foreach(omp_case thread_limit proc_bind places levels)
+foreach(omp_case thread_limit proc_bind places place_one levels)
   nprb_add_script_test(cli.env_omp_${omp_case} LABELS cli TIMEOUT 120
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/omp-env.sh ${NPRB_EXE} ${NPRB_TINY} ${NPRB_OUT}
             ${omp_case})

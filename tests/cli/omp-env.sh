@@ -6,7 +6,9 @@
 #                 whole array was streamed (pages on target, not 50%)
 #   proc_bind     OMP_PROC_BIND=close: libgomp's binding of the main thread is undone, the
 #                 launcher is not blamed, N threads ran on N CPUs
-#   places        OMP_PLACES={1}: the same for an explicit place list
+#   places        OMP_PLACES={0},{1}: the same for an explicit place list
+#   place_one     OMP_PLACES={1}: one place binds the main thread as a launcher would; the
+#                 binding check names both, and the lone rank still widens and measures all CPUs
 #   levels        OMP_MAX_ACTIVE_LEVELS=0 and OMP_NUM_THREADS=64: N threads still ran
 # Needs 2 usable CPUs (exit 77 otherwise).
 set -euo pipefail
@@ -18,7 +20,8 @@ rm -f "$out"
 case $case in
 thread_limit) env=(OMP_THREAD_LIMIT=1) ;;
 proc_bind) env=(OMP_PROC_BIND=close) ;;
-places) env=("OMP_PLACES={1}") ;;
+places) env=("OMP_PLACES={0},{1}") ;;
+place_one) env=("OMP_PLACES={1}") ;;
 levels) env=(OMP_MAX_ACTIVE_LEVELS=0 OMP_NUM_THREADS=64) ;;
 *) echo "omp-env.sh: unknown case $case" >&2; exit 2 ;;
 esac
@@ -29,7 +32,7 @@ for section in latency_matrix latency_sweep stride_sweep bandwidth_sweep thread_
 done
 log=$(env "${env[@]}" "$exe" -c "$config" -o "$out" --set bandwidth_matrix.policies=none \
     --set bandwidth_matrix.kernels=triad "${only[@]}" 2>&1) || { echo "$log"; exit 1; }
-if [ "$case" != thread_limit ] && grep -q "binding on" <<<"$log"; then
+if [ "$case" != thread_limit ] && [ "$case" != place_one ] && grep -q "binding on" <<<"$log"; then
     echo "FAIL: a binding warning under ${env[*]}:"; grep "binding on" <<<"$log"; exit 1
 fi
 /usr/bin/python3 - "$out" "$case" <<'PY'
@@ -55,7 +58,9 @@ for r in rows:
 if case in ("proc_bind", "places"):
     assert check.startswith("ok:"), check
     assert "launcher bound" not in check, check
-    variable = "OMP_PROC_BIND=close" if case == "proc_bind" else "OMP_PLACES={1}"
+    variable = "OMP_PROC_BIND=close" if case == "proc_bind" else "OMP_PLACES={0},{1}"
     assert f"{variable} bound the main thread to CPU" in check and "undone" in check, check
+if case == "place_one":
+    assert check.startswith("widened: OMP_PLACES={1} or the launcher bound this rank"), check
 print("ok:", case)
 PY

@@ -1,8 +1,9 @@
 /* libFuzzer target: sizes and durations as users write them ("512MiB", "2G", "10ms"), and the
  * latency pattern names built on them ("stride:64").
  *
- * Besides "does not crash": a size that parses is formatted (nprb_format_size, used by the config
- * echo and every message) and the text must parse back to the same number of bytes. */
+ * Besides "does not crash": durations and whole numbers never take hex, exponents, '+' or '_';
+ * a size that parses is formatted (nprb_format_size, used by the config echo and every message)
+ * and the text must parse back to the same number of bytes. */
 #include "pattern.h"
 #include "units.h"
 
@@ -34,6 +35,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double seconds;
     if (nprb_parse_duration(text, &seconds) == 0 && !(seconds >= 0)) {
         fprintf(stderr, "'%s' parses as a negative or NaN duration %g\n", text, seconds);
+        abort();
+    }
+    /* One grammar for every number (units.h): no suffix holds these, so a duration or a whole
+     * number that parses never had hex, an exponent, a '+' or a '_'. */
+    int64_t whole;
+    if ((nprb_parse_duration(text, &seconds) == 0 || nprb_parse_integer(text, &whole) == 0) &&
+        strpbrk(text, "xXeE+_") != NULL) {
+        fprintf(stderr, "'%s' parses as a number with hex, an exponent, a sign or '_'\n", text);
         abort();
     }
     struct nprb_pattern pattern;

@@ -128,11 +128,13 @@ void nprb_binding_settle(const struct nprb_fleet *fleet, struct nprb_topo *topo,
     char *text = out->text;
     size_t len = sizeof out->text;
     if (out->widened && alone) {
+        /* OMP_PLACES with one place binds the main thread as a launcher would: name both. */
+        const char *binder = prov->omp_binder[0] != '\0' ? prov->omp_binder : "the launcher";
         snprintf(text, len,
-                 "%s: the launcher bound this rank to CPUs %.40s (%d of %d allowed, %d of %d NUMA "
+                 "%s: %s bound this rank to CPUs %.40s (%d of %d allowed, %d of %d NUMA "
                  "nodes); numaprobe widened it to the cgroup's CPUs %.40s",
-                 omp_ok ? "widened" : "narrow", s->bound_cpus, s->bound_pus, r.allowed_pus, reached,
-                 r.allowed, s->usable_cpus);
+                 omp_ok ? "widened" : "narrow", binder, s->bound_cpus, s->bound_pus, r.allowed_pus,
+                 reached, r.allowed, s->usable_cpus);
     } else {
         snprintf(text, len, "%s: CPUs %.40s (%d of %d allowed) reach %d of %d NUMA nodes",
                  out->ok ? "ok" : "narrow", s->bound_cpus, s->bound_pus, r.allowed_pus, reached,
@@ -149,6 +151,8 @@ void nprb_binding_settle(const struct nprb_fleet *fleet, struct nprb_topo *topo,
         append(text, len, "; the cgroup allows %d of %d nodes", r.allowed, r.total);
     if (!omp_ok)
         append(text, len, "; OMP_THREAD_LIMIT=%d caps %d cores", limit, cores);
+    else if (prov->omp_undone[0] != '\0')
+        append(text, len, "; %s", prov->omp_undone);
     else if (prov->omp_env[0] != '\0')
         append(text, len, "; OMP_* set, numaprobe pins its own threads");
 }

@@ -1,7 +1,9 @@
+/* The config module's key engine: the one key table, the parser of one value (assign), the
+ * defaults and --set. The YAML walk is config_yaml.c; the echo and the reference are
+ * config_echo.c; config_keys.h is what the three share. */
 #include "config.h"
 
-#include "config_find.h"
-#include "file_kind.h"
+#include "config_keys.h"
 #include "kernels/stream.h"
 #include "pattern.h"
 #include "units.h"
@@ -13,42 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <yaml.h>
-
-enum key_kind {
-    KEY_BOOL,
-    KEY_INT,
-    KEY_U64,
-    KEY_SIZE,
-    KEY_DURATION,
-    KEY_THREADS,
-    KEY_THP,
-    KEY_SIZES,    /* "auto" or a list of sizes */
-    KEY_PATTERNS, /* a list of latency patterns */
-    KEY_KERNELS,  /* a list of bandwidth kernels */
-    KEY_POLICIES, /* a list of memory policies besides bind */
-    KEY_PAIRS,    /* local | all */
-    KEY_FROM,     /* first | every: which CPU nodes a sweep runs from */
-    KEY_MODES,    /* a list of first-touch modes */
-    KEY_COUNTS,   /* a list of plain whole numbers */
-};
-
-struct config_key {
-    const char *key; /* dotted name, as in YAML nesting and --set */
-    enum key_kind kind;
-    size_t offset;       /* into struct nprb_config */
-    const char *initial; /* built-in default, parsed like user input */
-    int64_t min, max;    /* bounds for KEY_INT, KEY_SIZE (bytes), KEY_THREADS */
-    const char *help;
-};
 
 #define OFF(field) offsetof(struct nprb_config, field)
 #define KIB(n) ((int64_t)(n) << 10)
 #define TIB(n) ((int64_t)(n) << 40)
 
 /* The one table of configuration keys. Order is the order of the echo and the reference. */
-static const struct config_key keys[] = {
+const struct config_key nprb_config_keys[] = {
     {"seed", KEY_U64, OFF(seed), "42", 0, INT64_MAX, "seed of the random chains"},
     {"watchdog", KEY_DURATION, OFF(watchdog_s), "10min", 0, 0,
      "longest one measurement may take; rank 0 gives up a host silent for twice this"},
@@ -195,14 +168,15 @@ static const struct config_key keys[] = {
      "memory channels of the host for the theoretical peak; 0: one per module found"},
 };
 
-#define N_KEYS (sizeof keys / sizeof keys[0])
+#define N_KEYS (sizeof nprb_config_keys / sizeof nprb_config_keys[0])
+const size_t nprb_config_key_count = N_KEYS;
 _Static_assert(N_KEYS <= NPRB_CONFIG_MAX_KEYS, "raise NPRB_CONFIG_MAX_KEYS");
 
-static const struct config_key *find_key(const char *name)
+const struct config_key *nprb_config_key_find(const char *name)
 {
     for (size_t i = 0; i < N_KEYS; i++)
-        if (strcmp(keys[i].key, name) == 0)
-            return &keys[i];
+        if (strcmp(nprb_config_keys[i].key, name) == 0)
+            return &nprb_config_keys[i];
     return NULL;
 }
 
@@ -217,7 +191,7 @@ static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *const thp_names[] = {"system", "on", "off", "hugetlb"};
+const char *const nprb_thp_names[] = {"system", "on", "off", "hugetlb"};
 
 /* Splits a comma list (YAML sequences arrive joined with commas) into trimmed items; calls
  * @p each on every item. Empty items are an error. */
@@ -269,14 +243,13 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
 {
     struct size_list_arg *a = arg;
     uint64_t bytes;
-    char *end;
     if (a->key->kind == KEY_COUNTS) {
-        errno = 0;
-        bytes = strtoull(item, &end, 10);
-        if (*item == '-' || end == item || *end != '\0' || errno != 0) {
+        int64_t count;
+        if (nprb_parse_integer(item, &count) != 0 || count < 0) {
             fmt_err(why, len, "expected whole numbers, got '%s'", item);
             return -1;
         }
+        bytes = (uint64_t)count;
     } else if (nprb_parse_size(item, &bytes) != 0) {
         if (errno != ERANGE) {
             fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
@@ -349,8 +322,8 @@ static int add_name(void *arg, const char *item, char *why, size_t len)
 }
 
 /* Parses @p text for @p key into the config. On failure writes what was expected into err. */
-static int assign(struct nprb_config *cfg, const struct config_key *key, const char *text,
-                  char *err, size_t errlen)
+int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key, const char *text,
+                           char *err, size_t errlen)
 {
     char *field = (char *)cfg + key->offset;
     switch (key->kind) {
@@ -374,16 +347,14 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
             *(int *)field = 0;
             return 0;
         }
-        char *end;
-        errno = 0;
-        long long v = strtoll(text, &end, 10);
-        if (end == text || *end != '\0' || errno == ERANGE) {
+        int64_t v;
+        if (nprb_parse_integer(text, &v) != 0) {
             fmt_err(err, errlen, "expected a whole number%s, got '%s'",
                     key->kind == KEY_THREADS ? " or 'all'" : "", text);
             return -1;
         }
         if (v < key->min || v > key->max) {
-            fmt_err(err, errlen, "expected a number from %" PRId64 " to %" PRId64 ", got %lld",
+            fmt_err(err, errlen, "expected a number from %" PRId64 " to %" PRId64 ", got %" PRId64,
                     key->min, key->max, v);
             return -1;
         }
@@ -412,17 +383,19 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
     }
     case KEY_DURATION: {
         double s;
-        if (nprb_parse_duration(text, &s) != 0 || s <= 0 || s > 3600) {
-            fmt_err(err, errlen, "expected a duration above 0 and up to 60min like 10ms, got '%s'",
-                    text);
+        /* From 1ns, the clock's unit: below it a duration means nothing to a timer, and every
+         * value in range has an exact decimal echo that loads again (config_echo.c). */
+        if (nprb_parse_duration(text, &s) != 0 || s < NPRB_DURATION_MIN_S ||
+            s > NPRB_DURATION_MAX_S) {
+            fmt_err(err, errlen, "expected a duration from 1ns to 60min like 10ms, got '%s'", text);
             return -1;
         }
         *(double *)field = s;
         return 0;
     }
     case KEY_THP:
-        for (size_t i = 0; i < sizeof thp_names / sizeof thp_names[0]; i++) {
-            if (strcasecmp(text, thp_names[i]) == 0) {
+        for (size_t i = 0; i <= NPRB_THP_HUGETLB; i++) {
+            if (strcasecmp(text, nprb_thp_names[i]) == 0) {
                 *(enum nprb_thp_mode *)field = (enum nprb_thp_mode)i;
                 return 0;
             }
@@ -479,12 +452,49 @@ static int assign(struct nprb_config *cfg, const struct config_key *key, const c
     return -1;
 }
 
+bool nprb_config_key_is_list(const struct config_key *key)
+{
+    return key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
+           key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES;
+}
+
+/* Config text reaches messages as given: a key quoted in YAML ("\e[2J": 1) or a --set line may
+ * hold escape sequences and line breaks that would act on the user's terminal or split one error
+ * into several lines of a log. */
+void nprb_config_escape(char *msg, size_t len)
+{
+    if (len == 0)
+        return;
+    char out[1024];
+    size_t used = 0;
+    for (const unsigned char *p = (const unsigned char *)msg; *p != '\0' && used + 1 < sizeof out;
+         p++) {
+        char one[8];
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            snprintf(one, sizeof one, "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
+        else if (*p < 0x20 || *p == 0x7f)
+            snprintf(one, sizeof one, "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            snprintf(one, sizeof one, "\\u00%02x", *++p);
+        else
+            snprintf(one, sizeof one, "%c", *p);
+        size_t n = strlen(one);
+        if (used + n >= sizeof out)
+            break;
+        memcpy(out + used, one, n);
+        used += n;
+    }
+    out[used] = '\0';
+    snprintf(msg, len, "%s", out);
+}
+
 void nprb_config_defaults(struct nprb_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     char err[256];
     for (size_t i = 0; i < N_KEYS; i++)
-        (void)assign(cfg, &keys[i], keys[i].initial, err, sizeof err);
+        (void)nprb_config_key_assign(cfg, &nprb_config_keys[i], nprb_config_keys[i].initial, err,
+                                     sizeof err);
 }
 
 int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, size_t errlen)
@@ -493,35 +503,40 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
     if (eq == NULL || eq == assignment) {
         fmt_err(err, errlen, "--set '%s': expected KEY=VALUE, e.g. bandwidth_matrix.size=256MiB",
                 assignment);
+        nprb_config_escape(err, errlen);
         return -1;
     }
     char name[128];
     size_t n = (size_t)(eq - assignment);
     if (n >= sizeof name) {
-        fmt_err(err, errlen, "--set: key too long");
+        fmt_err(err, errlen, "--set: a key of %zu characters is too long (keys are at most %zu)", n,
+                sizeof name - 1);
+        nprb_config_escape(err, errlen);
         return -1;
     }
     memcpy(name, assignment, n);
     name[n] = '\0';
-    const struct config_key *key = find_key(name);
+    const struct config_key *key = nprb_config_key_find(name);
     if (key == NULL) {
         fmt_err(err, errlen, "--set: unknown key '%s' (see numaprobe --config-reference)", name);
+        nprb_config_escape(err, errlen);
         return -1;
     }
     char why[192];
-    if (assign(cfg, key, eq + 1, why, sizeof why) != 0) {
+    if (nprb_config_key_assign(cfg, key, eq + 1, why, sizeof why) != 0) {
         fmt_err(err, errlen, "--set %s: %s", name, why);
+        nprb_config_escape(err, errlen);
         return -1;
     }
-    cfg->key_line[key - keys] = NPRB_LINE_SET;
+    cfg->key_line[key - nprb_config_keys] = NPRB_LINE_SET;
     return 0;
 }
 
 const char *nprb_config_origin(const struct nprb_config *cfg, const char *key, char *buf,
                                size_t len)
 {
-    const struct config_key *k = find_key(key);
-    uint32_t line = k != NULL ? cfg->key_line[k - keys] : 0;
+    const struct config_key *k = nprb_config_key_find(key);
+    uint32_t line = k != NULL ? cfg->key_line[k - nprb_config_keys] : 0;
     if (line == NPRB_LINE_SET)
         snprintf(buf, len, "--set ");
     else if (line > 0)
@@ -529,493 +544,4 @@ const char *nprb_config_origin(const struct nprb_config *cfg, const char *key, c
     else if (len > 0)
         buf[0] = '\0';
     return buf;
-}
-
-/* ---- YAML ---------------------------------------------------------------------------------- */
-
-struct yaml_walk {
-    struct nprb_config *cfg;
-    yaml_document_t *doc;
-    const char *path;
-    char *err;
-    size_t errlen;
-};
-
-static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefix);
-
-/* True when @p name is a section: some key is "<name>.something". */
-static bool is_section(const char *name)
-{
-    size_t n = strlen(name);
-    for (size_t i = 0; i < N_KEYS; i++)
-        if (strncmp(keys[i].key, name, n) == 0 && keys[i].key[n] == '.')
-            return true;
-    return false;
-}
-
-/* Writes every section (experiment) name, in table order, as "a, b, ... or z". */
-static void section_list(char *buf, size_t len)
-{
-    size_t used = 0, count = 0;
-    const char *names[N_KEYS];
-    for (size_t i = 0; i < N_KEYS; i++) {
-        const char *dot = strchr(keys[i].key, '.');
-        if (dot == NULL || (count > 0 && strncmp(names[count - 1], keys[i].key,
-                                                 (size_t)(dot - keys[i].key) + 1) == 0))
-            continue;
-        names[count++] = keys[i].key;
-    }
-    buf[0] = '\0';
-    for (size_t i = 0; i < count && used < len; i++) {
-        int n = snprintf(buf + used, len - used, "%s%.*s",
-                         i == 0           ? ""
-                         : i + 1 == count ? " or "
-                                          : ", ",
-                         (int)(strchr(names[i], '.') - names[i]), names[i]);
-        if (n < 0)
-            return;
-        used += (size_t)n;
-    }
-}
-
-/* Says what is wrong with @p name, which is not a key: a misspelt experiment, a section given a
- * value, or an unknown key of a known section. */
-static void unknown_name(struct yaml_walk *w, const char *name, size_t line)
-{
-    char sections[256];
-    const char *dot = strchr(name, '.');
-    size_t head = dot != NULL ? (size_t)(dot - name) : strlen(name);
-    char first[128];
-    snprintf(first, sizeof first, "%.*s", (int)head, name);
-    if (dot != NULL && !is_section(first)) {
-        section_list(sections, sizeof sections);
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment '%s' (expected %s)", w->path,
-                line, name, first, sections);
-    } else if (is_section(name)) {
-        fmt_err(w->err, w->errlen,
-                "%s:%zu: %s: expected a section of keys (e.g. '%s:' then indented 'enabled: "
-                "true'), got a single value",
-                w->path, line, name, name);
-    } else {
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown key (see numaprobe --config-reference)",
-                w->path, line, name);
-    }
-}
-
-static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value, size_t line)
-{
-    const struct config_key *key = find_key(name);
-    if (value->type == YAML_MAPPING_NODE) {
-        if (key != NULL) {
-            fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a mapping",
-                    w->path, line, name);
-            return -1;
-        }
-        if (strchr(name, '.') == NULL && !is_section(name)) {
-            char sections[256];
-            section_list(sections, sizeof sections);
-            fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment (expected %s)", w->path,
-                    line, name, sections);
-            return -1;
-        }
-        if (!is_section(name)) {
-            unknown_name(w, name, line);
-            return -1;
-        }
-        return walk_mapping(w, value, name);
-    }
-    if (key == NULL) {
-        /* "latency_matrix:" with nothing under it: an empty section changes nothing. */
-        if (is_section(name) && value->type == YAML_SCALAR_NODE && value->data.scalar.length == 0 &&
-            value->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
-            return 0;
-        unknown_name(w, name, line);
-        return -1;
-    }
-    bool is_list = key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
-                   key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES;
-    char joined[1024] = "";
-    const char *text = joined;
-    if (value->type == YAML_SEQUENCE_NODE && is_list) {
-        /* A YAML list means the same as the comma list --set takes. */
-        size_t used = 0;
-        for (yaml_node_item_t *it = value->data.sequence.items.start;
-             it < value->data.sequence.items.top; it++) {
-            yaml_node_t *item = yaml_document_get_node(w->doc, *it);
-            if (item->type != YAML_SCALAR_NODE) {
-                fmt_err(w->err, w->errlen, "%s:%zu: %s: list items must be plain values", w->path,
-                        item->start_mark.line + 1, name);
-                return -1;
-            }
-            int n = snprintf(joined + used, sizeof joined - used, "%s%s", used ? "," : "",
-                             (const char *)item->data.scalar.value);
-            if (n < 0 || (size_t)n >= sizeof joined - used) {
-                fmt_err(w->err, w->errlen, "%s:%zu: %s: list too long", w->path, line, name);
-                return -1;
-            }
-            used += (size_t)n;
-        }
-    } else if (value->type != YAML_SCALAR_NODE) {
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a list", w->path, line,
-                name);
-        return -1;
-    } else {
-        text = (const char *)value->data.scalar.value;
-    }
-    char why[192];
-    if (assign(w->cfg, key, text, why, sizeof why) != 0) {
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: %s", w->path, value->start_mark.line + 1, name,
-                why);
-        return -1;
-    }
-    w->cfg->key_line[key - keys] = (uint32_t)value->start_mark.line + 1;
-    return 0;
-}
-
-static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefix)
-{
-    for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top;
-         pair++) {
-        yaml_node_t *k = yaml_document_get_node(w->doc, pair->key);
-        yaml_node_t *v = yaml_document_get_node(w->doc, pair->value);
-        size_t line = k->start_mark.line + 1;
-        if (k->type != YAML_SCALAR_NODE) {
-            fmt_err(w->err, w->errlen, "%s:%zu: keys must be plain names", w->path, line);
-            return -1;
-        }
-        char name[128];
-        int n = snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "",
-                         (const char *)k->data.scalar.value);
-        if (n < 0 || (size_t)n >= sizeof name) {
-            fmt_err(w->err, w->errlen, "%s:%zu: key too long", w->path, line);
-            return -1;
-        }
-        for (yaml_node_pair_t *before = map->data.mapping.pairs.start; before < pair; before++) {
-            yaml_node_t *b = yaml_document_get_node(w->doc, before->key);
-            if (b->type == YAML_SCALAR_NODE && strcmp((const char *)b->data.scalar.value,
-                                                      (const char *)k->data.scalar.value) == 0) {
-                fmt_err(w->err, w->errlen, "%s:%zu: %s: given twice (first on line %zu)", w->path,
-                        line, name, b->start_mark.line + 1);
-                return -1;
-            }
-        }
-        if (walk_value(w, name, v, line) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char *source, char *err,
-                          size_t errlen)
-{
-    yaml_parser_t parser;
-    yaml_document_t doc;
-    int rc = -1;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
-    if (!yaml_parser_load(&parser, &doc)) {
-        fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source, parser.problem_mark.line + 1,
-                parser.problem ? parser.problem : "unknown");
-        yaml_parser_delete(&parser);
-        return -1;
-    }
-    yaml_node_t *root = yaml_document_get_root_node(&doc);
-    if (root == NULL) {
-        rc = 0; /* an empty file means "all defaults" */
-    } else if (root->type != YAML_MAPPING_NODE) {
-        fmt_err(err, errlen, "%s:%zu: expected a mapping of keys (key: value) at the top", source,
-                root->start_mark.line + 1);
-    } else {
-        struct yaml_walk w = {cfg, &doc, source, err, errlen};
-        snprintf(cfg->source, sizeof cfg->source, "%s", source);
-        rc = walk_mapping(&w, root, "");
-    }
-    yaml_document_delete(&doc);
-    /* A second document ("---") would be ignored silently: refuse it. */
-    if (rc == 0 && root != NULL) {
-        if (!yaml_parser_load(&parser, &doc)) {
-            fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source,
-                    parser.problem_mark.line + 1, parser.problem ? parser.problem : "unknown");
-            rc = -1;
-        } else {
-            yaml_node_t *next = yaml_document_get_root_node(&doc);
-            bool empty =
-                next == NULL || (next->type == YAML_SCALAR_NODE && next->data.scalar.length == 0);
-            if (!empty) {
-                fmt_err(err, errlen,
-                        "%s:%zu: a second YAML document: a config is one document (no '---')",
-                        source, next->start_mark.line + 1);
-                rc = -1;
-            }
-            yaml_document_delete(&doc);
-        }
-    }
-    yaml_parser_delete(&parser);
-    return rc;
-}
-
-int nprb_config_read_file(const char *path, char **text, char *err, size_t errlen)
-{
-    /* Nothing but a regular file is opened: opening a FIFO no one writes to blocks forever. A
-     * directory opens, and reading it says so (EISDIR). */
-    struct stat st;
-    const char *kind =
-        stat(path, &st) == 0 && !S_ISDIR(st.st_mode) ? nprb_file_kind(st.st_mode) : NULL;
-    if (kind != NULL) {
-        fmt_err(err, errlen, "cannot read config %s: it is %s, not a regular file", path, kind);
-        return -1;
-    }
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        char hint[1024]; /* a name that is no shipped config: where it was looked for */
-        fmt_err(err, errlen, "cannot read config %s: %s%s", path, strerror(errno),
-                nprb_config_find_hint(path, hint, sizeof hint));
-        return -1;
-    }
-    char *buf = malloc(NPRB_CONFIG_FILE_MAX + 1);
-    errno = 0;
-    size_t n = buf != NULL ? fread(buf, 1, NPRB_CONFIG_FILE_MAX + 1, f) : 0;
-    int failed = buf == NULL || ferror(f);
-    int read_errno = errno;
-    fclose(f);
-    if (failed || n > NPRB_CONFIG_FILE_MAX) {
-        fmt_err(err, errlen, "cannot read config %s: %s", path,
-                !failed      ? "larger than 1 MiB"
-                : read_errno ? strerror(read_errno)
-                             : "read error");
-        free(buf);
-        return -1;
-    }
-    buf[n] = '\0';
-    if (strlen(buf) != n) {
-        fmt_err(err, errlen, "config %s is not a text file (it holds NUL bytes)", path);
-        free(buf);
-        return -1;
-    }
-    *text = buf;
-    return 0;
-}
-
-int nprb_config_load_file(struct nprb_config *cfg, const char *path, char *err, size_t errlen)
-{
-    char *text;
-    if (nprb_config_read_file(path, &text, err, errlen) != 0)
-        return -1;
-    int rc = nprb_config_load_text(cfg, text, path, err, errlen);
-    free(text);
-    return rc;
-}
-
-/* ---- echo and reference -------------------------------------------------------------------- */
-
-/* Writes @p value (in @p unit_s seconds) with the fewest digits, up to @p max_digits significant
- * ones, that nprb_parse_duration() reads back as exactly @p seconds. @return true on success. */
-static bool exact_duration(double seconds, const char *unit, double unit_s, int max_digits,
-                           char *buf, size_t len)
-{
-    for (int digits = 1; digits <= max_digits; digits++) {
-        double back;
-        snprintf(buf, len, "%.*g%s", digits, seconds / unit_s, unit);
-        if (strchr(buf, 'e') == NULL && nprb_parse_duration(buf, &back) == 0 && back == seconds)
-            return true;
-    }
-    return false;
-}
-
-/* A duration as people write it (10ms, 4s, 10min), and exact: the echo stored in the results
- * file must load as the very value the run used. Prefers the largest unit that gives a whole
- * number, then the largest that needs at most 6 digits, then any exact form (values below 1ns
- * included). */
-static void duration_text(double seconds, char *buf, size_t len)
-{
-    static const struct {
-        const char *name;
-        double seconds;
-    } units[] = {{"min", 60.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
-    const size_t n = sizeof units / sizeof units[0];
-    for (size_t u = 0; u < n; u++)
-        if (exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len) &&
-            strchr(buf, '.') == NULL && seconds >= units[u].seconds)
-            return;
-    for (size_t u = 0; u < n; u++)
-        if (seconds >= units[u].seconds &&
-            exact_duration(seconds, units[u].name, units[u].seconds, 6, buf, len))
-            return;
-    for (size_t u = 0; u < n; u++)
-        if (seconds >= units[u].seconds &&
-            exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len))
-            return;
-    snprintf(buf, len, "%.17gs", seconds);
-}
-
-static void value_text(const struct nprb_config *cfg, const struct config_key *key, char *buf,
-                       size_t len)
-{
-    const char *field = (const char *)cfg + key->offset;
-    switch (key->kind) {
-    case KEY_BOOL:
-        snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false");
-        return;
-    case KEY_INT:
-        snprintf(buf, len, "%d", *(const int *)field);
-        return;
-    case KEY_U64:
-        snprintf(buf, len, "%" PRIu64, *(const uint64_t *)field);
-        return;
-    case KEY_THREADS:
-        if (*(const int *)field == 0)
-            snprintf(buf, len, "all");
-        else
-            snprintf(buf, len, "%d", *(const int *)field);
-        return;
-    case KEY_SIZE:
-        nprb_format_size(*(const uint64_t *)field, buf, len);
-        return;
-    case KEY_DURATION:
-        duration_text(*(const double *)field, buf, len);
-        return;
-    case KEY_THP:
-        snprintf(buf, len, "%s", thp_names[*(const enum nprb_thp_mode *)field]);
-        return;
-    case KEY_COUNTS: {
-        const struct nprb_sizes *list = (const struct nprb_sizes *)field;
-        size_t used = 0;
-        for (int i = 0; i < list->count && used + 1 < len; i++)
-            used += (size_t)snprintf(buf + used, len - used, "%s%llu%s", i ? ", " : "[",
-                                     (unsigned long long)list->bytes[i],
-                                     i + 1 == list->count ? "]" : "");
-        return;
-    }
-    case KEY_SIZES: {
-        const struct nprb_sizes *list = (const struct nprb_sizes *)field;
-        if (list->count == 0) {
-            snprintf(buf, len, "auto");
-            return;
-        }
-        size_t used = 0;
-        for (int i = 0; i < list->count && used + 1 < len; i++) {
-            char one[32];
-            nprb_format_size(list->bytes[i], one, sizeof one);
-            used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[", one,
-                                     i + 1 == list->count ? "]" : "");
-        }
-        return;
-    }
-    case KEY_PAIRS:
-        snprintf(buf, len, "%s",
-                 *(const enum nprb_pairs *)field == NPRB_PAIRS_ALL ? "all" : "local");
-        return;
-    case KEY_FROM:
-        snprintf(buf, len, "%s",
-                 *(const enum nprb_sweep_from *)field == NPRB_SWEEP_FROM_EVERY ? "every" : "first");
-        return;
-    case KEY_POLICIES:
-        if (((const struct nprb_names *)field)->count == 0) {
-            snprintf(buf, len, "none");
-            return;
-        }
-        __attribute__((fallthrough)); /* a list like the others */
-    case KEY_MODES:
-    case KEY_PATTERNS:
-    case KEY_KERNELS: {
-        const struct nprb_names *list = (const struct nprb_names *)field;
-        size_t used = 0;
-        for (int i = 0; i < list->count && used + 1 < len; i++)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[",
-                                     list->name[i], i + 1 == list->count ? "]" : "");
-        return;
-    }
-    }
-}
-
-void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
-{
-    size_t used = 0;
-    char section[64] = "";
-    buf[0] = '\0';
-    for (size_t i = 0; i < N_KEYS && used < len; i++) {
-        const char *dot = strchr(keys[i].key, '.');
-        char value[1024];
-        value_text(cfg, &keys[i], value, sizeof value);
-        int n;
-        if (dot == NULL) {
-            section[0] = '\0';
-            n = snprintf(buf + used, len - used, "%s: %s\n", keys[i].key, value);
-        } else {
-            size_t slen = (size_t)(dot - keys[i].key);
-            if (strlen(section) != slen || strncmp(section, keys[i].key, slen) != 0) {
-                snprintf(section, sizeof section, "%.*s", (int)slen, keys[i].key);
-                n = snprintf(buf + used, len - used, "%s:\n", section);
-                if (n < 0)
-                    return;
-                used += (size_t)n;
-                if (used >= len)
-                    return;
-            }
-            n = snprintf(buf + used, len - used, "  %s: %s\n", dot + 1, value);
-        }
-        if (n < 0)
-            return;
-        used += (size_t)n;
-    }
-}
-
-/* What a key accepts, in words: the reference's "allowed" line. Kinds without bounds say it in
- * fixed words; the others add their key's range. */
-static const char *const fixed_allowed[] = {
-    [KEY_BOOL] = "true | false (also yes/no, on/off)",
-    [KEY_DURATION] = "duration (ns, us, ms, s, min; bare number: s), above 0, up to 60min",
-    [KEY_THP] = "system | on | off | hugetlb",
-    [KEY_PAIRS] = "all | local",
-    [KEY_FROM] = "first | every",
-    [KEY_PATTERNS] =
-        "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
-    [KEY_POLICIES] = "none | list of: interleave, preferred, first_touch",
-    [KEY_MODES] = "list of: serial, threaded, mismatched, interleave, bind",
-};
-
-static void allowed_text(const struct config_key *key, char *buf, size_t len)
-{
-    char lo[32], hi[32];
-    nprb_format_size((uint64_t)key->min, lo, sizeof lo);
-    nprb_format_size((uint64_t)key->max, hi, sizeof hi);
-    bool is_auto = strcmp(key->initial, "auto") == 0;
-    size_t used;
-    switch (key->kind) {
-    case KEY_INT:
-    case KEY_U64:
-    case KEY_THREADS:
-    case KEY_COUNTS:
-        snprintf(buf, len, "%s%s, %s%" PRId64 " to %" PRId64,
-                 key->kind == KEY_THREADS ? "all | " : "",
-                 key->kind == KEY_COUNTS ? "list of whole numbers" : "whole number",
-                 key->kind == KEY_COUNTS ? "each " : "", key->min, key->max);
-        return;
-    case KEY_SIZE:
-    case KEY_SIZES:
-        snprintf(buf, len, "%s%s (B, K/KiB, M/MiB, G/GiB, T/TiB; all binary), %s%s to %s",
-                 is_auto ? "auto | " : "", key->kind == KEY_SIZES ? "list of sizes" : "size",
-                 key->kind == KEY_SIZES ? "each " : "", lo, hi);
-        return;
-    case KEY_KERNELS:
-        used = (size_t)snprintf(buf, len, "list of:");
-        for (int id = 0; id < NPRB_N_KERNELS && used < len; id++)
-            used += (size_t)snprintf(buf + used, len - used, "%s %s", id ? "," : "",
-                                     nprb_kernel_get((enum nprb_kernel_id)id)->name);
-        return;
-    default:
-        snprintf(buf, len, "%s", fixed_allowed[key->kind]);
-        return;
-    }
-}
-
-void nprb_config_print_reference(FILE *out)
-{
-    fprintf(out, "%-32s %-10s %s\n", "KEY", "DEFAULT", "MEANING");
-    for (size_t i = 0; i < N_KEYS; i++) {
-        char allowed[256];
-        allowed_text(&keys[i], allowed, sizeof allowed);
-        fprintf(out, "%-32s %-10s %s\n%-43s allowed: %s\n", keys[i].key, keys[i].initial,
-                keys[i].help, "", allowed);
-    }
 }

@@ -21,8 +21,15 @@
 #define NPRB_FAULT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /** Whether fault @p name is named in NUMAPROBE_FAULT. */
 bool nprb_fault(const char *name);
+
+/**
+ * Whether every name in NUMAPROBE_FAULT is a fault above (a misspelt one would quietly inject
+ * nothing). @return 0, or -1 with the unknown name and the known ones in @p err.
+ */
+int nprb_fault_check(char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
 #include "fault.h"
 #include "h5out.h"
 #include "kernels/stream.h"
+#include "omp_env.h"
 #include "output.h"
 #include "place.h"
 #include "plan.h"
@@ -127,13 +128,34 @@ static enum nprb_status discover(struct job *job)
 {
     char err[512];
     enum nprb_status status = NPRB_OK;
+    /* Before hwloc reads the binding: what OMP_PROC_BIND did to the main thread is not the
+     * launcher's doing, and numaprobe's own pinning must start from the launcher's CPUs. */
+    struct nprb_omp_env omp;
+    if (nprb_omp_env_undo_binding(&omp, err, sizeof err) != 0)
+        NPRB_WARN(job->log, "%s", err);
     if (nprb_topo_create(&job->topo, NULL, err, sizeof err) != 0) {
         NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
         status = NPRB_ERR_SYSTEM;
     }
+    /* HWLOC_XMLFILE and its kind describe another machine: fine for planning (--dry-run, the
+     * tests), never for measuring, where every pinned thread and bound page would be fiction. */
+    if (status == NPRB_OK && !job->cli->dry_run &&
+        nprb_topo_check_here(job->topo, err, sizeof err) != 0) {
+        NPRB_ERROR(job->log, "topology of %s: %s", job->fleet->hostname, err);
+        status = NPRB_ERR_USAGE;
+    }
+    const char *xml = getenv("HWLOC_XMLFILE");
+    if (status == NPRB_OK && xml != NULL && getenv("HWLOC_THISSYSTEM") == NULL &&
+        nprb_topo_is_this_system(job->topo) && job->fleet->rank == 0)
+        NPRB_WARN(job->log,
+                  "HWLOC_XMLFILE=%.200s: hwloc did not load it (missing, or not hwloc XML) and "
+                  "described this machine instead",
+                  xml);
     if ((status = nprb_fleet_worst(job->fleet, status)) != NPRB_OK)
         return status;
     nprb_provenance_collect(&job->prov);
+    snprintf(job->prov.omp_undone, sizeof job->prov.omp_undone, "%s", omp.note);
+    snprintf(job->prov.omp_binder, sizeof job->prov.omp_binder, "%s", omp.binder);
     nprb_binding_settle(job->fleet, job->topo, &job->prov, job->cli->respect_binding,
                         &job->binding);
     struct nprb_share share = {job->fleet->host_rank, job->binding.node_owner};
@@ -606,6 +628,12 @@ static void start_checkpoints(struct job *job)
 
 static enum nprb_status prepare(struct job *job)
 {
+    char err[512];
+    if (nprb_fault_check(err, sizeof err) != 0) {
+        if (job->fleet->rank == 0)
+            NPRB_ERROR(job->log, "%s", err);
+        return NPRB_ERR_USAGE;
+    }
     enum nprb_status st = load_config(job);
     if (st != NPRB_OK)
         return st;
@@ -638,6 +666,8 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     job->log = log;
     job->command_line = command_line;
     omp_set_dynamic(0); /* every parallel region gets the threads it asks for, or says why not */
+    if (omp_get_max_active_levels() < 1)
+        omp_set_max_active_levels(1); /* OMP_MAX_ACTIVE_LEVELS=0 would run every region alone */
     job->start_ns = nprb_now_ns();
     nprb_results_init(&job->results);
     utc_now(job->start_utc, sizeof job->start_utc, false);

@@ -2,9 +2,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct nprb_topo {
     hwloc_topology_t hw;
@@ -446,4 +448,104 @@ const struct nprb_topo_summary *nprb_topo_summary(const struct nprb_topo *t)
 bool nprb_topo_is_this_system(const struct nprb_topo *t)
 {
     return t->this_system;
+}
+
+/* The variables that make hwloc describe another machine, as "NAME=value; ..." (empty if none). */
+static void hwloc_overrides(char *buf, size_t len)
+{
+    static const char *const vars[] = {"HWLOC_XMLFILE", "HWLOC_SYNTHETIC", "HWLOC_FSROOT",
+                                       "HWLOC_COMPONENTS", "HWLOC_THISSYSTEM"};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0] && used < len; i++) {
+        const char *v = getenv(vars[i]);
+        if (v != NULL) {
+            int n = snprintf(buf + used, len - used, "%s%s=%.80s", used ? ", " : "", vars[i], v);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
+}
+
+static bool sysfs_has(const char *what, unsigned index)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/sys/devices/system/%s%u", what, index);
+    return access(path, F_OK) == 0;
+}
+
+static bool sysfs_node_has_memory(unsigned node)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/sys/devices/system/node/node%u/meminfo", node);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    char line[160];
+    unsigned long long kib = 0;
+    while (fgets(line, sizeof line, f) != NULL &&
+           sscanf(line, "Node %*u MemTotal: %llu", &kib) != 1)
+        continue;
+    fclose(f);
+    return kib > 0;
+}
+
+/* Something this machine lacks that the topology has, or the reverse, in @p why. */
+static bool differs_from_here(const struct nprb_topo *t, char *why, size_t len)
+{
+    cpu_set_t mask;
+    hwloc_const_bitmap_t pus = hwloc_topology_get_complete_cpuset(t->hw);
+    if (sched_getaffinity(0, sizeof mask, &mask) == 0) {
+        for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+            if (CPU_ISSET(cpu, &mask) && !hwloc_bitmap_isset(pus, (unsigned)cpu)) {
+                snprintf(why, len, "CPU %d, where this process may run, is not in it", cpu);
+                return true;
+            }
+        }
+    }
+    bool sysfs = access("/sys/devices/system/cpu/cpu0", F_OK) == 0;
+    int pu;
+    hwloc_bitmap_foreach_begin(pu, pus)
+    {
+        if (sysfs && !sysfs_has("cpu/cpu", (unsigned)pu)) {
+            snprintf(why, len, "it has CPU %d, which this machine has not", pu);
+            return true;
+        }
+    }
+    hwloc_bitmap_foreach_end();
+    bool node_sysfs = access("/sys/devices/system/node", F_OK) == 0;
+    for (int i = 0; node_sysfs && i < t->node_count; i++) {
+        if (!sysfs_has("node/node", t->nodes[i].os_index)) {
+            snprintf(why, len, "it has NUMA node %u, which this machine has not",
+                     t->nodes[i].os_index);
+            return true;
+        }
+    }
+    /* HWLOC_COMPONENTS=-linux leaves hwloc a bare machine: no nodes' memory, no cores. (A node
+     * without memory may be left out by hwloc, so only nodes with memory are looked for.) */
+    for (unsigned node = 0; node_sysfs && node < NPRB_MAX_NODES; node++) {
+        if (sysfs_node_has_memory(node) && nprb_topo_node_index(t, node) < 0) {
+            snprintf(why, len, "this machine's NUMA node %u is not in it", node);
+            return true;
+        }
+    }
+    if (t->summary.memory_bytes == 0 || t->summary.cores == 0) {
+        snprintf(why, len, "it has %s", t->summary.cores == 0 ? "no cores" : "no memory");
+        return true;
+    }
+    return false;
+}
+
+int nprb_topo_check_here(const struct nprb_topo *t, char *err, size_t errlen)
+{
+    char vars[256], why[128] = "";
+    if (t->this_system && !differs_from_here(t, why, sizeof why))
+        return 0;
+    hwloc_overrides(vars, sizeof vars);
+    snprintf(err, errlen,
+             "hwloc's topology is not this machine's%s%s (%s): numaprobe would pin threads to CPUs "
+             "and bind memory to nodes that are not here; unset %s to measure (--dry-run plans "
+             "with it)",
+             why[0] ? ": " : "", why, vars[0] ? vars : "no HWLOC_* variable set",
+             vars[0] ? "it" : "what points hwloc elsewhere");
+    return -1;
 }

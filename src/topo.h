@@ -130,4 +130,13 @@ const struct nprb_topo_summary *nprb_topo_summary(const struct nprb_topo *topo);
 /** Whether the topology is this machine's (binding works) rather than XML or synthetic. */
 bool nprb_topo_is_this_system(const struct nprb_topo *topo);
 
+/**
+ * Whether threads can be pinned and memory bound by @p topo here: hwloc calls it this system's
+ * (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT make it another's) and it agrees with the
+ * kernel (every CPU this process may run on is a PU of it; its PUs and NUMA nodes exist in
+ * sysfs), which catches a foreign XML file that HWLOC_THISSYSTEM=1 vouches for.
+ * @return 0, or -1 with the reason and the HWLOC_* variables set in @p err.
+ */
+int nprb_topo_check_here(const struct nprb_topo *topo, char *err, size_t errlen);
+
 #endif

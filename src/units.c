@@ -2,7 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,28 +81,54 @@ static const struct time_suffix time_suffixes[] = {
     {"", 1.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"min", 60.0},
 };
 
-int nprb_parse_duration(const char *text, double *seconds)
+/* The one number grammar of every key: decimal digits, blanks around them, and for durations one
+ * '.' with digits after it. No sign, '_', exponent, hex, inf or nan: strtoll and strtod take all
+ * of those, so each is checked here first, and a value means the same in a size, a count and a
+ * duration. @return the length of the number at @p s (0: none there). */
+static size_t number_length(const char *s, bool fraction)
+{
+    size_t n = strspn(s, "0123456789");
+    if (fraction && s[n] == '.' && isdigit((unsigned char)s[n + 1]))
+        n += 1 + strspn(s + n + 1, "0123456789");
+    return n;
+}
+
+int nprb_parse_integer(const char *text, int64_t *value)
 {
     const char *s = skip_blanks(text);
-    if (!isdigit((unsigned char)*s) && *s != '.') {
+    bool negative = *s == '-';
+    const char *digits = s + (negative ? 1 : 0);
+    size_t n = number_length(digits, false);
+    if (n == 0 || *skip_blanks(digits + n) != '\0') {
         errno = EINVAL;
         return -1;
     }
     errno = 0;
-    char *end;
-    double value = strtod(s, &end);
-    if (errno == ERANGE || !isfinite(value)) {
-        errno = ERANGE;
+    long long v = strtoll(s, NULL, 10);
+    if (errno == ERANGE)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+int nprb_parse_duration(const char *text, double *seconds)
+{
+    const char *s = skip_blanks(text);
+    size_t n = number_length(s, true);
+    if (n == 0 && s[0] == '.')
+        n = isdigit((unsigned char)s[1]) ? 1 + strspn(s + 1, "0123456789") : 0;
+    char number[64], suffix[8];
+    if (n == 0 || n >= sizeof number || trimmed_suffix(skip_blanks(s + n), suffix, sizeof suffix)) {
+        errno = n >= sizeof number ? ERANGE : EINVAL;
         return -1;
     }
-    char suffix[8];
-    if (end == s || trimmed_suffix(skip_blanks(end), suffix, sizeof suffix) != 0) {
-        errno = EINVAL;
-        return -1;
-    }
+    memcpy(number, s, n);
+    number[n] = '\0';
     for (size_t i = 0; i < sizeof time_suffixes / sizeof time_suffixes[0]; i++) {
         if (strcasecmp(suffix, time_suffixes[i].name) == 0) {
-            *seconds = value * time_suffixes[i].seconds;
+            /* At most 63 digits: finite, and strtod rounds it correctly, so the echo's decimal
+             * form reads back as the very value. */
+            *seconds = strtod(number, NULL) * time_suffixes[i].seconds;
             return 0;
         }
     }

@@ -17,10 +17,23 @@
 int nprb_parse_size(const char *text, uint64_t *bytes);
 
 /**
- * Parses a duration: a number (fraction allowed) with suffix ns, us, ms, s, min.
- * A bare number means seconds. @return 0 and sets *seconds; -1 with errno = EINVAL or ERANGE.
+ * Parses a whole number: decimal digits, an optional '-', blanks around. Like sizes, refuses '+',
+ * '_', exponents ("1e3"), hex ("0x10") and fractions.
+ * @return 0 and sets *value; -1 with errno = EINVAL (malformed) or ERANGE (beyond int64_t).
+ */
+int nprb_parse_integer(const char *text, int64_t *value);
+
+/**
+ * Parses a duration: decimal digits with an optional fraction (".5", "1.25"; at most 63
+ * characters) and a suffix ns, us, ms, s, min; a bare number means seconds. Refuses signs,
+ * exponents, hex, inf and nan, as sizes do. @return 0 and sets *seconds; -1 with errno = EINVAL
+ * (malformed) or ERANGE (too many digits).
  */
 int nprb_parse_duration(const char *text, double *seconds);
+
+/** Shortest and longest duration a config key takes: 1ns and 60min. */
+#define NPRB_DURATION_MIN_S 1e-9
+#define NPRB_DURATION_MAX_S 3600.0
 
 /** Writes the shortest exact form of a size ("1GiB", "1536KiB", "100B") into buf. */
 void nprb_format_size(uint64_t bytes, char *buf, size_t len);

@@ -1,6 +1,7 @@
 /* The measurement behind every bandwidth experiment: one plan item, one /bandwidth row. */
 #include "experiment.h"
 #include "experiments/bandwidth_run.h"
+#include "omp_env.h"
 
 #include <errno.h>
 #include <math.h>
@@ -147,6 +148,16 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
     }
     if (res.bad_threads > 0)
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_ERR_VALIDATION);
+    if (res.threads_ran < threads) {
+        /* The figure is what the threads that ran streamed, not the node's: say so, and keep it
+         * out of the matrices. */
+        char why[48];
+        nprb_omp_env_shortfall(threads, why, sizeof why);
+        row.threads = res.threads_ran;
+        snprintf(row.note, sizeof row.note, "only %d of %d threads ran (%s)", res.threads_ran,
+                 threads, why);
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    }
     if (!res.pinned_ok)
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
     if (!res.census_ok) {

@@ -37,6 +37,7 @@ struct team {
     uint32_t *index;
     size_t n;
     double *seconds; /* [repetitions] */
+    int threads;     /* that OpenMP really started: req->threads unless OMP_THREAD_LIMIT caps it */
     uint64_t passes; /* per sample, decided by calibration */
     uint64_t t0;
     int bad, unpinned, pin_failures;
@@ -69,8 +70,8 @@ static double local_fraction(const struct team *tm)
 {
     const struct nprb_bandwidth_request *req = tm->req;
     uint64_t local = 0, total = 0;
-    for (int t = 0; t < req->threads; t++) {
-        struct chunk c = chunk_of(tm->n, req->threads, t, tm->align);
+    for (int t = 0; t < tm->threads; t++) {
+        struct chunk c = chunk_of(tm->n, tm->threads, t, tm->align);
         for (unsigned a = 0; a < req->kernel->arrays; a++) {
             struct nprb_census one;
             if (c.count == 0 ||
@@ -117,18 +118,23 @@ static void stream_team(struct team *tm)
     bool inject_corruption = nprb_fault("corrupt_bandwidth");
 #pragma omp parallel num_threads(req->threads)
     {
-        int t = omp_get_thread_num();
+        /* The team OpenMP gave, which OMP_THREAD_LIMIT can make smaller than asked: the array
+         * is cut among the threads that run, so every element is streamed and the row can say
+         * how many did it. */
+        int t = omp_get_thread_num(), team = omp_get_num_threads();
+#pragma omp single
+        tm->threads = team;
         struct nprb_pin pin;
         bool pinned = nprb_pin_thread(&pin, tm->hw, req->pus[t]) == 0;
         if (!pinned) {
 #pragma omp atomic
             tm->pin_failures++;
         }
-        struct nprb_stream_args args = thread_args(tm, chunk_of(tm->n, req->threads, t, tm->align));
+        struct nprb_stream_args args = thread_args(tm, chunk_of(tm->n, team, t, tm->align));
         if (req->init == NPRB_INIT_MISMATCHED) {
-            int writer_of = (t + req->threads / 2) % req->threads;
+            int writer_of = (t + team / 2) % team;
             struct nprb_stream_args other =
-                thread_args(tm, chunk_of(tm->n, req->threads, writer_of, tm->align));
+                thread_args(tm, chunk_of(tm->n, team, writer_of, tm->align));
             nprb_stream_init(&other, req->seed + (uint64_t)writer_of);
         } else if (req->init != NPRB_INIT_SERIAL) {
             nprb_stream_init(&args, req->seed + (uint64_t)t);
@@ -273,10 +279,11 @@ void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request
         res->huge_page_frac = nprb_buffer_huge_fraction(&buffers[0]);
         res->pinned_ok = tm.pin_failures == 0 && tm.unpinned == 0;
         res->bad_threads = tm.bad;
+        res->threads_ran = tm.threads;
         if (tm.bad > 0)
             snprintf(res->note, sizeof res->note,
                      "validation failed: %d of %d threads got wrong results from kernel %s", tm.bad,
-                     req->threads, req->kernel->name);
+                     tm.threads, req->kernel->name);
         else if (!res->pinned_ok)
             snprintf(res->note, sizeof res->note, "%d threads could not be pinned, %d moved",
                      tm.pin_failures, tm.unpinned);

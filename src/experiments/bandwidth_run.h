@@ -49,6 +49,7 @@ struct nprb_bandwidth_result {
     bool pinned_ok;
     struct nprb_cpus_seen cpus; /**< where the threads were when they finished */
     int bad_threads;            /**< threads whose validation failed */
+    int threads_ran;            /**< threads OpenMP started (OMP_THREAD_LIMIT may cap them) */
     int error;                  /**< errno of what failed, 0 when the run happened */
     char note[160];
 };

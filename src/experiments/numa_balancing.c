@@ -6,6 +6,7 @@
 #include "experiment.h"
 #include "fault.h"
 #include "kernels/stream.h"
+#include "omp_env.h"
 #include "place.h"
 #include "timer.h"
 
@@ -88,10 +89,12 @@ static void run_series(struct series *s)
     bool done = false;
 #pragma omp parallel num_threads(s->threads)
     {
-        int t = omp_get_thread_num();
-        size_t per = s->n / (size_t)s->threads / 512 * 512;
+        /* OMP_THREAD_LIMIT may give fewer threads than asked: the array is cut among those
+         * that run, and every row says how many did. */
+        int t = omp_get_thread_num(), team = omp_get_num_threads();
+        size_t per = s->n / (size_t)team / 512 * 512;
         struct nprb_stream_args args = {.a = s->a + (size_t)t * per,
-                                        .n = t == s->threads - 1 ? s->n - (size_t)t * per : per};
+                                        .n = t == team - 1 ? s->n - (size_t)t * per : per};
         struct nprb_pin pin;
         bool pinned = nprb_pin_thread(&pin, hw, s->from_pus[t]) == 0;
         nprb_stream_init(&args, 0); /* first touch on the from node */
@@ -140,6 +143,14 @@ static void run_series(struct series *s)
                     else
                         NPRB_SET_TEXT(row->note, "placement unverified: no page reported its "
                                                  "node (run as root to read their frames)");
+                }
+                row->threads = team;
+                if (team < s->threads) {
+                    char why[48];
+                    nprb_omp_env_shortfall(s->threads, why, sizeof why);
+                    snprintf(row->note, sizeof row->note, "only %d of %d threads ran (%s)", team,
+                             s->threads, why);
+                    status = NPRB_ROW_INVALID;
                 }
                 add_row(s->ctx, row, status);
                 /* At least two samples, so the series has a start and an end even when one

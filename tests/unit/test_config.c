@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static int load(struct nprb_config *cfg, const char *yaml, char *err, size_t len)
 {
@@ -69,6 +71,97 @@ int main(void)
         CHECK(load(&again, echo, err, sizeof err) == 0);
         CHECK(again.latency_sweep.sample_s == cfg.latency_sweep.sample_s);
         CHECK(again.numa_balancing.interval_s == cfg.numa_balancing.interval_s);
+    }
+    /* Issue 13 item 15: durations take what sizes and numbers take, and every duration that
+     * loads is echoed in a form that loads again as the very value. */
+    rejects("latency_matrix:\n  sample_time: 0x10\n",
+            "test.yaml:2: latency_matrix.sample_time: expected a duration from 1ns to 60min");
+    rejects("latency_matrix:\n  sample_time: 1e-3\n", "expected a duration from 1ns");
+    rejects("latency_matrix:\n  sample_time: .0000000000000000000000000000001ns\n",
+            "expected a duration from 1ns");
+    rejects("latency_matrix:\n  samples: +5\n", "expected a whole number, got '+5'");
+    rejects("latency_matrix:\n  samples: 1e3\n", "expected a whole number, got '1e3'");
+    rejects("loaded_latency:\n  delays: [0, 1e3]\n", "expected whole numbers, got '1e3'");
+    nprb_config_defaults(&cfg);
+    CHECK(nprb_config_set(&cfg, "watchdog=0x10", err, sizeof err) == -1);
+    CHECK(nprb_config_set(&cfg, "latency_matrix.sample_time=1e-320", err, sizeof err) == -1);
+    {
+        static const char *const durations[] = {"1ns",
+                                                "1.0000000000000002ns",
+                                                "0.000000001",
+                                                "3599.9999999999995s",
+                                                "60min",
+                                                "1.2345678ms",
+                                                "0.1",
+                                                "0.30000000000000004",
+                                                "7.77777777777777777ns",
+                                                "123456789ns"};
+        static char echo[NPRB_CONFIG_TEXT_MAX];
+        for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
+            char line[128];
+            struct nprb_config again;
+            snprintf(line, sizeof line, "latency_matrix.sample_time=%s", durations[i]);
+            nprb_config_defaults(&cfg);
+            CHECK(nprb_config_set(&cfg, line, err, sizeof err) == 0);
+            nprb_config_to_yaml(&cfg, echo, sizeof echo);
+            CHECK(load(&again, echo, err, sizeof err) == 0);
+            CHECK(again.latency_matrix.sample_s == cfg.latency_matrix.sample_s);
+        }
+    }
+    /* Issue 13 items 12-14, 16 and the hostile configs beside them. */
+    {
+        static char deep[300000];
+        size_t depth = 100000;
+        memcpy(deep, "seed: ", 6);
+        memset(deep + 6, '[', depth);
+        memset(deep + 6 + depth, ']', depth);
+        rejects(deep, "test.yaml:1: nested deeper than 64 levels");
+        static char ok_depth[512];
+        snprintf(ok_depth, sizeof ok_depth, "seed: %.*s1%.*s\n", 63, deep + 6, 63,
+                 deep + 6 + depth);
+        rejects(ok_depth, "test.yaml:1: seed: expected a single value, got a list");
+    }
+    rejects("latency_matrix.size: 1GiB\nlatency_matrix:\n  size: 2GiB\n",
+            "test.yaml:3: latency_matrix.size: given twice (first on line 1)");
+    rejects("latency_matrix:\n  samples: 5\nlatency_matrix.samples: 7\n",
+            "test.yaml:3: latency_matrix.samples: given twice (first on line 2)");
+    rejects("latency_matrix:\n  \"si\\e[31mze\\nred\": 1\n",
+            "test.yaml:2: latency_matrix.si\\x1b[31mze\\nred: unknown key");
+    rejects("\"x\\u009b2J\": 1\n", "test.yaml:1: x\\u009b2J: unknown key");
+    rejects("latency_sweep:\n  sizes: {a: 1}\n",
+            "latency_sweep.sizes: expected a list (e.g. [a, b]) or a single value, got a mapping");
+    rejects("a: &x [1]\nlatency_sweep:\n  sizes: *x\n", "test.yaml:1: YAML anchor 'x'");
+    rejects("seed: !!binary aGVsbG8=\n", "test.yaml:1: YAML tag 'tag:yaml.org,2002:binary'");
+    rejects("seed: !!int 5\n", "tags are not accepted");
+    rejects("latency_matrix:\n  \"size \": 1G\n", "a key name holds no blanks");
+    CHECK(load(&cfg, "\xef\xbb\xbfseed: 3\r\nlatency_matrix:\r\n  size: 8MiB\r\n", err,
+               sizeof err) == 0);
+    CHECK(cfg.seed == 3 && cfg.latency_matrix.size_bytes == 8ULL << 20);
+    {
+        static char set[12000];
+        memset(set, 'k', 10000);
+        snprintf(set + 10000, sizeof set - 10000, "=1");
+        nprb_config_defaults(&cfg);
+        CHECK(nprb_config_set(&cfg, set, err, sizeof err) == -1);
+        CHECK_STR_CONTAINS(err, "--set: a key of 10000 characters is too long");
+        CHECK(nprb_config_set(&cfg, "lat\x1b[2J\nency=1", err, sizeof err) == -1);
+        CHECK_STR_CONTAINS(err, "--set: unknown key 'lat\\x1b[2J\\nency'");
+        CHECK(strchr(err, '\n') == NULL && strchr(err, '\x1b') == NULL);
+        CHECK(nprb_config_set(&cfg, "latency_matrix.size=\x1b[2J", err, sizeof err) == -1);
+        CHECK_STR_CONTAINS(err, "got '\\x1b[2J'");
+        CHECK(nprb_config_set(&cfg, "=1", err, sizeof err) == -1);
+        CHECK_STR_CONTAINS(err, "expected KEY=VALUE");
+    }
+    {
+        /* A config of 100 MB (sparse) is refused after reading 1 MiB of it. */
+        char path[] = "/tmp/numaprobe-test-config-XXXXXX";
+        int fd = mkstemp(path);
+        CHECK(fd >= 0 && ftruncate(fd, 100 << 20) == 0);
+        char *text = NULL;
+        CHECK(nprb_config_read_file(path, &text, err, sizeof err) == -1 && text == NULL);
+        CHECK_STR_CONTAINS(err, "larger than 1 MiB");
+        close(fd);
+        unlink(path);
     }
     /* A section with nothing under it (every key commented out) changes nothing. */
     CHECK(load(&cfg, "latency_matrix:\nbandwidth_matrix:\n  threads: 2\n", err, sizeof err) == 0);

@@ -50,6 +50,38 @@ int main(void)
     CHECK(nprb_parse_duration("ms", &s) == -1);
     CHECK(nprb_parse_duration("10 parsecs", &s) == -1);
     CHECK(nprb_parse_duration("-1s", &s) == -1);
+    CHECK(nprb_parse_duration(".5", &s) == 0 && s == 0.5);
+    /* Durations follow the rules of sizes and whole numbers: decimal digits only (issue 13). */
+    CHECK(nprb_parse_duration("0x10", &s) == -1);
+    CHECK(nprb_parse_duration("0x1p3s", &s) == -1);
+    CHECK(nprb_parse_duration("1e3", &s) == -1);
+    CHECK(nprb_parse_duration("1e-320", &s) == -1);
+    CHECK(nprb_parse_duration("+1s", &s) == -1);
+    CHECK(nprb_parse_duration("1_000ms", &s) == -1);
+    CHECK(nprb_parse_duration("inf", &s) == -1);
+    CHECK(nprb_parse_duration("nan", &s) == -1);
+    CHECK(nprb_parse_duration("infs", &s) == -1);
+    CHECK(nprb_parse_duration("5.s", &s) == -1);
+    CHECK(nprb_parse_duration("1.5.2s", &s) == -1);
+    CHECK(nprb_parse_duration("1 ms", &s) == 0 && fabs(s - 1e-3) < 1e-15);
+    CHECK(size_rejected("0x10", EINVAL));
+    CHECK(size_rejected("+1G", EINVAL));
+    CHECK(size_rejected("1e3", EINVAL));
+    CHECK(size_rejected("1_024", EINVAL));
+    CHECK(size_rejected("inf", EINVAL));
+
+    int64_t whole = 0;
+    CHECK(nprb_parse_integer("31", &whole) == 0 && whole == 31);
+    CHECK(nprb_parse_integer(" 7 ", &whole) == 0 && whole == 7);
+    CHECK(nprb_parse_integer("-2", &whole) == 0 && whole == -2);
+    CHECK(nprb_parse_integer("+5", &whole) == -1 && errno == EINVAL);
+    CHECK(nprb_parse_integer("1e3", &whole) == -1 && errno == EINVAL);
+    CHECK(nprb_parse_integer("0x10", &whole) == -1 && errno == EINVAL);
+    CHECK(nprb_parse_integer("1_000", &whole) == -1 && errno == EINVAL);
+    CHECK(nprb_parse_integer("1.0", &whole) == -1 && errno == EINVAL);
+    CHECK(nprb_parse_integer("-", &whole) == -1 && errno == EINVAL);
+    CHECK(nprb_parse_integer("", &whole) == -1 && errno == EINVAL);
+    CHECK(nprb_parse_integer("99999999999999999999", &whole) == -1 && errno == ERANGE);
 
     char buf[32];
     nprb_format_size(1ULL << 30, buf, sizeof buf);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Finds every dependency through its standard CMake module or pkg-config and stops with the
 # package to install when one is missing (scripts/setup-deps installs them on Debian/Ubuntu).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Test registration helpers. Every test program returns 0 (pass), non-zero (fail) or 77 (skip).
 
 # The launcher line for MPI tests comes from FindMPI (MPIEXEC_EXECUTABLE, MPIEXEC_NUMPROC_FLAG,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Warnings per target (never global flags), -Werror on request (developer preset and CI), and the
 # sanitizer build.
 function(nprb_target_warnings target)

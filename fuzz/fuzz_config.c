@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: the config parser (YAML text and --set assignments).
  *
  * Input: YAML text, or, when it starts with '=', one --set assignment per line. Besides "does not

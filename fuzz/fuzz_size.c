@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: sizes and durations as users write them ("512MiB", "2G", "10ms"), and the
  * latency pattern names built on them ("stride:64").
  *

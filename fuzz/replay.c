@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Runs a libFuzzer target over files without libFuzzer: every file named, or every file in a
  * directory named, is one input. Lets the seed corpus run as a plain test in every build
  * (including the ASan+UBSan one, with gcc). Exit 0 when every input was run. */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # numaprobe on this host, no scheduler: one rank (an MPI singleton), one results file.
 #
 #   jobs/local.sh [CONFIG] [OUTDIR]

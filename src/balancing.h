@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file balancing.h
  * Changing kernel.numa_balancing for an experiment and always putting it back: on return, on

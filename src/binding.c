@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The binding step: what the launcher bound, what numaprobe makes of it, and which rank of a
  * host measures which node. */
 #include "binding.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file binding.h
  * The binding step, before planning: did the launcher leave this host's ranks the CPUs the plan

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* numaprobe check: reads a results file back through the same row descriptors the writer uses
  * and reports every way it departs from the schema. Tables are read in blocks, so a fleet's file
  * is checked in bounded memory: only /hosts and the (rank, measurement) keys are kept. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file check.h
  * `numaprobe check FILE`: validates a results file (final, merged, or a rank's checkpoint)

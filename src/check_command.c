@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* numaprobe check, the subcommand: refuses paths that are not regular files before opening them,
  * checks each file in a child process (some damage crashes HDF5 or makes it loop, and that is a
  * verdict on the file), and turns the verdicts on several files into one exit status. */

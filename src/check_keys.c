@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The (rank, measurement) index of numaprobe check: a sorted array searched by bisection. */
 #include "check_keys.h"
 

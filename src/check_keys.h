@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file check_keys.h
  * The (rank, measurement) index of numaprobe check: every measurement row's key is kept, so that

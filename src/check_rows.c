@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The per-row rules of numaprobe check. Rows are read through the field descriptors, so a rule
  * names columns, and a table gains a rule by a line in a table below, not by new code. */
 #include "check_rows.h"

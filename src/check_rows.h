@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file check_rows.h
  * The rules one row of a results table keeps on its own, for `numaprobe check` (docs/SCHEMA.md,

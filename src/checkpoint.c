@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Each rank's checkpoint: written after every phase, moved aside when an earlier job's is in
  * the way, removed by the job that wrote it. */
 #include "checkpoint.h"

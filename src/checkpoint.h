@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file checkpoint.h
  * Each rank keeps its finished rows in a small results file of its own, OUT.checkpoints/

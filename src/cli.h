@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file cli.h
  * Command-line arguments, driven by one option table that also writes --help.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The config module's key engine: the one key table, the parser of one value (assign), the
  * defaults and --set. The YAML walk is config_yaml.c; the echo and the reference are
  * config_echo.c; config_keys.h is what the three share. */

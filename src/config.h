@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file config.h
  * The run configuration: built-in defaults, then a YAML file, then --set overrides, all through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The config module's echo and reference: the effective configuration as YAML that loads back
  * as the very values (stored in every results file), and the key reference of
  * --config-reference (docs/CONFIG.md). */

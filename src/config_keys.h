@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file config_keys.h
  * Inside the config module only (config.c, config_yaml.c, config_echo.c): the one table of

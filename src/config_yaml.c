@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The config module's YAML walk: reads a config file, parses it with libyaml and hands every
  * value to the key engine (config.c) under its dotted name, with file and line for messages. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file dimms.h
  * The memory modules of a host, for its fingerprint and for peak-bandwidth arithmetic: from the

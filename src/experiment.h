@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file experiment.h
  * The experiment table: for each experiment, the function that plans its measurements and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file fault.h
  * Fault injection for the test suite: NUMAPROBE_FAULT names faults to inject, comma-separated.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Names the kind of a file that is not a regular one, for the messages that refuse it. */
 #include "file_kind.h"
 

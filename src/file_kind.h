@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file file_kind.h
  * What kind of file a path is, in words, for refusing anything but a regular file before it is

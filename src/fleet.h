@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file fleet.h
  * The MPI side: ranks grouped by host (MPI_COMM_TYPE_SHARED), one leader per host, turn-taking

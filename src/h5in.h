@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file h5in.h
  * Reading a results file back: its root attributes, the layout of each table compared with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file h5out.h
  * The results file writer (rank 0 only). HDF5 builds the file in memory; commit writes it to

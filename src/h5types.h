@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file h5types.h
  * The HDF5 types of the result tables, made from the field descriptors of results.h: the one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file isolate.h
  * Runs a function in a forked child process, so that a crash inside a library reading a damaged

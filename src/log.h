@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file log.h
  * Leveled messages to stderr. The logger is a value passed explicitly (no globals): it knows the

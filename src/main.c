@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* numaprobe: parse, run, map the result to an exit code. Everything else is in the library. */
 #include "build_info.h"
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* numaprobe merge: the checkpoints of a job are ordinary results files, one per rank, so merging
  * is reading each back through the row descriptors and appending its rows, rank by rank, with
  * the same writer a job uses. Two passes: the first reads only root attributes, so checkpoints of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file merge.h
  * `numaprobe merge DIR -o FILE`: rebuilds one results file from the per-rank checkpoints of a

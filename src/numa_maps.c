@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "numa_maps.h"
 
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file numa_maps.h
  * Pages per node of the mappings that make up a range of this process, from /proc/self/numa_maps:

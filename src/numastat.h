@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file numastat.h
  * The kernel's per-node allocation counters (/sys/devices/system/node/nodeN/numastat), read

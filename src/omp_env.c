@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OpenMP's environment, undone where it would change what numaprobe measures (omp_env.h). */
 #include "omp_env.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file omp_env.h
  * What OpenMP's environment did to this process before main() ran, and undoing it. libgomp

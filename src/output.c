@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The output path: what may become a results file, the lock that keeps one job per output, the
  * names beside it within NAME_MAX, and an earlier job's checkpoints moved aside. */
 #include "output.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file output.h
  * The output path of a run or a merge, before and around the write: what may be a results file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file pattern.h
  * Latency access patterns as users name them in configs: "random", "random_full", "stride:64",

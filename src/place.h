@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file place.h
  * Placement: memory allocated under an explicit NUMA policy, and threads pinned to one PU with

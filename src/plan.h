@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file plan.h
  * The validated list of measurements a rank will make: config + topology in, items out. Each

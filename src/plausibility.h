@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file plausibility.h
  * Plausibility flags: figures a user should look at twice. A flag never changes a figure or a

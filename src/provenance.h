@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file provenance.h
  * The environment a host measured under: kernel, huge pages, NUMA balancing, frequency governor

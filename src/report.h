@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file report.h
  * The human-readable summary rank 0 prints on stdout, one host block at a time as the rows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "report_sweeps.h"
 
 #include "units.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file report_sweeps.h
  * The sweep tables on stdout, laid out like the textbook ones: one row per pattern or kernel,

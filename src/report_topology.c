@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_topology: the host's NUMA layout as numactl --hardware shows it, and the class table
  * (latency and bandwidth per pair class), both printed in each host's stdout block. They read
  * one rank's rows only, as the rest of the report does, so they work while rows arrive. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file report_topology.h
  * Two parts of a host's stdout block that read the topology tables: the NUMA layout as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file results.h
  * Result rows (plain value structs, one per measurement) and their field descriptors, which drive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file run.h
  * One numaprobe job, start to finish, along DESIGN.md's data flow:

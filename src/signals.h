@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file signals.h
  * What must still happen when the job is killed by SIGINT, SIGTERM or SIGHUP (a scheduler's time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "status.h"
 
 int nprb_status_exit_code(enum nprb_status status)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file status.h
  * One result code for the whole library. Library functions return one of these and never exit;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file sweep.h
  * Working-set sizes for the cache-hierarchy sweeps, and the cache levels a measured latency

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file timer.h
  * Monotonic time and the statistics every measurement reports (never one mean).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file topo.h
  * The host's topology through hwloc: NUMA nodes (memory-only ones included), the CPUs this process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The host's topology as rows of the results file: /numa_nodes, /distances, hugepage pools and
  * the hwloc XML, recorded once per rank before measuring. */
 #include "topo_record.h"

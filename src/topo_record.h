@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file topo_record.h
  * The host's topology as rows: what each rank records of it before measuring.

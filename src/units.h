@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file units.h
  * Sizes and durations as users write them ("512MiB", "2G", "64k", "4096", "10ms").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file verify.h
  * Where pages actually landed: move_pages(2) with nodes = NULL asks the kernel, page by page.

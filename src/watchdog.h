@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file watchdog.h
  * A timer around each measurement of one rank, kept by a thread of its own: when a measurement

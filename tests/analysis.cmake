@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # ---- fleet analysis (tests/analysis): numaprobe-report on synthetic fleets and on files the
 # binary wrote; included by tests/CMakeLists.txt. Python: ${NPRB_TEST_PYTHON} (Debian's).
 set(NPRB_ANALYSIS_OUT "${NPRB_OUT}/analysis")

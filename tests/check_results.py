@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks a numaprobe results file against the schema contract (docs/SCHEMA.md) and the
 expectations of one test run. Exits 0 when every check passes, 1 with the list of failures."""
 

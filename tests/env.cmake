@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Included by tests/CMakeLists.txt: the environment a job inherits, made hostile (issue 13, items
 # 9 and 10 and the cases beside them). HWLOC_* that point hwloc at another machine, OMP_* that
 # bind or cap OpenMP's threads before main() runs, NUMAPROBE_FAULT misspelt.

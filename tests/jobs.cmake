@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Job scripts, shipped configs, the config error table and the fuzz corpora (issue 7).
 # Included by tests/CMakeLists.txt: NPRB_EXE, NPRB_OUT, NPRB_TINY, EXPECT and the helpers of
 # cmake/NprbTesting.cmake are defined there.
@@ -36,6 +37,9 @@ nprb_add_script_test(jobs.config_doc LABELS "jobs;cli" TIMEOUT 60
   COMMAND ${JOBS_TESTS}/config-doc.sh ${NPRB_EXE} ${PROJECT_SOURCE_DIR}/docs/CONFIG.md)
 nprb_add_script_test(jobs.shellcheck LABELS jobs TIMEOUT 120
   COMMAND ${JOBS_TESTS}/lint-scripts.sh ${PROJECT_SOURCE_DIR})
+# Every source file names its license (BSD-3-Clause, LICENSE) in an SPDX line near its top.
+nprb_add_script_test(jobs.license_lines LABELS jobs TIMEOUT 60
+  COMMAND ${JOBS_TESTS}/license-lines.sh ${PROJECT_SOURCE_DIR})
 
 # ---- job scripts under their schedulers (stand-ins) ------------------------------------------
 # job_test(NAME SCHEDULER LABELS [job-test.sh options...])

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # numaprobe check and numaprobe merge, on files the binary wrote (run.singleton, run.mpi4).
 # Each case of tests/tools/tools_test.py makes its inputs in its own directory: corrupted copies
 # for check, per-rank checkpoints split from mpi4.h5 for merge (the layout the job writes).

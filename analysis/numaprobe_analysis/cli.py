@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """numaprobe-report: tables, outlier hosts, plots and reports from numaprobe results files.
 
   numaprobe-report [report] FILE...   per-host and per-node-type tables, outliers, report

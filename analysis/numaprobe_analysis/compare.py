@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Baseline comparison: the same hosts measured twice (before and after a BIOS, kernel or
 firmware change), metric by metric. A change beyond the threshold in the worse direction is a
 regression, in the better direction an improvement."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Everything the tables, plots and reports are made from, computed once from a loaded fleet."""
 
 from dataclasses import dataclass, field

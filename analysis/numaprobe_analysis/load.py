@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Reads numaprobe results files into pandas frames, refusing files it cannot interpret.
 
 `load(path)` reads one file, only after `numaprobe check` called it valid (validate.py: HDF5

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Node types and headline metrics: one value per host and metric, summarised per node type.
 
 A host's value of a metric is the median over its ranks and over the node pairs the metric

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Outlier hosts within a node type: robust z-score (median and MAD) and a minimum deviation.
 
 A host is flagged on a metric when both hold within its node type:

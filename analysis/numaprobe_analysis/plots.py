@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Plots, each a function of a FleetView that returns a figure or raises Skipped(reason).
 
 Rendered with matplotlib's Agg backend (no display needed) and saved as PNG and SVG."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The report in three forms: text on stdout, one self-contained HTML file (images embedded as
 data URIs, no network), Markdown beside the PNG files, and one CSV file per table."""
 

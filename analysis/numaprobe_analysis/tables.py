@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Tables a person reads: one row per host and NUMA node, latency beside bandwidth."""
 
 import pandas as pd

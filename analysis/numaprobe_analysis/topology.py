@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """What the hosts are made of and what it costs: each host's NUMA layout as `numactl --hardware`
 prints it, the matrices summed up per pair class (local, same package, cross package,
 memory-only node), and the latency sweep's curves with the node whose core swept."""

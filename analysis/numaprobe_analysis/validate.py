@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Validates a results file with `numaprobe check` before anything reads it.
 
 HDF5 1.10 crashes or loops on some damaged files, and h5py would take the report down with it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """numaprobe-report on files the numaprobe binary wrote in the test suite (NUMAPROBE_RESULTS,
 colon-separated), plus files it must refuse."""
 

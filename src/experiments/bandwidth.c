@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The measurement behind every bandwidth experiment: one plan item, one /bandwidth row. */
 #include "experiment.h"
 #include "experiments/bandwidth_run.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth_matrix: the cores of node i (one thread each, or a configured count) streaming
  * memory bound to node j, every i and j, for each configured kernel; plus the policies. */
 #include "experiment.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "bandwidth_run.h"
 
 #include "fault.h"

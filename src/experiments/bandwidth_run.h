@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file bandwidth_run.h
  * One bandwidth measurement, shared by every bandwidth experiment: pinned threads, each streaming

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* After latency_sweep: the cache capacities its random-chase curve shows, set beside hwloc's.
  * A cache holds the lines the chase touches, not its span: the random chase reads one 64 B line
  * per slot (256 B apart, so no adjacent-line prefetch helps it), so a 128 KiB chase occupies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* first_touch: an array read in parallel by every usable core of the host, after it was first
  * written serially from each node in turn, by the threads that read it (the same static
  * schedule), by the wrong threads (a mismatched schedule), interleaved, or bound chunk by chunk.

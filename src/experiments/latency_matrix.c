@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* latency_matrix: idle latency from one core of node i to memory bound to node j, every i and j
  * (memory-only nodes included), plus interleave, preferred and first-touch policies from each
  * node's cores. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file latency_run.h
  * One latency measurement, shared by every latency experiment: a pinned thread, a buffer under a

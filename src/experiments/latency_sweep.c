@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* latency_sweep: ns per access against working-set size, for each configured pattern, from one
  * core through its local memory: the cache hierarchy as a curve. With pairs: all, the same core
  * also chases through every other node's memory: the textbook's local/remote grid, where the

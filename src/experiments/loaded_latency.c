@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* loaded_latency: one core of node i chases memory of node j while the node's other cores load
  * the same memory, for each delay between their lines: a latency-versus-bandwidth curve. */
 #include "experiment.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file loaded_run.h
  * Latency under load (MLC's --loaded_latency): one pinned thread chases a chain in memory of a

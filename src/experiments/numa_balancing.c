@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* numa_balancing: threads first touch an array on node A, then move to node B and keep reading
  * it; every interval the page distribution and the bandwidth are sampled. One series with
  * kernel.numa_balancing off, one with it on: with it on, the kernel migrates the pages towards

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* thread_scaling: bandwidth with 1, 2, ... threads up to every usable core of one node, on its
  * local memory: where one node's memory saturates. */
 #include "experiment.h"

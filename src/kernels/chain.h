@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file chain.h
  * Pointer chains for the latency chase: memory cut into slots, the first word of each slot

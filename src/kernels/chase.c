@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "chase.h"
 
 /* Unrolled by 16 so the loop counter's add and branch are amortised to noise even at L1 latency

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file chase.h
  * The dependent-load loop of the latency measurement, alone in its translation unit so that its

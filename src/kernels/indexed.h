@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file indexed.h
  * The textbook "random read": walk a precomputed array of random indices and sum data[idx[i]].

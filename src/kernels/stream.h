@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file stream.h
  * Bandwidth kernels, one per row of a const table that also states the bytes each moves, both as

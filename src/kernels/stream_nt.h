@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file stream_nt.h
  * Internal to the stream kernels: the non-temporal write and copy loops, one variant per

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared fixtures of the analysis tests: the report command, files the numaprobe binary wrote
 (NUMAPROBE_RESULTS, NUMAPROBE_FLEET3, set by tests/analysis.cmake) and synthetic fleets."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes a synthetic numaprobe results file (the layout of docs/SCHEMA.md) for a fleet of
 hosts of two node types, with chosen hosts made slower on purpose.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """numaprobe-report compare BASE NEW: a planted regression is named and fails the exit status."""
 
 import pandas as pd

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Files the report must refuse: clear message, exit 2, no Python traceback."""
 
 import shutil

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Outlier hosts and node-type summaries on synthetic fleets (tests/analysis/synthetic_fleet.py),
 and the generator's agreement with what the numaprobe binary writes."""
 

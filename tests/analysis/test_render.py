@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The HTML report renders in a real browser (headless Chromium): every embedded image decodes,
 and a screenshot of the page shows plots. Negative controls prove both checks can fail."""
 

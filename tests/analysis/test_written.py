@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """numaprobe-report on files the numaprobe binary wrote in this test run: singleton, 4 ranks on
 one host, and 3 fake hosts (a, b, c). Each plot is drawn exactly when the file has its data."""
 

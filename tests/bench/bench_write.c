@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_write: the cost of rank 0's write path, without MPI or measurement. Takes the rows of
  * one real results file (a host, as numaprobe measured it) and appends them HOSTS times, the
  * rank renumbered each time, through the writer the job uses, one host at a time; prints the

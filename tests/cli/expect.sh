@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # expect.sh RC PATTERN [--forbid PATTERN] [--absent FILE] -- COMMAND...
 # Runs COMMAND, and passes when it exits with RC, its output (stdout + stderr) matches the
 # extended regex PATTERN, does not match the --forbid pattern, and FILE does not exist afterwards.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hugetlb.sh NUMAPROBE OUTDIR
 # huge_pages: hugetlb takes 2 MiB pages from the hugetlbfs pool and never falls back silently:
 # with an empty pool the measurement is a "failed" row naming the pool; with pages reserved

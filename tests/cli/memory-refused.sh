@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # memory-refused.sh NUMAPROBE CONFIG OUTDIR
 # Asks for a latency buffer that fits node 0's memory but not what is free on it: numaprobe must
 # refuse it with a message naming node, size and free memory, record a "failed" row, still write

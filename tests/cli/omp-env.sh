@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # omp-env.sh NUMAPROBE CONFIG OUTDIR CASE
 # numaprobe pins its own threads whatever OMP_* says (issue 13 item 10). Each CASE runs the
 # bandwidth matrix alone under one OpenMP variable and checks the rows and /hosts:

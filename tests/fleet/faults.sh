@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # faults.sh MODE EXE CONFIG OUTDIR: a fleet fault, injected for real (NUMAPROBE_FAULT, see
 # src/fault.h), and what must survive it.
 #   hung_rank      3 fake hosts, the last rank stops for ever: the gather's watchdog gives it up,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """idle_wait.py MPIRUN NUMAPROBE OUTDIR [MPIRUN_FLAGS...]
 
 Two ranks on this host take turns: while rank 0 measures, rank 1 waits for its turn. The wait

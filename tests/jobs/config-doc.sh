@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # config-doc.sh NUMAPROBE DOC [--write]: the key reference in docs/CONFIG.md is exactly what
 # `numaprobe --config-reference` prints, so the document cannot drift from the key table.
 # The reference sits between the lines "<!-- begin: numaprobe --config-reference -->" and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # job-test.sh SCHEDULER --exe EXE --config FILE --outdir DIR [--hosts N] [--script FILE]
 #             [--launcher L] [--ranks-per-host R]
 # Submits a job script of jobs/ unchanged to a stand-in for its scheduler, then checks the

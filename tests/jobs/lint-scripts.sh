@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # lint-scripts.sh ROOT: the job scripts, the fuzz driver, the PBS stub and these test scripts are
 # clean under shellcheck. A planted mistake must be caught (negative control). 77 without shellcheck.
 set -euo pipefail

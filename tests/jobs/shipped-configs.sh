@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # shipped-configs.sh NUMAPROBE ROOT: every config in ROOT/configs validates, without measuring.
 #   --show-config  parses it (keys, types, ranges): must exit 0 and echo every experiment;
 #   --dry-run      plans it on this host: must exit 0, except that a config for big machines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the writer (h5out) writes, the reader (h5in) reads back: every column of every table,
  * field by field, and the root attributes, through the one set of types in h5types. */
 #include "../unit/check.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Tests of `numaprobe check` and `numaprobe merge` on files the binary wrote.
 
     tools_test.py CASE --exe NUMAPROBE --src RESULTS.h5 --work DIR

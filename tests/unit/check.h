@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A few assertion macros for the C unit tests. Each test program returns 0 (pass), 1 (fail) or
  * 77 (skipped: the machine lacks what the test needs), as CTest and automake expect. */
 #ifndef NPRB_TEST_CHECK_H

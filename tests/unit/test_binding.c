@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The binding step's rules without MPI: how a host's CPU nodes are shared out among its ranks,
  * and what widening does to a topology's usable CPUs (synthetic: no process is rebound). */
 #include "binding.h"

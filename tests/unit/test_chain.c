@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 #include "kernels/chain.h"
 #include "kernels/chase.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The index-array random read: every element read once per lap, the sum exact. */
 #include "check.h"
 #include "kernels/indexed.h"

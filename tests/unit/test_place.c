@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Real placement on this host: memory bound to each node lands there (move_pages says so),
  * threads pinned to a PU run there and get their old binding back. Skips (77) where the kernel
  * refuses mbind or move_pages (some containers). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Sweep plans on a two-socket shape (tests/topologies/intel-2s.xml): latency_sweep.pairs adds
  * the remote curves, latency_sweep.from: every the other node's cores, bandwidth_sweep.strides one
  * read_strided curve per stride, and the dry-run summary names both memory nodes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Plausibility flags: the issue's own examples (a remote cell at 0.25x local, a cell at 18x its
  * row's median, p99 at 2.7x the median) are flagged, plausible figures are not, memory-only
  * nodes are never "faster than local", and no flag changes a figure or a status. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The row descriptors are what the file's schema is made of: every field inside its row, in
  * order, without overlap, and "rank" first in every table (the join key of the schema). */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Sweep point placement on synthetic cache hierarchies, cache-step detection on synthetic
  * curves, and pattern names. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Topology discovery on XML shapes of real machines (tests/topologies), and on this host. */
 #include "check.h"
 #include "topo.h"

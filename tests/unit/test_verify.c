@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The page census: touched pages are found on a node, pages never touched are unplaced (not
  * resident: mincore), not unreported, and the placement fraction is over the pages that
  * reported. The frame-to-node map agrees with move_pages where frames are readable (root). */

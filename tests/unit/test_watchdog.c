@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The in-process watchdog (watchdog.h): a measurement that outlives its limit is reported with
  * its item number and how long it had run; one that ends in time is not; off means no thread. */
 #include "check.h"

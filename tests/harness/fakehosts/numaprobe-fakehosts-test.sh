@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # numaprobe-fakehosts-test.sh --exe NUMAPROBE --config FILE --outdir DIR --hosts SPEC
 #                             [--report-hosts N]
 # Runs numaprobe over fake hosts (fakehosts-mpirun, SPEC like a:1,b:1,c:2) and checks the

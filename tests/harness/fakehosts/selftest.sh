@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # selftest.sh: prove that fakehosts-mpirun really gives each rank a separate
 # "host".
 #

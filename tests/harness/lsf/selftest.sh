@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # selftest.sh: prove the LSF stubs (bsub, blaunch, lsf-run) work end to end.
 #
 #   selftest.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # selftest.sh: prove the PBS stub (qsub, pbs_tmrsh) gives a job what PBS Pro gives it.
 #
 # Checks: 1. PBS_* variables, NCPUS/OMP_NUM_THREADS, the node file (select=3:mpiprocs=2 ->

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # numaprobe-job-test.sh --exe NUMAPROBE --config FILE --outdir DIR [--nodes N] [--launcher L]
 # Submits jobs/slurm/numaprobe.sbatch to a fresh local Slurm cluster (with-slurm-cluster) with
 # -N N --ntasks-per-node=1, waits for it, and checks the results file: one row per node.

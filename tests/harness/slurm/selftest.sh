@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # selftest.sh: prove the Slurm test harness works end to end.
 #
 # Brings up a 2-node cluster (via with-slurm-cluster), then:

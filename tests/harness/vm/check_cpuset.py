@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks a results file numaprobe wrote inside a guest's cgroup v2 cpuset that holds only one
 NUMA node's CPUs and memory (in-cpuset): every node is still listed, the others as not allowed;
 every matrix cell outside the cpuset is present and says why it was not measured; what the job

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks the two topology parts of numaprobe's stdout, as run inside a vm-run guest, against
 what the guest itself says: the topology block at the head of each host's block must equal
 `numactl --hardware` run in the same guest just before (node list, CPUs, sizes, the distance

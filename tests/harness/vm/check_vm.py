@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks a results file numaprobe wrote inside a vm-run guest against the guest's known
 layout: N CPU nodes of C/N vCPUs, K memory-only nodes, SLIT distances as vm-run sets them."""
 

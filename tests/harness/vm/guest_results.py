@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """What the guest checks (check_vm.py, check_cpuset.py) share: reading a results file's tables
 and collecting failures instead of stopping at the first."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # numaprobe-in-vm.sh --exe NUMAPROBE --config FILE --outdir DIR --nodes N [--memonly K]
 #                    [--ranks R] [--cpus C] [--cpuset-node K] [--fault NAME --expect-rc RC]
 #                    [--balancing 0|1] [--packages P [--slit-package D] [--slit-cross D]]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Self-test for vm-run: boots a few guests and checks that what was asked for
 # is what the guest kernel sees, that exit statuses propagate and that files
 # written in the share come back.

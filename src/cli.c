@@ -88,13 +88,16 @@ void nprb_cli_print_kernels(FILE *out)
 void nprb_cli_print_help(FILE *out)
 {
     fprintf(out,
+            /* "  or:" opens each further usage line, as help2man reads them for the man page. */
             "Usage: numaprobe [OPTIONS]\n"
-            "       mpirun --map-by ppr:1:node --bind-to none numaprobe [OPTIONS]\n"
-            "       numaprobe check FILE...      validate results files (0 valid, 4 invalid)\n"
-            "       numaprobe merge DIR -o FILE  rebuild a results file from a job's checkpoints\n"
-            "                                    (0 complete, 5 partial); each takes --help\n\n"
+            "  or:  mpirun --map-by ppr:1:node --bind-to none numaprobe [OPTIONS]\n"
+            "  or:  numaprobe check FILE...\n"
+            "  or:  numaprobe merge DIR -o FILE\n\n"
             "Measures memory latency and bandwidth of every NUMA node of every host in the job\n"
-            "and writes all results to one HDF5 file (see docs/SCHEMA.md).\n\nOptions:\n");
+            "and writes all results to one HDF5 file (see docs/SCHEMA.md). 'numaprobe check'\n"
+            "validates results files (0 valid, 4 invalid); 'numaprobe merge' rebuilds a results\n"
+            "file from a job's checkpoints (0 complete, 5 partial); each takes --help.\n\n"
+            "Options:\n");
     for (int i = 0; i < N_OPTIONS; i++) {
         char left[64];
         if (rows[i].short_name)

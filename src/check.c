@@ -175,6 +175,11 @@ static bool check_attributes(struct checker *c)
         require_attr(c, "ranks_missing", NPRB_ATTR_TEXT);
         require_attr(c, "ranks_incomplete", NPRB_ATTR_TEXT);
     }
+    /* Added in schema 0.5.0: a file of an older minor version lacks them. */
+    static const char *const since_0_5[] = {"run_id", "config_fingerprint"};
+    for (size_t i = 0; i < sizeof since_0_5 / sizeof since_0_5[0]; i++)
+        if (nprb_attrs_find(&c->attrs, since_0_5[i]) != NULL)
+            require_attr(c, since_0_5[i], NPRB_ATTR_TEXT);
     c->world_size = nprb_attrs_int(&c->attrs, "world_size", -1);
     c->host_count = nprb_attrs_int(&c->attrs, "host_count", -1);
     c->complete = nprb_attrs_int(&c->attrs, "complete", -1);

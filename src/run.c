@@ -24,6 +24,7 @@
 #include "watchdog.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <omp.h>
 #include <signal.h>
@@ -517,6 +518,55 @@ static void binding_summary(const struct job *job, char *buf, size_t len)
              job->narrow_ranks > 8 ? ", ..." : "");
 }
 
+/* FNV-1a over @p len bytes, continuing from @p h. */
+static uint64_t fnv1a_more(uint64_t h, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* Config keys that do not change what is measured: left out of config_fingerprint. The report
+ * applies the same rule to the `config` attribute (analysis/numaprobe_analysis/runs.py). */
+static const char *const unmeasured_keys[] = {"report_hosts", "watchdog", "checkpoints", "memory"};
+
+/* config_fingerprint: FNV-1a (16 hex digits) of the config echo's lines, each with its newline,
+ * leaving out the lines of the keys above (a top-level `key: value`, or a section and its
+ * indented lines). */
+static void config_fingerprint(const char *yaml, char *out, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    bool skip = false;
+    for (const char *line = yaml; *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (line[0] != ' ') {
+            const char *colon = memchr(line, ':', n);
+            size_t klen = colon ? (size_t)(colon - line) : n;
+            skip = false;
+            for (size_t i = 0; i < sizeof unmeasured_keys / sizeof unmeasured_keys[0]; i++)
+                if (strlen(unmeasured_keys[i]) == klen &&
+                    strncmp(line, unmeasured_keys[i], klen) == 0)
+                    skip = true;
+        }
+        if (!skip)
+            h = fnv1a_more(h, line, n);
+        line += n;
+    }
+    snprintf(out, len, "%016" PRIx64, h);
+}
+
+/* run_id: UUID-like, from rank 0's host, PID and start (the job identity) and its start clock. */
+static void run_id(const struct job *job, char *out, size_t len)
+{
+    uint64_t a = fnv1a_more(0xcbf29ce484222325ULL, job->job_identity, strlen(job->job_identity));
+    uint64_t b = fnv1a_more(a ^ job->start_ns, (const char *)&job->start_ns, sizeof job->start_ns);
+    snprintf(out, len, "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%012" PRIx64,
+             a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48, (uint64_t)(b & 0xffffffffffffULL));
+}
+
 static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete)
 {
     char end_utc[32];
@@ -530,6 +580,11 @@ static void write_attributes(struct job *job, struct nprb_h5 *h5, int complete)
     nprb_h5_attr_text(h5, "end_utc", end_utc);
     nprb_h5_attr_text(h5, "command_line", command_line);
     nprb_h5_attr_text(h5, "config", job->config_yaml);
+    char fingerprint[17], id[40];
+    config_fingerprint(job->config_yaml, fingerprint, sizeof fingerprint);
+    nprb_h5_attr_text(h5, "config_fingerprint", fingerprint);
+    run_id(job, id, sizeof id);
+    nprb_h5_attr_text(h5, "run_id", id);
     nprb_h5_attr_text(h5, "config_source",
                       job->cli->config_path ? job->cli->config_path : "built-in defaults");
     nprb_h5_attr_text(h5, "mpi_library", job->fleet->mpi_library);

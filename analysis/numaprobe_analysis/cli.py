@@ -16,6 +16,7 @@ from . import report
 from .fleetview import view
 from .load import ResultsError, load_fleet
 from .outliers import OutlierRule
+from .runs import MixedConfigs, refuse_mixed
 from .plots import render_all
 from .tables import hosts_table, local_table
 from .topology import first_rank_rows, numactl_lines
@@ -23,8 +24,9 @@ from .version import version_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_TEXT = ("Exit status: 0 ok; 1 findings (compare: a regression; report: an outlier host, "
-             "only with --fail-on-outliers); 2 unreadable file, unsupported schema, usage "
-             "error or unwritable output.")
+             "only with --fail-on-outliers); 2 unusable input: unreadable file, unsupported "
+             "schema, runs of different measurement configs, compare with no host (or too "
+             "few) matched, usage error or unwritable output.")
 
 
 def print_file(results, out):
@@ -61,6 +63,16 @@ def _rule_options(parser):
                    help="node types with fewer hosts are not judged (default 5)")
 
 
+def _runs_options(parser):
+    g = parser.add_argument_group("runs")
+    g.add_argument("--allow-mixed-configs", action="store_true",
+                   help="keep runs of different measurement configs as separate groups "
+                        "instead of refusing them (exit 2)")
+    g.add_argument("--all-runs", action="store_true",
+                   help="show each run of a host measured several times (default: the "
+                        "latest run counts)")
+
+
 def _rule(args):
     return OutlierRule(z_limit=args.z, pct_limit=args.pct, min_hosts=args.min_hosts)
 
@@ -71,9 +83,11 @@ def default_outdir(path):
 
 
 def cmd_report(args):
-    fleet = load_fleet(args.files)
+    fleet = load_fleet(args.files, all_runs=args.all_runs, allow_mixed=args.allow_mixed_configs)
     for res in fleet.files:
         print_file(res, sys.stdout)
+    for line in fleet.notes:
+        print(f"note: {line}")
     v = view(fleet, _rule(args))
     plots = None
     if not args.no_report:
@@ -88,25 +102,82 @@ def cmd_report(args):
     return EXIT_OK
 
 
-def cmd_compare(args):
-    base, new = load_fleet([args.base]), load_fleet([args.new])
-    bv, nv = view(base), view(new)
-    catalogue = {**bv.catalogue, **nv.catalogue}
-    changes = cmp.compare(bv.values, nv.values, catalogue, args.threshold)
-    notes = cmp.host_changes(bv.hosts, nv.hosts)
-    regressions = changes[changes.verdict == "regression"]
-    improvements = changes[changes.verdict == "improvement"]
-    print(f"Baseline {args.base} ({base.files[0].attrs.get('start_utc')}) vs "
-          f"{args.new} ({new.files[0].attrs.get('start_utc')}); threshold "
-          f"{args.threshold:g}%; {changes.host.nunique()} host(s) and "
-          f"{len(changes)} host-metric pair(s) compared")
-    for line in notes:
-        print(f"note: {line}")
-    cols = ["host", "type", "metric", "unit", "base", "new", "change_pct"]
-    for title, frame in (("Regressions", regressions), ("Improvements", improvements)):
+def _print_frames(frames):
+    for title, frame, cols in frames:
         print(f"\n{title}: {len(frame)}")
         if len(frame):
             print(report.display(frame[cols]).to_string(index=False))
+
+
+def cmd_references(args, path):
+    new = load_fleet([path])
+    nv = view(new)
+    refs = cmp.load_references(args.references)
+    frame, matched, notes = cmp.against_references(nv.values, nv.hosts, nv.catalogue, refs)
+    print(f"{path} ({new.files[0].attrs.get('start_utc')}) against the references in "
+          f"{args.references}; {len(matched)} of {len(nv.hosts)} host(s) matched a reference")
+    for line in notes + new.notes:
+        print(f"note: {line}")
+    if not matched:
+        print(f"numaprobe-report compare: no host of {path} matched a node type and metric of "
+              f"{args.references}: nothing compared", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    bad = frame[frame.verdict == "regression"]
+    _print_frames([("Regressions", bad, ["host", "type", "metric", "unit", "value", "min",
+                                         "max"])])
+    if args.output:
+        os.makedirs(args.output, exist_ok=True)
+        frame.drop(columns=["key"]).to_csv(os.path.join(args.output, "references.csv"),
+                                           index=False)
+    if len(bad):
+        print(f"\n{len(bad)} value(s) outside the references on {bad.host.nunique()} host(s)",
+              file=sys.stderr)
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def cmd_compare(args):
+    if args.references:
+        if len(args.files) != 1:
+            print("numaprobe-report compare: with --references, give one results file",
+                  file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return cmd_references(args, args.files[0])
+    if len(args.files) != 2:
+        print("numaprobe-report compare: give BASE and NEW (or --references REF.yaml NEW)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    base_path, new_path = args.files
+    base, new = load_fleet([base_path]), load_fleet([new_path])
+    runs = base.runs + new.runs
+    refuse_mixed(runs, args.allow_mixed_configs)
+    bv, nv = view(base), view(new)
+    catalogue = {**bv.catalogue, **nv.catalogue}
+    tolerances = cmp.parse_tolerances(args.tolerance, catalogue)
+    matched = cmp.matched_hosts(bv.hosts, nv.hosts)
+    share = 100.0 * len(matched) / max(1, len(bv.hosts))
+    if not matched or share < args.min_matched:
+        print(f"numaprobe-report compare: {len(matched)} of {len(bv.hosts)} baseline host(s) "
+              f"({share:.0f}%) are in {new_path}, fewer than --min-matched "
+              f"{args.min_matched:g}%: hosts renamed (short names vs FQDNs?) or another "
+              f"fleet; nothing judged", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    changes = cmp.compare(bv.values, nv.values, catalogue, args.threshold, tolerances)
+    notes = cmp.host_changes(bv.hosts, nv.hosts)
+    if len({r.fingerprint for r in runs}) > 1:
+        notes.insert(0, "the measurement configs differ (--allow-mixed-configs); changes may "
+                        "come from the config, not the hosts")
+    regressions = changes[changes.verdict == "regression"]
+    improvements = changes[changes.verdict == "improvement"]
+    tol = "".join(f", {k} {v:g}%" for k, v in tolerances.items())
+    print(f"Baseline {base_path} ({base.files[0].attrs.get('start_utc')}) vs "
+          f"{new_path} ({new.files[0].attrs.get('start_utc')}); threshold "
+          f"{args.threshold:g}%{tol}; {changes.host.nunique()} host(s) and "
+          f"{len(changes)} host-metric pair(s) compared")
+    for line in notes + base.notes + new.notes:
+        print(f"note: {line}")
+    cols = ["host", "type", "metric", "unit", "base", "new", "change_pct"]
+    _print_frames([("Regressions", regressions, cols), ("Improvements", improvements, cols)])
     per_type = cmp.type_changes(changes)
     if len(per_type):
         print("\nMedian change per node type and metric")
@@ -130,10 +201,23 @@ def parser_for(command):
             description="Regressions and improvements per host and metric since a baseline "
                         "file: a change beyond the threshold, in the worse direction, is a "
                         "regression.", epilog=EXIT_TEXT)
-        p.add_argument("base", metavar="BASE", help="baseline results file")
-        p.add_argument("new", metavar="NEW", help="new results file, same hosts")
+        p.add_argument("files", nargs="+", metavar="BASE NEW",
+                       help="baseline results file and new results file (same hosts); "
+                            "with --references, the new file alone")
         p.add_argument("--threshold", type=float, default=10.0, metavar="PCT",
                        help="change in percent that counts (default 10)")
+        p.add_argument("--tolerance", action="append", default=[], metavar="METRIC=PCT",
+                       help="the change that counts for one metric (key such as "
+                            "latency_local_ns, or its label); repeatable")
+        p.add_argument("--min-matched", type=float, default=50.0, metavar="PCT",
+                       help="share of the baseline's hosts that must be in NEW, else exit 2 "
+                            "(default 50; no host matched is always exit 2)")
+        p.add_argument("--references", metavar="REF.yaml",
+                       help="judge NEW against reference values per node type instead of a "
+                            "baseline: NODE_TYPE: {METRIC: {min: 0.8 * peak, max: 110}}")
+        p.add_argument("--allow-mixed-configs", action="store_true",
+                       help="compare runs of different measurement configs (with a note) "
+                            "instead of refusing them (exit 2)")
         p.add_argument("-o", "--output", metavar="DIR",
                        help="also write changes.csv and type_changes.csv here")
         return p
@@ -150,6 +234,7 @@ def parser_for(command):
     p.add_argument("--no-report", action="store_true", help="print the tables only")
     p.add_argument("--fail-on-outliers", action="store_true",
                    help="exit 1 when an outlier host is found")
+    _runs_options(p)
     _rule_options(p)
     return p
 
@@ -162,7 +247,7 @@ def main(argv=None):
     args = parser_for(command).parse_args(argv)
     try:
         return cmd_compare(args) if command == "compare" else cmd_report(args)
-    except ResultsError as e:
+    except (ResultsError, MixedConfigs, cmp.UnusableInput) as e:
         print(f"numaprobe-report: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as e:

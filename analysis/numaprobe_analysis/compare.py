@@ -3,15 +3,23 @@
 firmware change), metric by metric. A change beyond the threshold in the worse direction is a
 regression, in the better direction an improvement."""
 
+import re
+
 import numpy as np
 import pandas as pd
+
+
+class UnusableInput(Exception):
+    """Input that cannot give a verdict (no host matched, a malformed reference): exit 2."""
 
 CHANGE_COLUMNS = ["host", "type", "metric", "unit", "base", "new", "change_pct", "verdict", "key"]
 
 
-def compare(base_values, new_values, catalogue, threshold_pct=10.0):
+def compare(base_values, new_values, catalogue, threshold_pct=10.0, tolerances=None):
     """Per host and judged metric present in both: base, new, change %, verdict (regression,
-    improvement or same). Returns the frame sorted worst first."""
+    improvement or same). tolerances: metric key -> percent, overriding threshold_pct for that
+    metric. Returns the frame sorted worst first."""
+    tolerances = tolerances or {}
     judged = [k for k, m in catalogue.items() if m.judged]
     both = base_values.merge(new_values, on=["host", "metric"], suffixes=("_base", "_new"))
     both = both[both.metric.isin(judged)]
@@ -22,7 +30,7 @@ def compare(base_values, new_values, catalogue, threshold_pct=10.0):
             if r.value_base != 0 else np.inf
         worse = (change > 0) == (m.better == "lower")
         verdict = "same"
-        if abs(change) > threshold_pct:
+        if abs(change) > tolerances.get(r.metric, threshold_pct):
             verdict = "regression" if worse else "improvement"
         rows.append([r.host, r.type_new, m.label, m.unit, r.value_base, r.value_new, change,
                      verdict, r.metric])
@@ -55,3 +63,89 @@ def type_changes(changes):
     grouped = changes.groupby(["type", "metric", "unit"], sort=False)
     out = grouped.change_pct.agg(hosts="count", median_change_pct="median").reset_index()
     return out.sort_values(["type", "metric"]).reset_index(drop=True)
+
+
+def matched_hosts(base_hosts, new_hosts):
+    return sorted(set(base_hosts.host) & set(new_hosts.host))
+
+
+def parse_tolerances(items, catalogue):
+    """`KEY=PCT` items (KEY: a metric key such as bw_read_local_gbs, or its label) -> dict."""
+    by_label = {m.label: k for k, m in catalogue.items()}
+    out = {}
+    for item in items or []:
+        key, sep, pct = item.partition("=")
+        key = by_label.get(key.strip(), key.strip())
+        try:
+            value = float(pct)
+        except ValueError:
+            value = None
+        if not sep or value is None or value < 0:
+            raise UnusableInput(f"--tolerance {item!r}: expected METRIC=PCT")
+        if key not in catalogue:
+            raise UnusableInput(f"--tolerance {item!r}: no metric {key!r} in these files "
+                                f"(metrics: {', '.join(catalogue)})")
+        out[key] = value
+    return out
+
+
+_BOUND = re.compile(r"^\s*(?:([0-9.eE+-]+)\s*\*\s*)?peak\s*$")
+
+
+def _bound(expr, peak):
+    """A reference bound: a number, `peak` or `F * peak` (the host's peak_gbs)."""
+    if isinstance(expr, (int, float)) and not isinstance(expr, bool):
+        return float(expr)
+    m = _BOUND.match(str(expr))
+    if not m:
+        raise UnusableInput(f"reference bound {expr!r}: expected a number, peak or F * peak")
+    factor = float(m.group(1)) if m.group(1) else 1.0
+    return factor * peak if peak and peak > 0 else np.nan
+
+
+def load_references(path):
+    import yaml
+    try:
+        with open(path, encoding="utf-8") as f:
+            refs = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as e:
+        raise UnusableInput(f"{path}: cannot read the references: {e}") from None
+    if not isinstance(refs, dict) or not all(isinstance(v, dict) for v in refs.values()):
+        raise UnusableInput(f"{path}: references are NODE_TYPE: {{METRIC: {{min: X, max: Y}}}}")
+    return refs
+
+
+REFERENCE_COLUMNS = ["host", "type", "metric", "unit", "value", "min", "max", "verdict", "key"]
+
+
+def against_references(values, hosts, catalogue, refs):
+    """Every host of a node type named in @p refs (its label, node_type or fingerprint) against
+    each bound: `regression` when a value is below min or above max. Returns (frame, matched
+    hosts, notes)."""
+    rows, notes, matched = [], [], set()
+    info = hosts.set_index("host")
+    for name, metrics in refs.items():
+        sel = hosts[(hosts.type == name) | (hosts.node_type == name) |
+                    (hosts.fingerprint == str(name))]
+        if sel.empty:
+            notes.append(f"reference node type {name!r}: no host of it in this file")
+            continue
+        for key, bounds in metrics.items():
+            if key not in catalogue:
+                raise UnusableInput(f"reference {name!r}: no metric {key!r} in this file "
+                                    f"(metrics: {', '.join(catalogue)})")
+            if not isinstance(bounds, dict) or not set(bounds) <= {"min", "max"}:
+                raise UnusableInput(f"reference {name!r} {key}: expected {{min: X, max: Y}}")
+            m = catalogue[key]
+            vals = values[(values.metric == key) & values.host.isin(sel.host)]
+            for r in vals.itertuples(index=False):
+                peak = info.at[r.host, "peak_gbs"] if "peak_gbs" in info.columns else np.nan
+                lo = _bound(bounds["min"], peak) if "min" in bounds else np.nan
+                hi = _bound(bounds["max"], peak) if "max" in bounds else np.nan
+                bad = (not np.isnan(lo) and r.value < lo) or (not np.isnan(hi) and r.value > hi)
+                matched.add(r.host)
+                rows.append([r.host, r.type, m.label, m.unit, r.value, lo, hi,
+                             "regression" if bad else "same", key])
+    frame = pd.DataFrame(rows, columns=REFERENCE_COLUMNS)
+    frame = frame.sort_values(["verdict", "host", "metric"], ascending=[True, True, True])
+    return frame.reset_index(drop=True), sorted(matched), notes

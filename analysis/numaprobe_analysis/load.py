@@ -163,17 +163,56 @@ def read(path, budget=None):
 
 @dataclass
 class Fleet:
-    """Several results files as one: every table stacked, with `file` and `host` columns."""
+    """Several results files as one: every table stacked, with `file` and `host` columns.
+    runs: one Run per file (runs.py); notes: what was left out or renamed, in sentences."""
     files: list
     tables: dict
+    runs: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
     def __getitem__(self, name):
         return self.tables[name]
 
 
-def load_fleet(paths):
-    """Loads every path (ResultsError on the first bad one) and stacks their tables."""
+def _kept_runs(fleet_hosts, runs, all_runs):
+    """(file, hostname) -> the host name its rows take, for the runs of each host that count:
+    the latest run of a host (start_utc, then file order) within each measurement config, or
+    every run under its own name (`host@start_utc`) with @p all_runs. Also the notes."""
+    by_path = {r.path: r for r in runs}
+    configs = {r.fingerprint for r in runs}
+    pairs = fleet_hosts[["file", "hostname"]].drop_duplicates()
+    keep, notes = {}, []
+    for host, rows in pairs.groupby("hostname", sort=True):
+        files = list(rows.file)
+        group = {}
+        for f in files:
+            group.setdefault(by_path[f].fingerprint, []).append(by_path[f])
+        for fp, rs in group.items():
+            name = host if len(group) == 1 else f"{host} [config {fp[:6]}]"
+            rs = sorted(rs, key=lambda r: (r.start_utc, r.order))
+            if len(rs) == 1:
+                keep[(rs[0].path, host)] = name
+            elif all_runs:
+                for r in rs:
+                    keep[(r.path, host)] = f"{name}@{r.start_utc or r.order}"
+            else:
+                keep[(rs[-1].path, host)] = name
+                notes.append(f"{host}: {len(rs)} runs; the latest ({rs[-1].path}, "
+                             f"{rs[-1].start_utc}) counts (--all-runs shows each)")
+    if len(configs) > 1:
+        notes.append(f"{len(configs)} measurement configs kept as separate groups "
+                     f"(--allow-mixed-configs): node types are split by config")
+    return keep, notes
+
+
+def load_fleet(paths, all_runs=False, allow_mixed=False):
+    """Loads every path (ResultsError on the first bad one) and stacks their tables. Runs of
+    different measurement configs are refused (runs.MixedConfigs) unless @p allow_mixed; a host
+    in several runs counts once, by its latest run, unless @p all_runs."""
+    from .runs import refuse_mixed, run_of
     files = [load(p) for p in paths]
+    runs = [run_of(res, i) for i, res in enumerate(files)]
+    refuse_mixed(runs, allow_mixed)
     tables = {}
     for name in TABLES + OPTIONAL_TABLES:
         parts = []
@@ -192,4 +231,15 @@ def load_fleet(paths):
                 frame["host"] = frame["hostname"]
             parts.append(frame)
         tables[name] = pd.concat(parts, ignore_index=True) if parts else empty
-    return Fleet(files=files, tables=tables)
+    keep, notes = _kept_runs(tables["hosts"], runs, all_runs)
+    fingerprints = {r.path: r.fingerprint for r in runs}
+    for name, frame in tables.items():
+        if frame.empty or "host" not in frame.columns:
+            continue
+        renamed = [keep.get((f, h)) for f, h in zip(frame.file, frame.host)]
+        frame = frame.assign(host=renamed)
+        frame = frame[frame.host.notna()].reset_index(drop=True)
+        if name == "hosts":
+            frame["config"] = frame.file.map(fingerprints)
+        tables[name] = frame
+    return Fleet(files=files, tables=tables, runs=runs, notes=notes)

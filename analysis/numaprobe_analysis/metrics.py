@@ -27,7 +27,8 @@ def hosts_frame(fleet):
     """One row per host: its node type (fingerprint and label) and hardware."""
     hosts = fleet["hosts"].sort_values(["file", "rank"])
     cols = ["host", "fingerprint", "node_type", "cpu_model", "packages", "numa_nodes", "cores",
-            "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel", "status"]
+            "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel", "status", "config",
+            "peak_gbs"]
     cols = [c for c in cols if c in hosts.columns]
     per_host = hosts.groupby("host", sort=True)[cols[1:]].first().reset_index()
     per_host["ranks"] = hosts.groupby("host", sort=True).size().values
@@ -36,6 +37,10 @@ def hosts_frame(fleet):
     labels = per_host.groupby("node_type")["fingerprint"].nunique()
     per_host["type"] = [lbl if labels[lbl] == 1 else f"{lbl} [{fp[:6]}]"
                         for lbl, fp in zip(per_host.node_type, per_host.fingerprint)]
+    # Runs of different measurement configs (--allow-mixed-configs) never share a type.
+    if "config" in per_host.columns and per_host.config.nunique() > 1:
+        per_host["type"] = [f"{t} (config {c[:6]})" for t, c in zip(per_host.type,
+                                                                     per_host.config)]
     return per_host
 
 
@@ -55,12 +60,30 @@ def node_types_frame(hosts):
     return types
 
 
+# A row whose spread is above this (percent) is noisy: shown, but kept out of outlier verdicts.
+NOISY_PCT = 25.0
+
+
+def row_spread_pct(rows, value):
+    """Spread of each row, in percent: |median - best| / best for bandwidth (gbs_best),
+    (p90 - min) / min for latency; NaN where the columns are absent."""
+    if value == "gbs_best" and "gbs_median" in rows.columns:
+        return 100 * (rows.gbs_best - rows.gbs_median).abs() / rows.gbs_best
+    if "latency_ns_p90" in rows.columns and "latency_ns_min" in rows.columns:
+        return 100 * (rows.latency_ns_p90 - rows.latency_ns_min) / rows.latency_ns_min
+    return pd.Series(np.nan, index=rows.index)
+
+
 def _per_host(rows, value, metric, out):
+    """A host's value (median over its rows) and its spread (the largest of its rows')."""
     if len(rows) == 0:
         return
-    med = rows.groupby("host")[value].median().dropna()
+    rows = rows.assign(_spread=row_spread_pct(rows, value))
+    grouped = rows.groupby("host")
+    med = grouped[value].median().dropna()
+    spread = grouped["_spread"].max()
     for host, v in med.items():
-        out.append((host, metric, float(v)))
+        out.append((host, metric, float(v), float(spread.get(host, np.nan))))
 
 
 def _matrix_metrics(fleet, out, catalogue):
@@ -121,12 +144,12 @@ def _cache_metrics(fleet, hosts, out, catalogue):
             if len(inside):
                 m = Metric(f"latency_{level}_ns", f"latency {level}", "ns", "lower")
                 catalogue[m.name] = m
-                out.append((host, m.name, float(inside.iloc[-1])))
+                out.append((host, m.name, float(inside.iloc[-1]), np.nan))
         beyond = curve[curve.index >= max(below, 1)]
         if len(beyond):
             m = Metric("latency_memory_ns", "latency memory (lines >= last cache)", "ns", "lower")
             catalogue[m.name] = m
-            out.append((host, m.name, float(beyond.iloc[-1])))
+            out.append((host, m.name, float(beyond.iloc[-1]), np.nan))
 
 
 def first_touch_modes(bandwidth):
@@ -158,20 +181,22 @@ def _first_touch_metrics(fleet, out, catalogue):
             m = Metric(f"first_touch_penalty_{kind}_pct", f"first-touch penalty {kind}", "%",
                        "lower", judged=False)
             catalogue[m.name] = m
-            out.append((host, m.name, float(100 * (1 - k.gbs_best.median() / ref))))
+            out.append((host, m.name, float(100 * (1 - k.gbs_best.median() / ref)), np.nan))
 
 
-def host_metrics(fleet, hosts):
-    """Long frame host, type, metric, value; and the catalogue of metrics found (in order)."""
+def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
+    """Long frame host, type, metric, value, spread_pct, noisy; and the catalogue of metrics
+    found (in order). noisy: the spread is above @p noisy_pct."""
     out, catalogue = [], {}
     _matrix_metrics(fleet, out, catalogue)
     _cache_metrics(fleet, hosts, out, catalogue)
     _first_touch_metrics(fleet, out, catalogue)
-    frame = pd.DataFrame(out, columns=["host", "metric", "value"])
+    frame = pd.DataFrame(out, columns=["host", "metric", "value", "spread_pct"])
+    frame["noisy"] = frame.spread_pct > noisy_pct
     frame = frame.merge(hosts[["host", "type"]], on="host", how="left")
     present = set(frame.metric)
     catalogue = {k: m for k, m in catalogue.items() if k in present}
-    return frame[["type", "host", "metric", "value"]], catalogue
+    return frame[["type", "host", "metric", "value", "spread_pct", "noisy"]], catalogue
 
 
 SUMMARY_COLUMNS = ["type", "metric", "unit", "hosts", "median", "q25", "q75", "IQR", "min",

@@ -40,6 +40,8 @@ def find_outliers(values, catalogue, rule=OutlierRule(), hosts_per_type=None):
     small = [(t, int(n)) for t, n in sorted(hosts_per_type.items()) if n < rule.min_hosts]
     too_small = {t for t, _ in small}
     rows = []
+    if "noisy" in values.columns:  # a noisy figure is shown, never judged
+        values = values[~values.noisy]
     for typ, group in values.groupby("type", sort=True):
         if typ in too_small:
             continue

@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 
 import pandas as pd
 
+from .metrics import NOISY_PCT
 from .outliers import small_types_text
 from .topology import class_table, first_rank_rows, numactl_lines, sweep_table
 
@@ -48,6 +49,8 @@ def tables(v):
     """Every table of the report, in reading order: name -> (title, frame). The CSV files take
     the names; the plots follow the outliers."""
     out = {"node_types": ("Node types", v.types),
+           "noisy": (f"Noisy figures (spread above {NOISY_PCT:g}%: shown, not judged)",
+                     noisy_frame(v)),
            "outliers": ("Outlier hosts", v.outliers.drop(columns=["key"]))}
     classes = class_table(v.fleet, v.hosts)
     for i, typ in enumerate(v.type_names()):
@@ -67,6 +70,18 @@ def tables(v):
         if len(v.values) else pd.DataFrame(columns=["type", "host"])
     out["host_metrics"] = ("Every host's headline values", wide.reset_index())
     return out
+
+
+def noisy_frame(v):
+    """Host figures whose spread is above the noise threshold, noisiest first."""
+    cols = ["type", "host", "metric", "unit", "value", "spread_pct"]
+    if v.values.empty or "noisy" not in v.values.columns:
+        return pd.DataFrame(columns=cols)
+    n = v.values[v.values.noisy]
+    labels = {k: (m.label, m.unit) for k, m in v.catalogue.items()}
+    frame = n.assign(unit=n.metric.map(lambda k: labels[k][1]),
+                     metric=n.metric.map(lambda k: labels[k][0]))
+    return frame[cols].sort_values("spread_pct", ascending=False).reset_index(drop=True)
 
 
 def type_classes(classes, typ):
@@ -97,6 +112,14 @@ def judgement_lines(v):
     elif v.outliers.empty:
         judged = len(v.types) - len(v.too_small)
         lines.append("No outlier hosts." if judged else "No node type was large enough to judge.")
+    noisy = noisy_frame(v)
+    if len(noisy):
+        lines.append(f"{len(noisy)} noisy figure(s) on {noisy.host.nunique()} host(s) not "
+                     f"judged (spread above {NOISY_PCT:g}%: bandwidth |median - best| / best, "
+                     f"latency (p90 - min) / min): " + ", ".join(
+                         f"{r.host} {r.metric} ({r.spread_pct:.0f}%)"
+                         for r in noisy.head(10).itertuples(index=False))
+                     + (", ..." if len(noisy) > 10 else ""))
     for r in v.outliers.itertuples(index=False):
         lines.append(f"{r.host} ({r.type}): {r.metric} {_fmt(r.value)} {r.unit} vs type median "
                      f"{_fmt(r.type_median)} ({r.deviation_pct:+.1f}%, z {r.robust_z:+.1f}, "

@@ -8,14 +8,26 @@ hosts of two node types, with chosen hosts made slower on purpose.
 KIND is one of latency_local, latency_remote, bw_local, bw_remote: every row of that kind on
 HOST is multiplied by FACTOR (0.6 = 40% less bandwidth, 1.35 = 35% more latency). Every other
 figure is the node type's nominal value with about 1% of noise, so nothing else strays by 10%.
+KIND noise_bw_local or noise_bw_remote sets those rows' gbs_median to FACTOR x gbs_best (0.3:
+a noisy row, spread 70%; nominal 0.97).
 test_fleet.py checks that the column layout matches what the numaprobe binary writes, and
 test_errors.py that `numaprobe check` calls the file valid (the report reads no other)."""
 
 import argparse
+import os
 import sys
+import zlib
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                                "analysis"))
+from numaprobe_analysis.runs import config_fingerprint  # noqa: E402
+
+# The measurement config a synthetic run says it ran with (the `config` attribute).
+CONFIG = ("latency_matrix:\n  size: 1GiB\n  samples: 20\nbandwidth_matrix:\n  size: 1GiB\n"
+          "  repetitions: 10\nreport_hosts: 8\nwatchdog: 10min\n")
 
 SCHEMA = {
     "hosts": "rank:i4 host_index:i4 ranks_on_host:i4 hostname:S64 fingerprint:S17 node_type:S64 "
@@ -169,8 +181,10 @@ def _host(w, rank, name, t, f):
                       mem_policy="bind", pair_class=pair, slit=slit, size_bytes=size,
                       kernel=kernel, init_mode="threaded", page_bytes=PAGE, threads=per_node,
                       repetitions=10, passes_per_sample=1, program_bytes=size,
-                      bus_bytes=size, gbs_best=gbs, gbs_median=0.97 * gbs,
-                      gbs_worst=0.9 * gbs, bus_gbs_best=gbs, threads_pinned_ok=1, **ok)
+                      bus_bytes=size, gbs_best=gbs,
+                      gbs_median=gbs * f.get(f"noise_bw_{where}", 0.97),
+                      gbs_worst=gbs * min(0.9, f.get(f"noise_bw_{where}", 0.9)),
+                      bus_gbs_best=gbs, threads_pinned_ok=1, **ok)
     _sweep(w, rank, name, t, f, ok)
     _first_touch(w, rank, name, t, ok)
     _loaded(w, rank, name, t, f, ok)
@@ -268,30 +282,36 @@ def _balancing(w, rank, name, t):
                   frac_on_to=on_to / pages, read_gbs=gbs, status="ok")
 
 
-def host_names(n_hosts):
+def host_names(n_hosts, suffix=""):
     """Host names in rank order: the first half of the first type, the rest of the second."""
     half = n_hosts // 2
-    return [f"{TYPES[0]['prefix']}{i + 1:02d}" for i in range(half)] + \
-           [f"{TYPES[1]['prefix']}{i + 1:02d}" for i in range(n_hosts - half)]
+    return [f"{TYPES[0]['prefix']}{i + 1:02d}{suffix}" for i in range(half)] + \
+           [f"{TYPES[1]['prefix']}{i + 1:02d}{suffix}" for i in range(n_hosts - half)]
 
 
-def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.4.0"):
-    """Writes the fleet; factors maps host name -> {kind: factor}. Returns the host names."""
+def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.5.0", config=CONFIG,
+                start_utc="2026-01-01T00:00:00Z", host_suffix=""):
+    """Writes the fleet; factors maps host name -> {kind: factor}. Returns the host names.
+    host_suffix is added to every name (".cluster.example": the fleet under FQDNs)."""
     factors = factors or {}
     w = Writer(np.random.default_rng(seed))
-    names = host_names(n_hosts)
+    names = host_names(n_hosts, host_suffix)
     for rank, name in enumerate(names):
         t = TYPES[0] if rank < n_hosts // 2 else TYPES[1]
-        _host(w, rank, name, t, factors.get(name, {}))
+        _host(w, rank, name, t, factors.get(name.removesuffix(host_suffix) if host_suffix
+                                            else name, {}))
     with h5py.File(path, "w") as h5:
         attrs = {"schema": "numaprobe", "schema_version": schema_version,
                  "software_version": "0.1.0", "git_revision": "synthetic",
-                 "start_utc": "2026-01-01T00:00:00Z", "end_utc": "2026-01-01T00:10:00Z",
-                 "command_line": "synthetic_fleet.py", "config": "synthetic: true\n",
+                 "start_utc": start_utc, "end_utc": start_utc,
+                 "command_line": "synthetic_fleet.py", "config": config,
                  "config_source": "built-in defaults", "mpi_library": "synthetic",
                  "world_size": n_hosts, "host_count": n_hosts, "scheduler": "slurm",
                  "job_id": "4242", "complete": 1, "hosts_ok": n_hosts, "hosts_failed": 0,
                  "binding_summary": f"{n_hosts} of {n_hosts} rank(s) ok"}
+        if schema_version >= "0.5":
+            attrs["config_fingerprint"] = config_fingerprint(config)
+            attrs["run_id"] = f"{seed:08x}-0000-0000-0000-{zlib.crc32(start_utc.encode()):012x}"
         for k, v in attrs.items():
             h5.attrs[k] = v if not isinstance(v, int) else np.int64(v)
         for table in SCHEMA:

@@ -84,3 +84,17 @@ def test_three_fake_hosts_are_one_node_type(written):
     types = proc.stdout.split("Node types\n")[1].split("\n\n")[0].splitlines()
     assert len(types) == 2 and re.search(r"\s3\s", types[1])
     assert np.all(hosts.fingerprint == hosts.fingerprint[0])
+
+
+def test_run_id_and_config_fingerprint(written):
+    """The binary names its run and hashes its measurement config as runs.py does."""
+    from numaprobe_analysis.runs import config_fingerprint
+    with h5py.File(written, "r") as f:
+        attrs = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f.attrs.items()}
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+                        attrs["run_id"]), attrs["run_id"]
+    assert attrs["config_fingerprint"] == config_fingerprint(attrs["config"])
+    # The keys that change nothing measured are left out of the hash.
+    assert "report_hosts" in attrs["config"]
+    edited = attrs["config"].replace("report_hosts:", "report_hosts: 999 #")
+    assert config_fingerprint(edited) == attrs["config_fingerprint"]

@@ -3,7 +3,7 @@
  * the way, removed by the job that wrote it. */
 #include "checkpoint.h"
 
-#include "output.h"
+#include "sibling.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #include "h5out.h"
 
 #include "h5types.h"
-#include "output.h"
+#include "sibling.h"
 #include "signals.h"
 
 #include <errno.h>

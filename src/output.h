@@ -22,13 +22,6 @@
  */
 int nprb_output_check(const char *path, bool force, char *err, size_t errlen);
 
-/**
- * The name of a file beside @p path: @p path followed by @p suffix, or, when that file name
- * would pass NAME_MAX, the name cut short and marked with a hash of the whole name (two outputs
- * never share a sibling). @return 0, or -1 when @p len is too small.
- */
-int nprb_output_sibling(const char *path, const char *suffix, char *buf, size_t len);
-
 /** The lock of one output: OUT.lock, holding "HOST PID", created with O_CREAT|O_EXCL. */
 struct nprb_output_lock {
     char path[PATH_MAX];

@@ -158,10 +158,9 @@ static void stream_team(struct team *tm)
         tm->passes = req->sample_s > 0
                          ? passes_for((double)(nprb_now_ns() - tm->t0) * 1e-9, req->sample_s, tick)
                          : 1;
-        /* Counting starts once every thread is past calibration and before the first sample's
-         * clock read; the barrier keeps each thread's enable out of the timed region. */
+        /* Counting starts after calibration, at the discarded sample -1: a thread's enable may
+         * fall inside that sample's timing, never inside a kept one, and needs no barrier. */
         nprb_thread_counters_enable(&tc);
-#pragma omp barrier
         /* Sample -1 is discarded: first-touch faults and cold TLBs belong to no sample. */
         for (int r = -1; r < req->repetitions; r++) {
 #pragma omp single

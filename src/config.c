@@ -76,7 +76,7 @@ const struct config_key nprb_config_keys[] = {
      "working sets: auto (2 KiB to max_size, points below, at and above each cache, and at 4x "
      "each for the random chase, which touches one 64 B line per 256 B) or a list"},
     {"latency_sweep.max_size", KEY_SIZE, OFF(latency_sweep.max_size_bytes), "0", 0, TIB(64),
-     "largest auto size; 0 means 4x the last-level cache (at most 1/4 of free memory)"},
+     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB and 1/4 of free memory)"},
     {"latency_sweep.patterns", KEY_PATTERNS, OFF(latency_sweep.patterns),
      "random,stride:64,index_random", 0, 0,
      "random | random_full | stride:BYTES | index_random (independent loads through an index)"},
@@ -103,7 +103,7 @@ const struct config_key nprb_config_keys[] = {
     {"bandwidth_sweep.sizes", KEY_SIZES, OFF(bandwidth_sweep.sizes), "auto", KIB(2), TIB(64),
      "bytes per array: auto or a list"},
     {"bandwidth_sweep.max_size", KEY_SIZE, OFF(bandwidth_sweep.max_size_bytes), "0", 0, TIB(64),
-     "largest auto size; 0 means 4x the last-level cache"},
+     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB)"},
     {"bandwidth_sweep.kernels", KEY_KERNELS, OFF(bandwidth_sweep.kernels), "read,copy,triad", 0, 0,
      "read write write_nt copy copy_nt scale add triad read_strided read_random"},
     {"bandwidth_sweep.threads", KEY_THREADS, OFF(bandwidth_sweep.threads), "all", 1, 4096,

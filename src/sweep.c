@@ -16,6 +16,12 @@ static void add(uint64_t *points, int cap, int *n, uint64_t value, uint64_t min,
         points[(*n)++] = value;
 }
 
+uint64_t nprb_sweep_auto_max(uint64_t llc_bytes)
+{
+    uint64_t max = 4 * llc_bytes;
+    return max < NPRB_SWEEP_AUTO_CAP ? max : NPRB_SWEEP_AUTO_CAP;
+}
+
 int nprb_sweep_points(const uint64_t *cache_bytes, int caches, uint64_t min, uint64_t max,
                       uint64_t *points, int cap)
 {

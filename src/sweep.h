@@ -12,6 +12,17 @@
 #include <stdint.h>
 
 /**
+ * The largest size of an auto sweep: 4x the last-level cache, where a chase misses it three times
+ * in four (the memory plateau), but at most 1 GiB. Per-core-complex L3s are at most a few hundred
+ * MiB (1 GiB is still over 3x the largest shipped, 320 MiB); a larger figure is a whole socket's
+ * or a virtual machine's misreport, and 4x of it made a quick run of a 260 MiB-L3 guest sweep to
+ * 1 GiB and a 1 GiB-L3 one to 4 GiB, paying allocation, first touch and chain building at each
+ * point. A max_size set in the config is taken as it is.
+ */
+#define NPRB_SWEEP_AUTO_CAP (UINT64_C(1) << 30)
+uint64_t nprb_sweep_auto_max(uint64_t llc_bytes);
+
+/**
  * Sweep points from @p min to @p max bytes: every power of two, plus points below, at and above
  * each cache size given (0.75x, 1x, 1.5x; sizes of 0 are ignored), sorted and without
  * duplicates, each a multiple of 256 bytes. @return how many were written (at most @p cap).

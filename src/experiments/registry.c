@@ -72,7 +72,7 @@ int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *conf
     for (int c = 0; c < 3 && span_per_line > 1; c++)
         caches[3 + c] = caches[c] * span_per_line;
     uint64_t llc = s->l3_bytes ? s->l3_bytes : s->l2_bytes ? s->l2_bytes : (UINT64_C(8) << 20);
-    uint64_t max = max_bytes ? max_bytes : 4 * llc;
+    uint64_t max = max_bytes ? max_bytes : nprb_sweep_auto_max(llc);
     int node = nprb_plan_first_cpu_node(p->topo);
     uint64_t free_bytes =
         node >= 0 ? nprb_node_free_bytes(nprb_topo_node(p->topo, node)->os_index) : 0;

@@ -5,11 +5,14 @@
 #include "check.h"
 #include "config.h"
 #include "plan.h"
+#include "sweep.h"
 #include "topo.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 /* Builds the plan of @p sets over the defaults with every other experiment off. */
 static int plan_of(struct nprb_plan *plan, const struct nprb_topo *topo, const char *const *sets)
@@ -34,6 +37,64 @@ static int plan_of(struct nprb_plan *plan, const struct nprb_topo *topo, const c
     if (rc != 0)
         fprintf(stderr, "plan: %s\n", err);
     return rc;
+}
+
+/* The quick plan (the built-in defaults) of both sweeps on intel-2s.xml with its L3 reported as
+ * 1 GiB (a guest's misreport, or a whole socket's cache): bounded in sizes, points and bytes. */
+static void huge_l3_bounded(const char *dir)
+{
+    char path[1024], tmp[] = "/tmp/test_plan_sweeps_XXXXXX", err[256];
+    snprintf(path, sizeof path, "%s/intel-2s.xml", dir);
+    FILE *in = fopen(path, "r");
+    int fd = mkstemp(tmp);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    CHECK(in != NULL && out != NULL);
+    if (in == NULL || out == NULL)
+        return;
+    char line[4096];
+    while (fgets(line, sizeof line, in) != NULL) {
+        char *at = strstr(line, "cache_size=\"47185920\"");
+        if (at != NULL) { /* the L3 */
+            *at = '\0';
+            fprintf(out, "%scache_size=\"1073741824\"%s", line,
+                    at + strlen("cache_size=\"47185920\""));
+        } else {
+            fputs(line, out);
+        }
+    }
+    fclose(in);
+    fclose(out);
+    struct nprb_topo *topo = NULL;
+    int rc = nprb_topo_create(&topo, tmp, err, sizeof err);
+    unlink(tmp);
+    CHECK(rc == 0);
+    if (rc != 0)
+        return;
+    CHECK(nprb_topo_summary(topo)->l3_bytes == (UINT64_C(1) << 30));
+    const char *const sweeps[] = {"latency_sweep.enabled=true", "bandwidth_sweep.enabled=true",
+                                  NULL};
+    struct nprb_plan plan;
+    CHECK(plan_of(&plan, topo, sweeps) == 0);
+    uint64_t bytes[2] = {0, 0}, largest = 0;
+    int points[2] = {0, 0};
+    for (size_t i = 0; i < plan.count; i++) {
+        const struct nprb_plan_item *it = &plan.items[i];
+        int k = it->experiment == NPRB_EXP_BANDWIDTH_SWEEP;
+        bytes[k] += it->size_bytes;
+        points[k]++;
+        largest = it->size_bytes > largest ? it->size_bytes : largest;
+    }
+    /* At most 1 GiB a point; three patterns and three kernels of about 35 points, summing to
+     * under 3 GiB a curve (4x the L3 made it 4 GiB a point and 11 GiB a curve). */
+    CHECK(largest <= NPRB_SWEEP_AUTO_CAP);
+    CHECK(points[0] <= 3 * 40 && points[1] <= 3 * 40);
+    CHECK(bytes[0] <= 3 * (UINT64_C(3) << 30) && bytes[1] <= 3 * (UINT64_C(3) << 30));
+    fprintf(stderr,
+            "huge L3: latency_sweep %d points %llu MiB, bandwidth_sweep %d points %llu MiB\n",
+            points[0], (unsigned long long)(bytes[0] >> 20), points[1],
+            (unsigned long long)(bytes[1] >> 20));
+    nprb_plan_free(&plan);
+    nprb_topo_destroy(topo);
 }
 
 int main(int argc, char **argv)
@@ -169,5 +230,6 @@ int main(int argc, char **argv)
     CHECK(plan_of(&plan, topo, too_big) == -1);
 
     nprb_topo_destroy(topo);
+    huge_l3_bounded(argv[1]);
     return CHECK_DONE();
 }

@@ -66,11 +66,8 @@ SCHEMA = {
                       "threads_pinned_ok:i1 valid:i1 status:S16 note:S160",
     "balancing": "rank:i4 measurement:i4 hostname:S64 from_node:i4 to_node:i4 "
                  "numa_balancing:i4 threads:i4 t_s:f8 pages:u8 pages_on_from:u8 "
-                 "pages_on_to:u8 pages_unreported:u8 frac_on_to:f8 read_gbs:f8 numa_hint_faults:i8 "
-                 "numa_pages_migrated:i8 status:S16 note:S160",
+                 "pages_on_to:u8 pages_unreported:u8 frac_on_to:f8 read_gbs:f8 status:S16 note:S160",
     "hugepages": "rank:i4 node:i4 page_bytes:u8 pages_total:u8 pages_free:u8",
-    "counters": "rank:i4 measurement:i4 experiment:S24 event:S32 group:S16 scope:S24 value:f8 "
-                "time_enabled_ns:u8 time_running_ns:u8 scaled:f8 unit:S16 status:S16 note:S160",
     "topology_xml": "rank:i4 part:i4 text:S1024",
 }
 

@@ -400,16 +400,10 @@ static void check_hosts(struct checker *c, size_t rows)
 
 /* ---- rows of the other tables ---------------------------------------------------------------- */
 
-/* Placement, numastat and counters rows describe a measurement; each must name one that exists
- * (a counters row of measurement -1 speaks for the host: it must say why it has no figure). */
+/* Placement and numastat rows describe a measurement; each must name one that exists. */
 static bool describes_measurement(enum nprb_table_id id)
 {
-    return id == NPRB_TABLE_PLACEMENT || id == NPRB_TABLE_NUMASTAT || id == NPRB_TABLE_COUNTERS;
-}
-
-static bool names_host(const struct nprb_row_rules *v, const unsigned char *row, bool ok)
-{
-    return v->id == NPRB_TABLE_COUNTERS && nprb_row_i32(row, v->measurement) == -1 && !ok;
+    return id == NPRB_TABLE_PLACEMENT || id == NPRB_TABLE_NUMASTAT;
 }
 
 static void check_row(struct checker *c, const struct nprb_row_rules *v, const unsigned char *row,
@@ -431,8 +425,7 @@ static void check_row(struct checker *c, const struct nprb_row_rules *v, const u
         return;
     struct nprb_check_key key = {rank, nprb_row_i32(row, v->measurement), (int)v->id, ok, i};
     if (describes_measurement(v->id)) {
-        if (!names_host(v, row, ok) &&
-            nprb_check_keys_find(&c->measured, key.rank, key.measurement) == NULL)
+        if (nprb_check_keys_find(&c->measured, key.rank, key.measurement) == NULL)
             PROBLEM(c, v->id,
                     "/%s row %zu: rank %" PRId32 " measurement %" PRId32
                     " matches no measurement row",
@@ -536,7 +529,6 @@ static void check_tables(struct checker *c)
     nprb_check_keys_sort(&c->measured);
     check_table(c, NPRB_TABLE_PLACEMENT, &placed);
     check_table(c, NPRB_TABLE_NUMASTAT, &placed);
-    check_table(c, NPRB_TABLE_COUNTERS, &placed);
     nprb_check_keys_sort(&placed);
     check_keys(c, &placed);
     /* Counting rows per host means something only when both tables were read whole. */

@@ -163,11 +163,6 @@ const struct config_key nprb_config_keys[] = {
      "chunk) | mismatched (another thread's chunk) | interleave | bind (each chunk mbind-ed)"},
     {"first_touch.repetitions", KEY_INT, OFF(first_touch.repetitions), "5", 2, 100000,
      "timed repetitions kept per mode"},
-    {"counters.enabled", KEY_BOOL, OFF(counters.enabled), "true", 0, 0,
-     "count events beside every measurement (/counters), read outside the timed samples"},
-    {"counters.groups", KEY_GROUPS, OFF(counters.groups), "software,core,uncore,vmstat", 0, 0,
-     "software (task-clock, faults, migrations, switches), core (cycles, instructions, LLC, "
-     "dTLB: needs a CPU PMU), uncore (memory controllers), vmstat (/proc/vmstat deltas)"},
     {"memory.dimm_speed", KEY_INT, OFF(dimm_speed_mts), "0", 0, 20000,
      "MT/s of the memory modules for the theoretical peak; 0: as SMBIOS/EDAC report it"},
     {"memory.channels", KEY_INT, OFF(memory_channels), "0", 0, 4096,
@@ -302,13 +297,6 @@ static int add_name(void *arg, const char *item, char *why, size_t len)
             fmt_err(why, len,
                     "unknown mode '%s' (expected serial, threaded, mismatched, interleave or "
                     "bind)",
-                    item);
-            return -1;
-        }
-    } else if (a->kind == KEY_GROUPS) {
-        if (strcmp(item, "software") != 0 && strcmp(item, "core") != 0 &&
-            strcmp(item, "uncore") != 0 && strcmp(item, "vmstat") != 0) {
-            fmt_err(why, len, "unknown group '%s' (expected software, core, uncore or vmstat)",
                     item);
             return -1;
         }
@@ -448,7 +436,6 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
     case KEY_PATTERNS:
     case KEY_KERNELS:
     case KEY_MODES:
-    case KEY_GROUPS:
     case KEY_POLICIES: {
         struct nprb_names *list = (struct nprb_names *)field, parsed = {0};
         if (key->kind == KEY_POLICIES && strcasecmp(text, "none") == 0) {
@@ -469,8 +456,7 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
 bool nprb_config_key_is_list(const struct config_key *key)
 {
     return key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
-           key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES ||
-           key->kind == KEY_GROUPS;
+           key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES;
 }
 
 /* Config text reaches messages as given: a key quoted in YAML ("\e[2J": 1) or a --set line may

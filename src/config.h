@@ -143,10 +143,6 @@ struct nprb_config {
     struct nprb_first_touch_config first_touch;
     struct nprb_loaded_latency_config loaded_latency;
     struct nprb_numa_balancing_config numa_balancing;
-    struct {
-        bool enabled;             /**< counters beside every measurement (/counters) */
-        struct nprb_names groups; /**< software, core, uncore, vmstat */
-    } counters;
     int dimm_speed_mts;  /**< memory.dimm_speed: MT/s of the modules; 0: as SMBIOS/EDAC say */
     int memory_channels; /**< memory.channels: channels of the host; 0: one per module found */
     /* Where each key's value came from, for errors found once the machine is known (a size

@@ -128,7 +128,6 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
         }
         __attribute__((fallthrough)); /* a list like the others */
     case KEY_MODES:
-    case KEY_GROUPS:
     case KEY_PATTERNS:
     case KEY_KERNELS: {
         const struct nprb_names *list = (const struct nprb_names *)field;
@@ -186,7 +185,6 @@ static const char *const fixed_allowed[] = {
         "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
     [KEY_POLICIES] = "none | list of: interleave, preferred, first_touch",
     [KEY_MODES] = "list of: serial, threaded, mismatched, interleave, bind",
-    [KEY_GROUPS] = "list of: software, core, uncore, vmstat",
 };
 
 static void allowed_text(const struct config_key *key, char *buf, size_t len)

@@ -30,7 +30,6 @@ enum key_kind {
     KEY_FROM,     /* first | every: which CPU nodes a sweep runs from */
     KEY_MODES,    /* a list of first-touch modes */
     KEY_COUNTS,   /* a list of plain whole numbers */
-    KEY_GROUPS,   /* a list of counter groups */
 };
 
 struct config_key {

@@ -10,7 +10,6 @@
 #define NPRB_EXPERIMENT_H
 
 #include "config.h"
-#include "counters.h"
 #include "log.h"
 #include "plan.h"
 #include "results.h"
@@ -26,7 +25,6 @@ struct nprb_context {
     int rank;
     const char *hostname;
     int32_t next_measurement; /**< id of the next row, unique within the rank */
-    bool counters_noted;      /**< the host's not_applicable /counters rows are written */
 };
 
 /**
@@ -154,17 +152,6 @@ bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, 
  * nearest step of the measured random-chase curve, and warns where they disagree.
  */
 void nprb_record_cache_levels(struct nprb_context *ctx);
-
-/**
- * The counter groups (NPRB_COUNT_*) the config asks for, 0 when counters are off. The first
- * call of a rank also records the host rows saying which groups it cannot count.
- */
-unsigned nprb_count_groups(struct nprb_context *ctx);
-
-/** Appends a measurement's /counters rows: @p counts and the /proc/vmstat change since @p before.
- */
-void nprb_record_counters(struct nprb_context *ctx, int32_t measurement, const char *experiment,
-                          const struct nprb_counts *counts, const struct nprb_vmstat *before);
 
 /** Kernel allocation counters of every node (NPRB_NUMASTAT_FIELDS per node, node order). */
 struct nprb_numastat_snapshot {

@@ -228,8 +228,6 @@ static const struct added_column {
     {"loaded_latency", "cpus", 4},
     {"loaded_latency", "flags", 4},
     {"balancing", "pages_unreported", 4},
-    {"balancing", "numa_hint_faults", 5},
-    {"balancing", "numa_pages_migrated", 5},
 };
 
 /* Whether a file of schema minor @p minor may lack the column. */
@@ -310,9 +308,6 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
         in->datasets[table] = 0;
     }
     if (H5Lexists(in->file, d->name, H5P_DEFAULT) <= 0) {
-        /* /counters came with 0.5.0: an older minor's file has none, which reads as no rows. */
-        if (table == NPRB_TABLE_COUNTERS && in->minor >= 0 && in->minor < 5)
-            return 0;
         problem(fn, ctx, "table /%s missing", d->name);
         return -1;
     }

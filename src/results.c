@@ -181,24 +181,10 @@ static const struct nprb_field loaded_fields[] = {
 
 #define Z struct nprb_balancing_row
 static const struct nprb_field balancing_fields[] = {
-    I32(Z, rank),
-    I32(Z, measurement),
-    STR(Z, hostname),
-    I32(Z, from_node),
-    I32(Z, to_node),
-    I32(Z, numa_balancing),
-    I32(Z, threads),
-    F64(Z, t_s),
-    U64(Z, pages),
-    U64(Z, pages_on_from),
-    U64(Z, pages_on_to),
-    U64(Z, pages_unreported),
-    F64(Z, frac_on_to),
-    F64(Z, read_gbs),
-    I64(Z, numa_hint_faults),
-    I64(Z, numa_pages_migrated),
-    STR(Z, status),
-    STR(Z, note),
+    I32(Z, rank),       I32(Z, measurement),    STR(Z, hostname),    I32(Z, from_node),
+    I32(Z, to_node),    I32(Z, numa_balancing), I32(Z, threads),     F64(Z, t_s),
+    U64(Z, pages),      U64(Z, pages_on_from),  U64(Z, pages_on_to), U64(Z, pages_unreported),
+    F64(Z, frac_on_to), F64(Z, read_gbs),       STR(Z, status),      STR(Z, note),
 };
 #undef Z
 
@@ -207,24 +193,6 @@ static const struct nprb_field hugepage_fields[] = {
     I32(P, rank), I32(P, node), U64(P, page_bytes), U64(P, pages_total), U64(P, pages_free),
 };
 #undef P
-
-#define K struct nprb_counter_row
-static const struct nprb_field counter_fields[] = {
-    I32(K, rank),
-    I32(K, measurement),
-    STR(K, experiment),
-    STR(K, event),
-    STR(K, group),
-    STR(K, scope),
-    F64(K, value),
-    U64(K, time_enabled_ns),
-    U64(K, time_running_ns),
-    F64(K, scaled),
-    STR(K, unit),
-    STR(K, status),
-    STR(K, note),
-};
-#undef K
 
 #define X struct nprb_topology_xml_row
 static const struct nprb_field topology_xml_fields[] = {I32(X, rank), I32(X, part), STR(X, text)};
@@ -247,7 +215,6 @@ static const struct nprb_table_desc tables[NPRB_N_TABLES] = {
     [NPRB_TABLE_HUGEPAGES] = TABLE("hugepages", struct nprb_hugepage_row, hugepage_fields),
     [NPRB_TABLE_TOPOLOGY_XML] =
         TABLE("topology_xml", struct nprb_topology_xml_row, topology_xml_fields),
-    [NPRB_TABLE_COUNTERS] = TABLE("counters", struct nprb_counter_row, counter_fields),
     [NPRB_TABLE_CACHE_LEVELS] =
         TABLE("cache_levels", struct nprb_cache_level_row, cache_level_fields),
 };

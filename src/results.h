@@ -211,28 +211,6 @@ struct nprb_balancing_row {
     uint64_t pages_unreported; /**< resident pages the kernel would not place (NUMA balancing) */
     double frac_on_to;         /**< of the pages that reported their node */
     double read_gbs;           /**< read bandwidth over the interval ending at t_s */
-    /** /proc/vmstat changes since the previous sample (system-wide); -1: not counted */
-    int64_t numa_hint_faults, numa_pages_migrated;
-    char status[16];
-    char note[NPRB_NOTE_LEN];
-};
-
-/**
- * One event counted around one measurement (src/counters.h): perf_event_open software, core and
- * uncore events, and /proc/vmstat deltas. A host-level row (measurement -1, status
- * not_applicable) says once per rank why an event group cannot be counted there.
- */
-struct nprb_counter_row {
-    int32_t rank;
-    int32_t measurement; /**< joins the measurement tables; -1: the host as a whole */
-    char experiment[NPRB_NAME_LEN];
-    char event[32];
-    char group[16]; /**< software, core, uncore, vmstat */
-    char scope[24]; /**< threads (summed over the measurement's), uncore socket N, system */
-    double value;   /**< raw count, summed over threads; NaN when not counted */
-    uint64_t time_enabled_ns, time_running_ns;
-    double scaled; /**< value x enabled / running (x sysfs scale for uncore); NaN: not counted */
-    char unit[16]; /**< of scaled: ns, count, pages, bytes */
     char status[16];
     char note[NPRB_NOTE_LEN];
 };
@@ -266,7 +244,6 @@ enum nprb_table_id {
     NPRB_TABLE_BALANCING,
     NPRB_TABLE_HUGEPAGES,
     NPRB_TABLE_TOPOLOGY_XML,
-    NPRB_TABLE_COUNTERS,
     NPRB_N_TABLES
 };
 

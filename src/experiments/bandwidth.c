@@ -125,15 +125,10 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
     };
     struct nprb_bandwidth_result res;
     struct nprb_numastat_snapshot counters;
-    struct nprb_vmstat vm = {0};
-    req.count_groups = nprb_count_groups(ctx);
-    if (req.count_groups & NPRB_COUNT_VMSTAT)
-        nprb_vmstat_read("/proc/vmstat", &vm);
     nprb_numastat_take(ctx->topo, &counters);
     nprb_bandwidth_run(nprb_topo_hwloc(ctx->topo), &req, &res);
     nprb_record_numastat(ctx, row.measurement, row.experiment, &counters);
     nprb_numastat_free(&counters);
-    nprb_record_counters(ctx, row.measurement, row.experiment, &res.counts, &vm);
     row.program_bytes = res.program_bytes;
     row.bus_bytes = res.bus_bytes;
     row.page_bytes = res.page_bytes;

@@ -49,7 +49,6 @@ struct team {
     struct nprb_cpus_seen *cpus;
     size_t align;
     double local_frac;
-    struct nprb_counts *counts;
 };
 
 static struct nprb_stream_args thread_args(const struct team *tm, struct chunk c)
@@ -142,8 +141,6 @@ static void stream_team(struct team *tm)
             nprb_stream_init(&args, req->seed + (uint64_t)t);
         }
         double sum = 0;
-        struct nprb_thread_counters tc;
-        nprb_thread_counters_open(&tc, req->count_groups);
 #pragma omp barrier
 #pragma omp single
         {
@@ -158,9 +155,6 @@ static void stream_team(struct team *tm)
         tm->passes = req->sample_s > 0
                          ? passes_for((double)(nprb_now_ns() - tm->t0) * 1e-9, req->sample_s, tick)
                          : 1;
-        /* Counting starts after calibration, at the discarded sample -1: a thread's enable may
-         * fall inside that sample's timing, never inside a kept one, and needs no barrier. */
-        nprb_thread_counters_enable(&tc);
         /* Sample -1 is discarded: first-touch faults and cold TLBs belong to no sample. */
         for (int r = -1; r < req->repetitions; r++) {
 #pragma omp single
@@ -174,7 +168,6 @@ static void stream_team(struct team *tm)
                     tm->seconds[r] = (double)(nprb_now_ns() - tm->t0) * 1e-9 / (double)tm->passes;
             }
         }
-        nprb_thread_counters_close(&tc, tm->counts);
         if (inject_corruption && args.n > 0)
             args.a[args.n / 2] += 1.0;
         size_t bad_index;
@@ -265,9 +258,7 @@ void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request
                       .census = &res->census,
                       .cpus = &res->cpus,
                       .align = req->chunk_align ? req->chunk_align : 8,
-                      .local_frac = -1,
-                      .counts = &res->counts};
-    res->counts.groups = req->count_groups;
+                      .local_frac = -1};
     nprb_kernel_bytes(req->kernel, req->bytes_per_array / sizeof(double),
                       req->stride_bytes / sizeof(double) > 0 ? req->stride_bytes / sizeof(double)
                                                              : 1,

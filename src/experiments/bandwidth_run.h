@@ -9,7 +9,6 @@
 #define NPRB_BANDWIDTH_RUN_H
 
 #include "config.h"
-#include "counters.h"
 #include "kernels/stream.h"
 #include "place.h"
 #include "plan.h"
@@ -32,7 +31,6 @@ struct nprb_bandwidth_request {
     int repetitions;       /**< timed samples kept (one more runs first and is discarded) */
     double sample_s;       /**< > 0: a sample repeats the kernel until it lasts this long */
     uint64_t seed;         /**< read_random's index */
-    unsigned count_groups; /**< NPRB_COUNT_* each thread counts (0: none) */
     /* first_touch: who writes the arrays first, and where each thread's part should live */
     enum nprb_init_mode init;
     unsigned serial_pu;           /**< NPRB_INIT_SERIAL: the PU that writes everything */
@@ -54,7 +52,6 @@ struct nprb_bandwidth_result {
     int bad_threads;            /**< threads whose validation failed */
     int threads_ran;            /**< threads OpenMP started (OMP_THREAD_LIMIT may cap them) */
     int error;                  /**< errno of what failed, 0 when the run happened */
-    struct nprb_counts counts;  /**< summed over threads, over the samples (first one included) */
     char note[160];
 };
 

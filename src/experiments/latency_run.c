@@ -94,11 +94,6 @@ static bool sample(struct walker *w, const struct nprb_latency_request *req,
     double *ns = malloc((size_t)req->samples * sizeof *ns);
     if (ns == NULL)
         return false;
-    /* Counters are opened and enabled before the first clock read, read after the last one. */
-    struct nprb_thread_counters tc;
-    res->counts.groups = req->count_groups;
-    nprb_thread_counters_open(&tc, req->count_groups);
-    nprb_thread_counters_enable(&tc);
     /* Sample -1 is discarded: it pays for whatever calibration left cold (TLB, caches). */
     for (int s = -1; s < req->samples; s++) {
         uint64_t t0 = nprb_now_ns();
@@ -107,7 +102,6 @@ static bool sample(struct walker *w, const struct nprb_latency_request *req,
         if (s >= 0)
             ns[s] = (double)dt / (double)steps;
     }
-    nprb_thread_counters_close(&tc, &res->counts);
     res->ns = nprb_stats_of(ns, (size_t)req->samples);
     res->accesses_per_sample = steps;
     free(ns);

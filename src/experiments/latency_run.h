@@ -9,7 +9,6 @@
 #define NPRB_LATENCY_RUN_H
 
 #include "config.h"
-#include "counters.h"
 #include "experiment.h"
 #include "pattern.h"
 #include "place.h"
@@ -31,7 +30,6 @@ struct nprb_latency_request {
     int samples;
     double sample_s;
     uint64_t seed;
-    unsigned count_groups; /**< NPRB_COUNT_* the chasing thread counts (0: none) */
 };
 
 struct nprb_latency_result {
@@ -46,7 +44,6 @@ struct nprb_latency_result {
     struct nprb_cpus_seen cpus; /**< where the chasing thread was when it finished */
     int error;                  /**< 0, or the errno of what failed (note says what) */
     bool wrong_answer;          /**< chain integrity or index sum check failed */
-    struct nprb_counts counts;  /**< over the timed samples, the discarded first one included */
     char note[160];
 };
 

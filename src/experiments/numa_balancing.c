@@ -78,24 +78,7 @@ struct series {
     int threads;
     struct nprb_balancing_row *row;
     int bad;
-    bool vmstat;           /* count /proc/vmstat per sample */
-    struct nprb_vmstat vm; /* at the end of the previous sample */
 };
-
-/* The vmstat change since the previous sample into @p row, outside every timed interval. */
-static void count_interval(struct series *s, struct nprb_balancing_row *row)
-{
-    struct nprb_vmstat now = {0};
-    if (s->vmstat)
-        nprb_vmstat_read("/proc/vmstat", &now);
-    bool ok = now.ok && s->vm.ok;
-    row->numa_hint_faults =
-        ok ? (int64_t)(now.v[NPRB_VM_NUMA_HINT_FAULTS] - s->vm.v[NPRB_VM_NUMA_HINT_FAULTS]) : -1;
-    row->numa_pages_migrated =
-        ok ? (int64_t)(now.v[NPRB_VM_NUMA_PAGES_MIGRATED] - s->vm.v[NPRB_VM_NUMA_PAGES_MIGRATED])
-           : -1;
-    s->vm = now;
-}
 
 /* The master samples between barriers: all threads read for one interval, then the census. */
 static void run_series(struct series *s)
@@ -129,8 +112,6 @@ static void run_series(struct series *s)
             passes = pass_s > 0 && s->item->sample_s > pass_s
                          ? (uint64_t)(s->item->sample_s / pass_s)
                          : 1;
-            if (s->vmstat)
-                nprb_vmstat_read("/proc/vmstat", &s->vm);
             t_move = t_interval = nprb_now_ns();
         }
         while (!done) {
@@ -172,7 +153,6 @@ static void run_series(struct series *s)
                              s->threads, why);
                     status = NPRB_ROW_INVALID;
                 }
-                count_interval(s, row);
                 add_row(s->ctx, row, status);
                 /* At least two samples, so the series has a start and an end even when one
                  * interval outlasted the whole duration (a loaded or emulated machine). */
@@ -198,9 +178,7 @@ enum nprb_status nprb_measure_balancing(struct nprb_context *ctx, const struct n
                                      .numa_balancing = item->balancing,
                                      .t_s = NAN,
                                      .frac_on_to = NAN,
-                                     .read_gbs = NAN,
-                                     .numa_hint_faults = -1,
-                                     .numa_pages_migrated = -1};
+                                     .read_gbs = NAN};
     NPRB_SET_TEXT(row.hostname, ctx->hostname);
     row.from_node = (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index;
     row.to_node = (int32_t)nprb_topo_node(ctx->topo, item->cpu_node)->os_index;
@@ -240,15 +218,10 @@ enum nprb_status nprb_measure_balancing(struct nprb_context *ctx, const struct n
                            .from_pus = from,
                            .to_pus = to,
                            .threads = nf < nt ? nf : nt,
-                           .row = &row,
-                           .vmstat = (nprb_count_groups(ctx) & NPRB_COUNT_VMSTAT) != 0};
+                           .row = &row};
         row.threads = s.threads;
-        struct nprb_vmstat vm = {0};
-        if (s.vmstat)
-            nprb_vmstat_read("/proc/vmstat", &vm);
         omp_set_dynamic(0);
         run_series(&s);
-        nprb_record_counters(ctx, row.measurement, "numa_balancing", NULL, &vm);
         nprb_buffer_free(&buf);
         if (s.bad > 0) {
             NPRB_SET_TEXT(row.note, "validation failed: the read kernel summed wrong");

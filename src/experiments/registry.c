@@ -162,30 +162,3 @@ enum nprb_status nprb_finish_row(struct nprb_context *ctx, enum nprb_table_id ta
         return NPRB_ERR_NOMEM;
     return result;
 }
-
-unsigned nprb_count_groups(struct nprb_context *ctx)
-{
-    static const char *const names[] = {"software", "core", "uncore", "vmstat"};
-    if (!ctx->cfg->counters.enabled)
-        return 0;
-    unsigned groups = 0;
-    for (int i = 0; i < ctx->cfg->counters.groups.count; i++)
-        for (unsigned g = 0; g < 4; g++)
-            if (strcmp(ctx->cfg->counters.groups.name[i], names[g]) == 0)
-                groups |= 1u << g;
-    if (!ctx->counters_noted) {
-        ctx->counters_noted = true;
-        nprb_record_counters_unavailable(ctx->results, ctx->rank, groups);
-    }
-    return groups;
-}
-
-void nprb_record_counters(struct nprb_context *ctx, int32_t measurement, const char *experiment,
-                          const struct nprb_counts *counts, const struct nprb_vmstat *before)
-{
-    struct nprb_vmstat after = {0};
-    if (before != NULL && before->ok)
-        nprb_vmstat_read("/proc/vmstat", &after);
-    struct nprb_counter_target to = {ctx->results, ctx->rank, measurement, experiment};
-    nprb_record_counts(&to, counts, before, &after);
-}

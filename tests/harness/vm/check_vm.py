@@ -47,37 +47,6 @@ def layout_options(p):
     p.add_argument("--slit-cross", type=int, default=32)
 
 
-def check_balancing_vmstat(expect, setting, rows):
-    """Issue 18: each sample's /proc/vmstat change. Off, the kernel neither hints nor migrates;
-    on, every interval in which pages reached the threads' node counted migrations (in that
-    interval or the one before: the census and the counters are read moments apart), and the
-    series as a whole counted hinting faults and at least the pages seen to move."""
-    migrated = [int(r["numa_pages_migrated"]) for r in rows]
-    hints = [int(r["numa_hint_faults"]) for r in rows]
-    expect(min(migrated + hints) >= 0, f"balancing {setting}: vmstat not counted: {migrated}")
-    if setting == 0:
-        # The counters are system-wide: pages whose hinting protection the scanner set before
-        # the setting went off still fault (and may move) once. A handful, not the buffer.
-        stray = 64 + int(rows[0]["pages"]) // 100
-        expect(sum(migrated) <= stray and sum(hints) <= stray,
-               f"balancing off: numa_pages_migrated {migrated}, numa_hint_faults {hints} "
-               f"(more than {stray})")
-        return
-    on_to = [int(r["pages_on_to"]) for r in rows]
-    for i in range(len(rows)):
-        if on_to[i] > (on_to[i - 1] if i else 0):
-            expect(migrated[i] > 0 or (i > 0 and migrated[i - 1] > 0),
-                   f"balancing on t={rows[i]['t_s']:.2f}: pages on the threads' node rose to "
-                   f"{on_to[i]} but numa_pages_migrated was {migrated[max(i - 1, 0)]:d}, "
-                   f"{migrated[i]}")
-    if on_to[-1] > 0:
-        expect(sum(hints) > 0, f"balancing on: pages moved but numa_hint_faults {hints}")
-        expect(sum(migrated) >= on_to[-1] // 2,
-               f"balancing on: {on_to[-1]} pages moved but numa_pages_migrated {migrated}")
-    print(f"balancing {setting}: pages_on_to {on_to}, numa_pages_migrated {migrated}, "
-          f"numa_hint_faults {hints}")
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("file")
@@ -333,7 +302,6 @@ def main():
                        f"balancing {setting}: share on the threads' node fell from "
                        f"{before['frac_on_to']:.3f} (t={before['t_s']:.2f}) to "
                        f"{after['frac_on_to']:.3f} (t={after['t_s']:.2f})")
-            check_balancing_vmstat(expect, setting, rows)
 
     # Sweeps describe the host's caches: made once per host, by its first rank.
     for table, rows in (("latency", lat), ("bandwidth", bw)):

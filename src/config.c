@@ -181,10 +181,7 @@ const struct config_key *nprb_config_key_find(const char *name)
     return NULL;
 }
 
-static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
+void nprb_config_fmt_err(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -202,12 +199,12 @@ static int for_each_item(const char *text,
 {
     char buf[1024];
     if (strlen(text) >= sizeof buf) {
-        fmt_err(err, errlen, "list too long");
+        nprb_config_fmt_err(err, errlen, "list too long");
         return -1;
     }
     snprintf(buf, sizeof buf, "%s", text);
     if (strspn(buf, " ") == strlen(buf)) {
-        fmt_err(err, errlen, "expected a list, got nothing");
+        nprb_config_fmt_err(err, errlen, "expected a list, got nothing");
         return -1;
     }
     int n = 0;
@@ -221,7 +218,7 @@ static int for_each_item(const char *text,
         while (l > 0 && item[l - 1] == ' ')
             item[--l] = '\0';
         if (l == 0) {
-            fmt_err(err, errlen, "empty item in list '%s'", text);
+            nprb_config_fmt_err(err, errlen, "empty item in list '%s'", text);
             return -1;
         }
         if (each(arg, item, err, errlen) != 0)
@@ -229,7 +226,7 @@ static int for_each_item(const char *text,
         n++;
     }
     if (n == 0) {
-        fmt_err(err, errlen, "expected a list, got nothing");
+        nprb_config_fmt_err(err, errlen, "expected a list, got nothing");
         return -1;
     }
     return 0;
@@ -247,13 +244,13 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
     if (a->key->kind == KEY_COUNTS) {
         int64_t count;
         if (nprb_parse_integer(item, &count) != 0 || count < 0) {
-            fmt_err(why, len, "expected whole numbers, got '%s'", item);
+            nprb_config_fmt_err(why, len, "expected whole numbers, got '%s'", item);
             return -1;
         }
         bytes = (uint64_t)count;
     } else if (nprb_parse_size(item, &bytes) != 0) {
         if (errno != ERANGE) {
-            fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
+            nprb_config_fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
             return -1;
         }
         bytes = UINT64_MAX; /* too large for any size: out of range below */
@@ -262,11 +259,11 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
         char lo[32], hi[32];
         nprb_format_size((uint64_t)a->key->min, lo, sizeof lo);
         nprb_format_size((uint64_t)a->key->max, hi, sizeof hi);
-        fmt_err(why, len, "size %s is out of range (%s to %s)", item, lo, hi);
+        nprb_config_fmt_err(why, len, "size %s is out of range (%s to %s)", item, lo, hi);
         return -1;
     }
     if (a->list->count == NPRB_MAX_LIST) {
-        fmt_err(why, len, "at most %d sizes", NPRB_MAX_LIST);
+        nprb_config_fmt_err(why, len, "at most %d sizes", NPRB_MAX_LIST);
         return -1;
     }
     a->list->bytes[a->list->count++] = bytes;
@@ -294,28 +291,31 @@ static int add_name(void *arg, const char *item, char *why, size_t len)
         for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
             known |= strcmp(item, modes[m]) == 0;
         if (!known) {
-            fmt_err(why, len,
-                    "unknown mode '%s' (expected serial, threaded, mismatched, interleave or "
-                    "bind)",
-                    item);
+            nprb_config_fmt_err(
+                why, len,
+                "unknown mode '%s' (expected serial, threaded, mismatched, interleave or "
+                "bind)",
+                item);
             return -1;
         }
     } else if (a->kind == KEY_POLICIES) {
         if (strcmp(item, "interleave") != 0 && strcmp(item, "preferred") != 0 &&
             strcmp(item, "first_touch") != 0) {
-            fmt_err(why, len, "unknown policy '%s' (expected interleave, preferred or first_touch)",
-                    item);
+            nprb_config_fmt_err(
+                why, len, "unknown policy '%s' (expected interleave, preferred or first_touch)",
+                item);
             return -1;
         }
     } else if (nprb_kernel_find(item) == NULL) {
-        fmt_err(why, len,
-                "unknown kernel '%s' (expected read, write, write_nt, copy, copy_nt, scale, add, "
-                "triad, read_strided or read_random)",
-                item);
+        nprb_config_fmt_err(
+            why, len,
+            "unknown kernel '%s' (expected read, write, write_nt, copy, copy_nt, scale, add, "
+            "triad, read_strided or read_random)",
+            item);
         return -1;
     }
     if (a->list->count == NPRB_MAX_LIST) {
-        fmt_err(why, len, "at most %d entries", NPRB_MAX_LIST);
+        nprb_config_fmt_err(why, len, "at most %d entries", NPRB_MAX_LIST);
         return -1;
     }
     snprintf(a->list->name[a->list->count++], NPRB_LIST_NAME_LEN, "%s", canonical);
@@ -339,7 +339,7 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
             *(bool *)field = false;
             return 0;
         }
-        fmt_err(err, errlen, "expected true or false, got '%s'", text);
+        nprb_config_fmt_err(err, errlen, "expected true or false, got '%s'", text);
         return -1;
     case KEY_INT:
     case KEY_U64:
@@ -350,13 +350,14 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
         }
         int64_t v;
         if (nprb_parse_integer(text, &v) != 0) {
-            fmt_err(err, errlen, "expected a whole number%s, got '%s'",
-                    key->kind == KEY_THREADS ? " or 'all'" : "", text);
+            nprb_config_fmt_err(err, errlen, "expected a whole number%s, got '%s'",
+                                key->kind == KEY_THREADS ? " or 'all'" : "", text);
             return -1;
         }
         if (v < key->min || v > key->max) {
-            fmt_err(err, errlen, "expected a number from %" PRId64 " to %" PRId64 ", got %" PRId64,
-                    key->min, key->max, v);
+            nprb_config_fmt_err(err, errlen,
+                                "expected a number from %" PRId64 " to %" PRId64 ", got %" PRId64,
+                                key->min, key->max, v);
             return -1;
         }
         if (key->kind == KEY_U64)
@@ -369,14 +370,14 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
         uint64_t bytes;
         int parsed = nprb_parse_size(text, &bytes);
         if (parsed != 0 && errno != ERANGE) {
-            fmt_err(err, errlen, "expected a size like 512MiB or 2G, got '%s'", text);
+            nprb_config_fmt_err(err, errlen, "expected a size like 512MiB or 2G, got '%s'", text);
             return -1;
         }
         if (parsed != 0 || bytes < (uint64_t)key->min || bytes > (uint64_t)key->max) {
             char lo[32], hi[32];
             nprb_format_size((uint64_t)key->min, lo, sizeof lo);
             nprb_format_size((uint64_t)key->max, hi, sizeof hi);
-            fmt_err(err, errlen, "size %s is out of range (%s to %s)", text, lo, hi);
+            nprb_config_fmt_err(err, errlen, "size %s is out of range (%s to %s)", text, lo, hi);
             return -1;
         }
         *(uint64_t *)field = bytes;
@@ -388,7 +389,8 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
          * value in range has an exact decimal echo that loads again (config_echo.c). */
         if (nprb_parse_duration(text, &s) != 0 || s < NPRB_DURATION_MIN_S ||
             s > NPRB_DURATION_MAX_S) {
-            fmt_err(err, errlen, "expected a duration from 1ns to 60min like 10ms, got '%s'", text);
+            nprb_config_fmt_err(err, errlen,
+                                "expected a duration from 1ns to 60min like 10ms, got '%s'", text);
             return -1;
         }
         *(double *)field = s;
@@ -401,7 +403,8 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
                 return 0;
             }
         }
-        fmt_err(err, errlen, "expected one of system, on, off, hugetlb, got '%s'", text);
+        nprb_config_fmt_err(err, errlen, "expected one of system, on, off, hugetlb, got '%s'",
+                            text);
         return -1;
     case KEY_SIZES:
     case KEY_COUNTS: {
@@ -423,7 +426,7 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
                 strcasecmp(text, "all") == 0 ? NPRB_PAIRS_ALL : NPRB_PAIRS_LOCAL;
             return 0;
         }
-        fmt_err(err, errlen, "expected all or local, got '%s'", text);
+        nprb_config_fmt_err(err, errlen, "expected all or local, got '%s'", text);
         return -1;
     case KEY_FROM:
         if (strcasecmp(text, "first") == 0 || strcasecmp(text, "every") == 0) {
@@ -431,7 +434,7 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
                 strcasecmp(text, "every") == 0 ? NPRB_SWEEP_FROM_EVERY : NPRB_SWEEP_FROM_FIRST;
             return 0;
         }
-        fmt_err(err, errlen, "expected first or every, got '%s'", text);
+        nprb_config_fmt_err(err, errlen, "expected first or every, got '%s'", text);
         return -1;
     case KEY_PATTERNS:
     case KEY_KERNELS:
@@ -449,7 +452,7 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
         return 0;
     }
     }
-    fmt_err(err, errlen, "internal: key kind not handled");
+    nprb_config_fmt_err(err, errlen, "internal: key kind not handled");
     return -1;
 }
 
@@ -502,16 +505,18 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
 {
     const char *eq = strchr(assignment, '=');
     if (eq == NULL || eq == assignment) {
-        fmt_err(err, errlen, "--set '%s': expected KEY=VALUE, e.g. bandwidth_matrix.size=256MiB",
-                assignment);
+        nprb_config_fmt_err(err, errlen,
+                            "--set '%s': expected KEY=VALUE, e.g. bandwidth_matrix.size=256MiB",
+                            assignment);
         nprb_config_escape(err, errlen);
         return -1;
     }
     char name[128];
     size_t n = (size_t)(eq - assignment);
     if (n >= sizeof name) {
-        fmt_err(err, errlen, "--set: a key of %zu characters is too long (keys are at most %zu)", n,
-                sizeof name - 1);
+        nprb_config_fmt_err(err, errlen,
+                            "--set: a key of %zu characters is too long (keys are at most %zu)", n,
+                            sizeof name - 1);
         nprb_config_escape(err, errlen);
         return -1;
     }
@@ -519,13 +524,14 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
     name[n] = '\0';
     const struct config_key *key = nprb_config_key_find(name);
     if (key == NULL) {
-        fmt_err(err, errlen, "--set: unknown key '%s' (see numaprobe --config-reference)", name);
+        nprb_config_fmt_err(err, errlen,
+                            "--set: unknown key '%s' (see numaprobe --config-reference)", name);
         nprb_config_escape(err, errlen);
         return -1;
     }
     char why[192];
     if (nprb_config_key_assign(cfg, key, eq + 1, why, sizeof why) != 0) {
-        fmt_err(err, errlen, "--set %s: %s", name, why);
+        nprb_config_fmt_err(err, errlen, "--set %s: %s", name, why);
         nprb_config_escape(err, errlen);
         return -1;
     }

@@ -68,4 +68,8 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
  */
 void nprb_config_escape(char *msg, size_t len);
 
+/** Formats a config error into @p err (the messages of config.c and config_yaml.c). */
+void nprb_config_fmt_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -15,17 +15,6 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
-static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* A config is three levels deep (section, key, list); libyaml's time grows with the square of
  * the nesting (100,000 '[' take minutes, on every rank), so deeper input is refused before the
  * document is built. */
@@ -42,8 +31,9 @@ struct yaml_walk {
 
 static void syntax_error(const yaml_parser_t *parser, const char *source, char *err, size_t errlen)
 {
-    fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source, parser->problem_mark.line + 1,
-            parser->problem ? parser->problem : "unknown");
+    nprb_config_fmt_err(err, errlen, "%s:%zu: YAML syntax error: %s", source,
+                        parser->problem_mark.line + 1,
+                        parser->problem ? parser->problem : "unknown");
 }
 
 /* The explicit tag and anchor of a node event (NULL when it has none). */
@@ -87,22 +77,25 @@ static int check_shape(const char *text, const char *source, char *err, size_t e
         else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT)
             depth--;
         if (depth > MAX_DEPTH) {
-            fmt_err(err, errlen,
-                    "%s:%zu: nested deeper than %d levels (a config needs 3: section, key, list)",
-                    source, line, MAX_DEPTH);
+            nprb_config_fmt_err(
+                err, errlen,
+                "%s:%zu: nested deeper than %d levels (a config needs 3: section, key, list)",
+                source, line, MAX_DEPTH);
             rc = -1;
         } else if (e.type == YAML_ALIAS_EVENT || anchor != NULL) {
-            fmt_err(err, errlen,
-                    "%s:%zu: YAML %s '%.64s': anchors and aliases are not accepted in a config "
-                    "(write each value out)",
-                    source, line, anchor != NULL ? "anchor" : "alias",
-                    anchor != NULL ? anchor : (const char *)e.data.alias.anchor);
+            nprb_config_fmt_err(
+                err, errlen,
+                "%s:%zu: YAML %s '%.64s': anchors and aliases are not accepted in a config "
+                "(write each value out)",
+                source, line, anchor != NULL ? "anchor" : "alias",
+                anchor != NULL ? anchor : (const char *)e.data.alias.anchor);
             rc = -1;
         } else if (tag != NULL) {
-            fmt_err(err, errlen,
-                    "%s:%zu: YAML tag '%.64s': tags are not accepted in a config (write the value "
-                    "plainly)",
-                    source, line, tag);
+            nprb_config_fmt_err(
+                err, errlen,
+                "%s:%zu: YAML tag '%.64s': tags are not accepted in a config (write the value "
+                "plainly)",
+                source, line, tag);
             rc = -1;
         }
         done = e.type == YAML_STREAM_END_EVENT;
@@ -160,18 +153,20 @@ static void unknown_name(struct yaml_walk *w, const char *name, size_t line)
     snprintf(first, sizeof first, "%.*s", (int)head, name);
     if (dot != NULL && !is_section(first)) {
         section_list(sections, sizeof sections);
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment '%s' (expected %s)", w->path,
-                line, name, first, sections);
+        nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment '%s' (expected %s)",
+                            w->path, line, name, first, sections);
     } else if (is_section(name)) {
-        fmt_err(w->err, w->errlen,
-                "%s:%zu: %s: expected a section of keys (e.g. '%s:' then indented 'enabled: "
-                "true'), got a single value",
-                w->path, line, name, name);
+        nprb_config_fmt_err(
+            w->err, w->errlen,
+            "%s:%zu: %s: expected a section of keys (e.g. '%s:' then indented 'enabled: "
+            "true'), got a single value",
+            w->path, line, name, name);
     } else {
         /* A quoted key keeps its blanks ("size ": 1), which the message alone would hide. */
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown key (%ssee numaprobe --config-reference)",
-                w->path, line, name,
-                strpbrk(name, " \t") != NULL ? "a key name holds no blanks; " : "");
+        nprb_config_fmt_err(w->err, w->errlen,
+                            "%s:%zu: %s: unknown key (%ssee numaprobe --config-reference)", w->path,
+                            line, name,
+                            strpbrk(name, " \t") != NULL ? "a key name holds no blanks; " : "");
     }
 }
 
@@ -180,17 +175,17 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
     const struct config_key *key = nprb_config_key_find(name);
     if (value->type == YAML_MAPPING_NODE) {
         if (key != NULL) {
-            fmt_err(w->err, w->errlen, "%s:%zu: %s: expected %s, got a mapping", w->path, line,
-                    name,
-                    nprb_config_key_is_list(key) ? "a list (e.g. [a, b]) or a single value"
-                                                 : "a single value");
+            nprb_config_fmt_err(
+                w->err, w->errlen, "%s:%zu: %s: expected %s, got a mapping", w->path, line, name,
+                nprb_config_key_is_list(key) ? "a list (e.g. [a, b]) or a single value"
+                                             : "a single value");
             return -1;
         }
         if (strchr(name, '.') == NULL && !is_section(name)) {
             char sections[256];
             section_list(sections, sizeof sections);
-            fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment (expected %s)", w->path,
-                    line, name, sections);
+            nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment (expected %s)",
+                                w->path, line, name, sections);
             return -1;
         }
         if (!is_section(name)) {
@@ -211,8 +206,8 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
      * "latency_matrix: {size: ...}") is given twice as surely as twice in one mapping. */
     size_t index = (size_t)(key - nprb_config_keys);
     if (w->line_of[index] != 0) {
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: given twice (first on line %u)", w->path, line,
-                name, (unsigned)w->line_of[index]);
+        nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: given twice (first on line %u)",
+                            w->path, line, name, (unsigned)w->line_of[index]);
         return -1;
     }
     w->line_of[index] = (uint32_t)line;
@@ -226,29 +221,31 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
              it < value->data.sequence.items.top; it++) {
             yaml_node_t *item = yaml_document_get_node(w->doc, *it);
             if (item->type != YAML_SCALAR_NODE) {
-                fmt_err(w->err, w->errlen, "%s:%zu: %s: list items must be plain values", w->path,
-                        item->start_mark.line + 1, name);
+                nprb_config_fmt_err(w->err, w->errlen,
+                                    "%s:%zu: %s: list items must be plain values", w->path,
+                                    item->start_mark.line + 1, name);
                 return -1;
             }
             int n = snprintf(joined + used, sizeof joined - used, "%s%s", used ? "," : "",
                              (const char *)item->data.scalar.value);
             if (n < 0 || (size_t)n >= sizeof joined - used) {
-                fmt_err(w->err, w->errlen, "%s:%zu: %s: list too long", w->path, line, name);
+                nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: list too long", w->path, line,
+                                    name);
                 return -1;
             }
             used += (size_t)n;
         }
     } else if (value->type != YAML_SCALAR_NODE) {
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a list", w->path, line,
-                name);
+        nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: expected a single value, got a list",
+                            w->path, line, name);
         return -1;
     } else {
         text = (const char *)value->data.scalar.value;
     }
     char why[192];
     if (nprb_config_key_assign(w->cfg, key, text, why, sizeof why) != 0) {
-        fmt_err(w->err, w->errlen, "%s:%zu: %s: %s", w->path, value->start_mark.line + 1, name,
-                why);
+        nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: %s", w->path,
+                            value->start_mark.line + 1, name, why);
         return -1;
     }
     w->cfg->key_line[key - nprb_config_keys] = (uint32_t)value->start_mark.line + 1;
@@ -263,22 +260,24 @@ static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefi
         yaml_node_t *v = yaml_document_get_node(w->doc, pair->value);
         size_t line = k->start_mark.line + 1;
         if (k->type != YAML_SCALAR_NODE) {
-            fmt_err(w->err, w->errlen, "%s:%zu: keys must be plain names", w->path, line);
+            nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: keys must be plain names", w->path,
+                                line);
             return -1;
         }
         char name[128];
         int n = snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "",
                          (const char *)k->data.scalar.value);
         if (n < 0 || (size_t)n >= sizeof name) {
-            fmt_err(w->err, w->errlen, "%s:%zu: key too long", w->path, line);
+            nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: key too long", w->path, line);
             return -1;
         }
         for (yaml_node_pair_t *before = map->data.mapping.pairs.start; before < pair; before++) {
             yaml_node_t *b = yaml_document_get_node(w->doc, before->key);
             if (b->type == YAML_SCALAR_NODE && strcmp((const char *)b->data.scalar.value,
                                                       (const char *)k->data.scalar.value) == 0) {
-                fmt_err(w->err, w->errlen, "%s:%zu: %s: given twice (first on line %zu)", w->path,
-                        line, name, b->start_mark.line + 1);
+                nprb_config_fmt_err(w->err, w->errlen,
+                                    "%s:%zu: %s: given twice (first on line %zu)", w->path, line,
+                                    name, b->start_mark.line + 1);
                 return -1;
             }
         }
@@ -310,8 +309,9 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
     if (root == NULL) {
         rc = 0; /* an empty file means "all defaults" */
     } else if (root->type != YAML_MAPPING_NODE) {
-        fmt_err(err, errlen, "%s:%zu: expected a mapping of keys (key: value) at the top", source,
-                root->start_mark.line + 1);
+        nprb_config_fmt_err(err, errlen,
+                            "%s:%zu: expected a mapping of keys (key: value) at the top", source,
+                            root->start_mark.line + 1);
     } else {
         struct yaml_walk w = {
             .cfg = cfg, .doc = &doc, .path = source, .err = err, .errlen = errlen};
@@ -329,9 +329,10 @@ int nprb_config_load_text(struct nprb_config *cfg, const char *text, const char 
             bool empty =
                 next == NULL || (next->type == YAML_SCALAR_NODE && next->data.scalar.length == 0);
             if (!empty) {
-                fmt_err(err, errlen,
-                        "%s:%zu: a second YAML document: a config is one document (no '---')",
-                        source, next->start_mark.line + 1);
+                nprb_config_fmt_err(
+                    err, errlen,
+                    "%s:%zu: a second YAML document: a config is one document (no '---')", source,
+                    next->start_mark.line + 1);
                 rc = -1;
             }
             yaml_document_delete(&doc);
@@ -351,15 +352,16 @@ int nprb_config_read_file(const char *path, char **text, char *err, size_t errle
     const char *kind =
         stat(path, &st) == 0 && !S_ISDIR(st.st_mode) ? nprb_file_kind(st.st_mode) : NULL;
     if (kind != NULL) {
-        fmt_err(err, errlen, "cannot read config %s: it is %s, not a regular file", path, kind);
+        nprb_config_fmt_err(err, errlen, "cannot read config %s: it is %s, not a regular file",
+                            path, kind);
         nprb_config_escape(err, errlen);
         return -1;
     }
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         char hint[1024]; /* a name that is no shipped config: where it was looked for */
-        fmt_err(err, errlen, "cannot read config %s: %s%s", path, strerror(errno),
-                nprb_config_find_hint(path, hint, sizeof hint));
+        nprb_config_fmt_err(err, errlen, "cannot read config %s: %s%s", path, strerror(errno),
+                            nprb_config_find_hint(path, hint, sizeof hint));
         nprb_config_escape(err, errlen);
         return -1;
     }
@@ -370,17 +372,17 @@ int nprb_config_read_file(const char *path, char **text, char *err, size_t errle
     int read_errno = errno;
     fclose(f);
     if (failed || n > NPRB_CONFIG_FILE_MAX) {
-        fmt_err(err, errlen, "cannot read config %s: %s", path,
-                !failed      ? "larger than 1 MiB"
-                : read_errno ? strerror(read_errno)
-                             : "read error");
+        nprb_config_fmt_err(err, errlen, "cannot read config %s: %s", path,
+                            !failed      ? "larger than 1 MiB"
+                            : read_errno ? strerror(read_errno)
+                                         : "read error");
         free(buf);
         nprb_config_escape(err, errlen);
         return -1;
     }
     buf[n] = '\0';
     if (strlen(buf) != n) {
-        fmt_err(err, errlen, "config %s is not a text file (it holds NUL bytes)", path);
+        nprb_config_fmt_err(err, errlen, "config %s is not a text file (it holds NUL bytes)", path);
         free(buf);
         nprb_config_escape(err, errlen);
         return -1;

@@ -10,7 +10,7 @@
  *   OMP_NUM_THREADS=T peer_loops [MIB_PER_ARRAY [ROUNDS]]
  */
 #include "kernels/stream.h"
-#include "timer.h"
+#include "util/timer.h"
 
 #include <immintrin.h>
 #include <omp.h>

@@ -6,7 +6,7 @@
  * stored in every results file), and the echo must load again into the same values and echo
  * identically; a config that cannot be written back as it was read would make the stored config
  * a lie. */
-#include "config.h"
+#include "config/config.h"
 
 #include <stdint.h>
 #include <stdio.h>

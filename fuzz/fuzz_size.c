@@ -5,8 +5,8 @@
  * Besides "does not crash": durations and whole numbers never take hex, exponents, '+' or '_';
  * a size that parses is formatted (nprb_format_size, used by the config echo and every message)
  * and the text must parse back to the same number of bytes. */
-#include "pattern.h"
-#include "units.h"
+#include "kernels/pattern.h"
+#include "util/units.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* numaprobe: parse, run, map the result to an exit code. Everything else is in the library. */
-#include "build_info.h"
-#include "check.h"
-#include "cli.h"
-#include "config.h"
-#include "config_find.h"
-#include "fleet.h"
-#include "log.h"
-#include "merge.h"
-#include "results.h"
-#include "run.h"
-#include "status.h"
+#include "job/build_info.h"
+#include "tools/check.h"
+#include "job/cli.h"
+#include "config/config.h"
+#include "config/config_find.h"
+#include "fleet/fleet.h"
+#include "util/log.h"
+#include "tools/merge.h"
+#include "results/results.h"
+#include "job/run.h"
+#include "util/status.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The measurement behind every bandwidth experiment: one plan item, one /bandwidth row. */
-#include "experiment.h"
+#include "experiments/experiment.h"
 #include "experiments/bandwidth_run.h"
-#include "omp_env.h"
+#include "host/omp_env.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_THREADS 4096
 
 static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx,
                         const struct nprb_plan_item *item, const struct nprb_kernel *kernel)
@@ -40,8 +39,8 @@ static void rates(struct nprb_bandwidth_row *row, const struct nprb_bandwidth_re
 static unsigned node_of_pu(const struct nprb_topo *topo, unsigned pu)
 {
     for (int i = 0; i < nprb_topo_node_count(topo); i++) {
-        unsigned pus[MAX_THREADS];
-        int n = nprb_topo_node_pus(topo, i, pus, MAX_THREADS);
+        unsigned pus[NPRB_MAX_PUS];
+        int n = nprb_topo_node_pus(topo, i, pus, NPRB_MAX_PUS);
         for (int k = 0; k < n; k++)
             if (pus[k] == pu)
                 return nprb_topo_node(topo, i)->os_index;
@@ -84,8 +83,8 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
         NPRB_SET_TEXT(row.note, item->skip_reason);
         return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
     }
-    unsigned pus[MAX_THREADS];
-    int usable = nprb_item_pus(ctx->topo, item, pus, MAX_THREADS);
+    unsigned pus[NPRB_MAX_PUS];
+    int usable = nprb_item_pus(ctx->topo, item, pus, NPRB_MAX_PUS);
     int threads = item->threads > 0 && item->threads < usable ? item->threads : usable;
     if (threads == 0) {
         NPRB_SET_TEXT(row.note, "not applicable: no usable core on the CPU node");
@@ -96,7 +95,7 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
                  item->threads, usable);
     row.threads = threads;
     row.repetitions = item->repetitions;
-    unsigned targets[NPRB_MAX_NODES], thread_nodes[MAX_THREADS];
+    unsigned targets[NPRB_MAX_NODES], thread_nodes[NPRB_MAX_PUS];
     for (int t = 0; t < threads; t++)
         thread_nodes[t] = node_of_pu(ctx->topo, pus[t]);
     static const char *const init_names[] = {"threaded", "serial", "mismatched", "bound"};

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "bandwidth_run.h"
+#include "experiments/bandwidth_run.h"
 
-#include "fault.h"
+#include "util/fault.h"
 
 #include <errno.h>
 #include <math.h>

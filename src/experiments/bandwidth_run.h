@@ -8,12 +8,12 @@
 #ifndef NPRB_BANDWIDTH_RUN_H
 #define NPRB_BANDWIDTH_RUN_H
 
-#include "config.h"
+#include "config/config.h"
 #include "kernels/stream.h"
-#include "place.h"
-#include "plan.h"
-#include "timer.h"
-#include "verify.h"
+#include "host/place.h"
+#include "experiments/plan.h"
+#include "util/timer.h"
+#include "host/verify.h"
 
 #include <hwloc.h>
 #include <stdbool.h>

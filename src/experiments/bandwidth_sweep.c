@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth_sweep: GB/s against working-set size for each configured kernel, all usable cores
  * of one node on its local memory: the bandwidth of each cache level and of memory. */
-#include "experiment.h"
+#include "experiments/experiment.h"
 
 int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
 {

@@ -3,10 +3,10 @@
  * A cache holds the lines the chase touches, not its span: the random chase reads one 64 B line
  * per slot (256 B apart, so no adjacent-line prefetch helps it), so a 128 KiB chase occupies
  * 32 KiB of cache. Levels are judged on those lines; the curve's sizes stay spans. */
-#include "experiment.h"
+#include "experiments/experiment.h"
 #include "experiments/latency_run.h"
-#include "sweep.h"
-#include "units.h"
+#include "util/sweep.h"
+#include "util/units.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * written serially from each node in turn, by the threads that read it (the same static
  * schedule), by the wrong threads (a mismatched schedule), interleaved, or bound chunk by chunk.
  * Where the pages landed is verified per thread; the read bandwidth shows what it costs. */
-#include "experiment.h"
+#include "experiments/experiment.h"
 
 #include <stdio.h>
 #include <string.h>

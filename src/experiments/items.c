@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "experiment.h"
+#include "experiments/experiment.h"
 
 #include <math.h>
 #include <stdio.h>

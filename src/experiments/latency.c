@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The measurement behind every latency experiment: one plan item, one /latency row. */
-#include "experiment.h"
+#include "experiments/experiment.h"
 #include "experiments/latency_run.h"
 
 #include <errno.h>

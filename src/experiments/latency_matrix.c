@@ -2,7 +2,7 @@
 /* latency_matrix: idle latency from one core of node i to memory bound to node j, every i and j
  * (memory-only nodes included), plus interleave, preferred and first-touch policies from each
  * node's cores. */
-#include "experiment.h"
+#include "experiments/experiment.h"
 
 int nprb_plan_latency_matrix(struct nprb_planner *p)
 {

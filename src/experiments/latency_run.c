@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "latency_run.h"
+#include "experiments/latency_run.h"
 
-#include "fault.h"
+#include "util/fault.h"
 #include "kernels/chain.h"
 #include "kernels/chase.h"
 #include "kernels/indexed.h"

@@ -8,12 +8,12 @@
 #ifndef NPRB_LATENCY_RUN_H
 #define NPRB_LATENCY_RUN_H
 
-#include "config.h"
-#include "experiment.h"
-#include "pattern.h"
-#include "place.h"
-#include "timer.h"
-#include "verify.h"
+#include "config/config.h"
+#include "experiments/experiment.h"
+#include "kernels/pattern.h"
+#include "host/place.h"
+#include "util/timer.h"
+#include "host/verify.h"
 
 #include <hwloc.h>
 #include <stdbool.h>

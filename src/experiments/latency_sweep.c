@@ -5,7 +5,7 @@
  * remote curve shows the caches hiding the remote node until the set outgrows them. With
  * from: every, a core of each CPU node sweeps in turn (first: only the first node's), so the
  * grid covers every node pair, as the textbook's does. */
-#include "experiment.h"
+#include "experiments/experiment.h"
 #include "experiments/latency_run.h"
 
 /* Every curve from the cores of @p base's cpu_node: its own memory, and with pairs: all every

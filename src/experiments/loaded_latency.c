@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* loaded_latency: one core of node i chases memory of node j while the node's other cores load
  * the same memory, for each delay between their lines: a latency-versus-bandwidth curve. */
-#include "experiment.h"
+#include "experiments/experiment.h"
 #include "experiments/loaded_run.h"
 
 #include <errno.h>
@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_THREADS 4096
 
 int nprb_plan_loaded_latency(struct nprb_planner *p)
 {
@@ -77,8 +76,8 @@ enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb
         NPRB_SET_TEXT(row.note, item->skip_reason);
         return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
     }
-    unsigned pus[MAX_THREADS], targets[NPRB_MAX_NODES];
-    int usable = nprb_item_pus(ctx->topo, item, pus, MAX_THREADS);
+    unsigned pus[NPRB_MAX_PUS], targets[NPRB_MAX_NODES];
+    int usable = nprb_item_pus(ctx->topo, item, pus, NPRB_MAX_PUS);
     int load = usable - 1;
     if (item->threads > 0 && item->threads < load)
         load = item->threads;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "loaded_run.h"
+#include "experiments/loaded_run.h"
 
-#include "place.h"
-#include "timer.h"
+#include "host/place.h"
+#include "util/timer.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -3,13 +3,13 @@
  * it; every interval the page distribution and the bandwidth are sampled. One series with
  * kernel.numa_balancing off, one with it on: with it on, the kernel migrates the pages towards
  * the threads and the bandwidth recovers. The setting is restored on every exit path. */
-#include "balancing.h"
-#include "experiment.h"
-#include "fault.h"
+#include "host/balancing.h"
+#include "experiments/experiment.h"
+#include "util/fault.h"
 #include "kernels/stream.h"
-#include "omp_env.h"
-#include "place.h"
-#include "timer.h"
+#include "host/omp_env.h"
+#include "host/place.h"
+#include "util/timer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_THREADS 1024
 
 int nprb_plan_numa_balancing(struct nprb_planner *p)
 {
@@ -199,9 +198,9 @@ enum nprb_status nprb_measure_balancing(struct nprb_context *ctx, const struct n
     }
     if (item->balancing != found && nprb_fault("term_in_balancing"))
         raise(SIGTERM); /* a time limit while the setting is changed: the handler puts it back */
-    unsigned from[MAX_THREADS], to[MAX_THREADS];
-    int nf = nprb_topo_node_pus(ctx->topo, item->mem_node, from, MAX_THREADS);
-    int nt = nprb_topo_node_pus(ctx->topo, item->cpu_node, to, MAX_THREADS);
+    unsigned from[NPRB_MAX_PUS], to[NPRB_MAX_PUS];
+    int nf = nprb_topo_node_pus(ctx->topo, item->mem_node, from, NPRB_MAX_PUS);
+    int nt = nprb_topo_node_pus(ctx->topo, item->cpu_node, to, NPRB_MAX_PUS);
     struct nprb_buffer buf;
     char err[160];
     enum nprb_status result = NPRB_OK;

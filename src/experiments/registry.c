@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "experiment.h"
+#include "experiments/experiment.h"
 
-#include "numastat.h"
-#include "place.h"
-#include "sweep.h"
+#include "host/numastat.h"
+#include "host/place.h"
+#include "util/sweep.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* thread_scaling: bandwidth with 1, 2, ... threads up to every usable core of one node, on its
  * local memory: where one node's memory saturates. */
-#include "experiment.h"
+#include "experiments/experiment.h"
 
 /* Every count up to 8, then doubling, then all: the knee is usually in the first few. */
 static int next_count(int count, int all)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "chain.h"
+#include "kernels/chain.h"
 
 #include <errno.h>
 #include <stdbool.h>

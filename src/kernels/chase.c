@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "chase.h"
+#include "kernels/chase.h"
 
 /* Unrolled by 16 so the loop counter's add and branch are amortised to noise even at L1 latency
  * (~1 ns): a loop overhead of one cycle per load would read as +25% there. */

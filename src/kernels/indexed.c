@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "indexed.h"
+#include "kernels/indexed.h"
 
 double nprb_index_read(const double *data, const uint32_t *idx, size_t n, uint64_t steps)
 {

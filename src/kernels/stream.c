@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "stream.h"
+#include "kernels/stream.h"
 
-#include "chain.h"
-#include "stream_nt.h"
+#include "kernels/chain.h"
+#include "kernels/stream_nt.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "stream_nt.h"
+#include "kernels/stream_nt.h"
 
 #include <immintrin.h>
 #include <stdint.h>

@@ -6,10 +6,10 @@
  *
  *   bench_write HOST.h5 OUT.h5 HOSTS
  */
-#include "h5in.h"
-#include "h5out.h"
-#include "results.h"
-#include "timer.h"
+#include "results/h5in.h"
+#include "results/h5out.h"
+#include "results/results.h"
+#include "util/timer.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # faults.sh MODE EXE CONFIG OUTDIR: a fleet fault, injected for real (NUMAPROBE_FAULT, see
-# src/fault.h), and what must survive it.
+# src/util/fault.h), and what must survive it.
 #   hung_rank      3 fake hosts, the last rank stops for ever: the gather's watchdog gives it up,
 #                  the file holds the other hosts' results and a "hung" /hosts row, exit 5
 #   hung_rank0     rank 0 itself stops for ever in its second experiment, beside a second rank on

@@ -2,9 +2,9 @@
 /* What the writer (h5out) writes, the reader (h5in) reads back: every column of every table,
  * field by field, and the root attributes, through the one set of types in h5types. */
 #include "../unit/check.h"
-#include "h5in.h"
-#include "h5out.h"
-#include "results.h"
+#include "results/h5in.h"
+#include "results/h5out.h"
+#include "results/results.h"
 
 #include <limits.h>
 #include <stdint.h>

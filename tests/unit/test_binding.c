@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The binding step's rules without MPI: how a host's CPU nodes are shared out among its ranks,
  * and what widening does to a topology's usable CPUs (synthetic: no process is rebound). */
-#include "binding.h"
+#include "host/binding.h"
 #include "check.h"
-#include "plan.h"
-#include "topo.h"
+#include "experiments/plan.h"
+#include "host/topo.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
-#include "config.h"
+#include "config/config.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * and a build-tree executable, and the resolution of this test program (in the build tree). */
 #include "build_facts.h"
 #include "check.h"
-#include "config_find.h"
+#include "config/config_find.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* SMBIOS type 17 records as the kernel exposes them (/sys/firmware/dmi/entries/17-N/raw). */
 #include "check.h"
-#include "dimms.h"
+#include "host/dimms.h"
 
 #include <string.h>
 

@@ -3,9 +3,9 @@
  * threads pinned to a PU run there and get their old binding back. Skips (77) where the kernel
  * refuses mbind or move_pages (some containers). */
 #include "check.h"
-#include "place.h"
-#include "topo.h"
-#include "verify.h"
+#include "host/place.h"
+#include "host/topo.h"
+#include "host/verify.h"
 
 #include <errno.h>
 #include <sched.h>

@@ -3,10 +3,10 @@
  * the remote curves, latency_sweep.from: every the other node's cores, bandwidth_sweep.strides one
  * read_strided curve per stride, and the dry-run summary names both memory nodes. */
 #include "check.h"
-#include "config.h"
-#include "plan.h"
-#include "sweep.h"
-#include "topo.h"
+#include "config/config.h"
+#include "experiments/plan.h"
+#include "util/sweep.h"
+#include "host/topo.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * row's median, p99 at 2.7x the median) are flagged, plausible figures are not, memory-only
  * nodes are never "faster than local", and no flag changes a figure or a status. */
 #include "check.h"
-#include "plausibility.h"
+#include "results/plausibility.h"
 
 #include <string.h>
 

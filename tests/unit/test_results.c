@@ -2,7 +2,7 @@
 /* The row descriptors are what the file's schema is made of: every field inside its row, in
  * order, without overlap, and "rank" first in every table (the join key of the schema). */
 #include "check.h"
-#include "results.h"
+#include "results/results.h"
 
 int main(void)
 {

@@ -2,8 +2,8 @@
 /* Sweep point placement on synthetic cache hierarchies, cache-step detection on synthetic
  * curves, and pattern names. */
 #include "check.h"
-#include "pattern.h"
-#include "sweep.h"
+#include "kernels/pattern.h"
+#include "util/sweep.h"
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
-#include "timer.h"
+#include "util/timer.h"
 
 #include <math.h>
 

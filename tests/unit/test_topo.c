@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Topology discovery on XML shapes of real machines (tests/topologies), and on this host. */
 #include "check.h"
-#include "topo.h"
+#include "host/topo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

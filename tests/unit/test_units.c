@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
-#include "units.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <math.h>

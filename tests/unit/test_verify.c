@@ -3,7 +3,7 @@
  * resident: mincore), not unreported, and the placement fraction is over the pages that
  * reported. The frame-to-node map agrees with move_pages where frames are readable (root). */
 #include "check.h"
-#include "verify.h"
+#include "host/verify.h"
 
 #include <fcntl.h>
 #include <numaif.h>

@@ -2,7 +2,7 @@
 /* The in-process watchdog (watchdog.h): a measurement that outlives its limit is reported with
  * its item number and how long it had run; one that ends in time is not; off means no thread. */
 #include "check.h"
-#include "watchdog.h"
+#include "util/watchdog.h"
 
 #include <stdatomic.h>
 #include <time.h>

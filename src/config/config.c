@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The config module's key engine: the one key table, the parser of one value (assign), the
+ * defaults and --set. The YAML walk is config_yaml.c; the echo and the reference are
+ * config_echo.c; config_keys.h is what the three share. */
+#include "config/config.h"
+
+#include "config/config_keys.h"
+#include "kernels/stream.h"
+#include "kernels/pattern.h"
+#include "util/units.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define OFF(field) offsetof(struct nprb_config, field)
+#define KIB(n) ((int64_t)(n) << 10)
+#define TIB(n) ((int64_t)(n) << 40)
+
+/* The one table of configuration keys. Order is the order of the echo and the reference. */
+const struct config_key nprb_config_keys[] = {
+    {"seed", KEY_U64, OFF(seed), "42", 0, INT64_MAX, "seed of the random chains"},
+    {"watchdog", KEY_DURATION, OFF(watchdog_s), "10min", 0, 0,
+     "longest one measurement may take; rank 0 gives up a host silent for twice this"},
+    {"report_hosts", KEY_INT, OFF(report_hosts), "16", 0, 1000000,
+     "hosts whose matrices the stdout report shows in full; after that only the first host of "
+     "each node type, the others one line each (0: all; the file has every host)"},
+    {"checkpoints", KEY_BOOL, OFF(checkpoints), "true", 0, 0,
+     "each rank keeps its finished rows in OUT.checkpoints/ (numaprobe merge) until the end"},
+    {"huge_pages", KEY_THP, OFF(huge_pages), "system", 0, 0,
+     "page size of every buffer: system (leave THP alone), on/off (THP madvise), hugetlb "
+     "(2 MiB pages from the vm.nr_hugepages pool)"},
+    {"latency_matrix.enabled", KEY_BOOL, OFF(latency_matrix.enabled), "true", 0, 0,
+     "measure idle latency with a dependent pointer chase"},
+    {"latency_matrix.pairs", KEY_PAIRS, OFF(latency_matrix.pairs), "all", 0, 0,
+     "all: threads on node i, memory bound to node j, every i and j; local: i = j only"},
+    {"latency_matrix.policies", KEY_POLICIES, OFF(latency_matrix.policies),
+     "interleave,preferred,first_touch", 0, 0,
+     "per CPU node, besides bind: interleave (all nodes), preferred (own node), first_touch"},
+    {"latency_matrix.size", KEY_SIZE, OFF(latency_matrix.size_bytes), "1GiB", KIB(4), TIB(64),
+     "chase working set per memory node (K/M/G/T or KiB/MiB/GiB/TiB)"},
+    {"latency_matrix.tlb_window", KEY_SIZE, OFF(latency_matrix.tlb_window_bytes), "256KiB", 0,
+     TIB(64), "chain random within windows of this size, visited in random order (0: whole set)"},
+    {"latency_matrix.samples", KEY_INT, OFF(latency_matrix.samples), "21", 3, 100000,
+     "timed samples kept per measurement"},
+    {"latency_matrix.sample_time", KEY_DURATION, OFF(latency_matrix.sample_s), "10ms", 0, 0,
+     "minimum length of one sample (ns/us/ms/s)"},
+    {"bandwidth_matrix.enabled", KEY_BOOL, OFF(bandwidth_matrix.enabled), "true", 0, 0,
+     "measure multi-threaded read bandwidth"},
+    {"bandwidth_matrix.pairs", KEY_PAIRS, OFF(bandwidth_matrix.pairs), "all", 0, 0,
+     "all: cores of node i streaming memory of node j, every i and j; local: i = j only"},
+    {"bandwidth_matrix.kernels", KEY_KERNELS, OFF(bandwidth_matrix.kernels), "read,triad", 0, 0,
+     "kernels measured for every pair"},
+    {"bandwidth_matrix.policies", KEY_POLICIES, OFF(bandwidth_matrix.policies), "interleave", 0, 0,
+     "per CPU node, besides bind: interleave, preferred, first_touch"},
+    {"bandwidth_matrix.size", KEY_SIZE, OFF(bandwidth_matrix.size_bytes), "256MiB", KIB(64),
+     TIB(64), "streamed array per memory node"},
+    {"bandwidth_matrix.threads", KEY_THREADS, OFF(bandwidth_matrix.threads), "all", 1, 4096,
+     "threads per CPU node: all (one per usable core) or a number"},
+    {"bandwidth_matrix.repetitions", KEY_INT, OFF(bandwidth_matrix.repetitions), "5", 2, 100000,
+     "timed repetitions kept per measurement"},
+
+    {"latency_sweep.enabled", KEY_BOOL, OFF(latency_sweep.enabled), "true", 0, 0,
+     "latency against working-set size: the cache hierarchy, one core, its local memory"},
+    {"latency_sweep.pairs", KEY_PAIRS, OFF(latency_sweep.pairs), "local", 0, 0,
+     "local: the sweep core's own memory; all: also every other node's memory, one curve each "
+     "(remote latency by working set)"},
+    {"latency_sweep.from", KEY_FROM, OFF(latency_sweep.from), "first", 0, 0,
+     "first: a core of the first CPU node sweeps; every: a core of each CPU node in turn (with "
+     "pairs: all, the textbook grid of every node pair)"},
+    {"latency_sweep.sizes", KEY_SIZES, OFF(latency_sweep.sizes), "auto", KIB(2), TIB(64),
+     "working sets: auto (2 KiB to max_size, points below, at and above each cache, and at 4x "
+     "each for the random chase, which touches one 64 B line per 256 B) or a list"},
+    {"latency_sweep.max_size", KEY_SIZE, OFF(latency_sweep.max_size_bytes), "0", 0, TIB(64),
+     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB and 1/4 of free memory)"},
+    {"latency_sweep.patterns", KEY_PATTERNS, OFF(latency_sweep.patterns),
+     "random,stride:64,index_random", 0, 0,
+     "random | random_full | stride:BYTES | index_random (independent loads through an index)"},
+    {"latency_sweep.tlb_window", KEY_SIZE, OFF(latency_sweep.tlb_window_bytes), "256KiB", 0,
+     TIB(64), "window of the random pattern (0: whole set)"},
+    {"latency_sweep.samples", KEY_INT, OFF(latency_sweep.samples), "7", 3, 100000,
+     "timed samples kept per point"},
+    {"latency_sweep.sample_time", KEY_DURATION, OFF(latency_sweep.sample_s), "2ms", 0, 0,
+     "minimum length of one sample"},
+
+    {"stride_sweep.enabled", KEY_BOOL, OFF(stride_sweep.enabled), "true", 0, 0,
+     "latency of a sequential chase at a fixed working set, stride varied"},
+    {"stride_sweep.size", KEY_SIZE, OFF(stride_sweep.size_bytes), "64MiB", KIB(2), TIB(64),
+     "working set"},
+    {"stride_sweep.strides", KEY_SIZES, OFF(stride_sweep.strides),
+     "8,16,32,64,128,256,512,1KiB,2KiB,4KiB", 8, KIB(1024) * 1024, "strides in bytes"},
+    {"stride_sweep.samples", KEY_INT, OFF(stride_sweep.samples), "11", 3, 100000,
+     "timed samples kept per point"},
+    {"stride_sweep.sample_time", KEY_DURATION, OFF(stride_sweep.sample_s), "2ms", 0, 0,
+     "minimum length of one sample"},
+
+    {"bandwidth_sweep.enabled", KEY_BOOL, OFF(bandwidth_sweep.enabled), "true", 0, 0,
+     "bandwidth against working-set size, per kernel, all cores of the first node"},
+    {"bandwidth_sweep.sizes", KEY_SIZES, OFF(bandwidth_sweep.sizes), "auto", KIB(2), TIB(64),
+     "bytes per array: auto or a list"},
+    {"bandwidth_sweep.max_size", KEY_SIZE, OFF(bandwidth_sweep.max_size_bytes), "0", 0, TIB(64),
+     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB)"},
+    {"bandwidth_sweep.kernels", KEY_KERNELS, OFF(bandwidth_sweep.kernels), "read,copy,triad", 0, 0,
+     "read write write_nt copy copy_nt scale add triad read_strided read_random"},
+    {"bandwidth_sweep.threads", KEY_THREADS, OFF(bandwidth_sweep.threads), "all", 1, 4096,
+     "threads: all (one per usable core) or a number"},
+    {"bandwidth_sweep.strides", KEY_SIZES, OFF(bandwidth_sweep.strides), "64B", 8, KIB(1024),
+     "strides of read_strided, one curve each (textbook stride 8 and 32 doubles: [64B, 256B])"},
+    {"bandwidth_sweep.repetitions", KEY_INT, OFF(bandwidth_sweep.repetitions), "3", 2, 100000,
+     "timed samples kept per point"},
+    {"bandwidth_sweep.sample_time", KEY_DURATION, OFF(bandwidth_sweep.sample_s), "1ms", 0, 0,
+     "a sample repeats the kernel until it lasts this long"},
+
+    {"thread_scaling.enabled", KEY_BOOL, OFF(thread_scaling.enabled), "true", 0, 0,
+     "bandwidth with 1 .. all cores of the first node"},
+    {"thread_scaling.size", KEY_SIZE, OFF(thread_scaling.size_bytes), "128MiB", KIB(64), TIB(64),
+     "bytes per array"},
+    {"thread_scaling.kernels", KEY_KERNELS, OFF(thread_scaling.kernels), "read,triad", 0, 0,
+     "kernels measured at every thread count"},
+    {"thread_scaling.repetitions", KEY_INT, OFF(thread_scaling.repetitions), "3", 2, 100000,
+     "timed repetitions kept per point"},
+
+    {"loaded_latency.enabled", KEY_BOOL, OFF(loaded_latency.enabled), "true", 0, 0,
+     "latency from one core while the node's other cores load the same memory"},
+    {"loaded_latency.pairs", KEY_PAIRS, OFF(loaded_latency.pairs), "local", 0, 0,
+     "local: memory of the chasing core's node; all: every node"},
+    {"loaded_latency.size", KEY_SIZE, OFF(loaded_latency.size_bytes), "128MiB", KIB(64), TIB(64),
+     "the chase's working set"},
+    {"loaded_latency.load_size", KEY_SIZE, OFF(loaded_latency.load_size_bytes), "64MiB", KIB(64),
+     TIB(64), "buffer streamed by each load thread"},
+    {"loaded_latency.threads", KEY_THREADS, OFF(loaded_latency.threads), "all", 1, 4096,
+     "load threads: all (every other usable core of the node) or a number"},
+    {"loaded_latency.load_writes", KEY_BOOL, OFF(loaded_latency.load_writes), "false", 0, 0,
+     "load threads write each line back (read_write) instead of only reading"},
+    {"loaded_latency.delays", KEY_COUNTS, OFF(loaded_latency.delays), "0,200,2000,20000", 0,
+     100000000, "spin iterations after each 64-byte line of load, one curve point each"},
+    {"loaded_latency.samples", KEY_INT, OFF(loaded_latency.samples), "11", 3, 100000,
+     "timed chase samples per point"},
+    {"loaded_latency.sample_time", KEY_DURATION, OFF(loaded_latency.sample_s), "5ms", 0, 0,
+     "minimum length of one sample"},
+
+    {"numa_balancing.enabled", KEY_BOOL, OFF(numa_balancing.enabled), "true", 0, 0,
+     "pages first touched on one node, threads moved to another: page distribution and "
+     "bandwidth over time, with kernel.numa_balancing off then on (needs root to change it)"},
+    {"numa_balancing.size", KEY_SIZE, OFF(numa_balancing.size_bytes), "256MiB", KIB(64), TIB(64),
+     "array the moved threads keep reading"},
+    {"numa_balancing.interval", KEY_DURATION, OFF(numa_balancing.interval_s), "250ms", 0, 0,
+     "time between two samples of the page distribution"},
+    {"numa_balancing.duration", KEY_DURATION, OFF(numa_balancing.duration_s), "4s", 0, 0,
+     "length of each series (one with balancing off, one on)"},
+
+    {"first_touch.enabled", KEY_BOOL, OFF(first_touch.enabled), "true", 0, 0,
+     "where first touch puts pages, and the parallel read bandwidth that follows"},
+    {"first_touch.size", KEY_SIZE, OFF(first_touch.size_bytes), "256MiB", KIB(64), TIB(64),
+     "array read by every usable core of the host"},
+    {"first_touch.modes", KEY_MODES, OFF(first_touch.modes),
+     "serial,threaded,mismatched,interleave,bind", 0, 0,
+     "serial (one thread on each node in turn writes it all) | threaded (each thread its own "
+     "chunk) | mismatched (another thread's chunk) | interleave | bind (each chunk mbind-ed)"},
+    {"first_touch.repetitions", KEY_INT, OFF(first_touch.repetitions), "5", 2, 100000,
+     "timed repetitions kept per mode"},
+    {"memory.dimm_speed", KEY_INT, OFF(dimm_speed_mts), "0", 0, 20000,
+     "MT/s of the memory modules for the theoretical peak; 0: as SMBIOS/EDAC report it"},
+    {"memory.channels", KEY_INT, OFF(memory_channels), "0", 0, 4096,
+     "memory channels of the host for the theoretical peak; 0: one per module found"},
+};
+
+#define N_KEYS (sizeof nprb_config_keys / sizeof nprb_config_keys[0])
+const size_t nprb_config_key_count = N_KEYS;
+_Static_assert(N_KEYS <= NPRB_CONFIG_MAX_KEYS, "raise NPRB_CONFIG_MAX_KEYS");
+
+const struct config_key *nprb_config_key_find(const char *name)
+{
+    for (size_t i = 0; i < N_KEYS; i++)
+        if (strcmp(nprb_config_keys[i].key, name) == 0)
+            return &nprb_config_keys[i];
+    return NULL;
+}
+
+void nprb_config_fmt_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+const char *const nprb_thp_names[] = {"system", "on", "off", "hugetlb"};
+
+/* Splits a comma list (YAML sequences arrive joined with commas) into trimmed items; calls
+ * @p each on every item. Empty items are an error. */
+static int for_each_item(const char *text,
+                         int (*each)(void *arg, const char *item, char *why, size_t len), void *arg,
+                         char *err, size_t errlen)
+{
+    char buf[1024];
+    if (strlen(text) >= sizeof buf) {
+        nprb_config_fmt_err(err, errlen, "list too long");
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", text);
+    if (strspn(buf, " ") == strlen(buf)) {
+        nprb_config_fmt_err(err, errlen, "expected a list, got nothing");
+        return -1;
+    }
+    int n = 0;
+    for (char *item = buf, *next; item != NULL; item = next) {
+        next = strchr(item, ',');
+        if (next != NULL)
+            *next++ = '\0';
+        while (*item == ' ')
+            item++;
+        size_t l = strlen(item);
+        while (l > 0 && item[l - 1] == ' ')
+            item[--l] = '\0';
+        if (l == 0) {
+            nprb_config_fmt_err(err, errlen, "empty item in list '%s'", text);
+            return -1;
+        }
+        if (each(arg, item, err, errlen) != 0)
+            return -1;
+        n++;
+    }
+    if (n == 0) {
+        nprb_config_fmt_err(err, errlen, "expected a list, got nothing");
+        return -1;
+    }
+    return 0;
+}
+
+struct size_list_arg {
+    struct nprb_sizes *list;
+    const struct config_key *key;
+};
+
+static int add_size(void *arg, const char *item, char *why, size_t len)
+{
+    struct size_list_arg *a = arg;
+    uint64_t bytes;
+    if (a->key->kind == KEY_COUNTS) {
+        int64_t count;
+        if (nprb_parse_integer(item, &count) != 0 || count < 0) {
+            nprb_config_fmt_err(why, len, "expected whole numbers, got '%s'", item);
+            return -1;
+        }
+        bytes = (uint64_t)count;
+    } else if (nprb_parse_size(item, &bytes) != 0) {
+        if (errno != ERANGE) {
+            nprb_config_fmt_err(why, len, "expected sizes like 32KiB, got '%s'", item);
+            return -1;
+        }
+        bytes = UINT64_MAX; /* too large for any size: out of range below */
+    }
+    if (bytes < (uint64_t)a->key->min || bytes > (uint64_t)a->key->max) {
+        char lo[32], hi[32];
+        nprb_format_size((uint64_t)a->key->min, lo, sizeof lo);
+        nprb_format_size((uint64_t)a->key->max, hi, sizeof hi);
+        nprb_config_fmt_err(why, len, "size %s is out of range (%s to %s)", item, lo, hi);
+        return -1;
+    }
+    if (a->list->count == NPRB_MAX_LIST) {
+        nprb_config_fmt_err(why, len, "at most %d sizes", NPRB_MAX_LIST);
+        return -1;
+    }
+    a->list->bytes[a->list->count++] = bytes;
+    return 0;
+}
+
+struct name_list_arg {
+    struct nprb_names *list;
+    enum key_kind kind;
+};
+
+static int add_name(void *arg, const char *item, char *why, size_t len)
+{
+    struct name_list_arg *a = arg;
+    const char *canonical = item;
+    struct nprb_pattern pattern;
+    if (a->kind == KEY_PATTERNS) {
+        if (nprb_pattern_parse(item, &pattern, why, len) != 0)
+            return -1;
+        canonical = pattern.name;
+    } else if (a->kind == KEY_MODES) {
+        static const char *const modes[] = {"serial", "threaded", "mismatched", "interleave",
+                                            "bind"};
+        bool known = false;
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+            known |= strcmp(item, modes[m]) == 0;
+        if (!known) {
+            nprb_config_fmt_err(
+                why, len,
+                "unknown mode '%s' (expected serial, threaded, mismatched, interleave or "
+                "bind)",
+                item);
+            return -1;
+        }
+    } else if (a->kind == KEY_POLICIES) {
+        if (strcmp(item, "interleave") != 0 && strcmp(item, "preferred") != 0 &&
+            strcmp(item, "first_touch") != 0) {
+            nprb_config_fmt_err(
+                why, len, "unknown policy '%s' (expected interleave, preferred or first_touch)",
+                item);
+            return -1;
+        }
+    } else if (nprb_kernel_find(item) == NULL) {
+        nprb_config_fmt_err(
+            why, len,
+            "unknown kernel '%s' (expected read, write, write_nt, copy, copy_nt, scale, add, "
+            "triad, read_strided or read_random)",
+            item);
+        return -1;
+    }
+    if (a->list->count == NPRB_MAX_LIST) {
+        nprb_config_fmt_err(why, len, "at most %d entries", NPRB_MAX_LIST);
+        return -1;
+    }
+    snprintf(a->list->name[a->list->count++], NPRB_LIST_NAME_LEN, "%s", canonical);
+    return 0;
+}
+
+/* Parses @p text for @p key into the config. On failure writes what was expected into err. */
+int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key, const char *text,
+                           char *err, size_t errlen)
+{
+    char *field = (char *)cfg + key->offset;
+    switch (key->kind) {
+    case KEY_BOOL:
+        if (strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0 ||
+            strcasecmp(text, "on") == 0) {
+            *(bool *)field = true;
+            return 0;
+        }
+        if (strcasecmp(text, "false") == 0 || strcasecmp(text, "no") == 0 ||
+            strcasecmp(text, "off") == 0) {
+            *(bool *)field = false;
+            return 0;
+        }
+        nprb_config_fmt_err(err, errlen, "expected true or false, got '%s'", text);
+        return -1;
+    case KEY_INT:
+    case KEY_U64:
+    case KEY_THREADS: {
+        if (key->kind == KEY_THREADS && strcasecmp(text, "all") == 0) {
+            *(int *)field = 0;
+            return 0;
+        }
+        int64_t v;
+        if (nprb_parse_integer(text, &v) != 0) {
+            nprb_config_fmt_err(err, errlen, "expected a whole number%s, got '%s'",
+                                key->kind == KEY_THREADS ? " or 'all'" : "", text);
+            return -1;
+        }
+        if (v < key->min || v > key->max) {
+            nprb_config_fmt_err(err, errlen,
+                                "expected a number from %" PRId64 " to %" PRId64 ", got %" PRId64,
+                                key->min, key->max, v);
+            return -1;
+        }
+        if (key->kind == KEY_U64)
+            *(uint64_t *)field = (uint64_t)v;
+        else
+            *(int *)field = (int)v;
+        return 0;
+    }
+    case KEY_SIZE: {
+        uint64_t bytes;
+        int parsed = nprb_parse_size(text, &bytes);
+        if (parsed != 0 && errno != ERANGE) {
+            nprb_config_fmt_err(err, errlen, "expected a size like 512MiB or 2G, got '%s'", text);
+            return -1;
+        }
+        if (parsed != 0 || bytes < (uint64_t)key->min || bytes > (uint64_t)key->max) {
+            char lo[32], hi[32];
+            nprb_format_size((uint64_t)key->min, lo, sizeof lo);
+            nprb_format_size((uint64_t)key->max, hi, sizeof hi);
+            nprb_config_fmt_err(err, errlen, "size %s is out of range (%s to %s)", text, lo, hi);
+            return -1;
+        }
+        *(uint64_t *)field = bytes;
+        return 0;
+    }
+    case KEY_DURATION: {
+        double s;
+        /* From 1ns, the clock's unit: below it a duration means nothing to a timer, and every
+         * value in range has an exact decimal echo that loads again (config_echo.c). */
+        if (nprb_parse_duration(text, &s) != 0 || s < NPRB_DURATION_MIN_S ||
+            s > NPRB_DURATION_MAX_S) {
+            nprb_config_fmt_err(err, errlen,
+                                "expected a duration from 1ns to 60min like 10ms, got '%s'", text);
+            return -1;
+        }
+        *(double *)field = s;
+        return 0;
+    }
+    case KEY_THP:
+        for (size_t i = 0; i <= NPRB_THP_HUGETLB; i++) {
+            if (strcasecmp(text, nprb_thp_names[i]) == 0) {
+                *(enum nprb_thp_mode *)field = (enum nprb_thp_mode)i;
+                return 0;
+            }
+        }
+        nprb_config_fmt_err(err, errlen, "expected one of system, on, off, hugetlb, got '%s'",
+                            text);
+        return -1;
+    case KEY_SIZES:
+    case KEY_COUNTS: {
+        struct nprb_sizes *list = (struct nprb_sizes *)field, parsed = {0};
+        if (key->kind == KEY_SIZES && strcasecmp(text, "auto") == 0 &&
+            strcmp(key->initial, "auto") == 0) {
+            *list = parsed;
+            return 0;
+        }
+        struct size_list_arg arg = {&parsed, key};
+        if (for_each_item(text, add_size, &arg, err, errlen) != 0)
+            return -1;
+        *list = parsed;
+        return 0;
+    }
+    case KEY_PAIRS:
+        if (strcasecmp(text, "all") == 0 || strcasecmp(text, "local") == 0) {
+            *(enum nprb_pairs *)field =
+                strcasecmp(text, "all") == 0 ? NPRB_PAIRS_ALL : NPRB_PAIRS_LOCAL;
+            return 0;
+        }
+        nprb_config_fmt_err(err, errlen, "expected all or local, got '%s'", text);
+        return -1;
+    case KEY_FROM:
+        if (strcasecmp(text, "first") == 0 || strcasecmp(text, "every") == 0) {
+            *(enum nprb_sweep_from *)field =
+                strcasecmp(text, "every") == 0 ? NPRB_SWEEP_FROM_EVERY : NPRB_SWEEP_FROM_FIRST;
+            return 0;
+        }
+        nprb_config_fmt_err(err, errlen, "expected first or every, got '%s'", text);
+        return -1;
+    case KEY_PATTERNS:
+    case KEY_KERNELS:
+    case KEY_MODES:
+    case KEY_POLICIES: {
+        struct nprb_names *list = (struct nprb_names *)field, parsed = {0};
+        if (key->kind == KEY_POLICIES && strcasecmp(text, "none") == 0) {
+            *list = parsed;
+            return 0;
+        }
+        struct name_list_arg arg = {&parsed, key->kind};
+        if (for_each_item(text, add_name, &arg, err, errlen) != 0)
+            return -1;
+        *list = parsed;
+        return 0;
+    }
+    }
+    nprb_config_fmt_err(err, errlen, "internal: key kind not handled");
+    return -1;
+}
+
+bool nprb_config_key_is_list(const struct config_key *key)
+{
+    return key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
+           key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES;
+}
+
+/* Config text reaches messages as given: a key quoted in YAML ("\e[2J": 1) or a --set line may
+ * hold escape sequences and line breaks that would act on the user's terminal or split one error
+ * into several lines of a log. */
+void nprb_config_escape(char *msg, size_t len)
+{
+    if (len == 0)
+        return;
+    char out[1024];
+    size_t used = 0;
+    for (const unsigned char *p = (const unsigned char *)msg; *p != '\0' && used + 1 < sizeof out;
+         p++) {
+        char one[8];
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            snprintf(one, sizeof one, "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
+        else if (*p < 0x20 || *p == 0x7f)
+            snprintf(one, sizeof one, "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            snprintf(one, sizeof one, "\\u00%02x", *++p);
+        else
+            snprintf(one, sizeof one, "%c", *p);
+        size_t n = strlen(one);
+        if (used + n >= sizeof out)
+            break;
+        memcpy(out + used, one, n);
+        used += n;
+    }
+    out[used] = '\0';
+    snprintf(msg, len, "%s", out);
+}
+
+void nprb_config_defaults(struct nprb_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    char err[256];
+    for (size_t i = 0; i < N_KEYS; i++)
+        (void)nprb_config_key_assign(cfg, &nprb_config_keys[i], nprb_config_keys[i].initial, err,
+                                     sizeof err);
+}
+
+int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, size_t errlen)
+{
+    const char *eq = strchr(assignment, '=');
+    if (eq == NULL || eq == assignment) {
+        nprb_config_fmt_err(err, errlen,
+                            "--set '%s': expected KEY=VALUE, e.g. bandwidth_matrix.size=256MiB",
+                            assignment);
+        nprb_config_escape(err, errlen);
+        return -1;
+    }
+    char name[128];
+    size_t n = (size_t)(eq - assignment);
+    if (n >= sizeof name) {
+        nprb_config_fmt_err(err, errlen,
+                            "--set: a key of %zu characters is too long (keys are at most %zu)", n,
+                            sizeof name - 1);
+        nprb_config_escape(err, errlen);
+        return -1;
+    }
+    memcpy(name, assignment, n);
+    name[n] = '\0';
+    const struct config_key *key = nprb_config_key_find(name);
+    if (key == NULL) {
+        nprb_config_fmt_err(err, errlen,
+                            "--set: unknown key '%s' (see numaprobe --config-reference)", name);
+        nprb_config_escape(err, errlen);
+        return -1;
+    }
+    char why[192];
+    if (nprb_config_key_assign(cfg, key, eq + 1, why, sizeof why) != 0) {
+        nprb_config_fmt_err(err, errlen, "--set %s: %s", name, why);
+        nprb_config_escape(err, errlen);
+        return -1;
+    }
+    cfg->key_line[key - nprb_config_keys] = NPRB_LINE_SET;
+    return 0;
+}
+
+const char *nprb_config_origin(const struct nprb_config *cfg, const char *key, char *buf,
+                               size_t len)
+{
+    const struct config_key *k = nprb_config_key_find(key);
+    uint32_t line = k != NULL ? cfg->key_line[k - nprb_config_keys] : 0;
+    if (line == NPRB_LINE_SET)
+        snprintf(buf, len, "--set ");
+    else if (line > 0)
+        snprintf(buf, len, "%s:%u: ", cfg->source, (unsigned)line);
+    else if (len > 0)
+        buf[0] = '\0';
+    return buf;
+}

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The config module's echo and reference: the effective configuration as YAML that loads back
+ * as the very values (stored in every results file), and the key reference of
+ * --config-reference (docs/CONFIG.md). */
+#include "config/config.h"
+
+#include "config/config_keys.h"
+#include "kernels/stream.h"
+#include "util/units.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Writes @p value (in @p unit_s seconds) with the fewest digits, up to @p max_digits significant
+ * ones, that nprb_parse_duration() reads back as exactly @p seconds. @return true on success. */
+static bool exact_duration(double seconds, const char *unit, double unit_s, int max_digits,
+                           char *buf, size_t len)
+{
+    for (int digits = 1; digits <= max_digits; digits++) {
+        double back;
+        snprintf(buf, len, "%.*g%s", digits, seconds / unit_s, unit);
+        if (strchr(buf, 'e') == NULL && nprb_parse_duration(buf, &back) == 0 && back == seconds)
+            return true;
+    }
+    return false;
+}
+
+/* A duration as people write it (10ms, 4s, 10min), and exact: the echo stored in the results
+ * file must load as the very value the run used. Prefers the largest unit that gives a whole
+ * number, then the largest that needs at most 6 digits, then any exact form (values below 1ns
+ * included). */
+static void duration_text(double seconds, char *buf, size_t len)
+{
+    static const struct {
+        const char *name;
+        double seconds;
+    } units[] = {{"min", 60.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+    const size_t n = sizeof units / sizeof units[0];
+    for (size_t u = 0; u < n; u++)
+        if (exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len) &&
+            strchr(buf, '.') == NULL && seconds >= units[u].seconds)
+            return;
+    for (size_t u = 0; u < n; u++)
+        if (seconds >= units[u].seconds &&
+            exact_duration(seconds, units[u].name, units[u].seconds, 6, buf, len))
+            return;
+    for (size_t u = 0; u < n; u++)
+        if (seconds >= units[u].seconds &&
+            exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len))
+            return;
+    /* Every double has a finite decimal expansion, and the parser rounds decimals correctly:
+     * enough fixed-point digits in seconds always read back as the very value. */
+    for (int decimals = 0; decimals <= 40; decimals++) {
+        double back;
+        snprintf(buf, len, "%.*fs", decimals, seconds);
+        if (nprb_parse_duration(buf, &back) == 0 && back == seconds)
+            return;
+    }
+}
+
+static void value_text(const struct nprb_config *cfg, const struct config_key *key, char *buf,
+                       size_t len)
+{
+    const char *field = (const char *)cfg + key->offset;
+    switch (key->kind) {
+    case KEY_BOOL:
+        snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false");
+        return;
+    case KEY_INT:
+        snprintf(buf, len, "%d", *(const int *)field);
+        return;
+    case KEY_U64:
+        snprintf(buf, len, "%" PRIu64, *(const uint64_t *)field);
+        return;
+    case KEY_THREADS:
+        if (*(const int *)field == 0)
+            snprintf(buf, len, "all");
+        else
+            snprintf(buf, len, "%d", *(const int *)field);
+        return;
+    case KEY_SIZE:
+        nprb_format_size(*(const uint64_t *)field, buf, len);
+        return;
+    case KEY_DURATION:
+        duration_text(*(const double *)field, buf, len);
+        return;
+    case KEY_THP:
+        snprintf(buf, len, "%s", nprb_thp_names[*(const enum nprb_thp_mode *)field]);
+        return;
+    case KEY_COUNTS: {
+        const struct nprb_sizes *list = (const struct nprb_sizes *)field;
+        size_t used = 0;
+        for (int i = 0; i < list->count && used + 1 < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%llu%s", i ? ", " : "[",
+                                     (unsigned long long)list->bytes[i],
+                                     i + 1 == list->count ? "]" : "");
+        return;
+    }
+    case KEY_SIZES: {
+        const struct nprb_sizes *list = (const struct nprb_sizes *)field;
+        if (list->count == 0) {
+            snprintf(buf, len, "auto");
+            return;
+        }
+        size_t used = 0;
+        for (int i = 0; i < list->count && used + 1 < len; i++) {
+            char one[32];
+            nprb_format_size(list->bytes[i], one, sizeof one);
+            used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[", one,
+                                     i + 1 == list->count ? "]" : "");
+        }
+        return;
+    }
+    case KEY_PAIRS:
+        snprintf(buf, len, "%s",
+                 *(const enum nprb_pairs *)field == NPRB_PAIRS_ALL ? "all" : "local");
+        return;
+    case KEY_FROM:
+        snprintf(buf, len, "%s",
+                 *(const enum nprb_sweep_from *)field == NPRB_SWEEP_FROM_EVERY ? "every" : "first");
+        return;
+    case KEY_POLICIES:
+        if (((const struct nprb_names *)field)->count == 0) {
+            snprintf(buf, len, "none");
+            return;
+        }
+        __attribute__((fallthrough)); /* a list like the others */
+    case KEY_MODES:
+    case KEY_PATTERNS:
+    case KEY_KERNELS: {
+        const struct nprb_names *list = (const struct nprb_names *)field;
+        size_t used = 0;
+        for (int i = 0; i < list->count && used + 1 < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[",
+                                     list->name[i], i + 1 == list->count ? "]" : "");
+        return;
+    }
+    }
+}
+
+void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
+{
+    size_t used = 0;
+    char section[64] = "";
+    buf[0] = '\0';
+    for (size_t i = 0; i < nprb_config_key_count && used < len; i++) {
+        const char *dot = strchr(nprb_config_keys[i].key, '.');
+        char value[1024];
+        value_text(cfg, &nprb_config_keys[i], value, sizeof value);
+        int n;
+        if (dot == NULL) {
+            section[0] = '\0';
+            n = snprintf(buf + used, len - used, "%s: %s\n", nprb_config_keys[i].key, value);
+        } else {
+            size_t slen = (size_t)(dot - nprb_config_keys[i].key);
+            if (strlen(section) != slen || strncmp(section, nprb_config_keys[i].key, slen) != 0) {
+                snprintf(section, sizeof section, "%.*s", (int)slen, nprb_config_keys[i].key);
+                n = snprintf(buf + used, len - used, "%s:\n", section);
+                if (n < 0)
+                    return;
+                used += (size_t)n;
+                if (used >= len)
+                    return;
+            }
+            n = snprintf(buf + used, len - used, "  %s: %s\n", dot + 1, value);
+        }
+        if (n < 0)
+            return;
+        used += (size_t)n;
+    }
+}
+
+/* What a key accepts, in words: the reference's "allowed" line. Kinds without bounds say it in
+ * fixed words; the others add their key's range. */
+static const char *const fixed_allowed[] = {
+    [KEY_BOOL] = "true | false (also yes/no, on/off)",
+    [KEY_DURATION] =
+        "duration (ns, us, ms, s, min; bare number: s; a fraction but no exponent), 1ns to 60min",
+    [KEY_THP] = "system | on | off | hugetlb",
+    [KEY_PAIRS] = "all | local",
+    [KEY_FROM] = "first | every",
+    [KEY_PATTERNS] =
+        "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
+    [KEY_POLICIES] = "none | list of: interleave, preferred, first_touch",
+    [KEY_MODES] = "list of: serial, threaded, mismatched, interleave, bind",
+};
+
+static void allowed_text(const struct config_key *key, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    nprb_format_size((uint64_t)key->min, lo, sizeof lo);
+    nprb_format_size((uint64_t)key->max, hi, sizeof hi);
+    bool is_auto = strcmp(key->initial, "auto") == 0;
+    size_t used;
+    switch (key->kind) {
+    case KEY_INT:
+    case KEY_U64:
+    case KEY_THREADS:
+    case KEY_COUNTS:
+        snprintf(buf, len, "%s%s, %s%" PRId64 " to %" PRId64,
+                 key->kind == KEY_THREADS ? "all | " : "",
+                 key->kind == KEY_COUNTS ? "list of whole numbers" : "whole number",
+                 key->kind == KEY_COUNTS ? "each " : "", key->min, key->max);
+        return;
+    case KEY_SIZE:
+    case KEY_SIZES:
+        snprintf(buf, len, "%s%s (B, K/KiB, M/MiB, G/GiB, T/TiB; all binary), %s%s to %s",
+                 is_auto ? "auto | " : "", key->kind == KEY_SIZES ? "list of sizes" : "size",
+                 key->kind == KEY_SIZES ? "each " : "", lo, hi);
+        return;
+    case KEY_KERNELS:
+        used = (size_t)snprintf(buf, len, "list of:");
+        for (int id = 0; id < NPRB_N_KERNELS && used < len; id++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s", id ? "," : "",
+                                     nprb_kernel_get((enum nprb_kernel_id)id)->name);
+        return;
+    default:
+        snprintf(buf, len, "%s", fixed_allowed[key->kind]);
+        return;
+    }
+}
+
+void nprb_config_print_reference(FILE *out)
+{
+    fprintf(out, "%-32s %-10s %s\n", "KEY", "DEFAULT", "MEANING");
+    for (size_t i = 0; i < nprb_config_key_count; i++) {
+        char allowed[256];
+        allowed_text(&nprb_config_keys[i], allowed, sizeof allowed);
+        fprintf(out, "%-32s %-10s %s\n%-43s allowed: %s\n", nprb_config_keys[i].key,
+                nprb_config_keys[i].initial, nprb_config_keys[i].help, "", allowed);
+    }
+}

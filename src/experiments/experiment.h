@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file experiment.h
+ * The experiment table: for each experiment, the function that plans its measurements and the
+ * one that measures a plan item. Latency experiments share nprb_measure_latency(), bandwidth
+ * experiments nprb_measure_bandwidth(); what differs is which items they plan
+ * (src/experiments/<name>.c).
+ */
+#ifndef NPRB_EXPERIMENT_H
+#define NPRB_EXPERIMENT_H
+
+#include "config/config.h"
+#include "util/log.h"
+#include "experiments/plan.h"
+#include "results/results.h"
+#include "util/status.h"
+#include "host/topo.h"
+#include "host/verify.h"
+
+struct nprb_context {
+    const struct nprb_config *cfg;
+    struct nprb_topo *topo;
+    const struct nprb_log *log;
+    struct nprb_results *results; /**< rows go here */
+    int rank;
+    const char *hostname;
+    int32_t next_measurement; /**< id of the next row, unique within the rank */
+};
+
+/**
+ * Fills the columns every measurement row starts with (rank, measurement id, host, experiment,
+ * nodes, policy, size). A macro because /latency and /bandwidth rows are different structs with
+ * the same leading fields.
+ */
+#define NPRB_FILL_ROW_HEAD(row, ctx, item)                                                         \
+    do {                                                                                           \
+        (row)->rank = (ctx)->rank;                                                                 \
+        (row)->measurement = (ctx)->next_measurement++;                                            \
+        NPRB_SET_TEXT((row)->hostname, (ctx)->hostname);                                           \
+        NPRB_SET_TEXT((row)->experiment, nprb_experiment_name((item)->experiment));                \
+        (row)->cpu_node = (item)->cpu_node >= 0                                                    \
+                              ? (int32_t)nprb_topo_node((ctx)->topo, (item)->cpu_node)->os_index   \
+                              : -1;                                                                \
+        (row)->mem_node = (item)->mem_node >= 0                                                    \
+                              ? (int32_t)nprb_topo_node((ctx)->topo, (item)->mem_node)->os_index   \
+                              : -1;                                                                \
+        NPRB_SET_TEXT((row)->mem_policy, nprb_mem_policy_name((item)->policy));                    \
+        NPRB_SET_TEXT((row)->pair_class,                                                           \
+                      (item)->mem_node >= 0 && (item)->cpu_node >= 0                               \
+                          ? nprb_topo_pair_class((ctx)->topo, (item)->cpu_node, (item)->mem_node)  \
+                          : "-");                                                                  \
+        (row)->slit =                                                                              \
+            (item)->mem_node >= 0                                                                  \
+                ? (int32_t)nprb_topo_distance((ctx)->topo, (item)->cpu_node, (item)->mem_node)     \
+                : 0;                                                                               \
+        (row)->size_bytes = (item)->size_bytes;                                                    \
+    } while (0)
+
+/**
+ * Measures one plan item and appends its rows (a "failed" or "not_applicable" row when it
+ * cannot). @return NPRB_OK, NPRB_ERR_VALIDATION for a wrong answer, NPRB_ERR_NOMEM or
+ * NPRB_ERR_SYSTEM when the measurement could not be made (rows say why).
+ */
+typedef enum nprb_status (*nprb_measure_fn)(struct nprb_context *ctx,
+                                            const struct nprb_plan_item *item);
+
+/** Appends an experiment's items to the plan. @return 0, or -1 with the planner's err set. */
+typedef int (*nprb_plan_fn)(struct nprb_planner *p);
+
+nprb_measure_fn nprb_experiment_measure(enum nprb_experiment_id id);
+
+/** The table an experiment's rows go to. */
+enum nprb_table_id nprb_experiment_table(enum nprb_experiment_id id);
+nprb_plan_fn nprb_experiment_plan(enum nprb_experiment_id id);
+
+enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct nprb_plan_item *item);
+enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx,
+                                        const struct nprb_plan_item *item);
+
+/**
+ * Plans a matrix: for every node i with usable cores, @p base bound to every node j with memory
+ * (only j = i with NPRB_PAIRS_LOCAL), then each of @p policies from node i's cores.
+ */
+int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, const char *key,
+                     enum nprb_pairs pairs, const struct nprb_names *policies);
+
+int nprb_plan_latency_matrix(struct nprb_planner *p);
+int nprb_plan_bandwidth_matrix(struct nprb_planner *p);
+int nprb_plan_latency_sweep(struct nprb_planner *p);
+int nprb_plan_stride_sweep(struct nprb_planner *p);
+int nprb_plan_bandwidth_sweep(struct nprb_planner *p);
+int nprb_plan_thread_scaling(struct nprb_planner *p);
+int nprb_plan_first_touch(struct nprb_planner *p);
+int nprb_plan_loaded_latency(struct nprb_planner *p);
+int nprb_plan_numa_balancing(struct nprb_planner *p);
+enum nprb_status nprb_measure_balancing(struct nprb_context *ctx,
+                                        const struct nprb_plan_item *item);
+enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb_plan_item *item);
+
+/**
+ * Sizes for a cache sweep: the configured list, or (count 0) points from 2 KiB to @p max_bytes
+ * (0: 4x the last-level cache) around the detected caches, capped at a quarter of the first CPU
+ * node's free memory. A chase that touches one line per @p span_per_line lines' worth of span
+ * (4 for 256 B slots) fills a cache at that multiple of its size: points go around that too.
+ * @return how many were written.
+ */
+int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *configured,
+                     uint64_t max_bytes, uint64_t span_per_line, uint64_t *sizes, int cap);
+
+/** Why node @p node cannot be measured from its own cores (empty string when it can). */
+void nprb_local_skip_reason(const struct nprb_node_info *node, char *why, size_t len);
+
+/**
+ * Why this rank does not measure CPU node @p index's row (empty string when it does): the local
+ * reasons above, or another rank of the host measures it (share.node_owner), so that ranks whose
+ * bindings overlap measure each node once.
+ */
+void nprb_cpu_node_skip_reason(const struct nprb_planner *p, int index, char *why, size_t len);
+
+/** Why memory of @p node cannot be used by this job (its cgroup's cpuset.mems); "" when it can. */
+void nprb_memory_skip_reason(const struct nprb_node_info *node, char *why, size_t len);
+
+/**
+ * The node a per-host sweep runs on (first node with a usable core) and, in @p why, the reason
+ * it cannot run on this rank (empty when it can): sweeps are made once per host, by its first
+ * rank, since ranks sharing a host share its caches.
+ */
+int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len);
+
+/** The id of a kernel named in a config (validated there already; read when unknown). */
+enum nprb_kernel_id nprb_kernel_id_named(const char *name);
+
+/** The policy's nodes (os indexes) for an item: its memory node, or every node with memory. */
+int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item *item,
+                      unsigned *nodes);
+
+/** The PUs an item's threads run on (one per usable core of its CPU node, at most @p max). */
+int nprb_item_pus(const struct nprb_topo *topo, const struct nprb_plan_item *item, unsigned *pus,
+                  int max);
+
+/**
+ * Whether a census meets the policy: 99% of the pages that reported their node on the target
+ * node(s), and for interleave each node within 5% (+ one 2 MiB block) of an even share of them.
+ * Pages that did not report (NUMA balancing) are not blamed; a census of which no page reported
+ * cannot be verified. When not met, says how in @p note.
+ */
+bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, int count,
+                       enum nprb_mem_policy policy, char *note, size_t len);
+
+/**
+ * After latency_sweep: records in /cache_levels, for L1d, L2 and L3, hwloc's size beside the
+ * nearest step of the measured random-chase curve, and warns where they disagree.
+ */
+void nprb_record_cache_levels(struct nprb_context *ctx);
+
+/** Kernel allocation counters of every node (NPRB_NUMASTAT_FIELDS per node, node order). */
+struct nprb_numastat_snapshot {
+    int nodes;
+    uint64_t *values;
+};
+
+/** Reads every node's counters; values is NULL when unreadable. Free with the one below. */
+void nprb_numastat_take(const struct nprb_topo *topo, struct nprb_numastat_snapshot *snap);
+void nprb_numastat_free(struct nprb_numastat_snapshot *snap);
+
+/** Appends one /numastat row per node: the change since @p before. */
+void nprb_record_numastat(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+                          const struct nprb_numastat_snapshot *before);
+
+/**
+ * With transparent huge pages, interleave and first touch place whole 2 MiB blocks, not 4 KiB
+ * pages: says so in an empty @p note when part of the buffer is in huge pages.
+ */
+void nprb_note_coarse_placement(char *note, size_t len, double huge_page_frac,
+                                enum nprb_mem_policy policy);
+
+/**
+ * Sets a measurement row's "status" and "valid" columns and appends it to @p table (the row
+ * struct of that table). @return @p result, or NPRB_ERR_NOMEM when the row could not be kept.
+ */
+enum nprb_status nprb_finish_row(struct nprb_context *ctx, enum nprb_table_id table, void *row,
+                                 const char *status, enum nprb_status result);
+
+/** Appends one placement row per node that holds pages of the census. */
+void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+                           const struct nprb_census *census);
+
+#endif

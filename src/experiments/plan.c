@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "experiments/plan.h"
+
+#include "experiments/experiment.h"
+#include "util/units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item)
+{
+    struct nprb_plan *plan = p->plan;
+    struct nprb_plan_item *items = realloc(plan->items, (plan->count + 1) * sizeof *items);
+    if (items == NULL) {
+        snprintf(p->err, p->errlen, "out of memory building the plan");
+        return -1;
+    }
+    plan->items = items;
+    plan->items[plan->count++] = *item;
+    return 0;
+}
+
+/* A size that can never fit is a config error, refused before anything runs; a size that does
+ * not fit in what happens to be free right now is a run-time failure of that measurement. */
+int nprb_plan_check_fits(struct nprb_planner *p, const char *key, uint64_t size, int index)
+{
+    const struct nprb_node_info *node = nprb_topo_node(p->topo, index);
+    if (node == NULL || node->memory_bytes == 0 || size <= node->memory_bytes)
+        return 0;
+    char want[32], have[32], origin[300];
+    nprb_format_size(size, want, sizeof want);
+    nprb_format_size(node->memory_bytes >> 20 << 20, have, sizeof have);
+    snprintf(p->err, p->errlen, "%s%s %s is larger than NUMA node %u's memory (%s)",
+             nprb_config_origin(p->cfg, key, origin, sizeof origin), key, want, node->os_index,
+             have);
+    return -1;
+}
+
+int nprb_plan_first_cpu_node(const struct nprb_topo *topo)
+{
+    for (int i = 0; i < nprb_topo_node_count(topo); i++)
+        if (nprb_node_is_home(nprb_topo_node(topo, i)))
+            return i;
+    return -1;
+}
+
+int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
+                    const struct nprb_topo *topo, const struct nprb_share *share, char *err,
+                    size_t errlen)
+{
+    memset(plan, 0, sizeof *plan);
+    struct nprb_planner p = {plan, cfg, topo, share->host_rank == 0, *share, err, errlen};
+    for (int e = 0; e < NPRB_N_EXPERIMENTS; e++) {
+        if (nprb_experiment_plan((enum nprb_experiment_id)e)(&p) != 0) {
+            nprb_plan_free(plan);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Adds node @p index's os index to the comma list @p buf unless it is there already. */
+static void add_node(char *buf, size_t len, const struct nprb_topo *topo, int index)
+{
+    char one[16];
+    if (index < 0)
+        snprintf(one, sizeof one, "all");
+    else
+        snprintf(one, sizeof one, "%u", nprb_topo_node(topo, index)->os_index);
+    size_t used = strlen(buf);
+    for (const char *at = buf; (at = strstr(at, one)) != NULL; at += strlen(one)) {
+        bool starts = at == buf || at[-1] == ',';
+        bool ends = at[strlen(one)] == '\0' || at[strlen(one)] == ',';
+        if (starts && ends)
+            return;
+    }
+    if (used + strlen(one) + 2 < len)
+        snprintf(buf + used, len - used, "%s%s", used ? "," : "", one);
+}
+
+void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_topo *topo)
+{
+    fprintf(out, "plan: %zu measurement(s)\n", plan->count);
+    for (size_t first = 0, end; first < plan->count; first = end) {
+        enum nprb_experiment_id exp = plan->items[first].experiment;
+        uint64_t lo = UINT64_MAX, hi = 0;
+        char cpus[128] = "", mems[128] = "";
+        const char *skip = NULL;
+        size_t skipped = 0;
+        for (end = first; end < plan->count && plan->items[end].experiment == exp; end++) {
+            const struct nprb_plan_item *item = &plan->items[end];
+            lo = item->size_bytes < lo ? item->size_bytes : lo;
+            hi = item->size_bytes > hi ? item->size_bytes : hi;
+            if (item->skip_reason[0] != '\0') {
+                skip = item->skip_reason;
+                skipped++;
+                continue;
+            }
+            add_node(cpus, sizeof cpus, topo, item->cpu_node);
+            add_node(mems, sizeof mems, topo, item->mem_node);
+        }
+        char from[32], to[32];
+        nprb_format_size(lo, from, sizeof from);
+        nprb_format_size(hi, to, sizeof to);
+        fprintf(out, "  %-17s %4zu  size %s%s%s  CPU nodes %s  memory nodes %s",
+                nprb_experiment_name(exp), end - first, from, lo == hi ? "" : " to ",
+                lo == hi ? "" : to, cpus[0] ? cpus : "-", mems[0] ? mems : "-");
+        if (skip != NULL)
+            fprintf(out, "  (%zu skipped, e.g. %s)", skipped, skip);
+        fputc('\n', out);
+    }
+}
+
+struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
+{
+    const double setup_bps = 1.5e9, stream_bps = 5e9;
+    struct nprb_item_cost cost = {.scaled_s = 1e-3};
+    if (item->skip_reason[0] != '\0')
+        return cost;
+    double bytes = (double)item->size_bytes;
+    cost.scaled_s += (bytes + (double)item->load_bytes) / setup_bps;
+    cost.fixed_s = item->samples * item->sample_s + item->duration_s;
+    if (item->repetitions > 0) {
+        double pass = bytes / stream_bps;
+        if (item->sample_s > pass)
+            cost.fixed_s += item->repetitions * item->sample_s;
+        else
+            cost.scaled_s += item->repetitions * pass;
+    }
+    return cost;
+}
+
+void nprb_plan_free(struct nprb_plan *plan)
+{
+    free(plan->items);
+    memset(plan, 0, sizeof *plan);
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file plan.h
+ * The validated list of measurements a rank will make: config + topology in, items out. Each
+ * experiment contributes its items (src/experiments/<name>.c); everything that can be refused
+ * before measuring (a size larger than a node, a sweep larger than memory) is refused here.
+ */
+#ifndef NPRB_PLAN_H
+#define NPRB_PLAN_H
+
+#include "config/config.h"
+#include "kernels/stream.h"
+#include "kernels/pattern.h"
+#include "host/place.h"
+#include "host/topo.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** Who first writes the arrays (and so, under first touch, where their pages land). */
+enum nprb_init_mode {
+    NPRB_INIT_THREADED,   /**< each thread its own chunk: the schedule the kernel uses */
+    NPRB_INIT_SERIAL,     /**< one thread, pinned to serial_pu, writes everything */
+    NPRB_INIT_MISMATCHED, /**< thread t writes the chunk thread t + T/2 will read */
+    NPRB_INIT_BOUND,      /**< each chunk mbind()-ed to its reader's node, then threaded */
+};
+
+enum nprb_experiment_id {
+    NPRB_EXP_LATENCY_MATRIX,
+    NPRB_EXP_BANDWIDTH_MATRIX,
+    NPRB_EXP_LATENCY_SWEEP,
+    NPRB_EXP_STRIDE_SWEEP,
+    NPRB_EXP_BANDWIDTH_SWEEP,
+    NPRB_EXP_THREAD_SCALING,
+    NPRB_EXP_FIRST_TOUCH,
+    NPRB_EXP_LOADED_LATENCY,
+    NPRB_EXP_NUMA_BALANCING,
+    NPRB_N_EXPERIMENTS
+};
+
+/** "latency_matrix", ...: the config section and the experiment column. */
+const char *nprb_experiment_name(enum nprb_experiment_id id);
+
+struct nprb_plan_item {
+    enum nprb_experiment_id experiment;
+    int cpu_node; /**< logical node index whose cores run the threads; -1: every usable core */
+    int mem_node; /**< logical node index the memory is bound to; -1: every node with memory */
+    enum nprb_mem_policy policy;
+    uint64_t size_bytes; /**< latency: working set; bandwidth: bytes per array */
+    int threads;         /**< bandwidth: threads (0: one per usable core); latency: 1 */
+    /* latency experiments */
+    struct nprb_pattern pattern;
+    uint64_t tlb_window_bytes;
+    int samples;
+    /* bandwidth experiments */
+    enum nprb_kernel_id kernel;
+    uint64_t stride_bytes;
+    int repetitions;
+    double sample_s; /**< latency: sample length; bandwidth: > 0 repeats passes per sample */
+    enum nprb_init_mode init; /**< first_touch: who writes first (serial: node mem_node) */
+    /* loaded_latency */
+    uint32_t delay_spins;
+    uint64_t load_bytes;
+    bool load_writes;
+    /* numa_balancing: the setting during the series, its length and sampling interval */
+    int balancing;
+    double duration_s;
+    char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
+};
+
+struct nprb_plan {
+    struct nprb_plan_item *items;
+    size_t count;
+};
+
+/** Which measurements are this rank's among its host's ranks (see binding.h). */
+struct nprb_share {
+    int host_rank;         /**< 0: the host's first rank, which makes the cross-node measurements */
+    const int *node_owner; /**< per logical node: the host rank measuring its row (-1: none);
+                                NULL: this rank measures every node it reaches */
+};
+
+/** What an experiment's planning function gets. */
+struct nprb_planner {
+    struct nprb_plan *plan;
+    const struct nprb_config *cfg;
+    const struct nprb_topo *topo;
+    bool host_leader; /**< cross-node items belong to the host's first rank */
+    struct nprb_share share;
+    char *err;
+    size_t errlen;
+};
+
+/** Appends an item. @return 0, or -1 (out of memory, message set). */
+int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item);
+
+/**
+ * Refuses a size no node can hold (a config error, exit 2) with a message naming the key.
+ * @return 0 when @p size fits node @p index's memory.
+ */
+int nprb_plan_check_fits(struct nprb_planner *p, const char *key, uint64_t size, int index);
+
+/** Logical index of the first node with a usable core, or -1. */
+int nprb_plan_first_cpu_node(const struct nprb_topo *topo);
+
+/**
+ * Builds the plan from every enabled experiment, in the order of the experiment table.
+ * @return 0, or -1 with a message (config error: exit 2) in @p err.
+ */
+int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
+                    const struct nprb_topo *topo, const struct nprb_share *share, char *err,
+                    size_t errlen);
+
+/**
+ * Writes a summary of @p plan to @p out, one line per experiment: how many measurements, their
+ * working-set sizes, the CPU and memory nodes (os indexes) and why items will be skipped.
+ */
+void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_topo *topo);
+
+/**
+ * A rough cost of an item, for the estimate of the time left, in two parts: what scales with the
+ * machine (its buffers set up at about 1.5 GB/s, passes over them at about 5 GB/s) and what is
+ * wall-clock time by design (samples x sample time, a balancing series' duration). Only the
+ * ratios of the scaled parts matter: the progress line scales them by how long the finished
+ * items really took. Items not applicable on this host cost next to nothing.
+ */
+struct nprb_item_cost {
+    double scaled_s, fixed_s;
+};
+struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item);
+
+void nprb_plan_free(struct nprb_plan *plan);
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file fleet.h
+ * The MPI side: ranks grouped by host (MPI_COMM_TYPE_SHARED), one leader per host, turn-taking
+ * among the ranks of one host, and the gather of every rank's rows to rank 0. The only module
+ * that calls MPI_Abort.
+ */
+#ifndef NPRB_FLEET_H
+#define NPRB_FLEET_H
+
+#include "results/results.h"
+#include "util/status.h"
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct nprb_fleet {
+    MPI_Comm world;
+    MPI_Comm host; /**< the ranks sharing this host's memory */
+    int rank, size;
+    int host_rank, host_size;
+    int host_index; /**< 0..host_count-1, the same for every rank of a host */
+    int host_count;
+    char hostname[MPI_MAX_PROCESSOR_NAME];
+    char mpi_library[256];
+    int *host_of_rank; /**< rank 0 only: host_index of every rank (the gather's watchdog) */
+    char (*name_of_rank)[NPRB_HOST_LEN]; /**< rank 0 only: every rank's host name */
+    /* The heartbeat in flight to rank 0 (nprb_fleet_heartbeat): one at a time, completed before
+     * the next is sent and before the gather. */
+    MPI_Request heartbeat_req;
+    int heartbeat_val;
+    bool heartbeat_pending;
+    uint64_t last_heartbeat_ns;
+    bool thread_multiple; /**< MPI lets any thread call it: rank 0's watchdog thread can gather */
+    uint64_t *heard_ns;   /**< rank 0 only: when each host was last heard of */
+    /* Rank 0 only: the rank of its own host whose turn it gave up waiting for (-1: none), and
+     * for how long that rank had been silent. Its host's other ranks wait behind it for ever. */
+    int stuck_rank;
+    double stuck_silent_s;
+};
+
+/** Initialises MPI (singleton init works: no launcher needed) and groups ranks by host. */
+int nprb_fleet_init(struct nprb_fleet *fleet, int *argc, char ***argv);
+
+void nprb_fleet_finalize(struct nprb_fleet *fleet);
+
+/** Ends every rank of the job at once (a rank that cannot go on while others wait on it). */
+_Noreturn void nprb_fleet_abort(const struct nprb_fleet *fleet, int exit_code);
+
+/**
+ * Runs @p fn on each rank of this host in turn (host rank 0 first), so ranks sharing a host never
+ * measure at the same time and contend for the same memory. Rank 0 waits for its host's other
+ * turns while reading heartbeats, and gives a turn up when the rank taking it has been silent for
+ * @p hung_after_s seconds (0: never): it then goes on alone, to gather what the job has, and
+ * records the rank in stuck_rank.
+ */
+void nprb_fleet_take_turns(struct nprb_fleet *fleet, void (*fn)(void *), void *arg,
+                           double hung_after_s);
+
+/** Rank 0 says its own measurement hung: its host's other ranks will never get their turn. */
+void nprb_fleet_rank0_stuck(struct nprb_fleet *fleet, double silent_s);
+
+/** The worst status over all ranks (every rank gets it). */
+enum nprb_status nprb_fleet_worst(const struct nprb_fleet *fleet, enum nprb_status mine);
+
+/** Whether any rank has @p flag set (every rank gets the answer). */
+bool nprb_fleet_any(const struct nprb_fleet *fleet, bool flag);
+
+/**
+ * Every rank of this host gets every host rank's @p bytes bytes, in host rank order, in @p all
+ * (host_size x @p bytes). Collective over the host's ranks.
+ */
+void nprb_fleet_host_allgather(const struct nprb_fleet *fleet, const void *mine, void *all,
+                               int bytes);
+
+/** Broadcasts a string from rank 0 (in place; @p len is the buffer size on every rank). */
+void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len);
+
+/**
+ * Tells rank 0 that this rank is alive and starting measurement @p item. Sent at most once per
+ * @p every_s seconds, never blocking (skipped while the previous one is still in flight), so the
+ * fleet stays quiet however long the plan. Rank 0 reads them while it waits in
+ * nprb_fleet_gather().
+ */
+void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s);
+
+/**
+ * Called on rank 0 once per rank, in rank order, with that rank's rows. Rows are only valid
+ * during the call: rank 0 holds one rank's rows at a time.
+ */
+typedef int (*nprb_rows_sink)(void *arg, int rank, const struct nprb_results *rows);
+
+/** Called on rank 0 for a rank given up as hung, with what happened ("watchdog: ..."). */
+typedef void (*nprb_hung_sink)(void *arg, int rank, const char *why);
+
+/**
+ * Sends every rank's results to rank 0, which hands them to @p sink one rank at a time. The
+ * watchdog: rank 0 gives a rank up (calls @p hung) when nothing (rows or a heartbeat) has come
+ * from any rank of its host for @p hung_after_s seconds (0 waits for ever), and at once the ranks
+ * of rank 0's own host that wait behind a stuck turn (stuck_rank).
+ * @return on rank 0: -1 when the sink failed, else how many ranks were given up; 0 elsewhere.
+ */
+int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,
+                      nprb_rows_sink sink, nprb_hung_sink hung, void *arg, double hung_after_s);
+
+/** --version's line for the MPI library: the one loaded, and the standard it speaks. */
+void nprb_fleet_print_version(FILE *out);
+
+#endif

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "host/place.h"
+
+#include "host/topo.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <numaif.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define HUGE_PAGE_BYTES (2UL << 20)
+#define MASK_WORDS (NPRB_MAX_NODES / (8 * sizeof(unsigned long)))
+
+const char *nprb_mem_policy_name(enum nprb_mem_policy policy)
+{
+    switch (policy) {
+    case NPRB_MEM_BIND:
+        return "bind";
+    case NPRB_MEM_INTERLEAVE:
+        return "interleave";
+    case NPRB_MEM_PREFERRED:
+        return "preferred";
+    case NPRB_MEM_FIRST_TOUCH:
+        return "first_touch";
+    }
+    return "?";
+}
+
+static int linux_mode(enum nprb_mem_policy policy)
+{
+    switch (policy) {
+    case NPRB_MEM_BIND:
+        return MPOL_BIND;
+    case NPRB_MEM_INTERLEAVE:
+        return MPOL_INTERLEAVE;
+    case NPRB_MEM_PREFERRED:
+        return MPOL_PREFERRED;
+    case NPRB_MEM_FIRST_TOUCH:
+        return MPOL_DEFAULT;
+    }
+    return MPOL_DEFAULT;
+}
+
+static uint64_t meminfo_field(const char *text, const char *name)
+{
+    const char *p = strstr(text, name);
+    unsigned long long kib = 0;
+    if (p != NULL && sscanf(p + strlen(name), " %llu kB", &kib) == 1)
+        return (uint64_t)kib << 10;
+    return 0;
+}
+
+/* The node's meminfo file into @p text; false when it cannot be read. */
+static bool read_node_meminfo(unsigned node, char *text, size_t len)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/sys/devices/system/node/node%u/meminfo", node);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    size_t n = fread(text, 1, len - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return true;
+}
+
+/* MemFree alone undercounts on a host whose page cache is full of a previous job's files; those
+ * pages are reclaimed on demand, so they count as free for a measurement buffer. */
+uint64_t nprb_node_free_bytes(unsigned node)
+{
+    char text[4096];
+    if (!read_node_meminfo(node, text, sizeof text))
+        return 0;
+    return meminfo_field(text, "MemFree:") + meminfo_field(text, "Inactive(file):") +
+           meminfo_field(text, "Active(file):");
+}
+
+uint64_t nprb_node_memfree_bytes(unsigned node)
+{
+    char text[4096];
+    return read_node_meminfo(node, text, sizeof text) ? meminfo_field(text, "MemFree:") : 0;
+}
+
+/* Leave a tenth of the free memory to the kernel and the other processes of the node: filling
+ * a node to the last page under MPOL_BIND invites the OOM killer instead of an error. */
+static int check_room(size_t bytes, const unsigned *nodes, int node_count, char *err, size_t errlen)
+{
+    uint64_t free_bytes = 0;
+    for (int i = 0; i < node_count; i++)
+        free_bytes += nprb_node_free_bytes(nodes[i]);
+    if (free_bytes == 0 || bytes <= free_bytes / 10 * 9)
+        return 0;
+    if (node_count == 1)
+        snprintf(err, errlen,
+                 "cannot place %zu MiB on NUMA node %u: it has %" PRIu64
+                 " MiB free (numaprobe keeps 10%% spare)",
+                 bytes >> 20, nodes[0], free_bytes >> 20);
+    else
+        snprintf(err, errlen,
+                 "cannot place %zu MiB on %d NUMA nodes: they have %" PRIu64 " MiB free together",
+                 bytes >> 20, node_count, free_bytes >> 20);
+    errno = ENOMEM;
+    return -1;
+}
+
+static int apply_policy(struct nprb_buffer *buf, enum nprb_mem_policy policy, const unsigned *nodes,
+                        int node_count, char *err, size_t errlen)
+{
+    if (policy == NPRB_MEM_FIRST_TOUCH)
+        return 0;
+    unsigned long mask[MASK_WORDS];
+    memset(mask, 0, sizeof mask);
+    for (int i = 0; i < node_count; i++)
+        mask[nodes[i] / (8 * sizeof mask[0])] |= 1UL << (nodes[i] % (8 * sizeof mask[0]));
+    /* maxnode + 1: the kernel reads one bit fewer than it is told (see mbind(2) and libnuma). */
+    if (mbind(buf->addr, buf->bytes, linux_mode(policy), mask, NPRB_MAX_NODES + 1, 0) != 0) {
+        int e = errno;
+        snprintf(err, errlen, "mbind(%s) over %d node(s) starting at node %u failed: %s",
+                 nprb_mem_policy_name(policy), node_count, nodes[0], strerror(e));
+        nprb_buffer_free(buf);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t node_free_hugepages(unsigned node)
+{
+    char path[128], line[32];
+    snprintf(path, sizeof path,
+             "/sys/devices/system/node/node%u/hugepages/hugepages-2048kB/free_hugepages", node);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    uint64_t n = 0;
+    if (fgets(line, sizeof line, f) != NULL)
+        n = strtoull(line, NULL, 10);
+    fclose(f);
+    return n;
+}
+
+/* hugetlbfs pages come from a pool reserved by the administrator (vm.nr_hugepages); an empty
+ * pool is reported, never papered over with small pages, or the figure would not be what the
+ * config asked for. */
+static int map_hugetlb(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_policy policy,
+                       const unsigned *nodes, int node_count, char *err, size_t errlen)
+{
+    size_t map_bytes = (bytes + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1);
+    /* mmap reserves from the global pool, but a page bound to a node whose own pool is empty
+     * would fault with SIGBUS: check the nodes' pools first. */
+    if (policy != NPRB_MEM_FIRST_TOUCH) {
+        uint64_t free_pages = 0;
+        for (int i = 0; i < node_count; i++)
+            free_pages += node_free_hugepages(nodes[i]);
+        if (free_pages < map_bytes / HUGE_PAGE_BYTES) {
+            snprintf(err, errlen,
+                     "cannot place %zu MiB in 2 MiB hugetlbfs pages on %d node(s) starting at "
+                     "node %u: %" PRIu64 " pages free there (vm.nr_hugepages)",
+                     map_bytes >> 20, node_count, nodes[0], free_pages);
+            errno = ENOMEM;
+            return -1;
+        }
+    }
+    void *map = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (21 << MAP_HUGE_SHIFT), -1, 0);
+    if (map == MAP_FAILED) {
+        int e = errno;
+        snprintf(err, errlen,
+                 "cannot map %zu MiB of 2 MiB hugetlbfs pages: %s (is vm.nr_hugepages large "
+                 "enough?)",
+                 map_bytes >> 20, strerror(e));
+        errno = e;
+        return -1;
+    }
+    buf->addr = buf->map_addr = map;
+    buf->bytes = bytes;
+    buf->map_bytes = map_bytes;
+    buf->page_bytes = HUGE_PAGE_BYTES;
+    return apply_policy(buf, policy, nodes, node_count, err, errlen);
+}
+
+int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_policy policy,
+                      const unsigned *nodes, int node_count, enum nprb_thp_mode thp, char *err,
+                      size_t errlen)
+{
+    memset(buf, 0, sizeof *buf);
+    if (policy != NPRB_MEM_FIRST_TOUCH && check_room(bytes, nodes, node_count, err, errlen) != 0)
+        return -1;
+    if (thp == NPRB_THP_HUGETLB)
+        return map_hugetlb(buf, bytes, policy, nodes, node_count, err, errlen);
+    /* Over-map by one huge page and align the start, so THP can back the buffer from its first
+     * byte and placement is decided at the same granularity for every run. */
+    size_t map_bytes = bytes + HUGE_PAGE_BYTES;
+    void *map = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) {
+        int e = errno;
+        snprintf(err, errlen, "cannot map %zu MiB: %s", bytes >> 20, strerror(e));
+        errno = e;
+        return -1;
+    }
+    buf->page_bytes = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t start = ((uintptr_t)map + HUGE_PAGE_BYTES - 1) & ~(uintptr_t)(HUGE_PAGE_BYTES - 1);
+    buf->addr = (char *)map + (start - (uintptr_t)map);
+    buf->bytes = bytes;
+    buf->map_addr = map;
+    buf->map_bytes = map_bytes;
+
+    if (thp != NPRB_THP_SYSTEM &&
+        madvise(buf->addr, bytes, thp == NPRB_THP_ON ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0) {
+        int e = errno;
+        snprintf(err, errlen, "madvise(%s) refused: %s",
+                 thp == NPRB_THP_ON ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(e));
+        nprb_buffer_free(buf);
+        errno = e;
+        return -1;
+    }
+    return apply_policy(buf, policy, nodes, node_count, err, errlen);
+}
+
+int nprb_bind_range(void *addr, size_t bytes, unsigned node)
+{
+    unsigned long mask[MASK_WORDS];
+    memset(mask, 0, sizeof mask);
+    mask[node / (8 * sizeof mask[0])] |= 1UL << (node % (8 * sizeof mask[0]));
+    return mbind(addr, bytes, MPOL_BIND, mask, NPRB_MAX_NODES + 1, 0) == 0 ? 0 : -1;
+}
+
+void nprb_buffer_free(struct nprb_buffer *buf)
+{
+    if (buf->map_addr != NULL)
+        munmap(buf->map_addr, buf->map_bytes);
+    memset(buf, 0, sizeof *buf);
+}
+
+double nprb_buffer_huge_fraction(const struct nprb_buffer *buf)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (f == NULL)
+        return -1;
+    /* madvise() and mbind() split the mapping into several VMAs: add up every VMA that
+     * overlaps the buffer. */
+    uintptr_t lo_buf = (uintptr_t)buf->addr, hi_buf = lo_buf + buf->bytes;
+    char line[512];
+    bool in_buffer = false, seen = false;
+    uint64_t huge_bytes = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+            in_buffer = lo < hi_buf && hi > lo_buf;
+            seen = seen || in_buffer;
+            continue;
+        }
+        unsigned long long kib;
+        if (in_buffer && sscanf(line, "AnonHugePages: %llu kB", &kib) == 1)
+            huge_bytes += (uint64_t)kib << 10;
+    }
+    fclose(f);
+    if (!seen)
+        return -1;
+    double fraction = (double)huge_bytes / (double)buf->bytes;
+    return fraction > 1.0 ? 1.0 : fraction;
+}
+
+int nprb_pin_thread(struct nprb_pin *pin, hwloc_topology_t hw, unsigned pu)
+{
+    pin->hw = hw;
+    pin->pu = pu;
+    pin->saved = hwloc_bitmap_alloc();
+    if (pin->saved == NULL)
+        return -1;
+    if (hwloc_get_cpubind(hw, pin->saved, HWLOC_CPUBIND_THREAD) != 0)
+        hwloc_bitmap_fill(pin->saved);
+    hwloc_bitmap_t target = hwloc_bitmap_alloc();
+    hwloc_bitmap_only(target, pu);
+    int rc = hwloc_set_cpubind(hw, target, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT);
+    int e = errno;
+    hwloc_bitmap_free(target);
+    if (rc != 0) {
+        hwloc_bitmap_free(pin->saved);
+        pin->saved = NULL;
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+bool nprb_pin_holds(const struct nprb_pin *pin)
+{
+    return sched_getcpu() == (int)pin->pu;
+}
+
+void nprb_unpin_thread(struct nprb_pin *pin)
+{
+    if (pin->saved == NULL)
+        return;
+    hwloc_set_cpubind(pin->hw, pin->saved, HWLOC_CPUBIND_THREAD);
+    hwloc_bitmap_free(pin->saved);
+    pin->saved = NULL;
+}
+
+void nprb_cpus_seen_here(struct nprb_cpus_seen *seen)
+{
+    int cpu = sched_getcpu();
+    if (cpu >= 0 && cpu < NPRB_MAX_CPUS)
+        __atomic_fetch_or(&seen->bits[cpu / 64], 1ULL << (cpu % 64), __ATOMIC_RELAXED);
+}
+
+static bool seen_has(const struct nprb_cpus_seen *seen, int cpu)
+{
+    return cpu < NPRB_MAX_CPUS && (seen->bits[cpu / 64] >> (cpu % 64) & 1) != 0;
+}
+
+void nprb_cpus_seen_format(const struct nprb_cpus_seen *seen, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (int cpu = 0; cpu < NPRB_MAX_CPUS; cpu++) {
+        if (!seen_has(seen, cpu))
+            continue;
+        int last = cpu;
+        while (seen_has(seen, last + 1))
+            last++;
+        char range[32];
+        int n = last == cpu ? snprintf(range, sizeof range, "%s%d", used ? "," : "", cpu)
+                            : snprintf(range, sizeof range, "%s%d-%d", used ? "," : "", cpu, last);
+        if (used + (size_t)n + 4 > len) {
+            snprintf(buf + used, len - used, "...");
+            return;
+        }
+        memcpy(buf + used, range, (size_t)n + 1);
+        used += (size_t)n;
+        cpu = last;
+    }
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file place.h
+ * Placement: memory allocated under an explicit NUMA policy, and threads pinned to one PU with
+ * the previous binding restored afterwards. The one place where numaprobe's policy enum is
+ * mapped to Linux's mbind() modes.
+ */
+#ifndef NPRB_PLACE_H
+#define NPRB_PLACE_H
+
+#include <hwloc.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** What page size to ask for every measurement buffer. */
+enum nprb_thp_mode {
+    NPRB_THP_SYSTEM,  /**< leave the system's THP policy alone (no madvise) */
+    NPRB_THP_ON,      /**< madvise(MADV_HUGEPAGE) */
+    NPRB_THP_OFF,     /**< madvise(MADV_NOHUGEPAGE): 4 KiB placement granularity */
+    NPRB_THP_HUGETLB, /**< MAP_HUGETLB 2 MiB pages from the hugetlbfs pool; fails when empty */
+};
+
+enum nprb_mem_policy {
+    NPRB_MEM_BIND,       /**< MPOL_BIND to the given node(s): fail rather than spill */
+    NPRB_MEM_INTERLEAVE, /**< MPOL_INTERLEAVE over the given nodes, page by page */
+    NPRB_MEM_PREFERRED,  /**< MPOL_PREFERRED: the node if it has room, else elsewhere */
+    NPRB_MEM_FIRST_TOUCH /**< no policy: the page lands where the first writer runs */
+};
+
+/** "bind", "interleave", "preferred", "first_touch". */
+const char *nprb_mem_policy_name(enum nprb_mem_policy policy);
+
+struct nprb_buffer {
+    void *addr;     /**< start, 2 MiB aligned so huge pages can back it */
+    size_t bytes;   /**< usable length */
+    void *map_addr; /**< what mmap returned, for munmap */
+    size_t map_bytes;
+    size_t page_bytes; /**< base page of the mapping: 4 KiB, or 2 MiB for hugetlbfs */
+};
+
+/**
+ * Maps @p bytes of anonymous memory, applies @p thp and the policy over @p nodes (os indexes).
+ * NPRB_THP_HUGETLB takes 2 MiB pages from the hugetlbfs pool and fails (errno ENOMEM) when the
+ * pool cannot serve the request: never a silent fallback to small pages.
+ * Pages are not touched: the caller's first touch decides placement under NPRB_MEM_FIRST_TOUCH.
+ * Refuses (NPRB_ERR_NOMEM-like -1, errno ENOMEM) when the nodes lack free memory, instead of
+ * letting the OOM killer decide; the message names node, size and what is free.
+ * @return 0, or -1 with a message in @p err.
+ */
+int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_policy policy,
+                      const unsigned *nodes, int node_count, enum nprb_thp_mode thp, char *err,
+                      size_t errlen);
+
+void nprb_buffer_free(struct nprb_buffer *buf);
+
+/**
+ * Binds [addr, addr + bytes) (page-aligned, untouched) to node @p node with MPOL_BIND: explicit
+ * placement of one thread's part of a buffer. @return 0, or -1 with errno.
+ */
+int nprb_bind_range(void *addr, size_t bytes, unsigned node);
+
+/** Fraction of the buffer backed by transparent huge pages (from /proc/self/smaps), or -1. */
+double nprb_buffer_huge_fraction(const struct nprb_buffer *buf);
+
+/** Free memory on a node in bytes (MemFree plus reclaimable file pages), or 0 when unknown. */
+uint64_t nprb_node_free_bytes(unsigned node);
+
+/** MemFree of a node in bytes, what `numactl --hardware` calls free; 0 when unknown. */
+uint64_t nprb_node_memfree_bytes(unsigned node);
+
+/** A thread's binding, saved by nprb_pin_thread() and put back by nprb_unpin_thread(). */
+struct nprb_pin {
+    hwloc_topology_t hw;
+    hwloc_bitmap_t saved;
+    unsigned pu;
+};
+
+/** Binds the calling thread to PU @p pu (os index), saving its binding. @return 0 or -1/errno. */
+int nprb_pin_thread(struct nprb_pin *pin, hwloc_topology_t hw, unsigned pu);
+
+/** Whether the calling thread is running on the PU it was pinned to (sched_getcpu). */
+bool nprb_pin_holds(const struct nprb_pin *pin);
+
+/** Restores the binding saved by nprb_pin_thread(). */
+void nprb_unpin_thread(struct nprb_pin *pin);
+
+#define NPRB_MAX_CPUS 4096
+
+/** The CPUs a measurement's threads were found on (a set, filled from any thread). */
+struct nprb_cpus_seen {
+    uint64_t bits[NPRB_MAX_CPUS / 64];
+};
+
+/** Adds the CPU the calling thread runs on now (sched_getcpu); thread-safe. */
+void nprb_cpus_seen_here(struct nprb_cpus_seen *seen);
+
+/**
+ * Writes the set as a Linux cpulist ("0-3,8,10-11"); a list longer than @p len ends in "...".
+ * An empty set writes "".
+ */
+void nprb_cpus_seen_format(const struct nprb_cpus_seen *seen, char *buf, size_t len);
+
+#endif

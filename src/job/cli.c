@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "job/cli.h"
+
+#include "kernels/stream.h"
+#include "util/status.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+enum option_id {
+    OPT_CONFIG,
+    OPT_OUTPUT,
+    OPT_FORCE,
+    OPT_SET,
+    OPT_STRICT,
+    OPT_RESPECT_BINDING,
+    OPT_QUIET,
+    OPT_VERBOSE,
+    OPT_SHOW_CONFIG,
+    OPT_DRY_RUN,
+    OPT_CONFIG_REFERENCE,
+    OPT_KERNELS,
+    OPT_HELP,
+    OPT_VERSION,
+    N_OPTIONS
+};
+
+struct option_row {
+    const char *name;
+    char short_name; /* 0: long only */
+    const char *arg; /* NULL: a flag */
+    const char *help;
+};
+
+/* The one table of options: getopt_long's array and --help are both made from it. */
+static const struct option_row rows[N_OPTIONS] = {
+    [OPT_CONFIG] = {"config", 'c', "FILE|NAME",
+                    "YAML configuration: a file, or a shipped config by name (default, quick, "
+                    "full, textbook); default: built-in, same as quick"},
+    [OPT_OUTPUT] = {"output", 'o', "FILE",
+                    "results file (default: numaprobe-<UTC time>.h5 here); checked and locked "
+                    "before measuring: an existing file is refused (see --force), and so is "
+                    "anything not a regular file"},
+    [OPT_FORCE] = {"force", 'f', NULL, "replace an existing results file (-o)"},
+    [OPT_SET] = {"set", 's', "KEY=VALUE",
+                 "override one config key, e.g. --set bandwidth_matrix.size=256MiB (repeatable)"},
+    [OPT_STRICT] = {"strict", 0, NULL, "treat environment problems (binding) as errors: exit 3"},
+    [OPT_RESPECT_BINDING] = {"respect-binding", 0, NULL,
+                             "keep the launcher's CPU binding: a lone rank bound to part of its "
+                             "host measures only the nodes it reaches (default: widen it to the "
+                             "job's CPUs)"},
+    [OPT_QUIET] = {"quiet", 'q', NULL, "no progress lines on stderr"},
+    [OPT_VERBOSE] = {"verbose", 'v', NULL, "debug messages on stderr"},
+    [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
+    [OPT_DRY_RUN] = {"dry-run", 0, NULL,
+                     "check the config and plan on every host (sizes against each node's "
+                     "memory), print the plan and exit; nothing is measured or written"},
+    [OPT_CONFIG_REFERENCE] = {"config-reference", 0, NULL,
+                              "print every configuration key, its default and meaning; exit"},
+    [OPT_KERNELS] = {"kernels", 0, NULL,
+                     "print the bandwidth kernels with their byte counts and exit"},
+    [OPT_HELP] = {"help", 'h', NULL, "print this help and exit"},
+    [OPT_VERSION] = {"version", 'V', NULL, "print the version and exit"},
+};
+
+/* Long-only options get values above any character. */
+static int option_value(int id)
+{
+    return rows[id].short_name ? rows[id].short_name : 256 + id;
+}
+
+void nprb_cli_print_kernels(FILE *out)
+{
+    fprintf(out, "%-13s %-28s %9s %9s\n", "KERNEL", "DOES", "PROGRAM", "BUS");
+    for (int id = 0; id < NPRB_N_KERNELS; id++) {
+        const struct nprb_kernel *k = nprb_kernel_get((enum nprb_kernel_id)id);
+        fprintf(out, "%-13s %-28s %7u B %7u B\n", k->name, k->formula, k->program_bytes,
+                k->bus_bytes);
+    }
+    fprintf(out, "\nBytes per access: PROGRAM as the code reads and writes them (STREAM's count, "
+                 "the GB/s\ncolumns), BUS as the memory bus carries them (a store that misses "
+                 "first reads its\nline: write-allocate; non-temporal stores do not). "
+                 "read_strided moves min(stride, 64) B\nof bus per access, read_random a whole "
+                 "line plus the index.\n");
+}
+
+void nprb_cli_print_help(FILE *out)
+{
+    fprintf(out,
+            /* "  or:" opens each further usage line, as help2man reads them for the man page. */
+            "Usage: numaprobe [OPTIONS]\n"
+            "  or:  mpirun --map-by ppr:1:node --bind-to none numaprobe [OPTIONS]\n"
+            "  or:  numaprobe check FILE...\n"
+            "  or:  numaprobe merge DIR -o FILE\n\n"
+            "Measures memory latency and bandwidth of every NUMA node of every host in the job\n"
+            "and writes all results to one HDF5 file (see docs/SCHEMA.md). 'numaprobe check'\n"
+            "validates results files (0 valid, 4 invalid); 'numaprobe merge' rebuilds a results\n"
+            "file from a job's checkpoints (0 complete, 5 partial); each takes --help.\n\n"
+            "Options:\n");
+    for (int i = 0; i < N_OPTIONS; i++) {
+        char left[64];
+        if (rows[i].short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", rows[i].short_name, rows[i].name,
+                     rows[i].arg ? " " : "", rows[i].arg ? rows[i].arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", rows[i].name, rows[i].arg ? " " : "",
+                     rows[i].arg ? rows[i].arg : "");
+        fprintf(out, "  %-28s %s\n", left, rows[i].help);
+    }
+    fprintf(out,
+            "\nExit codes:\n"
+            "  %d  ok\n"
+            "  %d  runtime failure (every host failed, MPI or file system error)\n"
+            "  %d  usage or config error, or an output path refused: unwritable, not a regular\n"
+            "     file, existing without --force, locked by another job (nothing was measured)\n"
+            "  %d  environment check failed under --strict\n"
+            "  %d  result validation failed (a kernel produced a wrong answer)\n"
+            "  %d  partial: some hosts failed, the file holds every other host's results\n",
+            NPRB_EXIT_OK, NPRB_EXIT_RUNTIME, NPRB_EXIT_USAGE, NPRB_EXIT_ENV, NPRB_EXIT_VALIDATION,
+            NPRB_EXIT_PARTIAL);
+}
+
+int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_t errlen)
+{
+    memset(cli, 0, sizeof *cli);
+    struct option longopts[N_OPTIONS + 1];
+    char shortopts[2 * N_OPTIONS + 2] = ":";
+    size_t s = 1;
+    for (int i = 0; i < N_OPTIONS; i++) {
+        longopts[i] = (struct option){rows[i].name, rows[i].arg ? required_argument : no_argument,
+                                      NULL, option_value(i)};
+        if (rows[i].short_name) {
+            shortopts[s++] = rows[i].short_name;
+            if (rows[i].arg)
+                shortopts[s++] = ':';
+        }
+    }
+    shortopts[s] = '\0';
+    longopts[N_OPTIONS] = (struct option){NULL, 0, NULL, 0};
+
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        int id = -1;
+        for (int i = 0; i < N_OPTIONS; i++)
+            if (c == option_value(i))
+                id = i;
+        switch (id) {
+        case OPT_CONFIG:
+        case OPT_OUTPUT: {
+            /* The last of two would win silently: say which two, and stop. */
+            const char **slot = id == OPT_CONFIG ? &cli->config_path : &cli->output_path;
+            if (*slot != NULL) {
+                snprintf(err, errlen, "option --%s given twice ('%s' and '%s')", rows[id].name,
+                         *slot, optarg);
+                return -1;
+            }
+            *slot = optarg;
+            break;
+        }
+        case OPT_FORCE:
+            cli->force = true;
+            break;
+        case OPT_SET:
+            if (cli->set_count == NPRB_MAX_SETS) {
+                snprintf(err, errlen, "too many --set options (at most %d)", NPRB_MAX_SETS);
+                return -1;
+            }
+            cli->sets[cli->set_count++] = optarg;
+            break;
+        case OPT_STRICT:
+            cli->strict = true;
+            break;
+        case OPT_RESPECT_BINDING:
+            cli->respect_binding = true;
+            break;
+        case OPT_QUIET:
+            cli->quiet = true;
+            break;
+        case OPT_VERBOSE:
+            cli->verbose = true;
+            break;
+        case OPT_SHOW_CONFIG:
+            cli->show_config = true;
+            break;
+        case OPT_DRY_RUN:
+            cli->dry_run = true;
+            break;
+        case OPT_CONFIG_REFERENCE:
+            cli->config_reference = true;
+            break;
+        case OPT_KERNELS:
+            cli->kernels = true;
+            break;
+        case OPT_HELP:
+            cli->help = true;
+            break;
+        case OPT_VERSION:
+            cli->version = true;
+            break;
+        default:
+            if (c == ':')
+                snprintf(err, errlen, "option %s needs a value", argv[optind - 1]);
+            else
+                snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+        return -1;
+    }
+    return 0;
+}

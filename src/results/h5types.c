@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "results/h5types.h"
+
+#include <stdio.h>
+
+hid_t nprb_h5_field_type(const struct nprb_field *field)
+{
+    switch (field->kind) {
+    case NPRB_FIELD_I8:
+        return H5Tcopy(H5T_NATIVE_INT8);
+    case NPRB_FIELD_I32:
+        return H5Tcopy(H5T_NATIVE_INT32);
+    case NPRB_FIELD_I64:
+        return H5Tcopy(H5T_NATIVE_INT64);
+    case NPRB_FIELD_U64:
+        return H5Tcopy(H5T_NATIVE_UINT64);
+    case NPRB_FIELD_F64:
+        return H5Tcopy(H5T_NATIVE_DOUBLE);
+    case NPRB_FIELD_STR: {
+        hid_t s = H5Tcopy(H5T_C_S1);
+        H5Tset_size(s, field->size);
+        H5Tset_strpad(s, H5T_STR_NULLTERM);
+        return s;
+    }
+    }
+    return H5I_INVALID_HID;
+}
+
+hid_t nprb_h5_row_type(const struct nprb_table_desc *desc)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, desc->row_bytes);
+    for (size_t i = 0; t >= 0 && i < desc->field_count; i++) {
+        hid_t ft = nprb_h5_field_type(&desc->fields[i]);
+        herr_t rc = H5Tinsert(t, desc->fields[i].name, desc->fields[i].offset, ft);
+        H5Tclose(ft);
+        if (rc < 0) {
+            H5Tclose(t);
+            t = H5I_INVALID_HID;
+        }
+    }
+    return t;
+}
+
+void nprb_h5_field_type_name(const struct nprb_field *field, char *buf, size_t len)
+{
+    static const char *const names[] = {
+        [NPRB_FIELD_I8] = "int8",    [NPRB_FIELD_I32] = "int32",   [NPRB_FIELD_I64] = "int64",
+        [NPRB_FIELD_U64] = "uint64", [NPRB_FIELD_F64] = "float64", [NPRB_FIELD_STR] = "str",
+    };
+    if (field->kind == NPRB_FIELD_STR)
+        snprintf(buf, len, "str%zu", field->size);
+    else
+        snprintf(buf, len, "%s", names[field->kind]);
+}
+
+bool nprb_h5_field_matches(hid_t file_type, const struct nprb_field *field, char *found, size_t len)
+{
+    size_t size = H5Tget_size(file_type);
+    switch (H5Tget_class(file_type)) {
+    case H5T_INTEGER: {
+        bool is_signed = H5Tget_sign(file_type) == H5T_SGN_2;
+        snprintf(found, len, "%sint%zu", is_signed ? "" : "u", 8 * size);
+        switch (field->kind) {
+        case NPRB_FIELD_I8:
+        case NPRB_FIELD_I32:
+        case NPRB_FIELD_I64:
+            return is_signed && size == field->size;
+        case NPRB_FIELD_U64:
+            return !is_signed && size == field->size;
+        default:
+            return false;
+        }
+    }
+    case H5T_FLOAT:
+        snprintf(found, len, "float%zu", 8 * size);
+        return field->kind == NPRB_FIELD_F64 && size == field->size;
+    case H5T_STRING: {
+        htri_t variable = H5Tis_variable_str(file_type);
+        if (variable > 0)
+            snprintf(found, len, "variable-length string");
+        else
+            snprintf(found, len, "str%zu", size);
+        return field->kind == NPRB_FIELD_STR && variable == 0 && size == field->size;
+    }
+    default:
+        snprintf(found, len, "HDF5 type class %d", (int)H5Tget_class(file_type));
+        return false;
+    }
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "results/plausibility.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ROW_CELLS 1024
+
+static void add_flag(char *flags, size_t len, const char *flag)
+{
+    size_t used = strlen(flags);
+    if (strstr(flags, flag) != NULL || used + strlen(flag) + 2 > len)
+        return;
+    snprintf(flags + used, len - used, "%s%s", used > 0 ? "," : "", flag);
+}
+
+static bool is_ok(const char *status)
+{
+    return strcmp(status, NPRB_ROW_OK) == 0;
+}
+
+/* One bound cell of a matrix row, seen through what the rules need. */
+struct cell {
+    double value; /* latency ns (median), or GB/s (best) */
+    bool local, memonly;
+    char *flags;
+};
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The rules of one matrix row: @p lower_is_better for latency. */
+static void judge_row(struct cell *cells, int n, bool lower_is_better)
+{
+    double local = NAN, values[MAX_ROW_CELLS];
+    for (int i = 0; i < n; i++) {
+        values[i] = cells[i].value;
+        if (cells[i].local)
+            local = cells[i].value;
+    }
+    for (int i = 0; i < n && !isnan(local); i++) {
+        if (cells[i].local || cells[i].memonly)
+            continue;
+        bool faster = lower_is_better ? cells[i].value < local * (1 - NPRB_REMOTE_FASTER_MARGIN)
+                                      : cells[i].value > local * (1 + NPRB_REMOTE_FASTER_MARGIN);
+        if (faster)
+            add_flag(cells[i].flags, NPRB_FLAGS_LEN, "remote_faster_than_local");
+    }
+    if (n < 3)
+        return;
+    qsort(values, (size_t)n, sizeof values[0], by_value);
+    double median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    for (int i = 0; i < n && median > 0; i++)
+        if (cells[i].value > median * NPRB_ROW_OUTLIER_FACTOR ||
+            cells[i].value < median / NPRB_ROW_OUTLIER_FACTOR)
+            add_flag(cells[i].flags, NPRB_FLAGS_LEN, "row_outlier");
+}
+
+/* What the rules read of a row, whatever its table. */
+struct view {
+    const char *experiment, *policy, *status, *pair_class;
+    const char *series; /* cells of one matrix row share it: the pattern, or the kernel */
+    int rank, cpu_node;
+    double value;  /* latency ns (median), or GB/s (best) */
+    bool unstable; /* p99 far above the median, or best far above the median */
+    char *flags;
+};
+
+static struct view latency_view(unsigned char *row)
+{
+    struct nprb_latency_row *r = (struct nprb_latency_row *)row;
+    return (struct view){r->experiment,
+                         r->mem_policy,
+                         r->status,
+                         r->pair_class,
+                         r->pattern,
+                         r->rank,
+                         r->cpu_node,
+                         r->latency_ns_median,
+                         r->latency_ns_p99 > NPRB_UNSTABLE_P99_RATIO * r->latency_ns_median,
+                         r->flags};
+}
+
+static struct view bandwidth_view(unsigned char *row)
+{
+    struct nprb_bandwidth_row *r = (struct nprb_bandwidth_row *)row;
+    return (struct view){
+        r->experiment, r->mem_policy, r->status,
+        r->pair_class, r->kernel,     r->rank,
+        r->cpu_node,   r->gbs_best,   r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median,
+        r->flags};
+}
+
+static struct view loaded_view(unsigned char *row)
+{
+    struct nprb_loaded_row *r = (struct nprb_loaded_row *)row;
+    return (struct view){r->experiment,
+                         r->mem_policy,
+                         r->status,
+                         r->pair_class,
+                         r->load_kernel,
+                         r->rank,
+                         r->cpu_node,
+                         r->latency_ns_median,
+                         r->latency_ns_p99 > NPRB_UNSTABLE_P99_RATIO * r->latency_ns_median,
+                         r->flags};
+}
+
+static bool is_matrix_cell(const struct view *v)
+{
+    return strstr(v->experiment, "_matrix") != NULL && strcmp(v->policy, "bind") == 0 &&
+           is_ok(v->status);
+}
+
+/* Every ok row's own rule, then the rules of each matrix row (rank, CPU node, series). */
+static void flag_table(struct nprb_rows *rows, struct view (*view_of)(unsigned char *),
+                       bool lower_is_better)
+{
+    static struct cell cells[MAX_ROW_CELLS];
+    for (size_t i = 0; i < rows->count; i++) {
+        struct view v = view_of(rows->data + i * rows->row_bytes);
+        if (is_ok(v.status) && v.unstable)
+            add_flag(v.flags, NPRB_FLAGS_LEN, "unstable");
+    }
+    for (size_t i = 0; i < rows->count; i++) {
+        struct view local = view_of(rows->data + i * rows->row_bytes);
+        if (!is_matrix_cell(&local) || strcmp(local.pair_class, "local") != 0)
+            continue;
+        int n = 0;
+        for (size_t j = 0; j < rows->count && n < MAX_ROW_CELLS; j++) {
+            struct view v = view_of(rows->data + j * rows->row_bytes);
+            if (is_matrix_cell(&v) && v.rank == local.rank && v.cpu_node == local.cpu_node &&
+                strcmp(v.experiment, local.experiment) == 0 && strcmp(v.series, local.series) == 0)
+                cells[n++] = (struct cell){v.value, j == i,
+                                           strcmp(v.pair_class, "memory_only") == 0, v.flags};
+        }
+        judge_row(cells, n, lower_is_better);
+    }
+}
+
+void nprb_flag_implausible(struct nprb_results *results)
+{
+    flag_table(&results->tables[NPRB_TABLE_LATENCY], latency_view, true);
+    flag_table(&results->tables[NPRB_TABLE_BANDWIDTH], bandwidth_view, false);
+    flag_table(&results->tables[NPRB_TABLE_LOADED_LATENCY], loaded_view, true);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "util/timer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+uint64_t nprb_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t nprb_clock_tick_ns(void)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 100; i++) {
+        uint64_t t0 = nprb_now_ns();
+        uint64_t t1;
+        do {
+            t1 = nprb_now_ns();
+        } while (t1 == t0);
+        if (t1 - t0 < best)
+            best = t1 - t0;
+    }
+    return best;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest rank: the smallest value with at least p of the samples at or below it. */
+static double rank_value(const double *sorted, size_t count, double p)
+{
+    size_t rank = (size_t)ceil(p * (double)count);
+    if (rank < 1)
+        rank = 1;
+    return sorted[rank - 1];
+}
+
+struct nprb_stats nprb_stats_of(double *values, size_t count)
+{
+    struct nprb_stats s = {NAN, NAN, NAN, NAN, NAN, count};
+    if (count == 0)
+        return s;
+    qsort(values, count, sizeof *values, compare_double);
+    s.min = values[0];
+    s.max = values[count - 1];
+    s.median = count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+    s.p90 = rank_value(values, count, 0.90);
+    s.p99 = rank_value(values, count, 0.99);
+    return s;
+}

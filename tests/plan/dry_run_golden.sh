@@ -17,6 +17,16 @@ while (($#)); do
     esac
 done
 [ -x "$exe" ] || { echo "not an executable: '$exe'" >&2; exit 2; }
+# The one input from this machine: an auto sweep stops at a quarter of what node 0 has free
+# (experiments/registry.c), so below 4 GiB free (with the page cache, as numaprobe counts it)
+# the recorded 1 GiB ceiling cannot be reproduced here. That is a busy machine, not a changed
+# plan: skip, saying so.
+free_kib=$(awk '/MemFree:|Inactive\(file\):|Active\(file\):/ {s += $(NF-1)} END {print s+0}' \
+    /sys/devices/system/node/node0/meminfo 2>/dev/null || echo 0)
+if ((update == 0 && free_kib < 4 * 1024 * 1024)); then
+    echo "SKIP: node 0 has $((free_kib / 1024)) MiB free; the recorded plans need 4 GiB (auto sweeps stop at a quarter of it)"
+    exit 77
+fi
 golden="$here/golden"
 mkdir -p "$golden"
 work=$(mktemp -d)

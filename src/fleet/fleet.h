@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file fleet.h
- * The MPI side: ranks grouped by host (MPI_COMM_TYPE_SHARED), one leader per host, turn-taking
- * among the ranks of one host, and the gather of every rank's rows to rank 0. The only module
- * that calls MPI_Abort.
+ * The MPI side, and every MPI call of numaprobe: ranks grouped by host (MPI_COMM_TYPE_SHARED), one
+ * leader per host, turn-taking among the ranks of one host, the gather of every rank's rows to
+ * rank 0, and the few collectives the job needs (worst status, broadcasts), each named for what it
+ * does. The only module that calls MPI_Abort.
  */
 #ifndef NPRB_FLEET_H
 #define NPRB_FLEET_H

@@ -222,8 +222,9 @@ enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct np
 }
 
 _Noreturn void nprb_collector_gather_without_rank0(struct nprb_collector *c,
-                                                   const struct nprb_results *mine)
+                                                   const struct nprb_results *mine, double ran_s)
 {
+    nprb_fleet_rank0_stuck(c->fleet, ran_s);
     c->lost_ranks++;
     nprb_log_progress(c->log, "gathering results to rank 0 while rank 0 hangs");
     nprb_collector_gather(c, mine);

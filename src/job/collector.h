@@ -66,12 +66,13 @@ struct nprb_collector {
 enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct nprb_results *mine);
 
 /**
- * Rank 0's watchdog thread, when rank 0's own measurement hung: gathers what the job has (@p mine:
- * rank 0's rows so far with its "hung" /hosts row) and every other rank's, writes the file and
- * ends the job with the exit code of a partial result.
+ * Rank 0's watchdog thread, when rank 0's own measurement has run for @p ran_s seconds: tells the
+ * fleet that rank 0's host is stuck, gathers what the job has (@p mine: rank 0's rows so far with
+ * its "hung" /hosts row) and every other rank's, writes the file and ends the job with the exit
+ * code of a partial result.
  */
 _Noreturn void nprb_collector_gather_without_rank0(struct nprb_collector *c,
-                                                   const struct nprb_results *mine);
+                                                   const struct nprb_results *mine, double ran_s);
 
 /** The root attributes; @p complete: every rank's rows are in the file. */
 void nprb_collector_write_attributes(const struct nprb_collector *c, struct nprb_h5 *h5,

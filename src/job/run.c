@@ -310,7 +310,6 @@ static void rank0_hung(void *arg, int item, double ran_s)
         nprb_output_unlock(&job->lock);
         nprb_fleet_abort(job->fleet, NPRB_EXIT_PARTIAL);
     }
-    nprb_fleet_rank0_stuck(job->fleet, ran_s);
     struct nprb_results mine;
     struct nprb_host_row host;
     nprb_results_init(&mine);
@@ -319,7 +318,7 @@ static void rank0_hung(void *arg, int item, double ran_s)
     if (nprb_results_copy(&mine, &job->results) != 0 ||
         nprb_results_add(&mine, NPRB_TABLE_HOSTS, &host) != 0)
         nprb_fleet_abort(job->fleet, 1);
-    nprb_collector_gather_without_rank0(&job->collector, &mine);
+    nprb_collector_gather_without_rank0(&job->collector, &mine, ran_s);
 }
 
 /* Rank 0 times its own measurements (2 x watchdog, as the gather times the other hosts). */

@@ -109,6 +109,23 @@ void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len)
     text[len - 1] = '\0';
 }
 
+void nprb_fleet_bcast_ints(const struct nprb_fleet *fleet, int *values, int count)
+{
+    MPI_Bcast(values, count, MPI_INT, 0, fleet->world);
+}
+
+char *nprb_fleet_bcast_new_text(const struct nprb_fleet *fleet, char *text)
+{
+    long len = fleet->rank == 0 ? (long)strlen(text) + 1 : 0;
+    MPI_Bcast(&len, 1, MPI_LONG, 0, fleet->world);
+    if (fleet->rank != 0)
+        text = malloc((size_t)len);
+    if (text == NULL)
+        return NULL;
+    MPI_Bcast(text, (int)len, MPI_CHAR, 0, fleet->world);
+    return text;
+}
+
 enum { TAG_COUNTS = 7100, TAG_ROWS = 7200, TAG_HEARTBEAT = 7300 };
 
 /* The analyzer's MPI checker wants each request waited for in the function that starts it; this

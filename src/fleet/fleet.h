@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file fleet.h
- * The MPI side: ranks grouped by host (MPI_COMM_TYPE_SHARED), one leader per host, turn-taking
- * among the ranks of one host, and the gather of every rank's rows to rank 0. The only module
- * that calls MPI_Abort.
+ * The MPI side, and every MPI call of numaprobe: ranks grouped by host (MPI_COMM_TYPE_SHARED), one
+ * leader per host, turn-taking among the ranks of one host, the gather of every rank's rows to
+ * rank 0, and the few collectives the job needs (worst status, broadcasts), each named for what it
+ * does. The only module that calls MPI_Abort.
  */
 #ifndef NPRB_FLEET_H
 #define NPRB_FLEET_H
@@ -77,6 +78,16 @@ void nprb_fleet_host_allgather(const struct nprb_fleet *fleet, const void *mine,
 
 /** Broadcasts a string from rank 0 (in place; @p len is the buffer size on every rank). */
 void nprb_fleet_bcast_text(const struct nprb_fleet *fleet, char *text, int len);
+
+/** Broadcasts @p count ints from rank 0 (in place): a decision only rank 0 could make. */
+void nprb_fleet_bcast_ints(const struct nprb_fleet *fleet, int *values, int count);
+
+/**
+ * Rank 0's string, of any length, to every rank: rank 0 passes its @p text and gets it back; every
+ * other rank passes anything and gets a copy in memory of its own (free() it), or NULL when out
+ * of memory. Collective over the world.
+ */
+char *nprb_fleet_bcast_new_text(const struct nprb_fleet *fleet, char *text);
 
 /**
  * Tells rank 0 that this rank is alive and starting measurement @p item. Sent at most once per

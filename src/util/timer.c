@@ -55,3 +55,14 @@ struct nprb_stats nprb_stats_of(double *values, size_t count)
     s.p99 = rank_value(values, count, 0.99);
     return s;
 }
+
+void nprb_utc_now(char *buf, size_t len, bool compact)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    if (compact)
+        strftime(buf, len, "%Y%m%dT%H%M%SZ", &tm);
+    else
+        strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

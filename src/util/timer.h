@@ -6,6 +6,7 @@
 #ifndef NPRB_TIMER_H
 #define NPRB_TIMER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,10 @@ uint64_t nprb_now_ns(void);
  * may claim 1 ns where the real step is coarser). Each sample lasts at least 20 of these.
  */
 uint64_t nprb_clock_tick_ns(void);
+
+/** The wall-clock time now, in UTC: ISO 8601 (2026-01-31T12:00:00Z), or with @p compact the
+ * basic form (20260131T120000Z) that fits in a file name. */
+void nprb_utc_now(char *buf, size_t len, bool compact);
 
 struct nprb_stats {
     double min, median, p90, p99, max;

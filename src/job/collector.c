@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The rank-0 collector: every rank's rows arrive one rank at a time through the fleet's gather and
+ * go straight to the results file and the stdout report, so rank 0's memory holds one rank's rows
+ * whatever the size of the fleet. It also owns the root attributes (the file's and each
+ * checkpoint's) and what becomes of ranks given up as hung, rank 0 included. */
+#include "job/collector.h"
+
+#include "job/host_row.h"
+#include "results/report.h"
+#include "results/report_sweeps.h"
+#include "util/fault.h"
+#include "util/timer.h"
+#include "version.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rank 0's report: the first report_hosts hosts in full, then the first host of each node type
+ * in full and the others one line each, so a batch log of thousands of hosts stays readable. */
+static bool report_in_full(struct nprb_collector *c, const struct nprb_host_row *host)
+{
+    bool new_type = host != NULL && c->shown_types < NPRB_REPORT_TYPES;
+    for (int t = 0; new_type && t < c->shown_types; t++)
+        new_type = strcmp(c->shown_type[t], host->fingerprint) != 0;
+    if (new_type) {
+        NPRB_SET_TEXT(c->shown_type[c->shown_types], host->fingerprint);
+        c->shown_types++;
+    }
+    return c->cfg->report_hosts == 0 || host == NULL || host->host_index < c->cfg->report_hosts ||
+           new_type;
+}
+
+static int write_rank(void *arg, int rank, const struct nprb_results *rows)
+{
+    struct nprb_collector *c = arg;
+    (void)rank;
+    int rc = 0;
+    uint64_t t0 = nprb_now_ns();
+    for (int t = 0; t < NPRB_N_TABLES; t++)
+        if (nprb_h5_append(c->h5, (enum nprb_table_id)t, rows->tables[t].data,
+                           rows->tables[t].count) != 0)
+            rc = -1;
+    const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
+    const struct nprb_host_row *host =
+        hosts->count > 0 ? (const struct nprb_host_row *)(const void *)hosts->data : NULL;
+    if (host != NULL && strcmp(host->status, "ok") != 0)
+        c->failed_hosts++;
+    if (host != NULL && strncmp(host->binding_check, "narrow", 6) == 0 && c->narrow_ranks++ < 8) {
+        size_t used = strlen(c->narrow_hosts);
+        snprintf(c->narrow_hosts + used, sizeof c->narrow_hosts - used, "%s%s",
+                 used > 0 ? ", " : "", host->hostname);
+    }
+    if (report_in_full(c, host)) {
+        nprb_report_rank(stdout, rows);
+    } else {
+        nprb_report_rank_line(stdout, rows);
+        c->line_reports++;
+    }
+    /* Sweep tables of the first rank that has them: enough to read a node type on a terminal;
+     * every host's are in the file. */
+    if (!c->sweeps_printed && c->sweep_out != NULL && nprb_report_has_sweeps(rows)) {
+        nprb_report_sweeps(c->sweep_out, rows);
+        c->sweeps_printed = true;
+    }
+    c->write_ns += nprb_now_ns() - t0;
+    return rc;
+}
+
+/* Rank 0: a rank given up as hung still has a /hosts row saying so (its checkpoint keeps what
+ * it measured). */
+static void write_hung_rank(void *arg, int rank, const char *why)
+{
+    struct nprb_collector *c = arg;
+    struct nprb_host_row h;
+    nprb_host_row_hung(&h, c->fleet, rank, why);
+    NPRB_ERROR(c->log, "rank %d on %s: %s", rank, h.hostname, h.error);
+    nprb_h5_append(c->h5, NPRB_TABLE_HOSTS, &h, 1);
+    c->failed_hosts++;
+    c->lost_ranks++;
+}
+
+/* The binding self-check over the fleet, as rank 0 saw it in the gathered /hosts rows. */
+static void binding_summary(const struct nprb_collector *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d of %d rank(s) ok%s%s%s", c->fleet->size - c->narrow_ranks,
+             c->fleet->size, c->narrow_ranks > 0 ? "; narrow on " : "", c->narrow_hosts,
+             c->narrow_ranks > 8 ? ", ..." : "");
+}
+
+/* FNV-1a over @p len bytes, continuing from @p h. */
+static uint64_t fnv1a_more(uint64_t h, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* Config keys that do not change what is measured: left out of config_fingerprint. The report
+ * applies the same rule to the `config` attribute (analysis/numaprobe_analysis/runs.py). */
+static const char *const unmeasured_keys[] = {"report_hosts", "watchdog", "checkpoints", "memory"};
+
+/* config_fingerprint: FNV-1a (16 hex digits) of the config echo's lines, each with its newline,
+ * leaving out the lines of the keys above (a top-level `key: value`, or a section and its
+ * indented lines). */
+static void config_fingerprint(const char *yaml, char *out, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    bool skip = false;
+    for (const char *line = yaml; *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (line[0] != ' ') {
+            const char *colon = memchr(line, ':', n);
+            size_t klen = colon ? (size_t)(colon - line) : n;
+            skip = false;
+            for (size_t i = 0; i < sizeof unmeasured_keys / sizeof unmeasured_keys[0]; i++)
+                if (strlen(unmeasured_keys[i]) == klen &&
+                    strncmp(line, unmeasured_keys[i], klen) == 0)
+                    skip = true;
+        }
+        if (!skip)
+            h = fnv1a_more(h, line, n);
+        line += n;
+    }
+    snprintf(out, len, "%016" PRIx64, h);
+}
+
+/* run_id: UUID-like, from rank 0's host, PID and start (the job identity) and its start clock. */
+static void run_id(const struct nprb_collector *c, char *out, size_t len)
+{
+    uint64_t a = fnv1a_more(0xcbf29ce484222325ULL, c->job_identity, strlen(c->job_identity));
+    uint64_t b = fnv1a_more(a ^ c->start_ns, (const char *)&c->start_ns, sizeof c->start_ns);
+    snprintf(out, len, "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%012" PRIx64,
+             a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48, (uint64_t)(b & 0xffffffffffffULL));
+}
+
+void nprb_collector_write_attributes(const struct nprb_collector *c, struct nprb_h5 *h5,
+                                     int complete)
+{
+    char end_utc[32];
+    nprb_utc_now(end_utc, sizeof end_utc, false);
+    nprb_h5_attr_text(h5, "schema", NPRB_SCHEMA_NAME);
+    nprb_h5_attr_text(h5, "schema_version", NPRB_SCHEMA_VERSION);
+    nprb_h5_attr_text(h5, "software_version", NPRB_VERSION);
+    nprb_h5_attr_text(h5, "git_revision", NPRB_GIT_REVISION);
+    nprb_h5_attr_text(h5, "start_utc", c->start_utc);
+    nprb_h5_attr_text(h5, "end_utc", end_utc);
+    nprb_h5_attr_text(h5, "command_line", c->command_line);
+    nprb_h5_attr_text(h5, "config", c->config_yaml);
+    char fingerprint[17], id[40];
+    config_fingerprint(c->config_yaml, fingerprint, sizeof fingerprint);
+    nprb_h5_attr_text(h5, "config_fingerprint", fingerprint);
+    run_id(c, id, sizeof id);
+    nprb_h5_attr_text(h5, "run_id", id);
+    nprb_h5_attr_text(h5, "config_source", c->config_source);
+    nprb_h5_attr_text(h5, "mpi_library", c->fleet->mpi_library);
+    nprb_h5_attr_int(h5, "world_size", c->fleet->size);
+    nprb_h5_attr_int(h5, "host_count", c->fleet->host_count);
+    nprb_h5_attr_text(h5, "scheduler", c->prov->scheduler);
+    nprb_h5_attr_text(h5, "job_id", c->prov->job_id);
+    nprb_h5_attr_int(h5, "complete", complete);
+    nprb_h5_attr_int(h5, "hosts_ok", c->fleet->size - c->failed_hosts);
+    nprb_h5_attr_int(h5, "hosts_failed", c->failed_hosts);
+    char summary[NPRB_TEXT_LEN + 64];
+    binding_summary(c, summary, sizeof summary);
+    nprb_h5_attr_text(h5, "binding_summary", summary);
+}
+
+enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct nprb_results *mine)
+{
+    char *sweep_text = NULL;
+    size_t sweep_len = 0;
+    if (c->fleet->rank == 0) {
+        nprb_report_header(stdout);
+        c->sweep_out = open_memstream(&sweep_text, &sweep_len);
+    }
+    uint64_t t0 = nprb_now_ns();
+    int rc =
+        nprb_fleet_gather(c->fleet, mine, write_rank, write_hung_rank, c, 2 * c->cfg->watchdog_s);
+    if (c->fleet->rank != 0)
+        return NPRB_OK;
+    rc = rc < 0 ? rc : 0; /* a positive count of hung ranks is in c->lost_ranks */
+    if (c->sweep_out != NULL) {
+        fclose(c->sweep_out);
+        c->sweep_out = NULL;
+        if (sweep_text != NULL)
+            fputs(sweep_text, stdout);
+        free(sweep_text);
+    }
+    nprb_collector_write_attributes(c, c->h5, rc == 0 && c->lost_ranks == 0);
+    char summary[NPRB_TEXT_LEN + 64];
+    binding_summary(c, summary, sizeof summary);
+    if (c->narrow_ranks > 0)
+        NPRB_WARN(c->log, "binding check: %s (see binding_check in /hosts)", summary);
+    if (nprb_fault("kill_writer"))
+        raise(SIGKILL); /* the test of a writer killed before its rename */
+    if (nprb_fault("term_writer"))
+        raise(SIGTERM); /* ... and of one stopped as a scheduler does at the time limit */
+    char err[PATH_MAX + 128];
+    if (nprb_h5_commit(c->h5, err, sizeof err) != 0) {
+        c->h5 = NULL;
+        NPRB_ERROR(c->log, "%s", err);
+        return NPRB_ERR_SYSTEM;
+    }
+    c->h5 = NULL;
+    double took = (double)(nprb_now_ns() - t0) * 1e-9;
+    nprb_log_progress(
+        c->log, "results of %d rank(s) gathered and written in %.3f s; writing %.2f ms a rank",
+        c->fleet->size, took, 1e-6 * (double)c->write_ns / c->fleet->size);
+    if (c->line_reports > 0)
+        printf("%d rank(s) on one line each (report_hosts: %d); every host's matrices are in the "
+               "file: numaprobe-report %s\n",
+               c->line_reports, c->cfg->report_hosts, c->output);
+    nprb_report_footer(stdout, c->output, c->fleet->host_count, c->fleet->size, c->failed_hosts);
+    fflush(stdout);
+    return rc == 0 ? NPRB_OK : NPRB_ERR_SYSTEM;
+}
+
+_Noreturn void nprb_collector_gather_without_rank0(struct nprb_collector *c,
+                                                   const struct nprb_results *mine, double ran_s)
+{
+    nprb_fleet_rank0_stuck(c->fleet, ran_s);
+    c->lost_ranks++;
+    nprb_log_progress(c->log, "gathering results to rank 0 while rank 0 hangs");
+    nprb_collector_gather(c, mine);
+    NPRB_ERROR(c->log, "%d rank(s) hung; what the job has is in %s; ending the job", c->lost_ranks,
+               c->output);
+    nprb_output_unlock(c->lock);
+    fflush(stdout);
+    nprb_fleet_abort(c->fleet, NPRB_EXIT_PARTIAL);
+}

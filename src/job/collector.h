@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file collector.h
+ * Rank 0's side of the results file: it receives every rank's rows through the fleet's gather,
+ * appends them through results/, reports each rank on stdout, writes the /hosts row of a rank
+ * given up as hung, writes the root attributes and commits the file. The root attributes are
+ * also every checkpoint's (on every rank, where the gather's counts are still zero).
+ */
+#ifndef NPRB_COLLECTOR_H
+#define NPRB_COLLECTOR_H
+
+#include "config/config.h"
+#include "fleet/fleet.h"
+#include "host/provenance.h"
+#include "results/h5out.h"
+#include "results/output.h"
+#include "results/results.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** Node types whose first host rank 0's report shows in full (beyond them, report_hosts alone). */
+#define NPRB_REPORT_TYPES 64
+
+struct nprb_collector {
+    /* Set by the job when it starts: pointers to what the job fills in as it goes. */
+    struct nprb_fleet *fleet;
+    const struct nprb_log *log;
+    const struct nprb_config *cfg;      /**< report_hosts, watchdog_s */
+    const struct nprb_provenance *prov; /**< scheduler, job_id */
+    struct nprb_output_lock *lock;      /**< rank 0: released before the job is ended early */
+    const char *output;                 /**< the results file's path */
+    const char *start_utc;
+    const char *command_line;
+    const char *config_yaml;   /**< the config echo */
+    const char *config_source; /**< the config's path, or "built-in defaults" */
+    const char *job_identity;  /**< rank 0's host, PID and start */
+    uint64_t start_ns;
+    struct nprb_h5 *h5; /**< rank 0: the open output; NULL once committed */
+
+    /* Rank 0: what the gather saw. */
+    int failed_hosts;
+    int lost_ranks;                   /**< ranks given up as hung (rank 0 itself included) */
+    uint64_t write_ns;                /**< time spent writing and reporting gathered rows */
+    int narrow_ranks;                 /**< ranks whose binding check failed ... */
+    char narrow_hosts[NPRB_TEXT_LEN]; /**< ... and the first of their hosts, by name */
+
+    /* Rank 0: the report on stdout. */
+    bool sweeps_printed; /**< one rank's sweep tables are shown ... */
+    FILE *sweep_out;     /**< ... gathered here and printed after the host table */
+    int shown_types;     /**< node types shown in full */
+    int line_reports;    /**< ranks given one line */
+    char shown_type[NPRB_REPORT_TYPES][17]; /**< (fingerprints) */
+};
+
+/**
+ * Gathers every rank's rows to rank 0 (collective: @p mine is this rank's), which writes and
+ * reports them, writes the root attributes and commits the file. Ranks silent for twice the
+ * watchdog get a "hung" /hosts row and are counted in lost_ranks.
+ * @return on rank 0: NPRB_OK, or NPRB_ERR_SYSTEM when the file could not be written; elsewhere
+ * NPRB_OK.
+ */
+enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct nprb_results *mine);
+
+/**
+ * Rank 0's watchdog thread, when rank 0's own measurement has run for @p ran_s seconds: tells the
+ * fleet that rank 0's host is stuck, gathers what the job has (@p mine: rank 0's rows so far with
+ * its "hung" /hosts row) and every other rank's, writes the file and ends the job with the exit
+ * code of a partial result.
+ */
+_Noreturn void nprb_collector_gather_without_rank0(struct nprb_collector *c,
+                                                   const struct nprb_results *mine, double ran_s);
+
+/** The root attributes; @p complete: every rank's rows are in the file. */
+void nprb_collector_write_attributes(const struct nprb_collector *c, struct nprb_h5 *h5,
+                                     int complete);
+
+#endif

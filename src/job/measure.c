@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* This rank's turn to measure: the plan's measurements in order, with a progress line per
+ * experiment, heartbeats to rank 0, rank 0's watchdog (and what it does when rank 0 itself hangs),
+ * the first failure kept for the /hosts row, and this rank's checkpoints. */
+#include "job/job.h"
+
+#include "experiments/experiment.h"
+#include "job/host_row.h"
+#include "results/plausibility.h"
+#include "util/fault.h"
+#include "util/timer.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* This rank's /hosts row as it stands (job/host_row.h). */
+static void fill_host_row(const struct nprb_job *job, struct nprb_host_row *h, const char *status)
+{
+    struct nprb_host_facts facts = {.fleet = job->fleet,
+                                    .topo = job->topo,
+                                    .prov = &job->prov,
+                                    .binding = &job->binding,
+                                    .dimm_speed_mts = job->cfg.dimm_speed_mts,
+                                    .memory_channels = job->cfg.memory_channels,
+                                    .start_ns = job->start_ns};
+    nprb_host_row_fill(h, &facts, status);
+}
+
+/* Keeps the first failure of this rank for its /hosts row: the note of the row the failing
+ * measurement just appended, found through the table's field descriptors. */
+static void note_failure(struct nprb_job *job, enum nprb_status status, enum nprb_table_id table)
+{
+    if ((status != NPRB_ERR_NOMEM && status != NPRB_ERR_SYSTEM) || job->first_failure[0])
+        return;
+    const struct nprb_rows *rows = &job->results.tables[table];
+    const struct nprb_table_desc *desc = nprb_table_desc(table);
+    if (rows->count == 0)
+        return;
+    for (size_t f = 0; f < desc->field_count; f++) {
+        if (strcmp(desc->fields[f].name, "note") == 0) {
+            const char *note = (const char *)rows->data + (rows->count - 1) * rows->row_bytes +
+                               desc->fields[f].offset;
+            NPRB_SET_TEXT(job->first_failure, note);
+            return;
+        }
+    }
+}
+
+/* One line per phase, not per measurement: batch logs are files people read. The time left: the
+ * wall-clock parts still to come (sample times, durations), plus the machine-bound parts scaled
+ * by what the finished ones really took. */
+static void progress_phase(const struct nprb_job *job, size_t first, uint64_t t0)
+{
+    size_t count = 0;
+    struct nprb_item_cost done = {0, 0}, left = {0, 0};
+    enum nprb_experiment_id exp = job->plan.items[first].experiment;
+    for (size_t k = first; k < job->plan.count && job->plan.items[k].experiment == exp; k++)
+        count++;
+    for (size_t k = 0; k < job->plan.count; k++) {
+        struct nprb_item_cost c = nprb_plan_item_cost(&job->plan.items[k]);
+        struct nprb_item_cost *sum = k < first ? &done : &left;
+        sum->scaled_s += c.scaled_s;
+        sum->fixed_s += c.fixed_s;
+    }
+    char eta[64] = "";
+    if (first > 0 && done.scaled_s > 0) {
+        double elapsed = (double)(nprb_now_ns() - t0) * 1e-9;
+        double scaled =
+            elapsed - done.fixed_s > elapsed / 10 ? elapsed - done.fixed_s : elapsed / 10;
+        snprintf(eta, sizeof eta, ", about %.0f s left",
+                 left.fixed_s + left.scaled_s * scaled / done.scaled_s);
+    }
+    nprb_log_progress(job->log, "%s: %zu measurement(s) (%zu of %zu done%s)",
+                      nprb_experiment_name(exp), count, first, job->plan.count, eta);
+}
+
+static void checkpoint_attributes(struct nprb_h5 *h5, void *arg)
+{
+    const struct nprb_job *job = arg;
+    nprb_collector_write_attributes(&job->collector, h5, 0);
+}
+
+/* This rank's rows so far into its checkpoint; with @p complete its final /hosts row. A
+ * checkpoint that cannot be written is a warning: the measurement itself goes on. */
+static void save_checkpoint(struct nprb_job *job, bool complete)
+{
+    if (!job->checkpointing)
+        return;
+    struct nprb_host_row host;
+    const struct nprb_rows *hosts = &job->results.tables[NPRB_TABLE_HOSTS];
+    if (complete && hosts->count > 0) {
+        host = *(const struct nprb_host_row *)hosts->data;
+    } else {
+        fill_host_row(job, &host, "running");
+    }
+    char err[PATH_MAX + 128];
+    if (nprb_checkpoint_write(&job->checkpoint, &job->results, &host, checkpoint_attributes, job,
+                              complete, err, sizeof err) != 0) {
+        NPRB_WARN(job->log, "%s; going on without checkpoints", err);
+        job->checkpointing = false;
+    }
+}
+
+/* Faults the fleet tests inject (NUMAPROBE_FAULT, see fault.h), at the start of a phase. */
+static void inject_rank_faults(const struct nprb_job *job, size_t item)
+{
+    int rank = job->fleet->rank, last = job->fleet->size - 1;
+    bool hang = (item == 0 && last > 0 && rank == last && nprb_fault("hang_last_rank")) ||
+                (item == 0 && last > 0 && rank == 1 && nprb_fault("hang_rank1")) ||
+                (item > 0 && rank == 0 && nprb_fault("hang_rank0"));
+    if (hang)
+        for (;;)
+            pause();
+    if (item > 0 && last > 0 && rank == last && nprb_fault("kill_last_rank"))
+        raise(SIGKILL);
+}
+
+/* Rank 0's watchdog thread, when one of rank 0's own measurements has run for twice `watchdog`:
+ * nobody else can gather, so this thread writes what the job has (rank 0's rows so far and every
+ * other host's) with a "hung" /hosts row for rank 0, and ends the job with exit 5. */
+static void rank0_hung(void *arg, int item, double ran_s)
+{
+    struct nprb_job *job = arg;
+    const struct nprb_plan_item *it = &job->plan.items[item];
+    char why[NPRB_NOTE_LEN];
+    snprintf(why, sizeof why, "watchdog: %s (node %d -> %d) ran for %.1f s (limit %.1f s)",
+             nprb_experiment_name(it->experiment), it->cpu_node, it->mem_node, ran_s,
+             2 * job->cfg.watchdog_s);
+    NPRB_ERROR(job->log, "rank 0 on %s: %s", job->fleet->hostname, why);
+    if (!job->fleet->thread_multiple) {
+        NPRB_ERROR(job->log,
+                   "this MPI library has no MPI_THREAD_MULTIPLE, so rank 0 cannot gather while it "
+                   "hangs: ending the job; every rank's checkpoint is in %s (numaprobe merge)",
+                   job->checkpoint.dir);
+        nprb_output_unlock(&job->lock);
+        nprb_fleet_abort(job->fleet, NPRB_EXIT_PARTIAL);
+    }
+    struct nprb_results mine;
+    struct nprb_host_row host;
+    nprb_results_init(&mine);
+    fill_host_row(job, &host, "hung");
+    NPRB_SET_TEXT(host.error, why);
+    if (nprb_results_copy(&mine, &job->results) != 0 ||
+        nprb_results_add(&mine, NPRB_TABLE_HOSTS, &host) != 0)
+        nprb_fleet_abort(job->fleet, 1);
+    nprb_collector_gather_without_rank0(&job->collector, &mine, ran_s);
+}
+
+/* Rank 0 times its own measurements (2 x watchdog, as the gather times the other hosts). */
+static void start_watchdog(struct nprb_job *job)
+{
+    if (job->fleet->rank != 0)
+        return;
+    if (nprb_watchdog_start(&job->watchdog, 2 * job->cfg.watchdog_s, rank0_hung, job) != 0)
+        NPRB_WARN(job->log, "no watchdog thread (%s): a hang of rank 0 will not be caught",
+                  strerror(errno));
+}
+
+void nprb_job_finish_rank(struct nprb_job *job)
+{
+    if (job->results.tables[NPRB_TABLE_HOSTS].count > 0)
+        return;
+    struct nprb_host_row host;
+    bool failed = job->measured == NPRB_ERR_NOMEM || job->measured == NPRB_ERR_SYSTEM;
+    fill_host_row(job, &host, failed ? "failed" : "ok");
+    NPRB_SET_TEXT(host.error, job->first_failure);
+    nprb_results_add(&job->results, NPRB_TABLE_HOSTS, &host);
+    save_checkpoint(job, true);
+}
+
+void nprb_job_measure(void *arg)
+{
+    struct nprb_job *job = arg;
+    struct nprb_context ctx = {.cfg = &job->cfg,
+                               .topo = job->topo,
+                               .log = job->log,
+                               .results = &job->results,
+                               .rank = job->fleet->rank,
+                               .hostname = job->fleet->hostname};
+    uint64_t t0 = nprb_now_ns();
+    start_watchdog(job);
+    for (size_t i = 0; i < job->plan.count; i++) {
+        const struct nprb_plan_item *item = &job->plan.items[i];
+        bool new_phase = i == 0 || item->experiment != job->plan.items[i - 1].experiment;
+        if (new_phase && i > 0)
+            save_checkpoint(job, false);
+        if (new_phase)
+            progress_phase(job, i, t0);
+        nprb_fleet_heartbeat(job->fleet, (int)i, job->cfg.watchdog_s / 4);
+        NPRB_DEBUG(job->log, "%s item %zu: node %d -> %d, %llu bytes",
+                   nprb_experiment_name(item->experiment), i, item->cpu_node, item->mem_node,
+                   (unsigned long long)item->size_bytes);
+        nprb_watchdog_enter(&job->watchdog, (int)i);
+        if (new_phase)
+            inject_rank_faults(job, i);
+        enum nprb_status st = nprb_experiment_measure(item->experiment)(&ctx, item);
+        nprb_watchdog_leave(&job->watchdog);
+        note_failure(job, st, nprb_experiment_table(item->experiment));
+        job->measured = nprb_status_worst(job->measured, st);
+        if (st == NPRB_ERR_VALIDATION)
+            NPRB_ERROR(job->log, "%s on %s: a kernel produced a wrong answer (row marked invalid)",
+                       nprb_experiment_name(item->experiment), job->fleet->hostname);
+        else if (st != NPRB_OK)
+            NPRB_WARN(job->log, "%s on %s could not be measured: %s",
+                      nprb_experiment_name(item->experiment), job->fleet->hostname,
+                      job->first_failure);
+    }
+    nprb_watchdog_stop(&job->watchdog);
+    nprb_record_cache_levels(&ctx);
+    nprb_flag_implausible(&job->results);
+    nprb_job_finish_rank(job);
+}
+
+void nprb_job_start_checkpoints(struct nprb_job *job)
+{
+    char err[PATH_MAX + 128];
+    if (!job->cfg.checkpoints)
+        return;
+    job->checkpointing = nprb_checkpoint_init(&job->checkpoint, job->output, job->job_identity,
+                                              job->fleet->rank, err, sizeof err) == 0;
+    if (!job->checkpointing)
+        NPRB_WARN(job->log, "%s; going on without checkpoints", err);
+    else if (job->checkpoint.aside[0])
+        NPRB_WARN(job->log, "an earlier job's checkpoint of rank %d moved to %s (numaprobe merge)",
+                  job->fleet->rank, job->checkpoint.aside);
+}

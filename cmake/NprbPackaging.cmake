@@ -5,6 +5,9 @@
 #   cpack -G DEB --config build/dev/CPackConfig.cmake     (packaging.deb builds, installs, runs
 #                                                          and removes it)
 file(STRINGS "${PROJECT_SOURCE_DIR}/packaging/dependencies.txt" _rows REGEX "^[a-z]")
+# An edited table reconfigures the build, so the next cpack lists what it says.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             "${PROJECT_SOURCE_DIR}/packaging/dependencies.txt")
 set(_deb)
 set(_rpm)
 foreach(_row IN LISTS _rows)

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# ---- fleet analysis (tests/analysis): numaprobe-report on synthetic fleets and on files the
-# binary wrote; included by tests/CMakeLists.txt. Python: ${NPRB_TEST_PYTHON} (Debian's).
+# ---- the analysis (analysis/): numaprobe-report on synthetic fleets and on files the binary
+# wrote; included by tests/CMakeLists.txt. Python: ${NPRB_TEST_PYTHON} (Debian's). One pytest tree,
+# analysis/tests, run as three tests so that they run side by side: the per-file tables
+# (test_report.py), the fleet and the browser rendering (test_render.py).
+set(NPRB_PYTESTS "${PROJECT_SOURCE_DIR}/analysis/tests")
 set(NPRB_ANALYSIS_OUT "${NPRB_OUT}/analysis")
 set(NPRB_FLEET3 "${NPRB_ANALYSIS_OUT}/fakehosts-a_1_b_1_c_1.h5")
 
@@ -20,18 +23,22 @@ set(NPRB_ANALYSIS_ENV
   "NUMAPROBE_ANALYSIS_OUT=${NPRB_ANALYSIS_OUT}"
   "NUMAPROBE_BIN=${NPRB_EXE}")  # the check the report runs before it reads a file
 
+# Per-file tables, refused schema versions and documented columns on the binary's files.
+nprb_add_script_test(analysis.pytest LABELS analysis FIXTURE_REQUIRED "run_singleton;run_mpi4"
+  COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -p no:cacheprovider ${NPRB_PYTESTS}/test_report.py)
+set_tests_properties(analysis.pytest PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")
+
 # Outliers on the synthetic fleet, compare, refused files, reports on the binary's files.
 nprb_add_script_test(analysis.fleet LABELS analysis TIMEOUT 600
   FIXTURE_REQUIRED "run_singleton;run_mpi4;analysis_fleet3"
-  COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider
-          ${CMAKE_CURRENT_SOURCE_DIR}/analysis
-          --ignore=${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_render.py)
+  COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider ${NPRB_PYTESTS}
+          --ignore=${NPRB_PYTESTS}/test_report.py --ignore=${NPRB_PYTESTS}/test_render.py)
 set_tests_properties(analysis.fleet PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")
 
 # The HTML report in headless Chromium (screenshots land in ${NPRB_ANALYSIS_OUT}).
 nprb_add_script_test(analysis.render LABELS analysis TIMEOUT 600
   FIXTURE_REQUIRED analysis_fleet3
   COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider
-          ${CMAKE_CURRENT_SOURCE_DIR}/analysis/test_render.py)
+          ${NPRB_PYTESTS}/test_render.py)
 set_tests_properties(analysis.render PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}"
   SKIP_REGULAR_EXPRESSION "SKIPPED .*chromium not installed")

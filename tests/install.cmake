@@ -43,6 +43,12 @@ nprb_add_script_test(slurm.installed_from_anywhere LABELS "slurm;install" TIMEOU
   COMMAND ${INSTALL_TESTS}/slurm-installed.sh ${NPRB_PREFIX} 2)
 set_tests_properties(slurm.installed_from_anywhere PROPERTIES RESOURCE_LOCK slurm)
 
+# ---- the analysis as a Python package (analysis/pyproject.toml), installed by pip, offline -------
+nprb_add_script_test(install.pip_package LABELS "install;analysis" TIMEOUT 180
+  FIXTURE_REQUIRED run_singleton
+  COMMAND ${INSTALL_TESTS}/pip-package.sh ${NPRB_TEST_PYTHON} ${PROJECT_SOURCE_DIR}
+          ${NPRB_OUT}/install/pip ${PROJECT_VERSION} ${NPRB_OUT}/singleton.h5 ${NPRB_EXE})
+
 # ---- packages ---------------------------------------------------------------------------------
 nprb_add_script_test(packaging.recipes LABELS packaging TIMEOUT 60
   COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/packaging/check_recipes.py

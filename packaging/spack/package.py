@@ -36,6 +36,8 @@ class Numaprobe(CMakePackage):
     depends_on("py-h5py", type="run")
     depends_on("py-pandas", type="run")
     depends_on("py-matplotlib", type="run")
+    depends_on("py-numpy", type="run")
+    depends_on("py-scipy", type="run")
 
     def cmake_args(self):
         return [

@@ -5,13 +5,15 @@
 packaging/dependencies.txt is the one table of dependencies. This checks that its cmake column is
 exactly what cmake/NprbDependencies.cmake finds (find_package, pkg_check_modules), that the Spack
 recipe's depends_on() and the easyconfig's (build)dependencies are exactly its rows (with the
-right dependency types), and that every row gives a Debian and an RPM package or says why not.
+right dependency types), that the Python rows (Spack's py-NAME) are exactly the dependencies of
+analysis/pyproject.toml, and that every row gives a Debian and an RPM package or says why not.
 Neither Spack nor EasyBuild can be run here: this is the consistency check packaging/README.md
 promises, not a build. Exits 0 when consistent, 1 with every mismatch."""
 
 import ast
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 
@@ -116,12 +118,22 @@ def main():
         for name in sorted(set(have) - set(want)):
             problems.append(f"{eb.name} depends on {name}, which dependencies.txt lacks")
 
+    # analysis/pyproject.toml names its dependencies as PyPI does; Spack's names add py-.
+    project = tomllib.loads((root / "analysis/pyproject.toml").read_text())["project"]
+    in_pyproject = {re.split(r"[<>=!~;\[ ]", d)[0].lower() for d in project["dependencies"]}
+    python_rows = {with_type(r["spack"], "")[0][len("py-"):] for r in rows
+                   if r["spack"].startswith("py-")}
+    for name in sorted(python_rows - in_pyproject):
+        problems.append(f"analysis/pyproject.toml lacks the dependency {name}")
+    for name in sorted(in_pyproject - python_rows):
+        problems.append(f"analysis/pyproject.toml depends on {name}, which dependencies.txt lacks")
+
     for p in problems:
         print(f"FAIL: {p}")
     if problems:
         return 1
     print(f"consistent: {len(rows)} dependencies; CMake finds {', '.join(sorted(in_cmake))}; "
-          f"package.py and {len(ebs)} easyconfig(s) match")
+          f"package.py, {len(ebs)} easyconfig(s) and analysis/pyproject.toml match")
     return 0
 
 

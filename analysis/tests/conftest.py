@@ -9,13 +9,13 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
+ANALYSIS = os.path.dirname(HERE)
+sys.path.insert(0, ANALYSIS)
 sys.path.insert(0, HERE)
 
 import synthetic_fleet  # noqa: E402
 
-REPORT = os.environ.get("NUMAPROBE_REPORT", os.path.join(ROOT, "analysis", "numaprobe-report"))
+REPORT = os.environ.get("NUMAPROBE_REPORT", os.path.join(ANALYSIS, "numaprobe-report"))
 # The two planted bad hosts of the synthetic fleet and what is wrong with them.
 PLANTED = {"icx07": {"bw_remote": 0.6}, "rome13": {"latency_local": 1.35}}
 

@@ -16,7 +16,8 @@ from conftest import run_report
 
 import synthetic_fleet
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                                "tests", "tools"))
 import tools_test  # noqa: E402  (the tools tests' damage: split(), crash_hdf5())
 from numaprobe_analysis.load import ResultsError, read
 from numaprobe_analysis.validate import find_numaprobe
@@ -127,7 +128,7 @@ def test_flipped_bytes_never_crash_the_report(fleet, tmp_path):
         "    except ResultsError as e:\n"
         "        print(p, 'refused', str(e).replace(chr(10), ' '))\n")
     env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(synthetic_fleet.__file__),
-                                                   os.pardir, os.pardir, "analysis"))
+                                                   os.pardir))
     proc = subprocess.run(["/usr/bin/python3", "-c", script, *paths], capture_output=True,
                           text=True, env=env, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -287,9 +288,8 @@ def test_not_files(tmp_path, fleet):
 def test_without_the_binary_nothing_is_read(fleet, tmp_path):
     env = dict(os.environ, NUMAPROBE_BIN=str(tmp_path / "no-numaprobe"))
     proc = subprocess.run(["/usr/bin/python3", os.environ.get("NUMAPROBE_REPORT", os.path.join(
-        os.path.dirname(synthetic_fleet.__file__), os.pardir, os.pardir, "analysis",
-        "numaprobe-report")), str(fleet), "--no-report"], capture_output=True, text=True,
-        env=env, timeout=120, check=False)
+        os.path.dirname(synthetic_fleet.__file__), os.pardir, "numaprobe-report")), str(fleet),
+        "--no-report"], capture_output=True, text=True, env=env, timeout=120, check=False)
     assert proc.returncode == 2
     assert "numaprobe, whose check must pass before the report reads a file, was not found" \
         in proc.stderr

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Outlier hosts and node-type summaries on synthetic fleets (tests/analysis/synthetic_fleet.py),
+"""Outlier hosts and node-type summaries on synthetic fleets (analysis/tests/synthetic_fleet.py),
 and the generator's agreement with what the numaprobe binary writes."""
 
 import os

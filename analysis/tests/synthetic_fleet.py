@@ -21,8 +21,7 @@ import zlib
 import h5py
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
-                                "analysis"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from numaprobe_analysis.runs import config_fingerprint  # noqa: E402
 
 # The measurement config a synthetic run says it ran with (the `config` attribute).

@@ -27,10 +27,10 @@ foreach(file IN LISTS files)
     math(EXPR bad "${bad} + 1")
     continue()
   endif()
-  # The external libraries that shape the layers: MPI in fleet/ and job/, HDF5 in results/.
+  # The external libraries that shape the layers: MPI in fleet/, HDF5 in results/.
   file(STRINGS "${SRC}/${file}" externals REGEX "^#include <(mpi|hdf5)\\.h>")
   foreach(inc IN LISTS externals)
-    if((inc MATCHES "mpi" AND NOT layer MATCHES "^(fleet|job)$") OR
+    if((inc MATCHES "mpi" AND NOT layer STREQUAL "fleet") OR
        (inc MATCHES "hdf5" AND NOT layer STREQUAL "results"))
       message(SEND_ERROR "${file}: '${inc}' outside the layer that owns that library")
       math(EXPR bad "${bad} + 1")

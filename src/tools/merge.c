@@ -5,6 +5,7 @@
  * different jobs are refused before anything is written; the second moves the rows. */
 #include "tools/merge.h"
 
+#include "results/contract.h"
 #include "results/h5in.h"
 #include "util/file_kind.h"
 #include "results/h5out.h"
@@ -408,17 +409,18 @@ static bool write_attributes(struct merge *m, struct nprb_h5 *h5, bool *complete
 {
     for (size_t i = 0; i < m->job.count; i++) {
         const struct nprb_attr *a = &m->job.items[i];
-        if (strncmp(a->name, "checkpoint_", 11) == 0)
+        const struct nprb_root_attr *known = nprb_root_attr_named(a->name);
+        if (known != NULL && known->scope == NPRB_ATTR_CHECKPOINT)
             continue;
-        if (a->type == NPRB_ATTR_TEXT)
+        if (known != NULL && a->type == known->type && a->type == NPRB_ATTR_TEXT)
             nprb_h5_attr_text(h5, a->name, a->text);
-        else if (a->type == NPRB_ATTR_INT)
+        else if (known != NULL && a->type == known->type && a->type == NPRB_ATTR_INT)
             nprb_h5_attr_int(h5, a->name, a->value);
         else
-            fprintf(m->err,
-                    "numaprobe merge: root attribute %s of %s is neither text nor an "
-                    "integer; not copied\n",
-                    a->name, m->items[m->first].path);
+            fprintf(m->err, "numaprobe merge: root attribute %s of %s is %s; not copied\n", a->name,
+                    m->items[m->first].path,
+                    known == NULL ? "not one of this numaprobe's results contract"
+                                  : "not of the type the results contract gives it");
     }
     int64_t world = nprb_attrs_int(&m->job, "world_size", 0);
     char *missing = rank_list(m, world, false);

@@ -12,49 +12,54 @@
 #define MERGED NPRB_ATTR_MERGED
 #define TEXT NPRB_ATTR_TEXT
 #define INT NPRB_ATTR_INT
+/* One attribute: name, type, unit, since minor, scope, required, description. */
+#define A(name, type, unit, since, scope, required, description)                                   \
+    {                                                                                              \
+        (name), (unit), (description), (type), (since), (scope), (required)                        \
+    }
 
 /* What run.c writes (checkpoint.c adds the checkpoint's own, merge.c the merged file's). */
 static const struct nprb_root_attr root_attrs[] = {
-    {"schema", TEXT, NULL, 0, ANY, true, "always `numaprobe`"},
-    {"schema_version", TEXT, NULL, 0, ANY, true,
-     "semver of this layout (MAJOR.MINOR.PATCH); a newer minor only adds columns, tables and "
-     "attributes"},
-    {"software_version", TEXT, NULL, 0, ANY, true, "numaprobe version"},
-    {"git_revision", TEXT, NULL, 0, ANY, true,
-     "`git describe` of the build, `unknown` outside git"},
-    {"start_utc", TEXT, NULL, 0, ANY, true, "ISO 8601, UTC: when the job started"},
-    {"end_utc", TEXT, NULL, 0, FINAL, true, "ISO 8601, UTC: when the file was written"},
-    {"command_line", TEXT, NULL, 0, ANY, true, "the command as run on rank 0"},
-    {"config", TEXT, NULL, 0, ANY, true,
-     "the effective configuration as YAML (defaults, file and `--set` merged)"},
-    {"config_fingerprint", TEXT, NULL, 5, ANY, true,
-     "16 hex digits: FNV-1a of the lines of `config` that change what is measured (all but "
-     "those of `report_hosts`, `watchdog`, `checkpoints` and `memory`)"},
-    {"run_id", TEXT, NULL, 5, ANY, true,
-     "UUID-like id of the run (job), equal in a job's checkpoints and its file"},
-    {"config_source", TEXT, NULL, 0, ANY, true, "config file path, or `built-in defaults`"},
-    {"mpi_library", TEXT, NULL, 0, ANY, true, "`MPI_Get_library_version`, first line"},
-    {"world_size", INT, "ranks", 0, ANY, true, "MPI ranks"},
-    {"host_count", INT, "hosts", 0, ANY, true, "hosts (ranks grouped by `MPI_COMM_TYPE_SHARED`)"},
-    {"scheduler", TEXT, NULL, 0, ANY, true, "`slurm`, `lsf`, `pbs` or `none`"},
-    {"job_id", TEXT, NULL, 0, ANY, true, "the scheduler's job id"},
-    {"complete", INT, NULL, 0, ANY, true, "1 when every rank's rows were gathered, else 0"},
-    {"hosts_ok", INT, "ranks", 0, FINAL, true, "ranks whose host row says `ok`"},
-    {"hosts_failed", INT, "ranks", 0, FINAL, true,
-     "ranks whose host row says anything else (`failed`, `hung`)"},
-    {"binding_summary", TEXT, NULL, 3, ANY, true,
-     "the binding self-check over the fleet: `N of M rank(s) ok`, and the first hosts whose "
-     "check said `narrow`"},
-    {"checkpoint_rank", INT, NULL, 0, CKPT, true, "whose rows the checkpoint holds"},
-    {"checkpoint_complete", INT, NULL, 0, CKPT, true, "1 once that rank finished"},
-    {"checkpoint_job", TEXT, NULL, 0, CKPT, false,
-     "the job that wrote the checkpoint, `HOST pid PID START_UTC` of rank 0 (absent in "
-     "checkpoints of earlier versions)"},
-    {"merged_from", TEXT, NULL, 0, MERGED, true, "the checkpoint directory merged"},
-    {"ranks_missing", TEXT, NULL, 0, MERGED, true,
-     "ranks without a usable checkpoint, comma-separated (empty: none)"},
-    {"ranks_incomplete", TEXT, NULL, 0, MERGED, true,
-     "ranks whose checkpoint never finished, comma-separated (empty: none)"},
+    A("schema", TEXT, NULL, 0, ANY, true, "always `numaprobe`"),
+    A("schema_version", TEXT, NULL, 0, ANY, true,
+      "semver of this layout (MAJOR.MINOR.PATCH); a newer minor only adds columns, tables and "
+      "attributes"),
+    A("software_version", TEXT, NULL, 0, ANY, true, "numaprobe version"),
+    A("git_revision", TEXT, NULL, 0, ANY, true,
+      "`git describe` of the build, `unknown` outside git"),
+    A("start_utc", TEXT, NULL, 0, ANY, true, "ISO 8601, UTC: when the job started"),
+    A("end_utc", TEXT, NULL, 0, FINAL, true, "ISO 8601, UTC: when the file was written"),
+    A("command_line", TEXT, NULL, 0, ANY, true, "the command as run on rank 0"),
+    A("config", TEXT, NULL, 0, ANY, true,
+      "the effective configuration as YAML (defaults, file and `--set` merged)"),
+    A("config_fingerprint", TEXT, NULL, 5, ANY, true,
+      "16 hex digits: FNV-1a of the lines of `config` that change what is measured (all but "
+      "those of `report_hosts`, `watchdog`, `checkpoints` and `memory`)"),
+    A("run_id", TEXT, NULL, 5, ANY, true,
+      "UUID-like id of the run (job), equal in a job's checkpoints and its file"),
+    A("config_source", TEXT, NULL, 0, ANY, true, "config file path, or `built-in defaults`"),
+    A("mpi_library", TEXT, NULL, 0, ANY, true, "`MPI_Get_library_version`, first line"),
+    A("world_size", INT, "ranks", 0, ANY, true, "MPI ranks"),
+    A("host_count", INT, "hosts", 0, ANY, true, "hosts (ranks grouped by `MPI_COMM_TYPE_SHARED`)"),
+    A("scheduler", TEXT, NULL, 0, ANY, true, "`slurm`, `lsf`, `pbs` or `none`"),
+    A("job_id", TEXT, NULL, 0, ANY, true, "the scheduler's job id"),
+    A("complete", INT, NULL, 0, ANY, true, "1 when every rank's rows were gathered, else 0"),
+    A("hosts_ok", INT, "ranks", 0, FINAL, true, "ranks whose host row says `ok`"),
+    A("hosts_failed", INT, "ranks", 0, FINAL, true,
+      "ranks whose host row says anything else (`failed`, `hung`)"),
+    A("binding_summary", TEXT, NULL, 0, ANY, true,
+      "the binding self-check over the fleet: `N of M rank(s) ok`, and the first hosts whose "
+      "check said `narrow`"),
+    A("checkpoint_rank", INT, NULL, 0, CKPT, true, "whose rows the checkpoint holds"),
+    A("checkpoint_complete", INT, NULL, 0, CKPT, true, "1 once that rank finished"),
+    A("checkpoint_job", TEXT, NULL, 0, CKPT, false,
+      "the job that wrote the checkpoint, `HOST pid PID START_UTC` of rank 0 (absent in "
+      "checkpoints of earlier versions)"),
+    A("merged_from", TEXT, NULL, 0, MERGED, true, "the checkpoint directory merged"),
+    A("ranks_missing", TEXT, NULL, 0, MERGED, true,
+      "ranks without a usable checkpoint, comma-separated (empty: none)"),
+    A("ranks_incomplete", TEXT, NULL, 0, MERGED, true,
+      "ranks whose checkpoint never finished, comma-separated (empty: none)"),
 };
 
 static const char *const table_descriptions[NPRB_N_TABLES] = {

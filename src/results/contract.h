@@ -31,12 +31,14 @@ enum nprb_attr_scope {
 
 struct nprb_root_attr {
     const char *name;
+    const char *unit; /**< NULL: none */
+    const char *description;
     enum nprb_attr_type type; /**< NPRB_ATTR_TEXT or NPRB_ATTR_INT */
-    const char *unit;         /**< NULL: none */
-    int since_minor;          /**< schema 0.N.0 first wrote it: an older file may lack it */
+    /** Schema 0.N.0 first wrote it, and a file of an older minor may lack it. 0: every file of
+     * this major must have it (what 0.3.0 and before added is not excused, as with columns). */
+    int since_minor;
     enum nprb_attr_scope scope;
     bool required; /**< false: may be absent even where its scope and minor say it belongs */
-    const char *description;
 };
 
 /** The root attributes, in the order docs/SCHEMA.md lists them. */

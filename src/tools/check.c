@@ -158,9 +158,7 @@ static bool check_attributes(struct checker *c)
                        (r->scope == NPRB_ATTR_MERGED && c->merged);
         /* A version not of this major (reported below) is held to the first minor's. */
         bool older = minor < 0 ? r->since_minor > 0 : minor < r->since_minor;
-        if (belongs && r->required && !older)
-            require_attr(c, r->name, r->type);
-        else if (nprb_attrs_find(&c->attrs, r->name) != NULL)
+        if ((belongs && r->required && !older) || nprb_attrs_find(&c->attrs, r->name) != NULL)
             require_attr(c, r->name, r->type);
     }
     if (c->checkpoint)

@@ -5,7 +5,6 @@
  * different jobs are refused before anything is written; the second moves the rows. */
 #include "tools/merge.h"
 
-#include "results/contract.h"
 #include "results/h5in.h"
 #include "util/file_kind.h"
 #include "results/h5out.h"
@@ -412,15 +411,15 @@ static bool write_attributes(struct merge *m, struct nprb_h5 *h5, bool *complete
         const struct nprb_root_attr *known = nprb_root_attr_named(a->name);
         if (known != NULL && known->scope == NPRB_ATTR_CHECKPOINT)
             continue;
-        if (known != NULL && a->type == known->type && a->type == NPRB_ATTR_TEXT)
+        if (known == NULL || a->type != known->type)
+            fprintf(m->err,
+                    "numaprobe merge: root attribute %s of %s is not in the results "
+                    "contract with its type; not copied\n",
+                    a->name, m->items[m->first].path);
+        else if (a->type == NPRB_ATTR_TEXT)
             nprb_h5_attr_text(h5, a->name, a->text);
-        else if (known != NULL && a->type == known->type && a->type == NPRB_ATTR_INT)
-            nprb_h5_attr_int(h5, a->name, a->value);
         else
-            fprintf(m->err, "numaprobe merge: root attribute %s of %s is %s; not copied\n", a->name,
-                    m->items[m->first].path,
-                    known == NULL ? "not one of this numaprobe's results contract"
-                                  : "not of the type the results contract gives it");
+            nprb_h5_attr_int(h5, a->name, a->value);
     }
     int64_t world = nprb_attrs_int(&m->job, "world_size", 0);
     char *missing = rank_list(m, world, false);

@@ -8,6 +8,7 @@
 #include "fleet/fleet.h"
 #include "util/log.h"
 #include "tools/merge.h"
+#include "results/contract.h"
 #include "results/results.h"
 #include "job/run.h"
 #include "util/status.h"
@@ -78,6 +79,10 @@ int main(int argc, char **argv)
     }
     if (cli.kernels) {
         nprb_cli_print_kernels(stdout);
+        return NPRB_EXIT_OK;
+    }
+    if (cli.schema) {
+        nprb_schema_print_json(stdout);
         return NPRB_EXIT_OK;
     }
     if (cli.config_reference) {

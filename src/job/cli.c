@@ -21,6 +21,7 @@ enum option_id {
     OPT_DRY_RUN,
     OPT_CONFIG_REFERENCE,
     OPT_KERNELS,
+    OPT_SCHEMA,
     OPT_HELP,
     OPT_VERSION,
     N_OPTIONS
@@ -60,6 +61,9 @@ static const struct option_row rows[N_OPTIONS] = {
                               "print every configuration key, its default and meaning; exit"},
     [OPT_KERNELS] = {"kernels", 0, NULL,
                      "print the bandwidth kernels with their byte counts and exit"},
+    [OPT_SCHEMA] = {"schema", 0, NULL,
+                    "print the results file's contract as JSON (tables, columns, types, units, "
+                    "root attributes) and exit"},
     [OPT_HELP] = {"help", 'h', NULL, "print this help and exit"},
     [OPT_VERSION] = {"version", 'V', NULL, "print the version and exit"},
 };
@@ -193,6 +197,9 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             break;
         case OPT_KERNELS:
             cli->kernels = true;
+            break;
+        case OPT_SCHEMA:
+            cli->schema = true;
             break;
         case OPT_HELP:
             cli->help = true;

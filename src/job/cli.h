@@ -21,6 +21,7 @@ struct nprb_cli {
     bool force;           /**< an existing regular file at output_path may be replaced */
     bool respect_binding; /**< never widen the launcher's CPU binding (binding.h) */
     bool help, version, show_config, config_reference, kernels;
+    bool schema;  /**< print the results-file contract as JSON (results/contract.h) */
     bool dry_run; /**< validate config and plan on every host, print the plan, measure nothing */
 };
 

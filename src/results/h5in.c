@@ -121,16 +121,6 @@ static herr_t collect_attr(hid_t loc, const char *name, const H5A_info_t *info, 
     return 0;
 }
 
-/* The minor version of a schema_version of this binary's major, or -1. */
-static int schema_minor(const char *version)
-{
-    int major = -1, minor = -1, mine = -1;
-    (void)sscanf(NPRB_SCHEMA_VERSION, "%d.", &mine);
-    if (version == NULL || sscanf(version, "%d.%d.", &major, &minor) != 2 || major != mine)
-        return -1;
-    return minor;
-}
-
 int nprb_h5in_attrs(struct nprb_h5in *in, struct nprb_attrs *attrs)
 {
     memset(attrs, 0, sizeof *attrs);
@@ -139,7 +129,7 @@ int nprb_h5in_attrs(struct nprb_h5in *in, struct nprb_attrs *attrs)
         nprb_attrs_free(attrs);
         return -1;
     }
-    in->minor = schema_minor(nprb_attrs_text(attrs, "schema_version"));
+    in->minor = nprb_schema_minor(nprb_attrs_text(attrs, "schema_version"));
     return 0;
 }
 
@@ -211,33 +201,10 @@ static int members_inside(hid_t type, const struct nprb_table_desc *d, nprb_h5in
     return bad;
 }
 
-/* Columns added by a minor version of the schema after its first: a file of an older minor
- * version lacks them, and is read with them 0 (empty text). docs/SCHEMA.md lists them. */
-static const struct added_column {
-    const char *table, *column;
-    int minor; /* the first minor version (of major 0) that writes it */
-} added_columns[] = {
-    {"numa_nodes", "free_bytes", 4},
-    {"latency", "pages_unreported", 4},
-    {"latency", "cpus", 4},
-    {"latency", "flags", 4},
-    {"bandwidth", "pages_unreported", 4},
-    {"bandwidth", "cpus", 4},
-    {"bandwidth", "flags", 4},
-    {"loaded_latency", "pages_unreported", 4},
-    {"loaded_latency", "cpus", 4},
-    {"loaded_latency", "flags", 4},
-    {"balancing", "pages_unreported", 4},
-};
-
 /* Whether a file of schema minor @p minor may lack the column. */
 static bool added_after(int minor, const struct nprb_table_desc *d, const struct nprb_field *f)
 {
-    for (size_t i = 0; minor >= 0 && i < sizeof added_columns / sizeof added_columns[0]; i++)
-        if (minor < added_columns[i].minor && strcmp(added_columns[i].table, d->name) == 0 &&
-            strcmp(added_columns[i].column, f->name) == 0)
-            return true;
-    return false;
+    return minor >= 0 && minor < nprb_column_since_minor(d->name, f->name);
 }
 
 /* Every column of the descriptor present with its type (but for those added after the file's

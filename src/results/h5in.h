@@ -9,6 +9,7 @@
 #ifndef NPRB_H5IN_H
 #define NPRB_H5IN_H
 
+#include "results/contract.h"
 #include "results/results.h"
 
 #include <stdbool.h>
@@ -16,12 +17,6 @@
 #include <stdint.h>
 
 struct nprb_h5in;
-
-enum nprb_attr_type {
-    NPRB_ATTR_TEXT,  /**< a scalar string (fixed or variable length) */
-    NPRB_ATTR_INT,   /**< a scalar integer, read as int64 */
-    NPRB_ATTR_OTHER, /**< anything else (a float, an array): named, not read */
-};
 
 /** One root attribute. */
 struct nprb_attr {

@@ -29,7 +29,11 @@ int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t err
 /** Appends @p count rows to a table. @return 0 or -1. */
 int nprb_h5_append(struct nprb_h5 *h5, enum nprb_table_id table, const void *rows, size_t count);
 
-/** Sets a UTF-8 string attribute on the file's root group (replaces an existing one). */
+/**
+ * Sets a UTF-8 string attribute on the file's root group (replaces an existing one). The name
+ * must be a text attribute of the contract (contract.h): any other is refused with a message on
+ * stderr and -1, and so for the integer ones below.
+ */
 int nprb_h5_attr_text(struct nprb_h5 *h5, const char *name, const char *value);
 
 /** Sets a 64-bit integer attribute on the root group (replaces an existing one). */

@@ -6,6 +6,7 @@
 
 #include "tools/check_keys.h"
 #include "tools/check_rows.h"
+#include "results/contract.h"
 #include "results/h5in.h"
 #include "results/results.h"
 
@@ -85,25 +86,6 @@ static void row_problem(void *ctx, enum nprb_table_id table, bool warning, const
 
 /* ---- root attributes ------------------------------------------------------------------------ */
 
-struct attr_rule {
-    const char *name;
-    enum nprb_attr_type type;
-    bool final_only; /* a checkpoint, written while the job runs, need not have it yet */
-};
-
-/* What run.c's write_attributes() writes; docs/SCHEMA.md "Root attributes". */
-static const struct attr_rule attr_rules[] = {
-    {"schema", NPRB_ATTR_TEXT, false},           {"schema_version", NPRB_ATTR_TEXT, false},
-    {"software_version", NPRB_ATTR_TEXT, false}, {"git_revision", NPRB_ATTR_TEXT, false},
-    {"start_utc", NPRB_ATTR_TEXT, false},        {"end_utc", NPRB_ATTR_TEXT, true},
-    {"command_line", NPRB_ATTR_TEXT, false},     {"config", NPRB_ATTR_TEXT, false},
-    {"config_source", NPRB_ATTR_TEXT, false},    {"mpi_library", NPRB_ATTR_TEXT, false},
-    {"world_size", NPRB_ATTR_INT, false},        {"host_count", NPRB_ATTR_INT, false},
-    {"scheduler", NPRB_ATTR_TEXT, false},        {"job_id", NPRB_ATTR_TEXT, false},
-    {"complete", NPRB_ATTR_INT, false},          {"hosts_ok", NPRB_ATTR_INT, true},
-    {"hosts_failed", NPRB_ATTR_INT, true},       {"binding_summary", NPRB_ATTR_TEXT, false},
-};
-
 static bool require_attr(struct checker *c, const char *name, enum nprb_attr_type type)
 {
     const struct nprb_attr *a = nprb_attrs_find(&c->attrs, name);
@@ -163,23 +145,24 @@ static bool check_attributes(struct checker *c)
     }
     c->checkpoint = nprb_attrs_find(&c->attrs, "checkpoint_rank") != NULL;
     c->merged = nprb_attrs_find(&c->attrs, "merged_from") != NULL;
-    for (size_t i = 0; i < sizeof attr_rules / sizeof attr_rules[0]; i++)
-        if (!c->checkpoint || !attr_rules[i].final_only)
-            require_attr(c, attr_rules[i].name, attr_rules[i].type);
-    if (c->checkpoint) {
-        require_attr(c, "checkpoint_rank", NPRB_ATTR_INT);
-        require_attr(c, "checkpoint_complete", NPRB_ATTR_INT);
+    /* The contract's attributes this kind of file carries (contract.c); a file of an older minor
+     * may lack those added since, but what it has must have its type. */
+    int minor = nprb_schema_minor(nprb_attrs_text(&c->attrs, "schema_version"));
+    size_t count;
+    const struct nprb_root_attr *rules = nprb_root_attrs(&count);
+    for (size_t i = 0; i < count; i++) {
+        const struct nprb_root_attr *r = &rules[i];
+        bool belongs = r->scope == NPRB_ATTR_EVERY ||
+                       (r->scope == NPRB_ATTR_FINAL && !c->checkpoint) ||
+                       (r->scope == NPRB_ATTR_CHECKPOINT && c->checkpoint) ||
+                       (r->scope == NPRB_ATTR_MERGED && c->merged);
+        /* A version not of this major (reported below) is held to the first minor's. */
+        bool older = minor < 0 ? r->since_minor > 0 : minor < r->since_minor;
+        if ((belongs && r->required && !older) || nprb_attrs_find(&c->attrs, r->name) != NULL)
+            require_attr(c, r->name, r->type);
+    }
+    if (c->checkpoint)
         c->checkpoint_rank = nprb_attrs_int(&c->attrs, "checkpoint_rank", -1);
-    }
-    if (c->merged) {
-        require_attr(c, "ranks_missing", NPRB_ATTR_TEXT);
-        require_attr(c, "ranks_incomplete", NPRB_ATTR_TEXT);
-    }
-    /* Added in schema 0.5.0: a file of an older minor version lacks them. */
-    static const char *const since_0_5[] = {"run_id", "config_fingerprint"};
-    for (size_t i = 0; i < sizeof since_0_5 / sizeof since_0_5[0]; i++)
-        if (nprb_attrs_find(&c->attrs, since_0_5[i]) != NULL)
-            require_attr(c, since_0_5[i], NPRB_ATTR_TEXT);
     c->world_size = nprb_attrs_int(&c->attrs, "world_size", -1);
     c->host_count = nprb_attrs_int(&c->attrs, "host_count", -1);
     c->complete = nprb_attrs_int(&c->attrs, "complete", -1);

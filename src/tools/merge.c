@@ -128,17 +128,18 @@ static bool write_attributes(struct nprb_merge *m, struct nprb_h5 *h5, bool *com
 {
     for (size_t i = 0; i < m->job.count; i++) {
         const struct nprb_attr *a = &m->job.items[i];
-        if (strncmp(a->name, "checkpoint_", 11) == 0)
+        const struct nprb_root_attr *known = nprb_root_attr_named(a->name);
+        if (known != NULL && known->scope == NPRB_ATTR_CHECKPOINT)
             continue;
-        if (a->type == NPRB_ATTR_TEXT)
-            nprb_h5_attr_text(h5, a->name, a->text);
-        else if (a->type == NPRB_ATTR_INT)
-            nprb_h5_attr_int(h5, a->name, a->value);
-        else
+        if (known == NULL || a->type != known->type)
             fprintf(m->err,
-                    "numaprobe merge: root attribute %s of %s is neither text nor an "
-                    "integer; not copied\n",
+                    "numaprobe merge: root attribute %s of %s is not in the results "
+                    "contract with its type; not copied\n",
                     a->name, m->items[m->first].path);
+        else if (a->type == NPRB_ATTR_TEXT)
+            nprb_h5_attr_text(h5, a->name, a->text);
+        else
+            nprb_h5_attr_int(h5, a->name, a->value);
     }
     int64_t world = nprb_attrs_int(&m->job, "world_size", 0);
     char *missing = rank_list(m, world, false);

@@ -49,6 +49,8 @@ grep -Eq "^numaprobe $version " <<<"$out" || fail "numaprobe --version: $out"
 out=$(numaprobe-report --version 2>&1) || fail "numaprobe-report --version exited $?: $out"
 grep -Eq "^numaprobe-report $version, reads results schema [0-9]+\.x$" <<<"$out" ||
     fail "numaprobe-report --version: $out"
+out=$(numaprobe --schema 2>&1) || fail "numaprobe --schema exited $?"
+grep -q '"root_attributes"' <<<"$out" || fail "numaprobe --schema: no root attributes: $out"
 [ -z "$(find "$p/libexec" -name __pycache__)" ] || fail "numaprobe-report wrote __pycache__"
 
 for page in numaprobe numaprobe-report; do
@@ -71,6 +73,8 @@ complete_words "$comp/numaprobe" _numaprobe numaprobe -c de | grep -qx default |
     fail "completion: numaprobe -c de<TAB> does not give default"
 complete_words "$comp/numaprobe" _numaprobe numaprobe --dry | grep -qx -- --dry-run ||
     fail "completion: numaprobe --dry<TAB> does not give --dry-run"
+complete_words "$comp/numaprobe" _numaprobe numaprobe --sche | grep -qx -- --schema ||
+    fail "completion: numaprobe --sche<TAB> does not give --schema"
 complete_words "$comp/numaprobe" _numaprobe numaprobe --set latency_matrix.si |
     grep -qx "latency_matrix.size=" || fail "completion: --set latency_matrix.si<TAB>"
 complete_words "$comp/numaprobe-report" _numaprobe_report numaprobe-report --ver |

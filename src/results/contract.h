@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file contract.h
+ * The results file's contract beyond the row layouts of results.h: the root attributes (name,
+ * type, unit, since which schema minor, in which files), what each table and column means and
+ * its unit, and the columns later minors added. The writer, `numaprobe check`, `numaprobe merge`
+ * and `numaprobe --schema` (whose JSON the Python side and docs/SCHEMA.md are tested against) all
+ * read these tables: adding an attribute or a column's meaning is one row here.
+ */
+#ifndef NPRB_CONTRACT_H
+#define NPRB_CONTRACT_H
+
+#include "results/results.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum nprb_attr_type {
+    NPRB_ATTR_TEXT,  /**< a scalar string (fixed or variable length) */
+    NPRB_ATTR_INT,   /**< a scalar integer, read as int64 */
+    NPRB_ATTR_OTHER, /**< anything else (a float, an array): named, not read */
+};
+
+/** Which files carry a root attribute. */
+enum nprb_attr_scope {
+    NPRB_ATTR_EVERY,      /**< every results file, checkpoints included */
+    NPRB_ATTR_FINAL,      /**< a job's file and a merged one; a checkpoint need not have it */
+    NPRB_ATTR_CHECKPOINT, /**< only a rank's checkpoint; merge leaves it out */
+    NPRB_ATTR_MERGED,     /**< only a file `numaprobe merge` rebuilt */
+};
+
+struct nprb_root_attr {
+    const char *name;
+    const char *unit; /**< NULL: none */
+    const char *description;
+    enum nprb_attr_type type; /**< NPRB_ATTR_TEXT or NPRB_ATTR_INT */
+    /** Schema 0.N.0 first wrote it, and a file of an older minor may lack it. 0: every file of
+     * this major must have it (what 0.3.0 and before added is not excused, as with columns). */
+    int since_minor;
+    enum nprb_attr_scope scope;
+    bool required; /**< false: may be absent even where its scope and minor say it belongs */
+};
+
+/** The root attributes, in the order docs/SCHEMA.md lists them. */
+const struct nprb_root_attr *nprb_root_attrs(size_t *count);
+
+/** The root attribute called @p name, or NULL when the contract has none of that name. */
+const struct nprb_root_attr *nprb_root_attr_named(const char *name);
+
+/** What table @p id holds, one line. */
+const char *nprb_table_description(enum nprb_table_id id);
+
+/** The unit of a column (NULL: none) and what it means ("" when undocumented). */
+const char *nprb_column_unit(const char *table, const char *column);
+const char *nprb_column_description(const char *table, const char *column);
+
+/** The schema minor that added a column (0: there from the start of the major). */
+int nprb_column_since_minor(const char *table, const char *column);
+
+/** The minor version of @p version when it is of this binary's major, else -1. */
+int nprb_schema_minor(const char *version);
+
+/** Writes the whole contract as one JSON document (`numaprobe --schema`). */
+void nprb_schema_print_json(FILE *out);
+
+#endif

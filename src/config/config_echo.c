@@ -60,6 +60,21 @@ static void duration_text(double seconds, char *buf, size_t len)
     }
 }
 
+/* Entry @p i of a typed name list (config.h) of key kind @p kind, by its enum's name function. */
+static const char *list_name(enum key_kind kind, const void *field, int i)
+{
+    switch (kind) {
+    case KEY_PATTERNS:
+        return ((const struct nprb_pattern_list *)field)->item[i].name;
+    case KEY_MODES:
+        return nprb_touch_mode_name(((const struct nprb_touch_list *)field)->mode[i]);
+    case KEY_POLICIES:
+        return nprb_mem_policy_name(((const struct nprb_policy_list *)field)->policy[i]);
+    default:
+        return nprb_kernel_get(((const struct nprb_kernel_list *)field)->id[i])->name;
+    }
+}
+
 static void value_text(const struct nprb_config *cfg, const struct config_key *key, char *buf,
                        size_t len)
 {
@@ -87,7 +102,7 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
         duration_text(*(const double *)field, buf, len);
         return;
     case KEY_THP:
-        snprintf(buf, len, "%s", nprb_thp_names[*(const enum nprb_thp_mode *)field]);
+        snprintf(buf, len, "%s", nprb_thp_name(*(const enum nprb_thp_mode *)field));
         return;
     case KEY_COUNTS: {
         const struct nprb_sizes *list = (const struct nprb_sizes *)field;
@@ -122,7 +137,7 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
                  *(const enum nprb_sweep_from *)field == NPRB_SWEEP_FROM_EVERY ? "every" : "first");
         return;
     case KEY_POLICIES:
-        if (((const struct nprb_names *)field)->count == 0) {
+        if (((const struct nprb_policy_list *)field)->count == 0) {
             snprintf(buf, len, "none");
             return;
         }
@@ -130,11 +145,11 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
     case KEY_MODES:
     case KEY_PATTERNS:
     case KEY_KERNELS: {
-        const struct nprb_names *list = (const struct nprb_names *)field;
+        int count = *(const int *)field; /* every typed list starts with its count */
         size_t used = 0;
-        for (int i = 0; i < list->count && used + 1 < len; i++)
+        for (int i = 0; i < count && used + 1 < len; i++)
             used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[",
-                                     list->name[i], i + 1 == list->count ? "]" : "");
+                                     list_name(key->kind, field, i), i + 1 == count ? "]" : "");
         return;
     }
     }

@@ -45,9 +45,6 @@ struct config_key {
 extern const struct config_key nprb_config_keys[];
 extern const size_t nprb_config_key_count;
 
-/** Names of enum nprb_thp_mode values, by value. */
-extern const char *const nprb_thp_names[];
-
 /** The key called @p name (dotted), or NULL. */
 const struct config_key *nprb_config_key_find(const char *name);
 

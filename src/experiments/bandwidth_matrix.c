@@ -13,7 +13,7 @@ int nprb_plan_bandwidth_matrix(struct nprb_planner *p)
                                       .policy = NPRB_MEM_BIND,
                                       .size_bytes = c->size_bytes,
                                       .threads = c->threads,
-                                      .kernel = nprb_kernel_id_named(c->kernels.name[k]),
+                                      .kernel = c->kernels.id[k],
                                       .repetitions = c->repetitions};
         if (nprb_plan_matrix(p, &item, "bandwidth_matrix.size", c->pairs, &c->policies) != 0)
             return -1;

@@ -17,7 +17,7 @@ int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
     uint64_t sizes[NPRB_MAX_LIST];
     int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, 1, sizes, NPRB_MAX_LIST);
     for (int k = 0; k < c->kernels.count; k++) {
-        item.kernel = nprb_kernel_id_named(c->kernels.name[k]);
+        item.kernel = c->kernels.id[k];
         /* A strided kernel gives one curve per stride; the others ignore the stride. */
         int strides = nprb_kernel_get(item.kernel)->uses_stride ? c->strides.count : 1;
         for (int s = 0; s < strides; s++) {

@@ -82,7 +82,7 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx,
  * (only j = i with NPRB_PAIRS_LOCAL), then each of @p policies from node i's cores.
  */
 int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, const char *key,
-                     enum nprb_pairs pairs, const struct nprb_names *policies);
+                     enum nprb_pairs pairs, const struct nprb_policy_list *policies);
 
 int nprb_plan_latency_matrix(struct nprb_planner *p);
 int nprb_plan_bandwidth_matrix(struct nprb_planner *p);
@@ -126,9 +126,6 @@ void nprb_memory_skip_reason(const struct nprb_node_info *node, char *why, size_
  * rank, since ranks sharing a host share its caches.
  */
 int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len);
-
-/** The id of a kernel named in a config (validated there already; read when unknown). */
-enum nprb_kernel_id nprb_kernel_id_named(const char *name);
 
 /** The policy's nodes (os indexes) for an item: its memory node, or every node with memory. */
 int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item *item,

@@ -6,7 +6,6 @@
 #include "experiments/experiment.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static int usable_nodes(const struct nprb_topo *topo)
 {
@@ -16,10 +15,11 @@ static int usable_nodes(const struct nprb_topo *topo)
     return n;
 }
 
-static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, const char *mode)
+static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, enum nprb_touch_mode mode)
 {
     item.mem_node = -1;
-    if (strcmp(mode, "serial") == 0) {
+    switch (mode) {
+    case NPRB_TOUCH_SERIAL:
         item.policy = NPRB_MEM_FIRST_TOUCH;
         item.init = NPRB_INIT_SERIAL;
         for (int i = 0; i < nprb_topo_node_count(p->topo); i++) {
@@ -30,19 +30,25 @@ static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, const ch
                 return -1;
         }
         return 0;
-    }
-    if (strcmp(mode, "threaded") == 0) {
+    case NPRB_TOUCH_THREADED:
         item.policy = NPRB_MEM_FIRST_TOUCH;
         item.init = NPRB_INIT_THREADED;
-    } else if (strcmp(mode, "mismatched") == 0) {
+        break;
+    case NPRB_TOUCH_MISMATCHED:
         item.policy = NPRB_MEM_FIRST_TOUCH;
         item.init = NPRB_INIT_MISMATCHED;
-    } else if (strcmp(mode, "interleave") == 0) {
+        break;
+    case NPRB_TOUCH_INTERLEAVE:
         item.policy = NPRB_MEM_INTERLEAVE;
         item.init = NPRB_INIT_THREADED;
-    } else {
+        break;
+    case NPRB_TOUCH_BIND:
         item.policy = NPRB_MEM_BIND;
         item.init = NPRB_INIT_BOUND;
+        break;
+    case NPRB_N_TOUCH_MODES:
+        snprintf(p->err, p->errlen, "internal: first-touch mode %d", (int)mode);
+        return -1;
     }
     return nprb_plan_add(p, &item);
 }
@@ -76,7 +82,7 @@ int nprb_plan_first_touch(struct nprb_planner *p)
             nprb_plan_check_fits(p, "first_touch.size", c->size_bytes, i) != 0)
             return -1;
     for (int k = 0; k < c->modes.count; k++)
-        if (add_mode(p, item, c->modes.name[k]) != 0)
+        if (add_mode(p, item, c->modes.mode[k]) != 0)
             return -1;
     return 0;
 }

@@ -57,14 +57,6 @@ int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len)
     return node >= 0 ? node : 0;
 }
 
-enum nprb_kernel_id nprb_kernel_id_named(const char *name)
-{
-    for (int id = 0; id < NPRB_N_KERNELS; id++)
-        if (strcmp(nprb_kernel_get((enum nprb_kernel_id)id)->name, name) == 0)
-            return (enum nprb_kernel_id)id;
-    return NPRB_KERNEL_READ;
-}
-
 int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item *item,
                       unsigned *nodes)
 {

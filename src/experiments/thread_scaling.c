@@ -26,7 +26,7 @@ int nprb_plan_thread_scaling(struct nprb_planner *p)
     if (all < 1)
         all = 1;
     for (int k = 0; k < c->kernels.count; k++) {
-        item.kernel = nprb_kernel_id_named(c->kernels.name[k]);
+        item.kernel = c->kernels.id[k];
         for (int t = 1; t <= all; t = next_count(t, all)) {
             item.threads = t;
             if (nprb_plan_add(p, &item) != 0)

@@ -3,13 +3,15 @@
  * memory bound to node j, every i and j, for each configured kernel; plus the policies. */
 #include "experiments/experiment.h"
 
-int nprb_plan_bandwidth_matrix(struct nprb_planner *p)
+extern const struct nprb_experiment nprb_exp_bandwidth_matrix;
+
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_bandwidth_config *c = &p->cfg->bandwidth_matrix;
     if (!c->enabled)
         return 0;
     for (int k = 0; k < c->kernels.count; k++) {
-        struct nprb_plan_item item = {.experiment = NPRB_EXP_BANDWIDTH_MATRIX,
+        struct nprb_plan_item item = {.experiment = &nprb_exp_bandwidth_matrix,
                                       .policy = NPRB_MEM_BIND,
                                       .size_bytes = c->size_bytes,
                                       .threads = c->threads,
@@ -20,3 +22,8 @@ int nprb_plan_bandwidth_matrix(struct nprb_planner *p)
     }
     return 0;
 }
+
+const struct nprb_experiment nprb_exp_bandwidth_matrix = {.name = "bandwidth_matrix",
+                                                          .table = NPRB_TABLE_BANDWIDTH,
+                                                          .plan = plan,
+                                                          .measure = nprb_measure_bandwidth};

@@ -3,12 +3,14 @@
  * of one node on its local memory: the bandwidth of each cache level and of memory. */
 #include "experiments/experiment.h"
 
-int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
+extern const struct nprb_experiment nprb_exp_bandwidth_sweep;
+
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_bandwidth_sweep_config *c = &p->cfg->bandwidth_sweep;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_BANDWIDTH_SWEEP,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_bandwidth_sweep,
                                   .policy = NPRB_MEM_BIND,
                                   .threads = c->threads,
                                   .repetitions = c->repetitions,
@@ -35,3 +37,8 @@ int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
     }
     return 0;
 }
+
+const struct nprb_experiment nprb_exp_bandwidth_sweep = {.name = "bandwidth_sweep",
+                                                         .table = NPRB_TABLE_BANDWIDTH,
+                                                         .plan = plan,
+                                                         .measure = nprb_measure_bandwidth};

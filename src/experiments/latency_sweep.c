@@ -8,6 +8,8 @@
 #include "experiments/experiment.h"
 #include "experiments/latency_run.h"
 
+extern const struct nprb_experiment nprb_exp_latency_sweep;
+
 /* Every curve from the cores of @p base's cpu_node: its own memory, and with pairs: all every
  * other node's. */
 static int plan_from_node(struct nprb_planner *p, const struct nprb_plan_item *base,
@@ -36,12 +38,12 @@ static int plan_from_node(struct nprb_planner *p, const struct nprb_plan_item *b
     return 0;
 }
 
-int nprb_plan_latency_sweep(struct nprb_planner *p)
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_latency_sweep_config *c = &p->cfg->latency_sweep;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_LATENCY_SWEEP,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_latency_sweep,
                                   .policy = NPRB_MEM_BIND,
                                   .threads = 1,
                                   .tlb_window_bytes = c->tlb_window_bytes,
@@ -74,3 +76,8 @@ int nprb_plan_latency_sweep(struct nprb_planner *p)
     }
     return 0;
 }
+
+const struct nprb_experiment nprb_exp_latency_sweep = {.name = "latency_sweep",
+                                                       .table = NPRB_TABLE_LATENCY,
+                                                       .plan = plan,
+                                                       .measure = nprb_measure_latency};

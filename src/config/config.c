@@ -268,11 +268,6 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
     return 0;
 }
 
-/* The policies a matrix measures besides bind (which it always measures). */
-#define NPRB_EXTRA_POLICIES                                                                        \
-    (NPRB_MEM_POLICY_BIT(NPRB_MEM_INTERLEAVE) | NPRB_MEM_POLICY_BIT(NPRB_MEM_PREFERRED) |          \
-     NPRB_MEM_POLICY_BIT(NPRB_MEM_FIRST_TOUCH))
-
 struct name_list_arg {
     void *list; /* the typed list of the key's kind */
     enum key_kind kind;

@@ -188,18 +188,15 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
 }
 
 /* What a key accepts, in words: the reference's "allowed" line. Kinds without bounds say it in
- * fixed words; the others add their key's range. */
+ * fixed words; names come from their enums' tables; the others add their key's range. */
 static const char *const fixed_allowed[] = {
     [KEY_BOOL] = "true | false (also yes/no, on/off)",
     [KEY_DURATION] =
         "duration (ns, us, ms, s, min; bare number: s; a fraction but no exponent), 1ns to 60min",
-    [KEY_THP] = "system | on | off | hugetlb",
     [KEY_PAIRS] = "all | local",
     [KEY_FROM] = "first | every",
     [KEY_PATTERNS] =
         "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
-    [KEY_POLICIES] = "none | list of: interleave, preferred, first_touch",
-    [KEY_MODES] = "list of: serial, threaded, mismatched, interleave, bind",
 };
 
 static void allowed_text(const struct config_key *key, char *buf, size_t len)
@@ -230,6 +227,25 @@ static void allowed_text(const struct config_key *key, char *buf, size_t len)
         for (int id = 0; id < NPRB_N_KERNELS && used < len; id++)
             used += (size_t)snprintf(buf + used, len - used, "%s %s", id ? "," : "",
                                      nprb_kernel_get((enum nprb_kernel_id)id)->name);
+        return;
+    case KEY_MODES:
+        used = (size_t)snprintf(buf, len, "list of:");
+        for (int m = 0; m < NPRB_N_TOUCH_MODES && used < len; m++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s", m ? "," : "",
+                                     nprb_touch_mode_name((enum nprb_touch_mode)m));
+        return;
+    case KEY_POLICIES:
+        used = (size_t)snprintf(buf, len, "none | list of:");
+        for (int p = 0, n = 0; p <= NPRB_MEM_FIRST_TOUCH && used < len; p++)
+            if (NPRB_EXTRA_POLICIES & NPRB_MEM_POLICY_BIT(p))
+                used += (size_t)snprintf(buf + used, len - used, "%s %s", n++ ? "," : "",
+                                         nprb_mem_policy_name((enum nprb_mem_policy)p));
+        return;
+    case KEY_THP:
+        used = 0;
+        for (int m = 0; m <= NPRB_THP_HUGETLB && used < len; m++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", m ? " | " : "",
+                                     nprb_thp_name((enum nprb_thp_mode)m));
         return;
     default:
         snprintf(buf, len, "%s", fixed_allowed[key->kind]);

@@ -32,6 +32,11 @@ enum key_kind {
     KEY_COUNTS,   /* a list of plain whole numbers */
 };
 
+/* The policies a matrix measures besides bind (which it always measures). */
+#define NPRB_EXTRA_POLICIES                                                                        \
+    (NPRB_MEM_POLICY_BIT(NPRB_MEM_INTERLEAVE) | NPRB_MEM_POLICY_BIT(NPRB_MEM_PREFERRED) |          \
+     NPRB_MEM_POLICY_BIT(NPRB_MEM_FIRST_TOUCH))
+
 struct config_key {
     const char *key; /* dotted name, as in YAML nesting and --set */
     enum key_kind kind;

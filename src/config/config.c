@@ -189,8 +189,6 @@ void nprb_config_fmt_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-const char *const nprb_thp_names[] = {"system", "on", "off", "hugetlb"};
-
 /* Splits a comma list (YAML sequences arrive joined with commas) into trimmed items; calls
  * @p each on every item. Empty items are an error. */
 static int for_each_item(const char *text,
@@ -271,54 +269,57 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
 }
 
 struct name_list_arg {
-    struct nprb_names *list;
+    void *list; /* the typed list of the key's kind */
     enum key_kind kind;
 };
 
+/* Parses one name of a list with its enum's own parser (which says what it expected). */
 static int add_name(void *arg, const char *item, char *why, size_t len)
 {
     struct name_list_arg *a = arg;
-    const char *canonical = item;
-    struct nprb_pattern pattern;
-    if (a->kind == KEY_PATTERNS) {
-        if (nprb_pattern_parse(item, &pattern, why, len) != 0)
-            return -1;
-        canonical = pattern.name;
-    } else if (a->kind == KEY_MODES) {
-        static const char *const modes[] = {"serial", "threaded", "mismatched", "interleave",
-                                            "bind"};
-        bool known = false;
-        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
-            known |= strcmp(item, modes[m]) == 0;
-        if (!known) {
-            nprb_config_fmt_err(
-                why, len,
-                "unknown mode '%s' (expected serial, threaded, mismatched, interleave or "
-                "bind)",
-                item);
-            return -1;
-        }
-    } else if (a->kind == KEY_POLICIES) {
-        if (strcmp(item, "interleave") != 0 && strcmp(item, "preferred") != 0 &&
-            strcmp(item, "first_touch") != 0) {
-            nprb_config_fmt_err(
-                why, len, "unknown policy '%s' (expected interleave, preferred or first_touch)",
-                item);
-            return -1;
-        }
-    } else if (nprb_kernel_find(item) == NULL) {
-        nprb_config_fmt_err(
-            why, len,
-            "unknown kernel '%s' (expected read, write, write_nt, copy, copy_nt, scale, add, "
-            "triad, read_strided or read_random)",
-            item);
-        return -1;
+    int *count = a->list; /* every typed list starts with its count */
+    int at = *count, parsed = -1;
+    switch (a->kind) {
+    case KEY_PATTERNS: {
+        struct nprb_pattern_list *l = a->list;
+        struct nprb_pattern p;
+        parsed = nprb_pattern_parse(item, &p, why, len);
+        if (parsed == 0 && at < NPRB_MAX_LIST)
+            l->item[at] = p;
+        break;
     }
-    if (a->list->count == NPRB_MAX_LIST) {
+    case KEY_MODES: {
+        struct nprb_touch_list *l = a->list;
+        enum nprb_touch_mode m;
+        parsed = nprb_touch_mode_parse(item, &m, why, len);
+        if (parsed == 0 && at < NPRB_MAX_LIST)
+            l->mode[at] = m;
+        break;
+    }
+    case KEY_POLICIES: {
+        struct nprb_policy_list *l = a->list;
+        enum nprb_mem_policy p;
+        parsed = nprb_mem_policy_parse(item, NPRB_EXTRA_POLICIES, &p, why, len);
+        if (parsed == 0 && at < NPRB_MAX_LIST)
+            l->policy[at] = p;
+        break;
+    }
+    default: {
+        struct nprb_kernel_list *l = a->list;
+        enum nprb_kernel_id k;
+        parsed = nprb_kernel_parse(item, &k, why, len);
+        if (parsed == 0 && at < NPRB_MAX_LIST)
+            l->id[at] = k;
+        break;
+    }
+    }
+    if (parsed != 0)
+        return -1;
+    if (at == NPRB_MAX_LIST) {
         nprb_config_fmt_err(why, len, "at most %d entries", NPRB_MAX_LIST);
         return -1;
     }
-    snprintf(a->list->name[a->list->count++], NPRB_LIST_NAME_LEN, "%s", canonical);
+    (*count)++;
     return 0;
 }
 
@@ -397,15 +398,7 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
         return 0;
     }
     case KEY_THP:
-        for (size_t i = 0; i <= NPRB_THP_HUGETLB; i++) {
-            if (strcasecmp(text, nprb_thp_names[i]) == 0) {
-                *(enum nprb_thp_mode *)field = (enum nprb_thp_mode)i;
-                return 0;
-            }
-        }
-        nprb_config_fmt_err(err, errlen, "expected one of system, on, off, hugetlb, got '%s'",
-                            text);
-        return -1;
+        return nprb_thp_parse(text, (enum nprb_thp_mode *)field, err, errlen);
     case KEY_SIZES:
     case KEY_COUNTS: {
         struct nprb_sizes *list = (struct nprb_sizes *)field, parsed = {0};
@@ -440,15 +433,26 @@ int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key
     case KEY_KERNELS:
     case KEY_MODES:
     case KEY_POLICIES: {
-        struct nprb_names *list = (struct nprb_names *)field, parsed = {0};
+        /* Parsed into a copy of the list's struct, which replaces the list only when whole. */
+        union {
+            struct nprb_kernel_list kernels;
+            struct nprb_pattern_list patterns;
+            struct nprb_policy_list policies;
+            struct nprb_touch_list modes;
+        } parsed;
+        size_t size = key->kind == KEY_PATTERNS   ? sizeof parsed.patterns
+                      : key->kind == KEY_MODES    ? sizeof parsed.modes
+                      : key->kind == KEY_POLICIES ? sizeof parsed.policies
+                                                  : sizeof parsed.kernels;
+        memset(&parsed, 0, sizeof parsed);
         if (key->kind == KEY_POLICIES && strcasecmp(text, "none") == 0) {
-            *list = parsed;
+            memcpy(field, &parsed, size);
             return 0;
         }
         struct name_list_arg arg = {&parsed, key->kind};
         if (for_each_item(text, add_name, &arg, err, errlen) != 0)
             return -1;
-        *list = parsed;
+        memcpy(field, &parsed, size);
         return 0;
     }
     }

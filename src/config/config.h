@@ -8,6 +8,8 @@
 #define NPRB_CONFIG_H
 
 #include "host/place.h"
+#include "kernels/pattern.h"
+#include "kernels/stream.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,7 +18,6 @@
 
 /** Most entries of a list-valued key (sizes, patterns, kernels). */
 #define NPRB_MAX_LIST 48
-#define NPRB_LIST_NAME_LEN 24
 
 /** A list of sizes; count 0 means "auto" (placed around the detected caches). */
 struct nprb_sizes {
@@ -24,9 +25,25 @@ struct nprb_sizes {
     uint64_t bytes[NPRB_MAX_LIST];
 };
 
-struct nprb_names {
+/* Lists of names, parsed once into their enums (each parser lives beside its enum). */
+struct nprb_kernel_list {
     int count;
-    char name[NPRB_MAX_LIST][NPRB_LIST_NAME_LEN];
+    enum nprb_kernel_id id[NPRB_MAX_LIST];
+};
+
+struct nprb_pattern_list {
+    int count;
+    struct nprb_pattern item[NPRB_MAX_LIST];
+};
+
+struct nprb_policy_list {
+    int count;
+    enum nprb_mem_policy policy[NPRB_MAX_LIST];
+};
+
+struct nprb_touch_list {
+    int count;
+    enum nprb_touch_mode mode[NPRB_MAX_LIST];
 };
 
 /** Which CPU-node / memory-node pairs a matrix measures. */
@@ -38,18 +55,18 @@ enum nprb_sweep_from { NPRB_SWEEP_FROM_FIRST, NPRB_SWEEP_FROM_EVERY };
 struct nprb_latency_config {
     bool enabled;
     enum nprb_pairs pairs;
-    struct nprb_names policies; /**< besides bind: interleave, preferred, first_touch */
-    uint64_t size_bytes;        /**< working set of the chase, per memory node */
-    uint64_t tlb_window_bytes;  /**< chain random within windows of this size; 0: whole set */
-    int samples;                /**< timed samples kept (one more is taken and discarded) */
-    double sample_s;            /**< minimum length of one sample */
+    struct nprb_policy_list policies; /**< besides bind: interleave, preferred, first_touch */
+    uint64_t size_bytes;              /**< working set of the chase, per memory node */
+    uint64_t tlb_window_bytes;        /**< chain random within windows of this size; 0: whole set */
+    int samples;                      /**< timed samples kept (one more is taken and discarded) */
+    double sample_s;                  /**< minimum length of one sample */
 };
 
 struct nprb_bandwidth_config {
     bool enabled;
     enum nprb_pairs pairs;
-    struct nprb_names kernels;
-    struct nprb_names policies;
+    struct nprb_kernel_list kernels;
+    struct nprb_policy_list policies;
     uint64_t size_bytes; /**< bytes of the array streamed, per memory node */
     int threads;         /**< threads per CPU node; 0 means one per usable core */
     int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */
@@ -61,7 +78,7 @@ struct nprb_latency_sweep_config {
     enum nprb_sweep_from from; /**< first: one core of the first CPU node; every: of each */
     struct nprb_sizes sizes;   /**< working sets; auto: 2 KiB to max_size around the caches */
     uint64_t max_size_bytes;   /**< largest auto point (also capped by 1/4 of free memory) */
-    struct nprb_names patterns;
+    struct nprb_pattern_list patterns;
     uint64_t tlb_window_bytes; /**< for "random" */
     int samples;
     double sample_s;
@@ -79,7 +96,7 @@ struct nprb_bandwidth_sweep_config {
     bool enabled;
     struct nprb_sizes sizes; /**< per array; auto like latency_sweep */
     uint64_t max_size_bytes;
-    struct nprb_names kernels;
+    struct nprb_kernel_list kernels;
     int threads;               /**< 0: one per usable core */
     struct nprb_sizes strides; /**< read_strided is measured at each */
     int repetitions;
@@ -89,14 +106,14 @@ struct nprb_bandwidth_sweep_config {
 struct nprb_thread_scaling_config {
     bool enabled;
     uint64_t size_bytes;
-    struct nprb_names kernels;
+    struct nprb_kernel_list kernels;
     int repetitions;
 };
 
 struct nprb_first_touch_config {
     bool enabled;
     uint64_t size_bytes;
-    struct nprb_names modes; /**< serial, threaded, mismatched, interleave, bind */
+    struct nprb_touch_list modes; /**< serial, threaded, mismatched, interleave, bind */
     int repetitions;
 };
 

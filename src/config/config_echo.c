@@ -60,6 +60,21 @@ static void duration_text(double seconds, char *buf, size_t len)
     }
 }
 
+/* Entry @p i of a typed name list (config.h) of key kind @p kind, by its enum's name function. */
+static const char *list_name(enum key_kind kind, const void *field, int i)
+{
+    switch (kind) {
+    case KEY_PATTERNS:
+        return ((const struct nprb_pattern_list *)field)->item[i].name;
+    case KEY_MODES:
+        return nprb_touch_mode_name(((const struct nprb_touch_list *)field)->mode[i]);
+    case KEY_POLICIES:
+        return nprb_mem_policy_name(((const struct nprb_policy_list *)field)->policy[i]);
+    default:
+        return nprb_kernel_get(((const struct nprb_kernel_list *)field)->id[i])->name;
+    }
+}
+
 static void value_text(const struct nprb_config *cfg, const struct config_key *key, char *buf,
                        size_t len)
 {
@@ -87,7 +102,7 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
         duration_text(*(const double *)field, buf, len);
         return;
     case KEY_THP:
-        snprintf(buf, len, "%s", nprb_thp_names[*(const enum nprb_thp_mode *)field]);
+        snprintf(buf, len, "%s", nprb_thp_name(*(const enum nprb_thp_mode *)field));
         return;
     case KEY_COUNTS: {
         const struct nprb_sizes *list = (const struct nprb_sizes *)field;
@@ -122,7 +137,7 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
                  *(const enum nprb_sweep_from *)field == NPRB_SWEEP_FROM_EVERY ? "every" : "first");
         return;
     case KEY_POLICIES:
-        if (((const struct nprb_names *)field)->count == 0) {
+        if (((const struct nprb_policy_list *)field)->count == 0) {
             snprintf(buf, len, "none");
             return;
         }
@@ -130,11 +145,11 @@ static void value_text(const struct nprb_config *cfg, const struct config_key *k
     case KEY_MODES:
     case KEY_PATTERNS:
     case KEY_KERNELS: {
-        const struct nprb_names *list = (const struct nprb_names *)field;
+        int count = *(const int *)field; /* every typed list starts with its count */
         size_t used = 0;
-        for (int i = 0; i < list->count && used + 1 < len; i++)
+        for (int i = 0; i < count && used + 1 < len; i++)
             used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[",
-                                     list->name[i], i + 1 == list->count ? "]" : "");
+                                     list_name(key->kind, field, i), i + 1 == count ? "]" : "");
         return;
     }
     }
@@ -173,18 +188,15 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
 }
 
 /* What a key accepts, in words: the reference's "allowed" line. Kinds without bounds say it in
- * fixed words; the others add their key's range. */
+ * fixed words; names come from their enums' tables; the others add their key's range. */
 static const char *const fixed_allowed[] = {
     [KEY_BOOL] = "true | false (also yes/no, on/off)",
     [KEY_DURATION] =
         "duration (ns, us, ms, s, min; bare number: s; a fraction but no exponent), 1ns to 60min",
-    [KEY_THP] = "system | on | off | hugetlb",
     [KEY_PAIRS] = "all | local",
     [KEY_FROM] = "first | every",
     [KEY_PATTERNS] =
         "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
-    [KEY_POLICIES] = "none | list of: interleave, preferred, first_touch",
-    [KEY_MODES] = "list of: serial, threaded, mismatched, interleave, bind",
 };
 
 static void allowed_text(const struct config_key *key, char *buf, size_t len)
@@ -215,6 +227,25 @@ static void allowed_text(const struct config_key *key, char *buf, size_t len)
         for (int id = 0; id < NPRB_N_KERNELS && used < len; id++)
             used += (size_t)snprintf(buf + used, len - used, "%s %s", id ? "," : "",
                                      nprb_kernel_get((enum nprb_kernel_id)id)->name);
+        return;
+    case KEY_MODES:
+        used = (size_t)snprintf(buf, len, "list of:");
+        for (int m = 0; m < NPRB_N_TOUCH_MODES && used < len; m++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s", m ? "," : "",
+                                     nprb_touch_mode_name((enum nprb_touch_mode)m));
+        return;
+    case KEY_POLICIES:
+        used = (size_t)snprintf(buf, len, "none | list of:");
+        for (int p = 0, n = 0; p <= NPRB_MEM_FIRST_TOUCH && used < len; p++)
+            if (NPRB_EXTRA_POLICIES & NPRB_MEM_POLICY_BIT(p))
+                used += (size_t)snprintf(buf + used, len - used, "%s %s", n++ ? "," : "",
+                                         nprb_mem_policy_name((enum nprb_mem_policy)p));
+        return;
+    case KEY_THP:
+        used = 0;
+        for (int m = 0; m <= NPRB_THP_HUGETLB && used < len; m++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", m ? " | " : "",
+                                     nprb_thp_name((enum nprb_thp_mode)m));
         return;
     default:
         snprintf(buf, len, "%s", fixed_allowed[key->kind]);

@@ -32,6 +32,11 @@ enum key_kind {
     KEY_COUNTS,   /* a list of plain whole numbers */
 };
 
+/* The policies a matrix measures besides bind (which it always measures). */
+#define NPRB_EXTRA_POLICIES                                                                        \
+    (NPRB_MEM_POLICY_BIT(NPRB_MEM_INTERLEAVE) | NPRB_MEM_POLICY_BIT(NPRB_MEM_PREFERRED) |          \
+     NPRB_MEM_POLICY_BIT(NPRB_MEM_FIRST_TOUCH))
+
 struct config_key {
     const char *key; /* dotted name, as in YAML nesting and --set */
     enum key_kind kind;
@@ -44,9 +49,6 @@ struct config_key {
 /** The key table (config.c), in the order of the echo and the reference. */
 extern const struct config_key nprb_config_keys[];
 extern const size_t nprb_config_key_count;
-
-/** Names of enum nprb_thp_mode values, by value. */
-extern const char *const nprb_thp_names[];
 
 /** The key called @p name (dotted), or NULL. */
 const struct config_key *nprb_config_key_find(const char *name);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The measurement behind every bandwidth experiment: one plan item, one /bandwidth row. */
+/* The measurement behind every bandwidth experiment (the bandwidth engine): one plan item, one
+ * /bandwidth row, laid out and judged by the experiment's rules. */
 #include "experiments/experiment.h"
 #include "experiments/bandwidth_run.h"
 #include "host/omp_env.h"
@@ -8,7 +9,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
 
 static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx,
                         const struct nprb_plan_item *item, const struct nprb_kernel *kernel)
@@ -48,33 +48,8 @@ static unsigned node_of_pu(const struct nprb_topo *topo, unsigned pu)
     return 0;
 }
 
-/* first_touch rows: the headline is the share of pages on the node of the thread that reads
- * them. Serial init must put everything on the writer's node, threaded init and explicit binding
- * everything local to its reader, interleave an even spread; a mismatched schedule is recorded
- * as it lands (its point is the remote traffic it causes). */
-static const char *first_touch_status(const struct nprb_plan_item *item,
-                                      const struct nprb_bandwidth_result *res,
-                                      const unsigned *targets, int target_count,
-                                      struct nprb_bandwidth_row *row)
-{
-    row->pages_on_target_frac = res->local_frac;
-    if (item->init == NPRB_INIT_SERIAL || item->policy == NPRB_MEM_INTERLEAVE)
-        return nprb_placement_ok(&res->census, targets, target_count,
-                                 item->init == NPRB_INIT_SERIAL ? NPRB_MEM_BIND
-                                                                : NPRB_MEM_INTERLEAVE,
-                                 row->note, sizeof row->note)
-                   ? NPRB_ROW_OK
-                   : NPRB_ROW_INVALID;
-    if ((item->init == NPRB_INIT_THREADED || item->init == NPRB_INIT_BOUND) &&
-        !(res->local_frac >= 0.99)) {
-        snprintf(row->note, sizeof row->note,
-                 "only %.1f%% of pages on their reader's node (need 99%%)", 100 * res->local_frac);
-        return NPRB_ROW_INVALID;
-    }
-    return NPRB_ROW_OK;
-}
-
-enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct nprb_plan_item *item)
+enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct nprb_plan_item *item,
+                                        const struct nprb_bandwidth_rules *rules)
 {
     const struct nprb_kernel *kernel = nprb_kernel_get(item->kernel);
     struct nprb_bandwidth_row row;
@@ -118,9 +93,8 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
         .seed = ctx->cfg->seed,
         .init = item->init,
         .serial_pu = serial_pu,
-        .thread_nodes = item->experiment == NPRB_EXP_FIRST_TOUCH ? thread_nodes : NULL,
-        /* first touch decides placement page by page: chunks must not share a page */
-        .chunk_align = item->experiment == NPRB_EXP_FIRST_TOUCH ? 512 : 8,
+        .thread_nodes = rules->per_thread_census ? thread_nodes : NULL,
+        .chunk_align = rules->chunk_align,
     };
     struct nprb_bandwidth_result res;
     struct nprb_numastat_snapshot counters;
@@ -165,11 +139,16 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
     }
     nprb_note_coarse_placement(row.note, sizeof row.note, row.huge_page_frac, item->policy);
-    if (item->experiment == NPRB_EXP_FIRST_TOUCH)
-        return finish(ctx, &row, first_touch_status(item, &res, targets, req.node_count, &row),
-                      NPRB_OK);
+    if (rules->judge != NULL)
+        return finish(ctx, &row, rules->judge(item, &res, targets, req.node_count, &row), NPRB_OK);
     if (!nprb_placement_ok(&res.census, targets, req.node_count, item->policy, row.note,
                            sizeof row.note))
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
     return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
+}
+
+enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct nprb_plan_item *item)
+{
+    static const struct nprb_bandwidth_rules plain = {.chunk_align = 8};
+    return nprb_bandwidth_measure(ctx, item, &plain);
 }

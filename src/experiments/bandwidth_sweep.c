@@ -3,12 +3,14 @@
  * of one node on its local memory: the bandwidth of each cache level and of memory. */
 #include "experiments/experiment.h"
 
-int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
+extern const struct nprb_experiment nprb_exp_bandwidth_sweep;
+
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_bandwidth_sweep_config *c = &p->cfg->bandwidth_sweep;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_BANDWIDTH_SWEEP,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_bandwidth_sweep,
                                   .policy = NPRB_MEM_BIND,
                                   .threads = c->threads,
                                   .repetitions = c->repetitions,
@@ -17,7 +19,7 @@ int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
     uint64_t sizes[NPRB_MAX_LIST];
     int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, 1, sizes, NPRB_MAX_LIST);
     for (int k = 0; k < c->kernels.count; k++) {
-        item.kernel = nprb_kernel_id_named(c->kernels.name[k]);
+        item.kernel = c->kernels.id[k];
         /* A strided kernel gives one curve per stride; the others ignore the stride. */
         int strides = nprb_kernel_get(item.kernel)->uses_stride ? c->strides.count : 1;
         for (int s = 0; s < strides; s++) {
@@ -35,3 +37,8 @@ int nprb_plan_bandwidth_sweep(struct nprb_planner *p)
     }
     return 0;
 }
+
+const struct nprb_experiment nprb_exp_bandwidth_sweep = {.name = "bandwidth_sweep",
+                                                         .table = NPRB_TABLE_BANDWIDTH,
+                                                         .plan = plan,
+                                                         .measure = nprb_measure_bandwidth};

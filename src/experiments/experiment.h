@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file experiment.h
- * The experiment table: for each experiment, the function that plans its measurements and the
- * one that measures a plan item. Latency experiments share nprb_measure_latency(), bandwidth
- * experiments nprb_measure_bandwidth(); what differs is which items they plan
- * (src/experiments/<name>.c).
+ * What experiments share: the context a measurement runs in, the row helpers and the planning
+ * helpers. Each experiment's file exports its descriptor (descriptor.h); latency experiments
+ * measure with nprb_measure_latency(), bandwidth experiments with nprb_measure_bandwidth() (or,
+ * for first_touch, with the bandwidth engine under its own rules); what differs is which items
+ * they plan.
  */
 #ifndef NPRB_EXPERIMENT_H
 #define NPRB_EXPERIMENT_H
 
 #include "config/config.h"
+#include "experiments/descriptor.h"
 #include "util/log.h"
 #include "experiments/plan.h"
 #include "results/results.h"
@@ -56,46 +58,36 @@ struct nprb_context {
         (row)->size_bytes = (item)->size_bytes;                                                    \
     } while (0)
 
-/**
- * Measures one plan item and appends its rows (a "failed" or "not_applicable" row when it
- * cannot). @return NPRB_OK, NPRB_ERR_VALIDATION for a wrong answer, NPRB_ERR_NOMEM or
- * NPRB_ERR_SYSTEM when the measurement could not be made (rows say why).
- */
-typedef enum nprb_status (*nprb_measure_fn)(struct nprb_context *ctx,
-                                            const struct nprb_plan_item *item);
-
-/** Appends an experiment's items to the plan. @return 0, or -1 with the planner's err set. */
-typedef int (*nprb_plan_fn)(struct nprb_planner *p);
-
-nprb_measure_fn nprb_experiment_measure(enum nprb_experiment_id id);
-
-/** The table an experiment's rows go to. */
-enum nprb_table_id nprb_experiment_table(enum nprb_experiment_id id);
-nprb_plan_fn nprb_experiment_plan(enum nprb_experiment_id id);
-
 enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct nprb_plan_item *item);
 enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx,
                                         const struct nprb_plan_item *item);
+
+struct nprb_bandwidth_result;
+struct nprb_bandwidth_row;
+
+/**
+ * How a bandwidth experiment lays out and judges a measurement: the engine (bandwidth.c) is the
+ * same for all; first_touch lays chunks on page boundaries, counts each thread's pages on its
+ * own node and has its own rule for what counts as placed.
+ */
+struct nprb_bandwidth_rules {
+    size_t chunk_align;     /**< elements each thread's chunk starts on */
+    bool per_thread_census; /**< find each thread's pages' share on its node (local_frac) */
+    /** The row's status once measured (NULL: the pages must follow the item's policy). */
+    const char *(*judge)(const struct nprb_plan_item *item, const struct nprb_bandwidth_result *res,
+                         const unsigned *targets, int target_count, struct nprb_bandwidth_row *row);
+};
+
+/** Measures a bandwidth item under @p rules (nprb_measure_bandwidth(): the default rules). */
+enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct nprb_plan_item *item,
+                                        const struct nprb_bandwidth_rules *rules);
 
 /**
  * Plans a matrix: for every node i with usable cores, @p base bound to every node j with memory
  * (only j = i with NPRB_PAIRS_LOCAL), then each of @p policies from node i's cores.
  */
 int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, const char *key,
-                     enum nprb_pairs pairs, const struct nprb_names *policies);
-
-int nprb_plan_latency_matrix(struct nprb_planner *p);
-int nprb_plan_bandwidth_matrix(struct nprb_planner *p);
-int nprb_plan_latency_sweep(struct nprb_planner *p);
-int nprb_plan_stride_sweep(struct nprb_planner *p);
-int nprb_plan_bandwidth_sweep(struct nprb_planner *p);
-int nprb_plan_thread_scaling(struct nprb_planner *p);
-int nprb_plan_first_touch(struct nprb_planner *p);
-int nprb_plan_loaded_latency(struct nprb_planner *p);
-int nprb_plan_numa_balancing(struct nprb_planner *p);
-enum nprb_status nprb_measure_balancing(struct nprb_context *ctx,
-                                        const struct nprb_plan_item *item);
-enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb_plan_item *item);
+                     enum nprb_pairs pairs, const struct nprb_policy_list *policies);
 
 /**
  * Sizes for a cache sweep: the configured list, or (count 0) points from 2 KiB to @p max_bytes
@@ -126,9 +118,6 @@ void nprb_memory_skip_reason(const struct nprb_node_info *node, char *why, size_
  * rank, since ranks sharing a host share its caches.
  */
 int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len);
-
-/** The id of a kernel named in a config (validated there already; read when unknown). */
-enum nprb_kernel_id nprb_kernel_id_named(const char *name);
 
 /** The policy's nodes (os indexes) for an item: its memory node, or every node with memory. */
 int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item *item,

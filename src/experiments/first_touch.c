@@ -4,9 +4,11 @@
  * schedule), by the wrong threads (a mismatched schedule), interleaved, or bound chunk by chunk.
  * Where the pages landed is verified per thread; the read bandwidth shows what it costs. */
 #include "experiments/experiment.h"
+#include "experiments/bandwidth_run.h"
 
 #include <stdio.h>
-#include <string.h>
+
+extern const struct nprb_experiment nprb_exp_first_touch;
 
 static int usable_nodes(const struct nprb_topo *topo)
 {
@@ -16,10 +18,11 @@ static int usable_nodes(const struct nprb_topo *topo)
     return n;
 }
 
-static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, const char *mode)
+static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, enum nprb_touch_mode mode)
 {
     item.mem_node = -1;
-    if (strcmp(mode, "serial") == 0) {
+    switch (mode) {
+    case NPRB_TOUCH_SERIAL:
         item.policy = NPRB_MEM_FIRST_TOUCH;
         item.init = NPRB_INIT_SERIAL;
         for (int i = 0; i < nprb_topo_node_count(p->topo); i++) {
@@ -30,29 +33,35 @@ static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, const ch
                 return -1;
         }
         return 0;
-    }
-    if (strcmp(mode, "threaded") == 0) {
+    case NPRB_TOUCH_THREADED:
         item.policy = NPRB_MEM_FIRST_TOUCH;
         item.init = NPRB_INIT_THREADED;
-    } else if (strcmp(mode, "mismatched") == 0) {
+        break;
+    case NPRB_TOUCH_MISMATCHED:
         item.policy = NPRB_MEM_FIRST_TOUCH;
         item.init = NPRB_INIT_MISMATCHED;
-    } else if (strcmp(mode, "interleave") == 0) {
+        break;
+    case NPRB_TOUCH_INTERLEAVE:
         item.policy = NPRB_MEM_INTERLEAVE;
         item.init = NPRB_INIT_THREADED;
-    } else {
+        break;
+    case NPRB_TOUCH_BIND:
         item.policy = NPRB_MEM_BIND;
         item.init = NPRB_INIT_BOUND;
+        break;
+    case NPRB_N_TOUCH_MODES:
+        snprintf(p->err, p->errlen, "internal: first-touch mode %d", (int)mode);
+        return -1;
     }
     return nprb_plan_add(p, &item);
 }
 
-int nprb_plan_first_touch(struct nprb_planner *p)
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_first_touch_config *c = &p->cfg->first_touch;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_FIRST_TOUCH,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_first_touch,
                                   .cpu_node = -1,
                                   .mem_node = -1,
                                   .policy = NPRB_MEM_FIRST_TOUCH,
@@ -76,7 +85,42 @@ int nprb_plan_first_touch(struct nprb_planner *p)
             nprb_plan_check_fits(p, "first_touch.size", c->size_bytes, i) != 0)
             return -1;
     for (int k = 0; k < c->modes.count; k++)
-        if (add_mode(p, item, c->modes.name[k]) != 0)
+        if (add_mode(p, item, c->modes.mode[k]) != 0)
             return -1;
     return 0;
 }
+
+/* first_touch rows: the headline is the share of pages on the node of the thread that reads
+ * them. Serial init must put everything on the writer's node, threaded init and explicit binding
+ * everything local to its reader, interleave an even spread; a mismatched schedule is recorded
+ * as it lands (its point is the remote traffic it causes). */
+static const char *judge(const struct nprb_plan_item *item, const struct nprb_bandwidth_result *res,
+                         const unsigned *targets, int target_count, struct nprb_bandwidth_row *row)
+{
+    row->pages_on_target_frac = res->local_frac;
+    if (item->init == NPRB_INIT_SERIAL || item->policy == NPRB_MEM_INTERLEAVE)
+        return nprb_placement_ok(&res->census, targets, target_count,
+                                 item->init == NPRB_INIT_SERIAL ? NPRB_MEM_BIND
+                                                                : NPRB_MEM_INTERLEAVE,
+                                 row->note, sizeof row->note)
+                   ? NPRB_ROW_OK
+                   : NPRB_ROW_INVALID;
+    if ((item->init == NPRB_INIT_THREADED || item->init == NPRB_INIT_BOUND) &&
+        !(res->local_frac >= 0.99)) {
+        snprintf(row->note, sizeof row->note,
+                 "only %.1f%% of pages on their reader's node (need 99%%)", 100 * res->local_frac);
+        return NPRB_ROW_INVALID;
+    }
+    return NPRB_ROW_OK;
+}
+
+/* First touch decides placement page by page: chunks must not share a page (512 doubles). */
+static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan_item *item)
+{
+    static const struct nprb_bandwidth_rules rules = {
+        .chunk_align = 512, .per_thread_census = true, .judge = judge};
+    return nprb_bandwidth_measure(ctx, item, &rules);
+}
+
+const struct nprb_experiment nprb_exp_first_touch = {
+    .name = "first_touch", .table = NPRB_TABLE_BANDWIDTH, .plan = plan, .measure = measure};

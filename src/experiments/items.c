@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "experiments/experiment.h"
 
+#include "host/place.h"
+#include "util/sweep.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,12 +60,29 @@ int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len)
     return node >= 0 ? node : 0;
 }
 
-enum nprb_kernel_id nprb_kernel_id_named(const char *name)
+int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *configured,
+                     uint64_t max_bytes, uint64_t span_per_line, uint64_t *sizes, int cap)
 {
-    for (int id = 0; id < NPRB_N_KERNELS; id++)
-        if (strcmp(nprb_kernel_get((enum nprb_kernel_id)id)->name, name) == 0)
-            return (enum nprb_kernel_id)id;
-    return NPRB_KERNEL_READ;
+    if (configured->count > 0) {
+        int n = configured->count < cap ? configured->count : cap;
+        for (int i = 0; i < n; i++)
+            sizes[i] = configured->bytes[i];
+        return n;
+    }
+    const struct nprb_topo_summary *s = nprb_topo_summary(p->topo);
+    uint64_t caches[6] = {s->l1d_bytes, s->l2_bytes, s->l3_bytes};
+    for (int c = 0; c < 3 && span_per_line > 1; c++)
+        caches[3 + c] = caches[c] * span_per_line;
+    uint64_t llc = s->l3_bytes ? s->l3_bytes : s->l2_bytes ? s->l2_bytes : (UINT64_C(8) << 20);
+    uint64_t max = max_bytes ? max_bytes : nprb_sweep_auto_max(llc);
+    int node = nprb_plan_first_cpu_node(p->topo);
+    uint64_t free_bytes =
+        node >= 0 ? nprb_node_free_bytes(nprb_topo_node(p->topo, node)->os_index) : 0;
+    /* A sweep must not push the node into reclaim: a quarter of what is free is plenty to see
+     * the last cache spill into memory. */
+    if (free_bytes > 0 && max > free_bytes / 4)
+        max = free_bytes / 4;
+    return nprb_sweep_points(caches, 6, 2048, max, sizes, cap);
 }
 
 int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item *item,

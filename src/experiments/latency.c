@@ -13,8 +13,8 @@ static void fill_common(struct nprb_latency_row *row, struct nprb_context *ctx,
     memset(row, 0, sizeof *row);
     NPRB_FILL_ROW_HEAD(row, ctx, item);
     NPRB_SET_TEXT(row->pattern, item->pattern.name);
-    row->slot_bytes = nprb_latency_slot_bytes(&item->pattern);
-    row->tlb_window_bytes = item->pattern.kind == NPRB_PATTERN_RANDOM ? item->tlb_window_bytes : 0;
+    row->slot_bytes = nprb_pattern_slot_bytes(&item->pattern);
+    row->tlb_window_bytes = item->pattern.desc->windowed ? item->tlb_window_bytes : 0;
     row->threads = 1;
     row->latency_ns_min = row->latency_ns_median = row->latency_ns_p90 = NAN;
     row->latency_ns_p99 = row->latency_ns_max = NAN;

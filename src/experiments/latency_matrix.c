@@ -4,12 +4,14 @@
  * node's cores. */
 #include "experiments/experiment.h"
 
-int nprb_plan_latency_matrix(struct nprb_planner *p)
+extern const struct nprb_experiment nprb_exp_latency_matrix;
+
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_latency_config *c = &p->cfg->latency_matrix;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_LATENCY_MATRIX,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_latency_matrix,
                                   .policy = NPRB_MEM_BIND,
                                   .size_bytes = c->size_bytes,
                                   .threads = 1,
@@ -20,3 +22,8 @@ int nprb_plan_latency_matrix(struct nprb_planner *p)
     nprb_pattern_parse("random", &item.pattern, why, sizeof why);
     return nprb_plan_matrix(p, &item, "latency_matrix.size", c->pairs, &c->policies);
 }
+
+const struct nprb_experiment nprb_exp_latency_matrix = {.name = "latency_matrix",
+                                                        .table = NPRB_TABLE_LATENCY,
+                                                        .plan = plan,
+                                                        .measure = nprb_measure_latency};

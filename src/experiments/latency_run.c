@@ -4,8 +4,6 @@
 #include "util/fault.h"
 #include "kernels/chain.h"
 #include "kernels/chase.h"
-#include "kernels/indexed.h"
-#include "kernels/stream.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,61 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Random chains space their slots 256 bytes apart, each load touching the first line of its
- * slot. Adjacent-line and pair prefetchers fetch the neighbour of every missed line (128-byte
- * pairs); with 64-byte slots that neighbour is a slot the chain visits soon within a TLB window,
- * and the figure dropped by a quarter on the development machine. 256 is multichase's default
- * stride for the same reason. */
-#define RANDOM_SLOT_BYTES 256
-
-/* Results leave through volatile stores, so the compiler must keep every load feeding them. */
-static void *volatile chase_sink;
-
-uint64_t nprb_latency_slot_bytes(const struct nprb_pattern *pattern)
-{
-    switch (pattern->kind) {
-    case NPRB_PATTERN_STRIDE:
-        return pattern->stride_bytes;
-    case NPRB_PATTERN_INDEX:
-        return sizeof(double);
-    case NPRB_PATTERN_RANDOM:
-    case NPRB_PATTERN_RANDOM_FULL:
-        break;
-    }
-    return RANDOM_SLOT_BYTES;
-}
-
 uint64_t nprb_latency_span_per_line(uint64_t slot_bytes)
 {
     const uint64_t line = 64;
     return slot_bytes > line ? slot_bytes / line : 1;
 }
 
-/* What one timed sample does: follow the chain, or read through the index. */
-struct walker {
-    const struct nprb_pattern *pattern;
-    void *position; /* chase */
-    const double *data;
-    const uint32_t *index;
-    size_t elements;
-    double last_sum; /* index reads: every element is 1.0, so the sum is the step count */
-    uint64_t last_steps;
-};
-
-static void walk(struct walker *w, uint64_t steps)
-{
-    if (w->pattern->kind == NPRB_PATTERN_INDEX) {
-        w->last_sum = nprb_index_read(w->data, w->index, w->elements, steps);
-        w->last_steps = steps;
-        return;
-    }
-    w->position = nprb_chase(w->position, steps);
-    chase_sink = w->position;
-}
-
 /* Doubles the walk until one sample lasts the configured time and at least 20 clock ticks
  * (STREAM's rule), so the clock's resolution is under 5% of every sample. */
-static uint64_t calibrate(struct walker *w, double sample_s, uint64_t tick_ns)
+static uint64_t calibrate(struct nprb_walker *w, const struct nprb_pattern *pattern,
+                          double sample_s, uint64_t tick_ns)
 {
     uint64_t want_ns = (uint64_t)(sample_s * 1e9);
     if (want_ns < 20 * tick_ns)
@@ -75,7 +28,7 @@ static uint64_t calibrate(struct walker *w, double sample_s, uint64_t tick_ns)
     uint64_t steps = 1024;
     for (;;) {
         uint64_t t0 = nprb_now_ns();
-        walk(w, steps);
+        pattern->desc->walk(w, steps);
         uint64_t dt = nprb_now_ns() - t0;
         if (dt >= want_ns || steps >= (UINT64_C(1) << 40))
             return steps;
@@ -87,17 +40,17 @@ static uint64_t calibrate(struct walker *w, double sample_s, uint64_t tick_ns)
     }
 }
 
-static bool sample(struct walker *w, const struct nprb_latency_request *req,
+static bool sample(struct nprb_walker *w, const struct nprb_latency_request *req,
                    struct nprb_latency_result *res)
 {
-    uint64_t steps = calibrate(w, req->sample_s, nprb_clock_tick_ns());
+    uint64_t steps = calibrate(w, &req->pattern, req->sample_s, nprb_clock_tick_ns());
     double *ns = malloc((size_t)req->samples * sizeof *ns);
     if (ns == NULL)
         return false;
     /* Sample -1 is discarded: it pays for whatever calibration left cold (TLB, caches). */
     for (int s = -1; s < req->samples; s++) {
         uint64_t t0 = nprb_now_ns();
-        walk(w, steps);
+        req->pattern.desc->walk(w, steps);
         uint64_t dt = nprb_now_ns() - t0;
         if (s >= 0)
             ns[s] = (double)dt / (double)steps;
@@ -116,39 +69,30 @@ static void fail(struct nprb_latency_result *res, int error, const char *what)
 
 /* Builds the chain (or the index) in @p data; false with the reason in the result. */
 static bool prepare(const struct nprb_latency_request *req, struct nprb_buffer *data,
-                    struct nprb_buffer *index, struct walker *w, struct nprb_latency_result *res)
+                    struct nprb_buffer *index, struct nprb_walker *w,
+                    struct nprb_latency_result *res)
 {
-    const struct nprb_pattern *p = &req->pattern;
-    if (p->kind == NPRB_PATTERN_INDEX) {
-        /* Every element 1.0 and the index a random permutation: what read_random starts from. */
-        struct nprb_stream_args args = {
-            .a = data->addr, .n = data->bytes / sizeof(double), .index = index->addr};
-        nprb_stream_init(&args, req->seed);
-        w->data = args.a;
-        w->index = args.index;
-        w->elements = args.n;
-        return true;
-    }
-    void **head;
-    if (p->kind == NPRB_PATTERN_STRIDE)
-        head = nprb_chain_build_sequential(data->addr, data->bytes, res->slot_bytes);
-    else
-        head = nprb_chain_build_random(data->addr, data->bytes, res->slot_bytes,
-                                       p->kind == NPRB_PATTERN_RANDOM ? req->tlb_window_bytes : 0,
-                                       req->seed);
-    if (head == NULL) {
+    const struct nprb_pattern_desc *d = req->pattern.desc;
+    struct nprb_walk_setup setup = {.data = data->addr,
+                                    .bytes = data->bytes,
+                                    .index = index->addr,
+                                    .slot_bytes = res->slot_bytes,
+                                    .window_bytes = d->windowed ? req->tlb_window_bytes : 0,
+                                    .seed = req->seed};
+    if (d->build(w, &setup) != 0) {
         fail(res, errno, "chain construction failed");
         return false;
     }
+    if (w->position == NULL)
+        return true; /* an index read: its sum is checked after the walk */
+    void **head = w->position;
     if (nprb_fault("corrupt_chain"))
         *head = head; /* a slot pointing at itself: the chain no longer visits every slot */
-    if (nprb_chain_check_permutation(data->addr, data->bytes, res->slot_bytes,
-                                     p->kind != NPRB_PATTERN_STRIDE) != 0) {
+    if (nprb_chain_check_permutation(data->addr, data->bytes, res->slot_bytes, d->spread) != 0) {
         res->wrong_answer = true;
         snprintf(res->note, sizeof res->note, "chain integrity check failed");
         return false;
     }
-    w->position = head;
     return true;
 }
 
@@ -162,7 +106,7 @@ static void measure(const struct nprb_latency_request *req, struct nprb_latency_
         snprintf(res->note, sizeof res->note, "%s", err);
         return;
     }
-    if (req->pattern.kind == NPRB_PATTERN_INDEX &&
+    if (req->pattern.desc->indexed &&
         nprb_buffer_alloc(&index, req->size_bytes / sizeof(double) * sizeof(uint32_t), req->policy,
                           req->nodes, req->node_count, req->huge_pages, err, sizeof err) != 0) {
         res->error = errno;
@@ -174,7 +118,7 @@ static void measure(const struct nprb_latency_request *req, struct nprb_latency_
     /* Fault pages in address order first: placement then follows the policy page by page (and
      * THP can assemble huge pages), not the random order in which the chain is written. */
     memset(data.addr, 0, data.bytes);
-    struct walker w = {.pattern = &req->pattern};
+    struct nprb_walker w = {0};
     if (prepare(req, &data, &index, &w, res)) {
         res->census_ok = nprb_census_take(data.addr, data.bytes, &res->census) == 0;
         struct nprb_census more;
@@ -186,7 +130,7 @@ static void measure(const struct nprb_latency_request *req, struct nprb_latency_
             fail(res, ENOMEM, "sample buffer");
         /* The sum is checked, so the reads cannot be optimised away and a wrong index or a
          * stale element is caught. */
-        if (req->pattern.kind == NPRB_PATTERN_INDEX && w.last_sum != (double)w.last_steps) {
+        if (req->pattern.desc->indexed && w.last_sum != (double)w.last_steps) {
             res->wrong_answer = true;
             snprintf(res->note, sizeof res->note,
                      "validation failed: index read summed %.0f over %llu elements of 1.0",
@@ -203,7 +147,7 @@ void nprb_latency_run(hwloc_topology_t hw, const struct nprb_latency_request *re
     memset(res, 0, sizeof *res);
     res->ns.min = res->ns.median = res->ns.p90 = res->ns.p99 = res->ns.max = NAN;
     res->huge_page_frac = -1;
-    res->slot_bytes = nprb_latency_slot_bytes(&req->pattern);
+    res->slot_bytes = nprb_pattern_slot_bytes(&req->pattern);
     struct nprb_pin pin;
     if (nprb_pin_thread(&pin, hw, req->pu) != 0) {
         fail(res, errno, "cannot pin the chasing thread");

@@ -59,9 +59,6 @@ struct nprb_latency_request nprb_latency_request_for(const struct nprb_context *
 void nprb_latency_run(hwloc_topology_t hw, const struct nprb_latency_request *req,
                       struct nprb_latency_result *result);
 
-/** Slot spacing used for a pattern: 256 B for random chases, the stride for stride chases. */
-uint64_t nprb_latency_slot_bytes(const struct nprb_pattern *pattern);
-
 /**
  * Bytes of span per byte of cache lines a chase with @p slot_bytes slots touches: it loads one
  * 64 B line per slot, so 4 for the random chase's 256 B slots, 1 for slots of a line or less. A

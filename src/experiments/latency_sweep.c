@@ -8,6 +8,8 @@
 #include "experiments/experiment.h"
 #include "experiments/latency_run.h"
 
+extern const struct nprb_experiment nprb_exp_latency_sweep;
+
 /* Every curve from the cores of @p base's cpu_node: its own memory, and with pairs: all every
  * other node's. */
 static int plan_from_node(struct nprb_planner *p, const struct nprb_plan_item *base,
@@ -24,10 +26,8 @@ static int plan_from_node(struct nprb_planner *p, const struct nprb_plan_item *b
         for (int i = 0; i < n; i++)
             if (nprb_plan_check_fits(p, "latency_sweep.sizes", sizes[i], m) != 0)
                 return -1;
-        char why[160];
         for (int k = 0; k < c->patterns.count; k++) {
-            if (nprb_pattern_parse(c->patterns.name[k], &item.pattern, why, sizeof why) != 0)
-                continue; /* validated with the config already */
+            item.pattern = c->patterns.item[k];
             for (int i = 0; i < n; i++) {
                 item.size_bytes = sizes[i];
                 if (nprb_plan_add(p, &item) != 0)
@@ -38,12 +38,12 @@ static int plan_from_node(struct nprb_planner *p, const struct nprb_plan_item *b
     return 0;
 }
 
-int nprb_plan_latency_sweep(struct nprb_planner *p)
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_latency_sweep_config *c = &p->cfg->latency_sweep;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_LATENCY_SWEEP,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_latency_sweep,
                                   .policy = NPRB_MEM_BIND,
                                   .threads = 1,
                                   .tlb_window_bytes = c->tlb_window_bytes,
@@ -55,12 +55,10 @@ int nprb_plan_latency_sweep(struct nprb_planner *p)
      * would ask for points at 64x the last cache). */
     uint64_t span_per_line = 1;
     for (int k = 0; k < c->patterns.count; k++) {
-        struct nprb_pattern pattern;
-        char why[160];
-        if (nprb_pattern_parse(c->patterns.name[k], &pattern, why, sizeof why) != 0 ||
-            pattern.kind == NPRB_PATTERN_STRIDE)
-            continue;
-        uint64_t r = nprb_latency_span_per_line(nprb_latency_slot_bytes(&pattern));
+        const struct nprb_pattern *pattern = &c->patterns.item[k];
+        if (pattern->desc->slot_bytes == 0)
+            continue; /* a stride: its slots are the stride */
+        uint64_t r = nprb_latency_span_per_line(nprb_pattern_slot_bytes(pattern));
         span_per_line = r > span_per_line ? r : span_per_line;
     }
     uint64_t sizes[NPRB_MAX_LIST];
@@ -78,3 +76,8 @@ int nprb_plan_latency_sweep(struct nprb_planner *p)
     }
     return 0;
 }
+
+const struct nprb_experiment nprb_exp_latency_sweep = {.name = "latency_sweep",
+                                                       .table = NPRB_TABLE_LATENCY,
+                                                       .plan = plan,
+                                                       .measure = nprb_measure_latency};

@@ -9,13 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const struct nprb_experiment nprb_exp_loaded_latency;
 
-int nprb_plan_loaded_latency(struct nprb_planner *p)
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_loaded_latency_config *c = &p->cfg->loaded_latency;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_LOADED_LATENCY,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_loaded_latency,
                                   .policy = NPRB_MEM_BIND,
                                   .size_bytes = c->size_bytes,
                                   .threads = c->threads,
@@ -63,7 +64,7 @@ static enum nprb_status finish(struct nprb_context *ctx, struct nprb_loaded_row 
     return nprb_finish_row(ctx, NPRB_TABLE_LOADED_LATENCY, row, status, result);
 }
 
-enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb_plan_item *item)
+static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan_item *item)
 {
     struct nprb_loaded_row row;
     memset(&row, 0, sizeof row);
@@ -124,3 +125,6 @@ enum nprb_status nprb_measure_loaded(struct nprb_context *ctx, const struct nprb
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
     return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
 }
+
+const struct nprb_experiment nprb_exp_loaded_latency = {
+    .name = "loaded_latency", .table = NPRB_TABLE_LOADED_LATENCY, .plan = plan, .measure = measure};

@@ -4,16 +4,6 @@
 #include "experiments/experiment.h"
 
 #include <stdio.h>
-#include <string.h>
-
-static enum nprb_mem_policy policy_named(const char *name)
-{
-    if (strcmp(name, "interleave") == 0)
-        return NPRB_MEM_INTERLEAVE;
-    if (strcmp(name, "preferred") == 0)
-        return NPRB_MEM_PREFERRED;
-    return NPRB_MEM_FIRST_TOUCH;
-}
 
 static int nodes_with_memory(const struct nprb_topo *topo)
 {
@@ -26,7 +16,7 @@ static int nodes_with_memory(const struct nprb_topo *topo)
 /* Items of one CPU node. A node this rank does not measure gets one "not applicable" row for its
  * local pair (another rank of the host measures it, or it has no CPUs at all). */
 static int cpu_node_items(struct nprb_planner *p, struct nprb_plan_item item, int i,
-                          enum nprb_pairs pairs, const struct nprb_names *policies)
+                          enum nprb_pairs pairs, const struct nprb_policy_list *policies)
 {
     int nodes = nprb_topo_node_count(p->topo);
     item.cpu_node = i;
@@ -47,7 +37,7 @@ static int cpu_node_items(struct nprb_planner *p, struct nprb_plan_item item, in
             return -1;
     }
     for (int k = 0; k < policies->count; k++) {
-        item.policy = policy_named(policies->name[k]);
+        item.policy = policies->policy[k];
         item.mem_node = item.policy == NPRB_MEM_INTERLEAVE ? -1 : i;
         item.skip_reason[0] = '\0';
         if (item.policy == NPRB_MEM_INTERLEAVE && nodes_with_memory(p->topo) < 2)
@@ -61,7 +51,7 @@ static int cpu_node_items(struct nprb_planner *p, struct nprb_plan_item item, in
 }
 
 int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, const char *key,
-                     enum nprb_pairs pairs, const struct nprb_names *policies)
+                     enum nprb_pairs pairs, const struct nprb_policy_list *policies)
 {
     /* Interleave over every node needs the total to fit their sum; each bound pair needs it to
      * fit one node. The smallest node decides, as for a fleet of identical nodes. */

@@ -18,13 +18,14 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const struct nprb_experiment nprb_exp_numa_balancing;
 
-int nprb_plan_numa_balancing(struct nprb_planner *p)
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_numa_balancing_config *c = &p->cfg->numa_balancing;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_NUMA_BALANCING,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_numa_balancing,
                                   .policy = NPRB_MEM_FIRST_TOUCH,
                                   .size_bytes = c->size_bytes,
                                   .kernel = NPRB_KERNEL_READ,
@@ -170,7 +171,7 @@ static void run_series(struct series *s)
     }
 }
 
-enum nprb_status nprb_measure_balancing(struct nprb_context *ctx, const struct nprb_plan_item *item)
+static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan_item *item)
 {
     struct nprb_balancing_row row = {.rank = ctx->rank,
                                      .measurement = ctx->next_measurement++,
@@ -232,3 +233,6 @@ enum nprb_status nprb_measure_balancing(struct nprb_context *ctx, const struct n
     nprb_balancing_restore();
     return result;
 }
+
+const struct nprb_experiment nprb_exp_numa_balancing = {
+    .name = "numa_balancing", .table = NPRB_TABLE_BALANCING, .plan = plan, .measure = measure};

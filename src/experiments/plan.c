@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "experiments/plan.h"
 
-#include "experiments/experiment.h"
+#include "experiments/registry.h"
 #include "util/units.h"
 
 #include <stdio.h>
@@ -51,8 +51,8 @@ int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
 {
     memset(plan, 0, sizeof *plan);
     struct nprb_planner p = {plan, cfg, topo, share->host_rank == 0, *share, err, errlen};
-    for (int e = 0; e < NPRB_N_EXPERIMENTS; e++) {
-        if (nprb_experiment_plan((enum nprb_experiment_id)e)(&p) != 0) {
+    for (size_t e = 0; e < nprb_experiment_count; e++) {
+        if (nprb_experiments[e]->plan(&p) != 0) {
             nprb_plan_free(plan);
             return -1;
         }
@@ -83,7 +83,7 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
 {
     fprintf(out, "plan: %zu measurement(s)\n", plan->count);
     for (size_t first = 0, end; first < plan->count; first = end) {
-        enum nprb_experiment_id exp = plan->items[first].experiment;
+        const struct nprb_experiment *exp = plan->items[first].experiment;
         uint64_t lo = UINT64_MAX, hi = 0;
         char cpus[128] = "", mems[128] = "";
         const char *skip = NULL;

@@ -2,8 +2,9 @@
 /**
  * @file plan.h
  * The validated list of measurements a rank will make: config + topology in, items out. Each
- * experiment contributes its items (src/experiments/<name>.c); everything that can be refused
- * before measuring (a size larger than a node, a sweep larger than memory) is refused here.
+ * experiment of the registry contributes its items (src/experiments/<name>.c); everything that can
+ * be refused before measuring (a size larger than a node, a sweep larger than memory) is refused
+ * here.
  */
 #ifndef NPRB_PLAN_H
 #define NPRB_PLAN_H
@@ -27,24 +28,10 @@ enum nprb_init_mode {
     NPRB_INIT_BOUND,      /**< each chunk mbind()-ed to its reader's node, then threaded */
 };
 
-enum nprb_experiment_id {
-    NPRB_EXP_LATENCY_MATRIX,
-    NPRB_EXP_BANDWIDTH_MATRIX,
-    NPRB_EXP_LATENCY_SWEEP,
-    NPRB_EXP_STRIDE_SWEEP,
-    NPRB_EXP_BANDWIDTH_SWEEP,
-    NPRB_EXP_THREAD_SCALING,
-    NPRB_EXP_FIRST_TOUCH,
-    NPRB_EXP_LOADED_LATENCY,
-    NPRB_EXP_NUMA_BALANCING,
-    NPRB_N_EXPERIMENTS
-};
-
-/** "latency_matrix", ...: the config section and the experiment column. */
-const char *nprb_experiment_name(enum nprb_experiment_id id);
+struct nprb_experiment; /* experiments/descriptor.h */
 
 struct nprb_plan_item {
-    enum nprb_experiment_id experiment;
+    const struct nprb_experiment *experiment; /**< its row of the registry */
     int cpu_node; /**< logical node index whose cores run the threads; -1: every usable core */
     int mem_node; /**< logical node index the memory is bound to; -1: every node with memory */
     enum nprb_mem_policy policy;
@@ -106,7 +93,7 @@ int nprb_plan_check_fits(struct nprb_planner *p, const char *key, uint64_t size,
 int nprb_plan_first_cpu_node(const struct nprb_topo *topo);
 
 /**
- * Builds the plan from every enabled experiment, in the order of the experiment table.
+ * Builds the plan from every enabled experiment, in the order of the registry.
  * @return 0, or -1 with a message (config error: exit 2) in @p err.
  */
 int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,

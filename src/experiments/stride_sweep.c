@@ -5,12 +5,14 @@
 
 #include <stdio.h>
 
-int nprb_plan_stride_sweep(struct nprb_planner *p)
+extern const struct nprb_experiment nprb_exp_stride_sweep;
+
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_stride_sweep_config *c = &p->cfg->stride_sweep;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_STRIDE_SWEEP,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_stride_sweep,
                                   .policy = NPRB_MEM_BIND,
                                   .size_bytes = c->size_bytes,
                                   .threads = 1,
@@ -38,3 +40,8 @@ int nprb_plan_stride_sweep(struct nprb_planner *p)
     }
     return 0;
 }
+
+const struct nprb_experiment nprb_exp_stride_sweep = {.name = "stride_sweep",
+                                                      .table = NPRB_TABLE_LATENCY,
+                                                      .plan = plan,
+                                                      .measure = nprb_measure_latency};

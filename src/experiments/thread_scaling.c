@@ -3,6 +3,8 @@
  * local memory: where one node's memory saturates. */
 #include "experiments/experiment.h"
 
+extern const struct nprb_experiment nprb_exp_thread_scaling;
+
 /* Every count up to 8, then doubling, then all: the knee is usually in the first few. */
 static int next_count(int count, int all)
 {
@@ -10,12 +12,12 @@ static int next_count(int count, int all)
     return next > all && count < all ? all : next;
 }
 
-int nprb_plan_thread_scaling(struct nprb_planner *p)
+static int plan(struct nprb_planner *p)
 {
     const struct nprb_thread_scaling_config *c = &p->cfg->thread_scaling;
     if (!c->enabled)
         return 0;
-    struct nprb_plan_item item = {.experiment = NPRB_EXP_THREAD_SCALING,
+    struct nprb_plan_item item = {.experiment = &nprb_exp_thread_scaling,
                                   .policy = NPRB_MEM_BIND,
                                   .size_bytes = c->size_bytes,
                                   .repetitions = c->repetitions};
@@ -26,7 +28,7 @@ int nprb_plan_thread_scaling(struct nprb_planner *p)
     if (all < 1)
         all = 1;
     for (int k = 0; k < c->kernels.count; k++) {
-        item.kernel = nprb_kernel_id_named(c->kernels.name[k]);
+        item.kernel = c->kernels.id[k];
         for (int t = 1; t <= all; t = next_count(t, all)) {
             item.threads = t;
             if (nprb_plan_add(p, &item) != 0)
@@ -35,3 +37,8 @@ int nprb_plan_thread_scaling(struct nprb_planner *p)
     }
     return 0;
 }
+
+const struct nprb_experiment nprb_exp_thread_scaling = {.name = "thread_scaling",
+                                                        .table = NPRB_TABLE_BANDWIDTH,
+                                                        .plan = plan,
+                                                        .measure = nprb_measure_bandwidth};

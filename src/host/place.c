@@ -16,21 +16,6 @@
 #define HUGE_PAGE_BYTES (2UL << 20)
 #define MASK_WORDS (NPRB_MAX_NODES / (8 * sizeof(unsigned long)))
 
-const char *nprb_mem_policy_name(enum nprb_mem_policy policy)
-{
-    switch (policy) {
-    case NPRB_MEM_BIND:
-        return "bind";
-    case NPRB_MEM_INTERLEAVE:
-        return "interleave";
-    case NPRB_MEM_PREFERRED:
-        return "preferred";
-    case NPRB_MEM_FIRST_TOUCH:
-        return "first_touch";
-    }
-    return "?";
-}
-
 static int linux_mode(enum nprb_mem_policy policy)
 {
     switch (policy) {

@@ -31,6 +31,44 @@ enum nprb_mem_policy {
 /** "bind", "interleave", "preferred", "first_touch". */
 const char *nprb_mem_policy_name(enum nprb_mem_policy policy);
 
+/** The bit of @p policy in the @p allowed mask of nprb_mem_policy_parse(). */
+#define NPRB_MEM_POLICY_BIT(policy) (1u << (policy))
+
+/**
+ * Parses a policy name among those in the @p allowed mask (NPRB_MEM_POLICY_BIT()s).
+ * @return 0, or -1 with "unknown policy 'x' (expected a, b or c)" in @p why.
+ */
+int nprb_mem_policy_parse(const char *text, unsigned allowed, enum nprb_mem_policy *policy,
+                          char *why, size_t len);
+
+/** "system", "on", "off", "hugetlb". */
+const char *nprb_thp_name(enum nprb_thp_mode mode);
+
+/**
+ * Parses a page-size mode, ignoring case.
+ * @return 0, or -1 with "expected one of system, on, off, hugetlb, got 'x'" in @p why.
+ */
+int nprb_thp_parse(const char *text, enum nprb_thp_mode *mode, char *why, size_t len);
+
+/** How first_touch's array is first written, and so where its pages land. */
+enum nprb_touch_mode {
+    NPRB_TOUCH_SERIAL,     /**< one thread on each node in turn writes it all */
+    NPRB_TOUCH_THREADED,   /**< each thread its own chunk */
+    NPRB_TOUCH_MISMATCHED, /**< each thread another thread's chunk */
+    NPRB_TOUCH_INTERLEAVE, /**< interleaved, then written threaded */
+    NPRB_TOUCH_BIND,       /**< each chunk mbind-ed to its reader's node */
+    NPRB_N_TOUCH_MODES
+};
+
+/** "serial", "threaded", "mismatched", "interleave", "bind": as in configs. */
+const char *nprb_touch_mode_name(enum nprb_touch_mode mode);
+
+/**
+ * Parses a first-touch mode name.
+ * @return 0, or -1 with "unknown mode 'x' (expected a, b or c)" in @p why.
+ */
+int nprb_touch_mode_parse(const char *text, enum nprb_touch_mode *mode, char *why, size_t len);
+
 struct nprb_buffer {
     void *addr;     /**< start, 2 MiB aligned so huge pages can back it */
     size_t bytes;   /**< usable length */

@@ -56,7 +56,7 @@ static void progress_phase(const struct nprb_job *job, size_t first, uint64_t t0
 {
     size_t count = 0;
     struct nprb_item_cost done = {0, 0}, left = {0, 0};
-    enum nprb_experiment_id exp = job->plan.items[first].experiment;
+    const struct nprb_experiment *exp = job->plan.items[first].experiment;
     for (size_t k = first; k < job->plan.count && job->plan.items[k].experiment == exp; k++)
         count++;
     for (size_t k = 0; k < job->plan.count; k++) {

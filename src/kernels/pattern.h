@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file pattern.h
- * Latency access patterns as users name them in configs: "random", "random_full", "stride:64",
- * "index_random".
+ * Latency access patterns, one row each of a table (like multichase's chases[]): the name users
+ * give in configs ("random", "random_full", "index_random", "stride:64"), the slot spacing, how
+ * the buffer is prepared and how one timed walk goes through it.
  */
 #ifndef NPRB_PATTERN_H
 #define NPRB_PATTERN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,10 +19,44 @@ enum nprb_pattern_kind {
     NPRB_PATTERN_INDEX,       /**< independent loads data[idx[i]], idx a random permutation */
 };
 
+/** Where a walk is: the chase's position, or the index read's arrays and its last sum. */
+struct nprb_walker {
+    void *position; /**< chase: the next slot; NULL for index reads */
+    const double *data;
+    const uint32_t *index;
+    size_t elements;
+    double last_sum; /**< index reads: every element is 1.0, so the sum is the step count */
+    uint64_t last_steps;
+};
+
+/** What a pattern's build gets: the (faulted-in) buffers and the chain's parameters. */
+struct nprb_walk_setup {
+    void *data;
+    size_t bytes;
+    uint32_t *index; /**< bytes / 8 entries, for patterns with indexed set */
+    uint64_t slot_bytes;
+    uint64_t window_bytes; /**< random within windows of this size (windowed patterns); 0: all */
+    uint64_t seed;
+};
+
+struct nprb_pattern_desc {
+    const char *name;    /**< as in configs; a stride takes ":BYTES" after it */
+    uint64_t slot_bytes; /**< spacing of the chain's slots; 0: the stride */
+    /** Prepares the buffer(s) and @p w. @return 0, or -1 with errno. */
+    int (*build)(struct nprb_walker *w, const struct nprb_walk_setup *setup);
+    /** Makes @p steps accesses from where @p w is. */
+    void (*walk)(struct nprb_walker *w, uint64_t steps);
+    enum nprb_pattern_kind kind;
+    bool windowed; /**< honours the TLB window */
+    bool indexed;  /**< reads through an index of 4-byte entries, one per 8-byte element */
+    bool spread;   /**< a random chain: its slots are checked as one cycle over the set */
+};
+
 struct nprb_pattern {
     enum nprb_pattern_kind kind;
-    uint64_t stride_bytes; /**< NPRB_PATTERN_STRIDE only */
-    char name[24];         /**< canonical spelling, e.g. "stride:64" */
+    const struct nprb_pattern_desc *desc; /**< its row of the table */
+    uint64_t stride_bytes;                /**< NPRB_PATTERN_STRIDE only */
+    char name[24];                        /**< canonical spelling, e.g. "stride:64" */
 };
 
 /**
@@ -29,5 +65,8 @@ struct nprb_pattern {
  * @return 0, or -1 with what was expected in @p why.
  */
 int nprb_pattern_parse(const char *text, struct nprb_pattern *pattern, char *why, size_t len);
+
+/** Slot spacing of a pattern: 256 B for random chases, the stride for stride chases. */
+uint64_t nprb_pattern_slot_bytes(const struct nprb_pattern *pattern);
 
 #endif

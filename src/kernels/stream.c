@@ -3,6 +3,9 @@
 
 #include "kernels/chain.h"
 #include "kernels/stream_nt.h"
+#include "util/names.h"
+
+#include <stdio.h>
 
 #include <string.h>
 
@@ -194,95 +197,86 @@ static double run_read_random(const struct nprb_stream_args *args)
     return random_loop(args->a, args->index, args->n);
 }
 
-/* Bus bytes: a store that misses reads its line first (write-allocate), so each ordinary store
+/* The table: each kernel's name, formula, bytes and what validation expects of it.
+ * Bus bytes: a store that misses reads its line first (write-allocate), so each ordinary store
  * costs 8 bytes in and 8 out; a streaming store only the 8 out. A strided read brings at most a
  * line per access (nprb_kernel_bytes() takes the smaller of the stride and the line), a random
- * read always a whole line, plus the 4-byte index read in order. */
+ * read always a whole line, plus the 4-byte index read in order. Every expected output differs
+ * from its starting value, so a kernel that never ran, or skipped an element, leaves a value
+ * validation sees. */
 static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
     [NPRB_KERNEL_READ] = {.name = "read",
                           .formula = "s += a[i]",
                           .arrays = 1,
                           .program_bytes = 8,
                           .bus_bytes = 8,
-                          .run = run_read},
+                          .run = run_read,
+                          .expect = {INIT_A, 0, 0, true}},
     [NPRB_KERNEL_WRITE] = {.name = "write",
                            .formula = "a[i] = x",
                            .arrays = 1,
                            .program_bytes = 8,
                            .bus_bytes = 16,
-                           .run = run_write},
+                           .run = run_write,
+                           .expect = {SCALAR, 0, 0, false}},
     [NPRB_KERNEL_WRITE_NT] = {.name = "write_nt",
                               .formula = "a[i] = x (non-temporal)",
                               .arrays = 1,
                               .program_bytes = 8,
                               .bus_bytes = 8,
-                              .run = run_write_nt},
+                              .run = run_write_nt,
+                              .expect = {SCALAR, 0, 0, false}},
     [NPRB_KERNEL_COPY] = {.name = "copy",
                           .formula = "c[i] = a[i]",
                           .arrays = 3,
                           .program_bytes = 16,
                           .bus_bytes = 24,
-                          .run = run_copy},
+                          .run = run_copy,
+                          .expect = {INIT_A, 0, INIT_A, false}},
     [NPRB_KERNEL_COPY_NT] = {.name = "copy_nt",
                              .formula = "c[i] = a[i] (non-temporal)",
                              .arrays = 3,
                              .program_bytes = 16,
                              .bus_bytes = 16,
-                             .run = run_copy_nt},
+                             .run = run_copy_nt,
+                             .expect = {INIT_A, 0, INIT_A, false}},
     [NPRB_KERNEL_SCALE] = {.name = "scale",
                            .formula = "b[i] = s*c[i]",
                            .arrays = 3,
                            .program_bytes = 16,
                            .bus_bytes = 24,
-                           .run = run_scale},
+                           .run = run_scale,
+                           .expect = {0, SCALAR *INIT_C, INIT_C, false}},
     [NPRB_KERNEL_ADD] = {.name = "add",
                          .formula = "c[i] = a[i] + b[i]",
                          .arrays = 3,
                          .program_bytes = 24,
                          .bus_bytes = 32,
-                         .run = run_add},
+                         .run = run_add,
+                         .expect = {INIT_A, INIT_B, INIT_A + INIT_B, false}},
     [NPRB_KERNEL_TRIAD] = {.name = "triad",
                            .formula = "a[i] = b[i] + s*c[i]",
                            .arrays = 3,
                            .program_bytes = 24,
                            .bus_bytes = 32,
-                           .run = run_triad},
+                           .run = run_triad,
+                           .expect = {INIT_B + SCALAR * INIT_C, INIT_B, INIT_C, false}},
     [NPRB_KERNEL_READ_STRIDED] = {.name = "read_strided",
                                   .formula = "s += a[i*stride]",
                                   .arrays = 1,
                                   .uses_stride = true,
                                   .program_bytes = 8,
                                   .bus_bytes = 64,
-                                  .run = run_read_strided},
+                                  .run = run_read_strided,
+                                  .expect = {INIT_A, 0, 0, true}},
     [NPRB_KERNEL_READ_RANDOM] = {.name = "read_random",
                                  .formula = "s += a[index[i]]",
                                  .arrays = 1,
                                  .uses_index = true,
                                  .program_bytes = 12,
                                  .bus_bytes = 68,
-                                 .run = run_read_random},
-};
-
-/* What each array holds after any number of correct runs from the starting values (0: the
- * kernel does not use that array), and whether run() returns a sum to check instead. Every
- * output value differs from its starting value, so a kernel that never ran, or skipped an
- * element, leaves a value validation sees. */
-struct outcome {
-    double a, b, c;
-    bool sums;
-};
-
-static const struct outcome outcomes[NPRB_N_KERNELS] = {
-    [NPRB_KERNEL_READ] = {INIT_A, 0, 0, true},
-    [NPRB_KERNEL_WRITE] = {SCALAR, 0, 0, false},
-    [NPRB_KERNEL_WRITE_NT] = {SCALAR, 0, 0, false},
-    [NPRB_KERNEL_COPY] = {INIT_A, 0, INIT_A, false},
-    [NPRB_KERNEL_COPY_NT] = {INIT_A, 0, INIT_A, false},
-    [NPRB_KERNEL_SCALE] = {0, SCALAR *INIT_C, INIT_C, false},
-    [NPRB_KERNEL_ADD] = {INIT_A, INIT_B, INIT_A + INIT_B, false},
-    [NPRB_KERNEL_TRIAD] = {INIT_B + SCALAR * INIT_C, INIT_B, INIT_C, false},
-    [NPRB_KERNEL_READ_STRIDED] = {INIT_A, 0, 0, true},
-    [NPRB_KERNEL_READ_RANDOM] = {INIT_A, 0, 0, true},
+                                 .run = run_read_random,
+                                 .expect = {INIT_A, 0, 0, true}},
 };
 
 const struct nprb_kernel *nprb_kernel_get(enum nprb_kernel_id id)
@@ -296,6 +290,20 @@ const struct nprb_kernel *nprb_kernel_find(const char *name)
         if (strcmp(kernels[i].name, name) == 0)
             return &kernels[i];
     return NULL;
+}
+
+int nprb_kernel_parse(const char *text, enum nprb_kernel_id *id, char *why, size_t len)
+{
+    char choices[256] = "";
+    for (int i = 0; i < NPRB_N_KERNELS; i++) {
+        if (strcmp(kernels[i].name, text) == 0) {
+            *id = (enum nprb_kernel_id)i;
+            return 0;
+        }
+        nprb_choice_append(choices, sizeof choices, kernels[i].name, i + 1 == NPRB_N_KERNELS);
+    }
+    snprintf(why, len, "unknown kernel '%s' (expected %s)", text, choices);
+    return -1;
 }
 
 void nprb_kernel_bytes(const struct nprb_kernel *k, size_t n, size_t stride, uint64_t *program,
@@ -350,14 +358,6 @@ void nprb_stream_init(const struct nprb_stream_args *args, uint64_t seed)
     }
 }
 
-static enum nprb_kernel_id id_of(const struct nprb_kernel *k)
-{
-    for (int i = 0; i < NPRB_N_KERNELS; i++)
-        if (k == &kernels[i])
-            return (enum nprb_kernel_id)i;
-    return NPRB_N_KERNELS;
-}
-
 static int fail(size_t *bad_index, size_t where)
 {
     if (bad_index != NULL)
@@ -368,10 +368,7 @@ static int fail(size_t *bad_index, size_t where)
 int nprb_kernel_validate(const struct nprb_kernel *k, const struct nprb_stream_args *args,
                          double checksum, size_t *bad_index)
 {
-    enum nprb_kernel_id id = id_of(k);
-    if (id == NPRB_N_KERNELS)
-        return fail(bad_index, SIZE_MAX);
-    const struct outcome *want = &outcomes[id];
+    const struct nprb_kernel_outcome *want = &k->expect;
     size_t n = args->n;
     if (want->sums) {
         /* Every element read is 1.0, so the sum is the number of reads, exact below 2^53. */

@@ -35,6 +35,13 @@ struct nprb_stream_args {
     const uint32_t *index; /**< read_random: n indexes into a, each < n */
 };
 
+/** What each array holds after any number of correct runs from nprb_stream_init()'s values (0:
+ * the kernel does not use that array), and whether run() returns a sum to check instead. */
+struct nprb_kernel_outcome {
+    double a, b, c;
+    bool sums;
+};
+
 struct nprb_kernel {
     const char *name;    /**< as in configs and the "kernel" column */
     const char *formula; /**< e.g. "a[i] = b[i] + s*c[i]" */
@@ -49,6 +56,7 @@ struct nprb_kernel {
     /** Runs once over args; returns the checksum of what was read (0 for kernels that only
      * write, or whose output nprb_kernel_validate() checks instead). */
     double (*run)(const struct nprb_stream_args *args);
+    struct nprb_kernel_outcome expect; /**< what nprb_kernel_validate() checks */
 };
 
 /** The table row for @p id, or NULL. */
@@ -56,6 +64,12 @@ const struct nprb_kernel *nprb_kernel_get(enum nprb_kernel_id id);
 
 /** Looks a kernel up by name; NULL when unknown. */
 const struct nprb_kernel *nprb_kernel_find(const char *name);
+
+/**
+ * Parses a kernel name. @return 0, or -1 with "unknown kernel 'x' (expected read, ..., or
+ * read_random)" in @p why.
+ */
+int nprb_kernel_parse(const char *text, enum nprb_kernel_id *id, char *why, size_t len);
 
 /**
  * Bytes one run over @p n elements moves, counted as the program asks (STREAM) and as the bus

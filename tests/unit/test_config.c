@@ -198,9 +198,9 @@ int main(void)
                err, sizeof err) == 0);
     CHECK(cfg.latency_sweep.sizes.count == 3 && cfg.latency_sweep.sizes.bytes[1] == 65536);
     CHECK(cfg.latency_sweep.patterns.count == 2);
-    CHECK(strcmp(cfg.latency_sweep.patterns.name[1], "stride:64") == 0);
+    CHECK(strcmp(cfg.latency_sweep.patterns.item[1].name, "stride:64") == 0);
     CHECK(cfg.bandwidth_sweep.kernels.count == 2);
-    CHECK(strcmp(cfg.bandwidth_sweep.kernels.name[1], "triad") == 0);
+    CHECK(cfg.bandwidth_sweep.kernels.id[1] == NPRB_KERNEL_TRIAD);
     CHECK(nprb_config_set(&cfg, "latency_sweep.sizes=auto", err, sizeof err) == 0);
     CHECK(cfg.latency_sweep.sizes.count == 0);
     CHECK(nprb_config_set(&cfg, "stride_sweep.strides=8,64,4KiB", err, sizeof err) == 0);

@@ -4,6 +4,7 @@
  * read_strided curve per stride, and the dry-run summary names both memory nodes. */
 #include "check.h"
 #include "config/config.h"
+#include "experiments/descriptor.h"
 #include "experiments/plan.h"
 #include "util/sweep.h"
 #include "host/topo.h"
@@ -79,7 +80,7 @@ static void huge_l3_bounded(const char *dir)
     int points[2] = {0, 0};
     for (size_t i = 0; i < plan.count; i++) {
         const struct nprb_plan_item *it = &plan.items[i];
-        int k = it->experiment == NPRB_EXP_BANDWIDTH_SWEEP;
+        int k = strcmp(nprb_experiment_name(it->experiment), "bandwidth_sweep") == 0;
         bytes[k] += it->size_bytes;
         points[k]++;
         largest = it->size_bytes > largest ? it->size_bytes : largest;

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file descriptor.h
+ * What an experiment is to the rest of the program: one descriptor, exported by the
+ * experiment's own file (src/experiments/<name>.c) and listed in the registry (registry.c).
+ * Plan items point at it; the job measures an item through it.
+ */
+#ifndef NPRB_DESCRIPTOR_H
+#define NPRB_DESCRIPTOR_H
+
+#include "results/results.h"
+#include "util/status.h"
+
+struct nprb_planner;
+struct nprb_context;
+struct nprb_plan_item;
+
+/**
+ * Measures one plan item and appends its rows (a "failed" or "not_applicable" row when it
+ * cannot). @return NPRB_OK, NPRB_ERR_VALIDATION for a wrong answer, NPRB_ERR_NOMEM or
+ * NPRB_ERR_SYSTEM when the measurement could not be made (rows say why).
+ */
+typedef enum nprb_status (*nprb_measure_fn)(struct nprb_context *ctx,
+                                            const struct nprb_plan_item *item);
+
+/** Appends an experiment's items to the plan. @return 0, or -1 with the planner's err set. */
+typedef int (*nprb_plan_fn)(struct nprb_planner *p);
+
+struct nprb_experiment {
+    const char *name;         /**< "latency_matrix", ...: the config section and the column */
+    enum nprb_table_id table; /**< where its measurement rows go */
+    nprb_plan_fn plan;
+    nprb_measure_fn measure;
+};
+
+static inline const char *nprb_experiment_name(const struct nprb_experiment *e)
+{
+    return e->name;
+}
+
+static inline nprb_measure_fn nprb_experiment_measure(const struct nprb_experiment *e)
+{
+    return e->measure;
+}
+
+/** The table an experiment's rows go to. */
+static inline enum nprb_table_id nprb_experiment_table(const struct nprb_experiment *e)
+{
+    return e->table;
+}
+
+#endif

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* The planning and placement helpers every experiment shares (declared in experiment.h): why a
+ * node is skipped, the sweep sizes and the node a sweep runs on, the PUs and target nodes of an
+ * item, and whether its pages landed where the policy meant them to. */
 #include "experiments/experiment.h"
 
 #include "host/place.h"

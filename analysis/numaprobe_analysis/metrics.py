@@ -27,8 +27,9 @@ def hosts_frame(fleet):
     """One row per host: its node type (fingerprint and label) and hardware."""
     hosts = fleet["hosts"].sort_values(["file", "rank"])
     cols = ["host", "fingerprint", "node_type", "cpu_model", "packages", "numa_nodes", "cores",
-            "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel", "status", "config",
-            "peak_gbs"]
+            "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel", "thp_mode",
+            "numa_balancing", "governor", "boost", "dimms", "dimm_speed_mts", "status",
+            "config", "peak_gbs"]
     cols = [c for c in cols if c in hosts.columns]
     per_host = hosts.groupby("host", sort=True)[cols[1:]].first().reset_index()
     per_host["ranks"] = hosts.groupby("host", sort=True).size().values
@@ -169,7 +170,7 @@ def _cache_metrics(fleet, hosts, out, catalogue):
             catalogue[m.name] = m
             out.append((host, m.name, value, np.nan))
         rows = sweep[sweep.host == host]
-        curve = rows.assign(lines=lines_touched(rows)).groupby("lines")["latency_ns_median"].median()
+        curve = rows.assign(lines=lines_touched(rows)).groupby("lines").latency_ns_median.median()
         beyond = curve[curve.index >= max(last, 1)]
         if len(beyond):
             m = Metric("latency_memory_ns", "latency memory (lines >= last cache)", "ns", "lower")

@@ -47,7 +47,9 @@ def add_rows(path, table, new_rows):
 
 def next_measurement(path, rank):
     with h5py.File(path, "r") as f:
-        ids = [f[t]["measurement"][f[t]["rank"] == rank] for t in ("latency", "bandwidth")]
+        ids = [f[t]["measurement"][f[t]["rank"] == rank] for t in f
+               if isinstance(f[t], h5py.Dataset) and f[t].dtype.names
+               and "measurement" in f[t].dtype.names]
     return int(max(int(i.max()) if len(i) else 0 for i in ids)) + 1
 
 
@@ -62,7 +64,7 @@ def add_sweeps(path, scale=None):
     bw, lat, place = [], [], []
     for host, rank in ranks_of(path).items():
         mid = next_measurement(path, rank)
-        s = scale.get(host, 1.0)
+        s = scale.get(host, 1.0) * (0.45 if host.startswith("rome") else 1.0)
         common = {"rank": rank, "hostname": host, "cpu_node": 0, "mem_node": 0,
                   "mem_policy": "bind", "pair_class": "local", "slit": 10, "page_bytes": 4096,
                   **OK}
@@ -92,6 +94,7 @@ def add_sweeps(path, scale=None):
         for exp in range(3, 13):
             stride = 1 << exp
             ns = 2.0 if stride < 64 else 2.0 + 80.0 * min(1.0, (stride - 32) / 4000)
+            ns *= 1.2 if host.startswith("rome") else 1.0
             lat.append({**common, "measurement": mid, "experiment": "stride_sweep",
                         "size_bytes": 64 << 20, "pattern": f"stride:{stride}",
                         "slot_bytes": stride, "threads": 1, "samples": 11,

@@ -58,8 +58,9 @@ def comparison_title(v, ref):
     if is_host_report(v):
         return (f"Host figures: {v.type_names()[0]} (medians over the host's ranks and node "
                 f"pairs; % of peak: of one NUMA node's share of peak_gbs)")
-    return (f"Node-type comparison (median over hosts; X / ref: ratio to {ref}; % of peak: of "
-            f"one NUMA node's share of peak_gbs)")
+    ratio = f"X / ref: ratio to {ref}; " if len(v.types) > 1 else ""
+    return (f"Node-type comparison (median over hosts; {ratio}% of peak: of one NUMA node's "
+            f"share of peak_gbs)")
 
 
 def tables(v, reference=None):
@@ -148,6 +149,7 @@ def judgement_lines(v):
     rule = v.rule
     if is_host_report(v):
         lines = ["A single host: outliers need peers of its node type; see the host figures."]
+        lines += small_types_text(v.too_small, rule)
         noisy = noisy_frame(v)
         if len(noisy):
             lines.append(f"{len(noisy)} noisy figure(s): " + ", ".join(

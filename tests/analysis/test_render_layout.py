@@ -5,7 +5,10 @@ test_render.py is."""
 
 import re
 
-from test_render import browser, chromium  # noqa: F401 (the fixture)
+import test_render
+from test_render import chromium
+
+browser = test_render.browser  # the fixture: chromium, or a skip saying it is not installed
 
 # Once laid out: the ids of the tables in screen order (top to bottom), and whether the
 # comparison table is above the first image.
@@ -20,7 +23,7 @@ PROBE = ("<script>window.addEventListener('load', () => {"
          "   c.getBoundingClientRect().top < img)); });</script>")
 
 
-def _layout(browser, html_path, tmp_path):  # noqa: F811
+def _layout(browser, html_path, tmp_path):
     probed = tmp_path / "layout.html"
     probed.write_text(html_path.read_text().replace("</body>", PROBE + "</body>"))
     dom = chromium(browser, probed.as_uri(), "--dump-dom", "--window-size=1400,3000")
@@ -30,14 +33,14 @@ def _layout(browser, html_path, tmp_path):  # noqa: F811
     return order.group(1).split(","), above.group(1) == "true"
 
 
-def test_comparison_table_comes_first_on_screen(browser, synthetic, tmp_path):  # noqa: F811
+def test_comparison_table_comes_first_on_screen(browser, synthetic, tmp_path):
     order, above = _layout(browser, synthetic["report"] / "report.html", tmp_path)
     assert order[0] == "table-comparison", order
     assert order.index("table-outliers") < order.index("table-node_types")
     assert above, "the comparison table is below a plot"
 
 
-def test_a_page_without_it_fails_the_check(browser, synthetic, tmp_path):  # noqa: F811
+def test_a_page_without_it_fails_the_check(browser, synthetic, tmp_path):
     """Negative control: the comparison table moved below the plots is caught."""
     html = (synthetic["report"] / "report.html").read_text()
     moved = re.sub(r"(<h2 id=comparison>.*?</table>)(.*?)(</body>)", r"\2\1\3", html,

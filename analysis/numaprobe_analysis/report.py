@@ -185,16 +185,16 @@ def judgement_lines(v):
 def text(v, plots=None, reference=None):
     """The report on stdout: the comparison, the outliers and drift, then per type."""
     parts = []
-    tabs = tables(v, reference)
     with pd.option_context("display.width", 200, "display.max_columns", 30,
                            "display.max_colwidth", 50):
         line, _ = summary_line(v)
         parts.append(f"{title(v)}\n{line}")
-        t, frame = tabs["comparison"]
-        parts.append(f"{t}\n" + display(frame).to_string(index=False))
+        frame, ref = comparison_frame(v, reference)
+        parts.append(f"{comparison_title(v, ref)}\n" + display(frame).to_string(index=False))
         parts.append("Outliers\n" + "\n".join(judgement_lines(v)))
-        if "drift" in tabs and len(tabs["drift"][1]):
-            parts.append(f"{tabs['drift'][0]}\n" + display(tabs["drift"][1]).to_string(
+        drift = drift_frame(v)
+        if len(drift) and not is_host_report(v):
+            parts.append("Config drift within a node type\n" + display(drift).to_string(
                 index=False))
         parts.append("Node types\n" + display(v.types).to_string(index=False))
         for typ in v.type_names():

@@ -22,7 +22,7 @@ def compare(base_values, new_values, catalogue, threshold_pct=10.0, tolerances=N
     tolerances = tolerances or {}
     judged = [k for k, m in catalogue.items() if m.judged]
     both = base_values.merge(new_values, on=["host", "metric"], suffixes=("_base", "_new"))
-    both = both[both.metric.isin(judged)]
+    both = both[both.metric.isin(judged) & both.value_base.notna() & both.value_new.notna()]
     rows = []
     for r in both.itertuples(index=False):
         m = catalogue[r.metric]
@@ -137,7 +137,8 @@ def against_references(values, hosts, catalogue, refs):
             if not isinstance(bounds, dict) or not set(bounds) <= {"min", "max"}:
                 raise UnusableInput(f"reference {name!r} {key}: expected {{min: X, max: Y}}")
             m = catalogue[key]
-            vals = values[(values.metric == key) & values.host.isin(sel.host)]
+            vals = values[(values.metric == key) & values.host.isin(sel.host)
+                          & values.value.notna()]
             for r in vals.itertuples(index=False):
                 peak = info.at[r.host, "peak_gbs"] if "peak_gbs" in info.columns else np.nan
                 lo = _bound(bounds["min"], peak) if "min" in bounds else np.nan

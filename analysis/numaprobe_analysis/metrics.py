@@ -27,8 +27,9 @@ def hosts_frame(fleet):
     """One row per host: its node type (fingerprint and label) and hardware."""
     hosts = fleet["hosts"].sort_values(["file", "rank"])
     cols = ["host", "fingerprint", "node_type", "cpu_model", "packages", "numa_nodes", "cores",
-            "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel", "status", "config",
-            "peak_gbs"]
+            "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel", "thp_mode",
+            "numa_balancing", "governor", "boost", "dimms", "dimm_speed_mts", "status",
+            "config", "peak_gbs"]
     cols = [c for c in cols if c in hosts.columns]
     per_host = hosts.groupby("host", sort=True)[cols[1:]].first().reset_index()
     per_host["ranks"] = hosts.groupby("host", sort=True).size().values
@@ -119,33 +120,58 @@ def lines_touched(rows):
     return rows.size_bytes * LINE // np.maximum(rows.slot_bytes, LINE)
 
 
+def measured_levels(fleet):
+    """Per host and cache level (1, 2, 3) as `/cache_levels` judged it: hwloc's size, the
+    measured size (0: no step found, or not judged), and the latency before the step (NaN
+    where no step was measured). Medians over the host's ranks; empty without the table."""
+    cl = fleet["cache_levels"] if "cache_levels" in fleet.tables else pd.DataFrame()
+    cols = ["host", "level", "hwloc_bytes", "measured_bytes", "latency_ns"]
+    if cl.empty or "host" not in cl.columns:
+        return pd.DataFrame(columns=cols)
+    cl = cl.assign(latency_ns=np.where(cl.measured_bytes > 0, cl.latency_ns_below, np.nan),
+                   measured=np.where(cl.measured_bytes > 0, cl.measured_bytes, np.nan))
+    out = cl.groupby(["host", "level"]).agg(hwloc_bytes=("hwloc_bytes", "max"),
+                                            measured_bytes=("measured", "median"),
+                                            latency_ns=("latency_ns", "median")).reset_index()
+    out["measured_bytes"] = out.measured_bytes.fillna(0).astype(np.uint64)
+    return out[cols]
+
+
 def _cache_metrics(fleet, hosts, out, catalogue):
-    """Latency at each cache level: the random chase at the largest swept point whose lines
-    touched are at most half the level's size and more than the level below (so it sits in that
-    level); memory: the largest point whose lines are at least the last level's size (its
-    adjacent-line prefetches then fill twice that)."""
+    """Latency at each cache level: from `/cache_levels`, the random chase's latency at the
+    last sweep point before the level's measured step (`latency_ns_below`); NaN where the level
+    was not judged or no step was found there, so a sweep that never reached the L3, or an L3
+    hwloc misreports, claims no L3 latency. Memory: the random chase at the largest swept point
+    whose lines touched are at least the last level's size (measured where a step was found,
+    else hwloc's), so the chase has left every cache."""
     lat = _ok(fleet["latency"])
     sweep = lat[(lat.experiment == "latency_sweep") & (lat.pattern == "random")
                 & (lat.cpu_node == lat.mem_node)]
     if len(sweep):  # one curve per host: its first sweeping node's (from: every sweeps each)
         sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
-    if sweep.empty:
-        return
+    levels = measured_levels(fleet)
+    by_host = {h: rows.set_index("level") for h, rows in levels.groupby("host")}
     sizes = hosts.set_index("host")
-    for host, rows in sweep.groupby("host"):
-        below = 0
-        curve = rows.assign(lines=lines_touched(rows)).groupby("lines")["latency_ns_median"].median()
-        for level, col in CACHE_LEVELS:
-            cache = int(sizes.at[host, col]) if col in sizes.columns else 0
-            if cache <= 0:
+    # /cache_levels is judged on the sweep: a host without ok sweep rows claims no level.
+    for host in sorted(set(sweep.host) if len(sweep) else ()):
+        judged = by_host.get(host)
+        last = 0
+        for n, (level, col) in enumerate(CACHE_LEVELS, 1):
+            hw = int(sizes.at[host, col]) if col in sizes.columns and host in sizes.index else 0
+            if judged is not None and n in judged.index:
+                row = judged.loc[n]
+                value = float(row.latency_ns)
+                last = int(row.measured_bytes) or int(row.hwloc_bytes) or hw
+            elif hw > 0:
+                value, last = np.nan, hw  # hwloc reports the level; nothing judged it
+            else:
                 continue
-            inside = curve[(curve.index <= cache // 2) & (curve.index > below)]
-            below = cache
-            if len(inside):
-                m = Metric(f"latency_{level}_ns", f"latency {level}", "ns", "lower")
-                catalogue[m.name] = m
-                out.append((host, m.name, float(inside.iloc[-1]), np.nan))
-        beyond = curve[curve.index >= max(below, 1)]
+            m = Metric(f"latency_{level}_ns", f"latency {level}", "ns", "lower")
+            catalogue[m.name] = m
+            out.append((host, m.name, value, np.nan))
+        rows = sweep[sweep.host == host]
+        curve = rows.assign(lines=lines_touched(rows)).groupby("lines").latency_ns_median.median()
+        beyond = curve[curve.index >= max(last, 1)]
         if len(beyond):
             m = Metric("latency_memory_ns", "latency memory (lines >= last cache)", "ns", "lower")
             catalogue[m.name] = m
@@ -186,7 +212,8 @@ def _first_touch_metrics(fleet, out, catalogue):
 
 def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     """Long frame host, type, metric, value, spread_pct, noisy; and the catalogue of metrics
-    found (in order). noisy: the spread is above @p noisy_pct."""
+    found (in order). noisy: the spread is above @p noisy_pct. value is NaN for a cache level
+    not judged on the host (no measured step): shown as such, never judged or compared."""
     out, catalogue = [], {}
     _matrix_metrics(fleet, out, catalogue)
     _cache_metrics(fleet, hosts, out, catalogue)
@@ -204,15 +231,16 @@ SUMMARY_COLUMNS = ["type", "metric", "unit", "hosts", "median", "q25", "q75", "I
 
 
 def summary_frame(values, catalogue):
-    """Per node type and metric: hosts, median, IQR (q25..q75), min, max."""
+    """Per node type and metric: hosts with a value, median, IQR (q25..q75), min, max."""
     rows = []
     for (typ, metric), v in values.groupby(["type", "metric"], sort=False):
-        x = v.value.to_numpy()
-        q25, q50, q75 = np.percentile(x, [25, 50, 75])
+        x = v.value.dropna().to_numpy()  # NaN: a cache level not judged on that host
+        q25, q50, q75 = np.percentile(x, [25, 50, 75]) if len(x) else (np.nan,) * 3
         m = catalogue[metric]
         rows.append({"type": typ, "metric": m.label, "unit": m.unit, "hosts": len(x),
                      "median": q50, "q25": q25, "q75": q75, "IQR": q75 - q25,
-                     "min": x.min(), "max": x.max(), "key": metric})
+                     "min": x.min() if len(x) else np.nan,
+                     "max": x.max() if len(x) else np.nan, "key": metric})
     order = {k: i for i, k in enumerate(catalogue)}
     frame = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
     if frame.empty:

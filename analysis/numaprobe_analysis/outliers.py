@@ -42,6 +42,7 @@ def find_outliers(values, catalogue, rule=OutlierRule(), hosts_per_type=None):
     rows = []
     if "noisy" in values.columns:  # a noisy figure is shown, never judged
         values = values[~values.noisy]
+    values = values[values.value.notna()]  # a cache level not judged on the host
     for typ, group in values.groupby("type", sort=True):
         if typ in too_small:
             continue

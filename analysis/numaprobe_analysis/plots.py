@@ -14,7 +14,8 @@ import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from .fleetview import skip_reason  # noqa: E402
-from .metrics import CACHE_LEVELS, first_touch_modes, lines_touched  # noqa: E402
+from .metrics import CACHE_LEVELS, first_touch_modes, lines_touched, measured_levels  # noqa: E402
+from .summary import is_host_report  # noqa: E402
 
 
 class Skipped(Exception):
@@ -61,6 +62,7 @@ def latency_vs_working_set(v):
         sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
     if sweep.empty or sweep.size_bytes.nunique() < 2:
         raise Skipped("no latency_sweep rows (pattern random) over two or more working sets")
+    levels = measured_levels(v.fleet)
     fig, ax = plt.subplots(figsize=(9, 5))
     for typ, rows in _by_type(v, sweep):
         per_host = (rows.assign(lines=lines_touched(rows))
@@ -78,15 +80,121 @@ def latency_vs_working_set(v):
                 ax.annotate(level, (size, 1), xycoords=("data", "axes fraction"),
                             xytext=(2, -12), textcoords="offset points", color=colour,
                             fontsize=8)
+        judged = levels[levels.host.isin(v.type_hosts(typ)) & (levels.measured_bytes > 0)]
+        for level, m in judged.groupby("level").measured_bytes.median().items():
+            ax.axvline(m, color=colour, ls="--", lw=1)
+            ax.annotate(f"L{level} measured", (m, 0), xycoords=("data", "axes fraction"),
+                        xytext=(2, 4), textcoords="offset points", color=colour, fontsize=7,
+                        rotation=90)
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_formatter(FuncFormatter(_bytes_label))
     ax.set_yscale("log")
     ax.set_xlabel("cache lines the chase touches (log2; one 64 B line per slot)")
     ax.set_ylabel("ns per dependent load (median)")
-    ax.set_title("Latency vs working set, random chase, local memory; band = IQR over hosts, "
-                 "dotted = cache sizes", fontsize=10)
+    ax.set_title("Latency vs working set, random chase, local memory\nband = IQR over hosts, "
+                 "dotted = hwloc's cache sizes, dashed = measured steps (/cache_levels)",
+                 fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
+    return fig
+
+
+def _type_curves(v, ax, rows, x, y):
+    """Per node type: the median over its hosts of y by x, with the IQR band."""
+    for typ, r in _by_type(v, rows):
+        per_host = r.groupby(["host", x])[y].median().unstack(0)
+        q = per_host.quantile([0.25, 0.5, 0.75], axis=1).T.sort_index()
+        colour = _colour(v, typ)
+        ax.plot(q.index, q[0.5], marker="o", ms=3, color=colour,
+                label=f"{typ} (median of {per_host.shape[1]} host(s))")
+        if per_host.shape[1] > 1:
+            ax.fill_between(q.index, q[0.25], q[0.75], color=colour, alpha=0.25, lw=0)
+
+
+def _kernel_label(rows):
+    """The kernel, with the stride of read_strided (one curve per stride)."""
+    if "stride_bytes" not in rows.columns:
+        return rows.kernel
+    return np.where((rows.kernel == "read_strided") & (rows.stride_bytes > 0),
+                    rows.kernel + ":" + rows.stride_bytes.astype(str) + "B", rows.kernel)
+
+
+def _bandwidth_rows(v, experiment):
+    bw = _ok(v.fleet["bandwidth"])
+    rows = bw[bw.experiment == experiment] if len(bw) else bw
+    if rows.empty:
+        raise Skipped(skip_reason(v.fleet["bandwidth"], experiment,
+                                  f"no {experiment} rows with status ok"))
+    return rows.assign(kernel_label=_kernel_label(rows))
+
+
+def _panels(n):
+    cols = min(3, n)
+    fig, axes = plt.subplots((n + cols - 1) // cols, cols, figsize=(5.5 * cols, 4.2 *
+                                                                     ((n + cols - 1) // cols)),
+                             squeeze=False)
+    for ax in list(axes.flat)[n:]:
+        ax.set_axis_off()
+    return fig, list(axes.flat)[:n]
+
+
+def bandwidth_vs_working_set(v):
+    """bandwidth_sweep: GB/s against bytes per array, one panel per kernel (STREAM's and
+    likwid-bench's view: where each cache level ends), GB/s from zero."""
+    rows = _bandwidth_rows(v, "bandwidth_sweep")
+    kernels = sorted(rows.kernel_label.unique())
+    fig, axes = _panels(len(kernels))
+    for ax, kernel in zip(axes, kernels):
+        _type_curves(v, ax, rows[rows.kernel_label == kernel], "size_bytes", "gbs_best")
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_formatter(FuncFormatter(_bytes_label))
+        ax.set_ylim(bottom=0)
+        ax.tick_params(axis="x", labelrotation=30, labelsize=8)
+        ax.set_xlabel("bytes per array (log2)")
+        ax.set_ylabel("GB/s (best)")
+        ax.set_title(f"{kernel}: bandwidth vs working set, first node's cores", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def thread_scaling(v):
+    """thread_scaling: GB/s against threads on the first node, one panel per kernel."""
+    rows = _bandwidth_rows(v, "thread_scaling")
+    kernels = sorted(rows.kernel_label.unique())
+    fig, axes = _panels(len(kernels))
+    for ax, kernel in zip(axes, kernels):
+        _type_curves(v, ax, rows[rows.kernel_label == kernel], "threads", "gbs_best")
+        ax.set_ylim(bottom=0)
+        ax.set_xlim(left=0)
+        ax.set_xlabel("threads (one per core of the first node)")
+        ax.set_ylabel("GB/s (best)")
+        ax.set_title(f"{kernel}: thread scaling", fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def stride_sweep(v):
+    """stride_sweep: ns per load of a sequential chase against its stride (where the
+    prefetchers stop helping), ns from zero."""
+    lat = _ok(v.fleet["latency"])
+    rows = lat[lat.experiment == "stride_sweep"] if len(lat) else lat
+    if rows.empty:
+        raise Skipped(skip_reason(v.fleet["latency"], "stride_sweep",
+                                  "no stride_sweep rows with status ok"))
+    fig, ax = plt.subplots(figsize=(9, 5))
+    _type_curves(v, ax, rows, "slot_bytes", "latency_ns_median")
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_formatter(FuncFormatter(_bytes_label))
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("stride (log2)")
+    ax.set_ylabel("ns per dependent load (median)")
+    ax.set_title("Stride sweep: sequential chase, local memory", fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
     return fig
 
 
@@ -158,7 +266,15 @@ def numa_heatmaps(v):
     return fig
 
 
+STRIP_MIN_PCT = 15.0  # the narrowest strip axis, +-; wider only to hold every host
+
+
 def host_strips(v):
+    """Each host's deviation in % from its type's median, per metric. The axis is symmetric and
+    never narrower than +-STRIP_MIN_PCT, so a spread of 0.001% stays a flat row of dots and
+    only a real deviation leaves the middle; outlier labels stay inside the figure."""
+    if is_host_report(v):
+        raise Skipped("a single host: no peers to place it among (see the host figures)")
     metrics = [k for k, m in v.catalogue.items() if m.judged]
     if not metrics:
         raise Skipped("no headline metrics measured (no matrix rows with status ok)")
@@ -170,24 +286,35 @@ def host_strips(v):
     rng = np.random.default_rng(0)  # fixed jitter: the same data draws the same picture
     for ax, key in zip(axes.flat, metrics):
         m = v.catalogue[key]
-        vals = v.values[v.values.metric == key]
-        groups = [vals[vals["type"] == t].value.to_numpy() for t in types]
+        vals = v.values[(v.values.metric == key) & v.values.value.notna()]
+        med = vals.groupby("type").value.transform("median")
+        vals = vals.assign(pct=np.where(med != 0, 100 * (vals.value - med) / med.abs(), 0.0))
+        span = max(STRIP_MIN_PCT, float(vals.pct.abs().max()) * 1.25 if len(vals) else 0.0)
+        groups = [vals[vals["type"] == t].pct.to_numpy() for t in types]
         ax.boxplot(groups, positions=range(len(types)), widths=0.5, showfliers=False)
+        ax.axhline(0, color="grey", lw=0.8)
         for i, t in enumerate(types):
             rows = vals[vals["type"] == t]
             x = i + rng.uniform(-0.15, 0.15, len(rows))
             bad = np.array([(h, key) in flagged for h in rows.host], dtype=bool)
-            ax.scatter(x[~bad], rows.value[~bad], s=12, color=_colour(v, t), alpha=0.8)
-            ax.scatter(x[bad], rows.value[bad], s=40, color="red", marker="X", zorder=3)
+            ax.scatter(x[~bad], rows.pct[~bad], s=12, color=_colour(v, t), alpha=0.8)
+            ax.scatter(x[bad], rows.pct[bad], s=40, color="red", marker="X", zorder=3)
             for xi, (_, r) in zip(x[bad], rows[bad].iterrows()):
-                ax.annotate(r.host, (xi, r.value), xytext=(4, 4), textcoords="offset points",
-                            color="red", fontsize=8)
+                # labels point toward the middle, so none leaves the panel
+                dy = -10 if r.pct > 0 else 4
+                ax.annotate(f"{r.host} ({r.pct:+.0f}%)", (xi, r.pct), xytext=(4, dy),
+                            textcoords="offset points", color="red", fontsize=8,
+                            annotation_clip=False)
+        ax.set_ylim(-span, span)
+        ax.set_xlim(-0.6, len(types) - 0.4)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _p: f"{y:+.0f}%"))
         ax.set_xticks(range(len(types)), types, fontsize=7, rotation=10)
-        ax.set_title(f"{m.label} ({m.unit}, {m.better} is better)", fontsize=9)
+        ax.set_title(f"{m.label} ({m.unit}, {m.better} is better)\n% from the type median",
+                     fontsize=9)
         ax.grid(True, axis="y", alpha=0.3)
     for ax in list(axes.flat)[len(metrics):]:
         ax.set_axis_off()
-    fig.suptitle("Per host, by node type (red X: outlier host)", fontsize=10)
+    fig.suptitle("Per host, % from its node type's median (red X: outlier host)", fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     return fig
 
@@ -266,6 +393,7 @@ def loaded_latency_curves(v):
         for i, (pair, p) in enumerate(rows.groupby("pair_class")):
             for host, h in p.groupby("host"):
                 h = h.groupby("delay_spins")[["load_gbs", "latency_ns_median"]].median()
+                h = h.sort_values("load_gbs")  # by injected load, not by delay
                 ax.plot(h.load_gbs, h.latency_ns_median, color=f"C{i}", alpha=0.25, lw=1)
             med = p.groupby("delay_spins")[["load_gbs", "latency_ns_median"]].median()
             med = med.sort_values("load_gbs")
@@ -273,6 +401,8 @@ def loaded_latency_curves(v):
                     label=f"{pair}: median of {p.host.nunique()} host(s)")
         ax.set_xlabel("injected load (GB/s)")
         ax.set_ylabel("chase latency, ns (median)")
+        ax.set_ylim(bottom=0)
+        ax.set_xlim(left=0)
         ax.set_title(f"{typ}: latency under load", fontsize=9)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
@@ -280,14 +410,20 @@ def loaded_latency_curves(v):
     return fig
 
 
+# In the report's reading order.
 PLOTS = (
     ("latency_vs_working_set", "Latency vs working set", latency_vs_working_set),
+    ("bandwidth_vs_working_set", "Bandwidth vs working set, per kernel",
+     bandwidth_vs_working_set),
+    ("thread_scaling", "Thread scaling", thread_scaling),
+    ("stride_sweep", "Stride sweep", stride_sweep),
     ("numa_heatmaps", "NUMA latency and bandwidth matrices beside firmware distances",
      numa_heatmaps),
-    ("host_strips", "Per-host values by node type, outliers labelled", host_strips),
+    ("host_strips", "Per-host values by node type, % from the type median, outliers labelled",
+     host_strips),
+    ("loaded_latency_curves", "Loaded latency", loaded_latency_curves),
     ("first_touch_pages", "First-touch page distribution", first_touch_pages),
     ("balancing_series", "Automatic NUMA balancing over time", balancing_series),
-    ("loaded_latency_curves", "Loaded latency", loaded_latency_curves),
 )
 
 

@@ -11,6 +11,8 @@ import pandas as pd
 
 from .metrics import NOISY_PCT
 from .outliers import small_types_text
+from .summary import (comparison_frame, drift_frame, drift_text, is_host_report,
+                      outliers_with_drift)
 from .topology import class_table, first_rank_rows, numactl_lines, sweep_table
 
 
@@ -45,13 +47,36 @@ def type_summary(v, typ):
     return s[["metric", "unit", "hosts", "median", "q25", "q75", "IQR", "min", "max"]]
 
 
-def tables(v):
+def title(v):
+    """A single host gets a host report; several, a fleet report."""
+    if is_host_report(v):
+        return f"numaprobe host report: {v.hosts.host.iloc[0]}"
+    return "numaprobe fleet report"
+
+
+def comparison_title(v, ref):
+    if is_host_report(v):
+        return (f"Host figures: {v.type_names()[0]} (medians over the host's ranks and node "
+                f"pairs; % of peak: of one NUMA node's share of peak_gbs)")
+    ratio = f"X / ref: ratio to {ref}; " if len(v.types) > 1 else ""
+    return (f"Node-type comparison (median over hosts; {ratio}% of peak: of one NUMA node's "
+            f"share of peak_gbs)")
+
+
+def tables(v, reference=None):
     """Every table of the report, in reading order: name -> (title, frame). The CSV files take
-    the names; the plots follow the outliers."""
-    out = {"node_types": ("Node types", v.types),
-           "noisy": (f"Noisy figures (spread above {NOISY_PCT:g}%: shown, not judged)",
-                     noisy_frame(v)),
-           "outliers": ("Outlier hosts", v.outliers.drop(columns=["key"]))}
+    the names. The answer first: the node-type comparison, then the outliers with their config
+    drift; the plots follow them (HTML, Markdown), then the details."""
+    comparison, ref = comparison_frame(v, reference)
+    drift = drift_frame(v)
+    out = {"comparison": (comparison_title(v, ref), comparison)}
+    if not is_host_report(v):
+        out["outliers"] = ("Outlier hosts, with their config drift", outliers_with_drift(v, drift))
+        out["drift"] = ("Config drift within a node type (hosts unlike most of their type)",
+                        drift)
+    out["noisy"] = (f"Noisy figures (spread above {NOISY_PCT:g}%: shown, not judged)",
+                    noisy_frame(v))
+    out["node_types"] = ("Node types", v.types)
     classes = class_table(v.fleet, v.hosts)
     for i, typ in enumerate(v.type_names()):
         out[f"summary_type{i + 1}"] = (f"{typ}: median and IQR over hosts", type_summary(v, typ))
@@ -70,6 +95,25 @@ def tables(v):
         if len(v.values) else pd.DataFrame(columns=["type", "host"])
     out["host_metrics"] = ("Every host's headline values", wide.reset_index())
     return out
+
+
+# The tables after which the plots come: the answer (comparison, outliers, drift) first.
+LEAD = ("comparison", "outliers", "drift")
+
+
+def summary_line(v):
+    """The first sentence: how many hosts, types, outliers and noisy figures."""
+    n_out = v.outliers.host.nunique()
+    noisy = noisy_frame(v)
+    if is_host_report(v):
+        h = v.hosts.iloc[0]
+        text = f"One host, {h.host}, of node type {h.type}: not judged against peers."
+    else:
+        text = (f"{len(v.hosts)} host(s) of {len(v.types)} node type(s); {n_out} outlier "
+                f"host(s).")
+    if len(noisy):
+        text += f" {len(noisy)} noisy figure(s) not judged."
+    return text, n_out
 
 
 def noisy_frame(v):
@@ -103,6 +147,15 @@ def type_topology(v, typ):
 def judgement_lines(v):
     """Sentences about outliers: who is off and by how much, and which types were not judged."""
     rule = v.rule
+    if is_host_report(v):
+        lines = ["A single host: outliers need peers of its node type; see the host figures."]
+        lines += small_types_text(v.too_small, rule)
+        noisy = noisy_frame(v)
+        if len(noisy):
+            lines.append(f"{len(noisy)} noisy figure(s): " + ", ".join(
+                f"{r.metric} ({r.spread_pct:.0f}%)" for r in noisy.head(10).itertuples(
+                    index=False)))
+        return lines
     lines = [f"Outlier rule: robust z-score (median, MAD scaled to sigma) above "
              f"{rule.z_limit:g} and more than {rule.pct_limit:g}% from the type median, "
              f"in node types of at least {rule.min_hosts} hosts."]
@@ -120,17 +173,29 @@ def judgement_lines(v):
                          f"{r.host} {r.metric} ({r.spread_pct:.0f}%)"
                          for r in noisy.head(10).itertuples(index=False))
                      + (", ..." if len(noisy) > 10 else ""))
+    drift = drift_text(drift_frame(v))
     for r in v.outliers.itertuples(index=False):
         lines.append(f"{r.host} ({r.type}): {r.metric} {_fmt(r.value)} {r.unit} vs type median "
                      f"{_fmt(r.type_median)} ({r.deviation_pct:+.1f}%, z {r.robust_z:+.1f}, "
-                     f"{r.verdict})")
+                     f"{r.verdict})" + (f"; config drift: {drift[r.host]}" if r.host in drift
+                                        else ""))
     return lines
 
 
-def text(v, plots=None):
+def text(v, plots=None, reference=None):
+    """The report on stdout: the comparison, the outliers and drift, then per type."""
     parts = []
     with pd.option_context("display.width", 200, "display.max_columns", 30,
                            "display.max_colwidth", 50):
+        line, _ = summary_line(v)
+        parts.append(f"{title(v)}\n{line}")
+        frame, ref = comparison_frame(v, reference)
+        parts.append(f"{comparison_title(v, ref)}\n" + display(frame).to_string(index=False))
+        parts.append("Outliers\n" + "\n".join(judgement_lines(v)))
+        drift = drift_frame(v)
+        if len(drift) and not is_host_report(v):
+            parts.append("Config drift within a node type\n" + display(drift).to_string(
+                index=False))
         parts.append("Node types\n" + display(v.types).to_string(index=False))
         for typ in v.type_names():
             s = type_summary(v, typ)
@@ -139,7 +204,6 @@ def text(v, plots=None):
             c = type_classes(class_table(v.fleet, v.hosts), typ)
             if len(c):
                 parts.append(f"{typ}: per pair class\n" + display(c).to_string(index=False))
-    parts.append("Outliers\n" + "\n".join(judgement_lines(v)))
     if plots:
         lines = [f"  {p.name}: {'written' if not p.skipped else 'skipped: ' + p.skipped}"
                  for p in plots]
@@ -178,14 +242,21 @@ def _md_plots(plots):
 
 
 def write_markdown(v, tabs, plots, path):
-    out = [f"# numaprobe fleet report\n\n{_generated()}\n"]
-    for name, (title, frame) in tabs.items():
-        out.append(f"## {title}\n\n{_md_table(frame)}")
-        if name == "outliers":
+    line, _ = summary_line(v)
+    out = [f"# {title(v)}\n\n{_generated()}\n\n{line}\n"]
+    out += [f"- note: {n}" for n in v.fleet.notes]
+    for name, (heading, frame) in tabs.items():
+        out.append(f"## {heading}\n\n{_md_table(frame)}")
+        if name == "comparison":
             out.append("\n".join(f"- {line}" for line in judgement_lines(v)) + "\n")
+        if name == _last_lead(tabs):
             out.append(_md_plots(plots))
     with open(path, "w") as f:
         f.write("\n".join(out))
+
+
+def _last_lead(tabs):
+    return [n for n in LEAD if n in tabs][-1]
 
 
 def _generated():
@@ -202,10 +273,11 @@ figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #d
 """
 
 
-def _html_table(frame):
+def _html_table(frame, name=""):
     if frame.empty:
         return "<p class=note>(none)</p>"
-    return display(frame).to_html(index=False, escape=True, border=0)
+    return display(frame).to_html(index=False, escape=True, border=0,
+                                  table_id=f"table-{name}" if name else None)
 
 
 def _data_uri(png):
@@ -215,25 +287,28 @@ def _data_uri(png):
 
 def write_html(v, tabs, plots, path):
     e = html.escape
-    body = [f"<h1>numaprobe fleet report</h1><p class=note>{e(_generated())}</p>"]
-    n_out = v.outliers.host.nunique()
-    body.append(f"<p>{len(v.hosts)} host(s) of {len(v.types)} node type(s); "
-                f"<span class={'bad' if n_out else 'note'}>{n_out} outlier host(s)</span>.</p>")
-    for name, (title, frame) in tabs.items():
+    line, n_out = summary_line(v)
+    body = [f"<h1>{e(title(v))}</h1><p class=note>{e(_generated())}</p>",
+            f"<p id=summary class={'bad' if n_out else 'note'}>{e(line)}</p>"]
+    if v.fleet.notes:
+        body.append("<ul class=note>" + "".join(f"<li>{e(n)}</li>" for n in v.fleet.notes)
+                    + "</ul>")
+    for name, (heading, frame) in tabs.items():
         if name == "host_metrics":
             continue  # long; in CSV and Markdown
-        body.append(f"<h2>{e(title)}</h2>{_html_table(frame)}")
+        body.append(f"<h2 id={name}>{e(heading)}</h2>{_html_table(frame, name)}")
+        if name == "comparison":
+            body.append("<ul>" + "".join(f"<li>{e(x)}</li>" for x in judgement_lines(v))
+                        + "</ul>")
         if name.startswith("classes_type"):
             host, lines = type_topology(v, v.type_names()[int(name[len("classes_type"):]) - 1])
             if lines:
                 body.append(f"<p>Topology of {e(host)} (as <code>numactl --hardware</code>; "
                             f"free: when the run started)</p><pre>{e(chr(10).join(lines))}"
                             f"</pre>")
-        if name == "outliers":
-            body.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in judgement_lines(v))
-                        + "</ul>")
+        if name == _last_lead(tabs):
             body.append(_html_plots(plots))
-    page = (f"<!DOCTYPE html><html><head><meta charset=utf-8><title>numaprobe fleet report"
+    page = (f"<!DOCTYPE html><html><head><meta charset=utf-8><title>{e(title(v))}"
             f"</title><style>{CSS}</style></head><body>{''.join(body)}</body></html>")
     with open(path, "w") as f:
         f.write(page)
@@ -251,10 +326,10 @@ def _html_plots(plots):
     return "".join(parts)
 
 
-def write_all(v, plots, outdir):
+def write_all(v, plots, outdir, reference=None):
     """Writes report.html, report.md and the CSV files into outdir; returns the HTML path."""
     os.makedirs(outdir, exist_ok=True)
-    tabs = tables(v)
+    tabs = tables(v, reference)
     write_csv(tabs, outdir)
     write_markdown(v, tabs, plots, os.path.join(outdir, "report.md"))
     html_path = os.path.join(outdir, "report.html")

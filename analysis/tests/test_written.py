@@ -27,13 +27,18 @@ def _supported(path):
     with h5py.File(path, "r") as f:
         lat, bw = _table(f, "latency"), _table(f, "bandwidth")
         loaded, bal = _table(f, "loaded_latency"), _table(f, "balancing")
+        n_hosts = _table(f, "hosts").hostname.nunique()
     ok = lat[lat.status == "ok"]
     sweep = ok[(ok.experiment == "latency_sweep") & (ok.pattern == "random")]
     matrix = ok[(ok.experiment == "latency_matrix") & (ok.mem_policy == "bind")]
     return {
         "latency_vs_working_set": sweep.size_bytes.nunique() >= 2,
         "numa_heatmaps": bool(len(matrix)) and matrix.groupby("rank").mem_node.nunique().max() >= 2,
-        "host_strips": bool(len(matrix)),
+        "host_strips": bool(len(matrix)) and n_hosts > 1,  # a host report has no strips
+        "bandwidth_vs_working_set": bool(((bw.experiment == "bandwidth_sweep")
+                                          & (bw.status == "ok")).any()),
+        "thread_scaling": bool(((bw.experiment == "thread_scaling") & (bw.status == "ok")).any()),
+        "stride_sweep": bool(((lat.experiment == "stride_sweep") & (lat.status == "ok")).any()),
         "first_touch_pages": bool(((bw.experiment == "first_touch") & (bw.status == "ok")).any()),
         "balancing_series": bool((bal.status == "ok").any()) if len(bal) else False,
         "loaded_latency_curves": bool((loaded.status == "ok").any()) if len(loaded) else False,

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""What the report opens with: the node-type comparison (metrics as rows, node types as
+columns, the ratio to a reference type, the share of the theoretical peak) and the config
+drift within a node type that usually explains an outlier host."""
+
+import numpy as np
+import pandas as pd
+
+# /hosts columns that change what a host measures without changing its hardware fingerprint.
+DRIFT_FIELDS = ("kernel", "thp_mode", "numa_balancing", "governor", "boost", "dimms",
+                "dimm_speed_mts")
+
+
+def is_host_report(v):
+    """One host: the report describes it, with no fleet panels of one dot each."""
+    return len(v.hosts) == 1
+
+
+def reference_type(v, wanted=None):
+    """The type the ratios are taken against: @p wanted (its label, node_type or fingerprint),
+    else the first type of the report (types are sorted by label, as in node_types.csv)."""
+    types = v.type_names()
+    if wanted:
+        for t in types:
+            sel = v.hosts[v.hosts["type"] == t].iloc[0]
+            if wanted in (t, sel.node_type, sel.fingerprint):
+                return t
+        raise ValueError(f"reference type {wanted!r}: no such node type (types: "
+                         f"{', '.join(types)})")
+    return types[0] if types else None
+
+
+def node_peak_pct(v, key):
+    """Per type: median over its hosts of the metric as a share (%) of one NUMA node's part of
+    the host's peak_gbs (channels x MT/s x 8 B divided evenly over its nodes: a matrix figure
+    is one node's threads on one node's memory). Empty where the peak is unknown (0)."""
+    if "peak_gbs" not in v.hosts.columns or "numa_nodes" not in v.hosts.columns:
+        return {}
+    hosts = v.hosts.set_index("host")
+    vals = v.values[(v.values.metric == key) & v.values.value.notna()]
+    out = {}
+    for typ, rows in vals.groupby("type"):
+        peak = hosts.loc[rows.host, "peak_gbs"].to_numpy(dtype=float) / \
+            np.maximum(hosts.loc[rows.host, "numa_nodes"].to_numpy(dtype=float), 1)
+        share = 100 * rows.value.to_numpy() / np.where(peak > 0, peak, np.nan)
+        if np.isfinite(share).any():
+            out[typ] = float(np.nanmedian(share))
+    return out
+
+
+def comparison_frame(v, reference=None):
+    """Metrics as rows; per node type its median over hosts, beside it the ratio to the
+    reference type's median and, for bandwidth, the share of the node's peak."""
+    types = v.type_names()
+    ref = reference_type(v, reference)
+    med = v.summary.set_index(["type", "key"])["median"] if len(v.summary) else pd.Series(
+        dtype=float)
+    counts = v.hosts.groupby("type").host.nunique()
+    rows = [{"metric": "hosts", "unit": "", **{t: float(counts.get(t, 0)) for t in types}}]
+    for key, m in v.catalogue.items():
+        row = {"metric": m.label, "unit": m.unit, "better": m.better}
+        peak = node_peak_pct(v, key) if m.unit == "GB/s" else {}
+        for t in types:
+            x = float(med.get((t, key), np.nan))
+            row[t] = x
+            if len(types) > 1 and t != ref and m.unit != "%":  # no ratio of penalties
+                r = float(med.get((ref, key), np.nan))
+                row[f"{t} / ref"] = x / r if r and np.isfinite(r) else np.nan
+            if peak:
+                row[f"{t} % of peak"] = peak.get(t, np.nan)
+        rows.append(row)
+    cols = ["metric", "unit", "better"]
+    for t in types:
+        cols.append(t)
+        if len(types) > 1 and t != ref:
+            cols.append(f"{t} / ref")
+        if any(f"{t} % of peak" in r for r in rows):
+            cols.append(f"{t} % of peak")
+    frame = pd.DataFrame(rows)
+    return frame.reindex(columns=cols).fillna({"better": ""}), ref
+
+
+def drift_frame(v):
+    """Hosts whose config (DRIFT_FIELDS of /hosts) differs from the most common value of their
+    node type: type, host, field, value, type_value, type_share (hosts with type_value)."""
+    cols = ["type", "host", "field", "value", "type_value", "type_share"]
+    rows = []
+    fields = [f for f in DRIFT_FIELDS if f in v.hosts.columns]
+    for typ, hosts in v.hosts.groupby("type", sort=False):
+        if len(hosts) < 2:
+            continue
+        for f in fields:
+            counts = hosts[f].astype(str).value_counts()
+            if len(counts) < 2:
+                continue
+            common = counts.index[0]
+            for host, value in zip(hosts.host, hosts[f].astype(str)):
+                if value != common:
+                    rows.append([typ, host, f, value, common,
+                                 f"{counts.iloc[0]} of {len(hosts)}"])
+    return pd.DataFrame(rows, columns=cols).sort_values(["type", "host", "field"]).reset_index(
+        drop=True)
+
+
+def drift_text(drift):
+    """host -> "thp_mode always (type: madvise); kernel ..." for the hosts that drift."""
+    out = {}
+    for host, rows in drift.groupby("host"):
+        out[host] = "; ".join(f"{r.field} {r.value} (type: {r.type_value})"
+                              for r in rows.itertuples(index=False))
+    return out
+
+
+def outliers_with_drift(v, drift):
+    """The outlier table with each host's config drift beside it ("" where none)."""
+    texts = drift_text(drift)
+    frame = v.outliers.drop(columns=["key"])
+    return frame.assign(config_drift=[texts.get(h, "") for h in frame.host])

@@ -8,7 +8,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 static const char *const policy_names[] = {
     [NPRB_MEM_BIND] = "bind",
@@ -42,17 +41,12 @@ const char *nprb_mem_policy_name(enum nprb_mem_policy policy)
 int nprb_mem_policy_parse(const char *text, unsigned allowed, enum nprb_mem_policy *policy,
                           char *why, size_t len)
 {
-    char choices[128] = "";
-    unsigned left = allowed & ((1u << N_POLICIES) - 1);
-    for (unsigned i = 0; i < N_POLICIES; i++) {
-        if (!(allowed & NPRB_MEM_POLICY_BIT(i)))
-            continue;
-        if (strcmp(text, policy_names[i]) == 0) {
-            *policy = (enum nprb_mem_policy)i;
-            return 0;
-        }
-        left &= ~NPRB_MEM_POLICY_BIT(i);
-        nprb_choice_append(choices, sizeof choices, policy_names[i], left == 0);
+    char choices[128];
+    int i = nprb_name_find(policy_names, sizeof policy_names[0], N_POLICIES, allowed, text, false,
+                           false, choices, sizeof choices);
+    if (i >= 0) {
+        *policy = (enum nprb_mem_policy)i;
+        return 0;
     }
     snprintf(why, len, "unknown policy '%s' (expected %s)", text, choices);
     return -1;
@@ -65,14 +59,12 @@ const char *nprb_thp_name(enum nprb_thp_mode mode)
 
 int nprb_thp_parse(const char *text, enum nprb_thp_mode *mode, char *why, size_t len)
 {
-    char choices[128] = "";
-    for (size_t i = 0; i < N_THP; i++) {
-        if (strcasecmp(text, thp_names[i]) == 0) {
-            *mode = (enum nprb_thp_mode)i;
-            return 0;
-        }
-        snprintf(choices + strlen(choices), sizeof choices - strlen(choices), "%s%s", i ? ", " : "",
-                 thp_names[i]);
+    char choices[128];
+    int i = nprb_name_find(thp_names, sizeof thp_names[0], N_THP, NPRB_NAMES_ALL, text, true, true,
+                           choices, sizeof choices);
+    if (i >= 0) {
+        *mode = (enum nprb_thp_mode)i;
+        return 0;
     }
     snprintf(why, len, "expected one of %s, got '%s'", choices, text);
     return -1;
@@ -85,13 +77,12 @@ const char *nprb_touch_mode_name(enum nprb_touch_mode mode)
 
 int nprb_touch_mode_parse(const char *text, enum nprb_touch_mode *mode, char *why, size_t len)
 {
-    char choices[128] = "";
-    for (int i = 0; i < NPRB_N_TOUCH_MODES; i++) {
-        if (strcmp(text, touch_names[i]) == 0) {
-            *mode = (enum nprb_touch_mode)i;
-            return 0;
-        }
-        nprb_choice_append(choices, sizeof choices, touch_names[i], i + 1 == NPRB_N_TOUCH_MODES);
+    char choices[128];
+    int i = nprb_name_find(touch_names, sizeof touch_names[0], NPRB_N_TOUCH_MODES, NPRB_NAMES_ALL,
+                           text, false, false, choices, sizeof choices);
+    if (i >= 0) {
+        *mode = (enum nprb_touch_mode)i;
+        return 0;
     }
     snprintf(why, len, "unknown mode '%s' (expected %s)", text, choices);
     return -1;

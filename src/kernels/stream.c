@@ -294,13 +294,12 @@ const struct nprb_kernel *nprb_kernel_find(const char *name)
 
 int nprb_kernel_parse(const char *text, enum nprb_kernel_id *id, char *why, size_t len)
 {
-    char choices[256] = "";
-    for (int i = 0; i < NPRB_N_KERNELS; i++) {
-        if (strcmp(kernels[i].name, text) == 0) {
-            *id = (enum nprb_kernel_id)i;
-            return 0;
-        }
-        nprb_choice_append(choices, sizeof choices, kernels[i].name, i + 1 == NPRB_N_KERNELS);
+    char choices[256];
+    int i = nprb_name_find(kernels, sizeof kernels[0], NPRB_N_KERNELS, NPRB_NAMES_ALL, text, false,
+                           false, choices, sizeof choices);
+    if (i >= 0) {
+        *id = (enum nprb_kernel_id)i;
+        return 0;
     }
     snprintf(why, len, "unknown kernel '%s' (expected %s)", text, choices);
     return -1;

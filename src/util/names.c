@@ -3,10 +3,29 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 void nprb_choice_append(char *buf, size_t len, const char *name, bool last)
 {
     size_t used = strnlen(buf, len);
     if (used + 1 < len)
         snprintf(buf + used, len - used, "%s%s", used == 0 ? "" : last ? " or " : ", ", name);
+}
+
+int nprb_name_find(const void *rows, size_t stride, size_t count, unsigned allowed,
+                   const char *text, bool ignore_case, bool plain_list, char *choices,
+                   size_t choices_len)
+{
+    unsigned left = count < 32 ? allowed & ((1u << count) - 1) : allowed;
+    choices[0] = '\0';
+    for (size_t i = 0; i < count && i < 32; i++) {
+        if (!(left & (1u << i)))
+            continue;
+        const char *name = *(const char *const *)((const char *)rows + i * stride);
+        if ((ignore_case ? strcasecmp(text, name) : strcmp(text, name)) == 0)
+            return (int)i;
+        left &= ~(1u << i);
+        nprb_choice_append(choices, choices_len, name, left == 0 && !plain_list);
+    }
+    return -1;
 }

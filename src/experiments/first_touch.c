@@ -18,42 +18,34 @@ static int usable_nodes(const struct nprb_topo *topo)
     return n;
 }
 
+/* What each first-touch mode means for the buffer: its policy, and who writes it first. */
+static const struct {
+    enum nprb_mem_policy policy;
+    enum nprb_init_mode init;
+} touch_setup[NPRB_N_TOUCH_MODES] = {
+    [NPRB_TOUCH_SERIAL] = {NPRB_MEM_FIRST_TOUCH, NPRB_INIT_SERIAL},
+    [NPRB_TOUCH_THREADED] = {NPRB_MEM_FIRST_TOUCH, NPRB_INIT_THREADED},
+    [NPRB_TOUCH_MISMATCHED] = {NPRB_MEM_FIRST_TOUCH, NPRB_INIT_MISMATCHED},
+    [NPRB_TOUCH_INTERLEAVE] = {NPRB_MEM_INTERLEAVE, NPRB_INIT_THREADED},
+    [NPRB_TOUCH_BIND] = {NPRB_MEM_BIND, NPRB_INIT_BOUND},
+};
+
 static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, enum nprb_touch_mode mode)
 {
     item.mem_node = -1;
-    switch (mode) {
-    case NPRB_TOUCH_SERIAL:
-        item.policy = NPRB_MEM_FIRST_TOUCH;
-        item.init = NPRB_INIT_SERIAL;
-        for (int i = 0; i < nprb_topo_node_count(p->topo); i++) {
-            if (!nprb_node_is_home(nprb_topo_node(p->topo, i)))
-                continue;
-            item.mem_node = i; /* the node whose thread writes everything */
-            if (nprb_plan_add(p, &item) != 0)
-                return -1;
-        }
-        return 0;
-    case NPRB_TOUCH_THREADED:
-        item.policy = NPRB_MEM_FIRST_TOUCH;
-        item.init = NPRB_INIT_THREADED;
-        break;
-    case NPRB_TOUCH_MISMATCHED:
-        item.policy = NPRB_MEM_FIRST_TOUCH;
-        item.init = NPRB_INIT_MISMATCHED;
-        break;
-    case NPRB_TOUCH_INTERLEAVE:
-        item.policy = NPRB_MEM_INTERLEAVE;
-        item.init = NPRB_INIT_THREADED;
-        break;
-    case NPRB_TOUCH_BIND:
-        item.policy = NPRB_MEM_BIND;
-        item.init = NPRB_INIT_BOUND;
-        break;
-    case NPRB_N_TOUCH_MODES:
-        snprintf(p->err, p->errlen, "internal: first-touch mode %d", (int)mode);
-        return -1;
+    item.policy = touch_setup[mode].policy;
+    item.init = touch_setup[mode].init;
+    if (mode != NPRB_TOUCH_SERIAL)
+        return nprb_plan_add(p, &item);
+    /* Serial: one item per node, whose thread writes everything. */
+    for (int i = 0; i < nprb_topo_node_count(p->topo); i++) {
+        if (!nprb_node_is_home(nprb_topo_node(p->topo, i)))
+            continue;
+        item.mem_node = i;
+        if (nprb_plan_add(p, &item) != 0)
+            return -1;
     }
-    return nprb_plan_add(p, &item);
+    return 0;
 }
 
 static int plan(struct nprb_planner *p)

@@ -12,7 +12,7 @@ then file order) counts, unless every run is kept (`--all-runs`), each under its
 
 from dataclasses import dataclass
 
-# The same list as src/job/run.c unmeasured_keys[]: config keys that change nothing measured.
+# The same list as src/job/collector.c unmeasured_keys[]: config keys that change nothing measured.
 UNMEASURED_KEYS = ("report_hosts", "watchdog", "checkpoints", "memory")
 
 
@@ -39,7 +39,7 @@ def measurement_lines(config_text):
 
 
 def config_fingerprint(config_text):
-    """16 hex digits, as src/job/run.c config_fingerprint() writes them."""
+    """16 hex digits, as src/job/collector.c config_fingerprint() writes them."""
     h = 0xCBF29CE484222325
     for line in measurement_lines(config_text or ""):
         h = _fnv1a(h, line.encode("utf-8"))

@@ -23,8 +23,8 @@ struct nprb_provenance {
     char cpuset_mems[128]; /**< /proc/self/status Mems_allowed_list */
     char cgroup[128];      /**< cgroup v2 path ("0::"), else the v1 cpuset hierarchy's */
     char launcher[128];    /**< who started this process, and the binding it asked for */
-    char omp_undone[96];   /**< what OMP_* had bound before main() and numaprobe undid (run.c) */
-    char omp_binder[64];   /**< who bound the process, when OMP_PLACES may have (run.c) */
+    char omp_undone[96];   /**< what OMP_* had bound before main() and numaprobe undid (job) */
+    char omp_binder[64];   /**< who bound the process, when OMP_PLACES may have (job) */
 };
 
 struct nprb_results;

@@ -18,7 +18,8 @@
         (name), (unit), (description), (type), (since), (scope), (required)                        \
     }
 
-/* What run.c writes (checkpoint.c adds the checkpoint's own, merge.c the merged file's). */
+/* What the job writes (job/collector.c; checkpoint.c adds the checkpoint's own, merge.c the merged
+ * file's). */
 static const struct nprb_root_attr root_attrs[] = {
     A("schema", TEXT, NULL, 0, ANY, true, "always `numaprobe`"),
     A("schema_version", TEXT, NULL, 0, ANY, true,

@@ -118,8 +118,7 @@ void nprb_binding_settle(struct nprb_topo *topo, const struct nprb_provenance *p
      * CPUs and measures every node; the first rank of several widens too when its binding misses
      * a node, for the measurements that span nodes (first touch, balancing) and for nodes no
      * rank of the host reaches. The host's ranks still take turns, so this never competes. */
-    bool want_wide =
-        alone ? !nodes_ok || !cpus_ok : host_rank == 0 && r.mine_count < r.allowed;
+    bool want_wide = alone ? !nodes_ok || !cpus_ok : host_rank == 0 && r.mine_count < r.allowed;
     char err[160] = "";
     out->widened = want_wide && !respect_binding && nprb_topo_widen(topo, err, sizeof err) == 0;
     nprb_binding_share_nodes(all, host_size, nprb_topo_node_count(topo), out->widened,

@@ -36,7 +36,8 @@ struct nprb_binding {
 #define NPRB_BINDING_MASK_WORDS (NPRB_MAX_NODES / 64)
 
 /** The CPU nodes (bits by logical index) this rank's launcher binding reaches, into @p mine
- * (NPRB_BINDING_MASK_WORDS words): what every rank of a host shares before nprb_binding_settle(). */
+ * (NPRB_BINDING_MASK_WORDS words): what every rank of a host shares before nprb_binding_settle().
+ */
 void nprb_binding_reach(const struct nprb_topo *topo, uint64_t *mine);
 
 /**

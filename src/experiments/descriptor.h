@@ -14,6 +14,7 @@
 struct nprb_planner;
 struct nprb_context;
 struct nprb_plan_item;
+struct nprb_config_section;
 
 /**
  * Measures one plan item and appends its rows (a "failed" or "not_applicable" row when it
@@ -31,6 +32,9 @@ struct nprb_experiment {
     enum nprb_table_id table; /**< where its measurement rows go */
     nprb_plan_fn plan;
     nprb_measure_fn measure;
+    /** Optional: the experiment's own config keys and struct ("NAME.KEY"), which its file
+     * declares and reads back with nprb_config_section(). NULL: its keys are in config.c. */
+    const struct nprb_config_section *config;
 };
 
 static inline const char *nprb_experiment_name(const struct nprb_experiment *e)

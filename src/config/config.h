@@ -199,11 +199,11 @@ struct nprb_config {
     struct nprb_numa_balancing_config numa_balancing;
     int dimm_speed_mts;  /**< memory.dimm_speed: MT/s of the modules; 0: as SMBIOS/EDAC say */
     int memory_channels; /**< memory.channels: channels of the host; 0: one per module found */
-    /* The sections added by nprb_config_add_section(), and their structs' bytes. */
+    /* The sections added by nprb_config_add_section(), and their structs' bytes (aligned for
+     * the members a config holds: integers, doubles, pointers). */
     int section_count;
     const struct nprb_config_section *section[NPRB_CONFIG_MAX_SECTIONS];
-    _Alignas(max_align_t) unsigned char section_data[NPRB_CONFIG_MAX_SECTIONS]
-                                                    [NPRB_CONFIG_SECTION_BYTES];
+    uint64_t section_data[NPRB_CONFIG_MAX_SECTIONS][NPRB_CONFIG_SECTION_BYTES / sizeof(uint64_t)];
     /* Where each key's value came from, for errors found once the machine is known (a size
      * larger than a node's memory): the config file, and per key its line there, 0 for the
      * default or NPRB_LINE_SET for --set. */

@@ -51,7 +51,8 @@ void *nprb_config_key_field(const struct nprb_config *cfg, size_t i)
 {
     size_t at;
     int s = section_of(cfg, i, &at);
-    const unsigned char *base = s == -1 ? (const unsigned char *)cfg : cfg->section_data[s];
+    const unsigned char *base =
+        s == -1 ? (const unsigned char *)cfg : (const unsigned char *)cfg->section_data[s];
     const struct config_key *key = s == -1 ? &nprb_config_keys[at] : &cfg->section[s]->keys[at];
     return (void *)(base + key->offset); /* const for the echo, written by the key engine */
 }

@@ -9,6 +9,7 @@
     X(bandwidth_matrix)                                                                            \
     X(latency_sweep)                                                                               \
     X(stride_sweep)                                                                                \
+    X(page_size)                                                                                   \
     X(bandwidth_sweep)                                                                             \
     X(thread_scaling)                                                                              \
     X(first_touch)                                                                                 \

@@ -5,6 +5,7 @@
 #include "job/cli.h"
 #include "config/config.h"
 #include "config/config_find.h"
+#include "experiments/registry.h"
 #include "fleet/fleet.h"
 #include "util/log.h"
 #include "tools/merge.h"
@@ -86,7 +87,12 @@ int main(int argc, char **argv)
         return NPRB_EXIT_OK;
     }
     if (cli.config_reference) {
-        nprb_config_print_reference(stdout);
+        static struct nprb_config defaults;
+        if (nprb_experiments_config_defaults(&defaults, err, sizeof err) != 0) {
+            fprintf(stderr, "numaprobe: %s\n", err);
+            return NPRB_EXIT_RUNTIME;
+        }
+        nprb_config_print_reference(stdout, &defaults);
         return NPRB_EXIT_OK;
     }
 

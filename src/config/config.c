@@ -173,14 +173,6 @@ const struct config_key nprb_config_keys[] = {
 const size_t nprb_config_key_count = N_KEYS;
 _Static_assert(N_KEYS <= NPRB_CONFIG_MAX_KEYS, "raise NPRB_CONFIG_MAX_KEYS");
 
-const struct config_key *nprb_config_key_find(const char *name)
-{
-    for (size_t i = 0; i < N_KEYS; i++)
-        if (strcmp(nprb_config_keys[i].key, name) == 0)
-            return &nprb_config_keys[i];
-    return NULL;
-}
-
 void nprb_config_fmt_err(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
@@ -323,11 +315,13 @@ static int add_name(void *arg, const char *item, char *why, size_t len)
     return 0;
 }
 
-/* Parses @p text for @p key into the config. On failure writes what was expected into err. */
-int nprb_config_key_assign(struct nprb_config *cfg, const struct config_key *key, const char *text,
-                           char *err, size_t errlen)
+/* Parses @p text for key @p i into the config. On failure writes what was expected into err. */
+int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, char *err,
+                           size_t errlen)
 {
-    char *field = (char *)cfg + key->offset;
+    char name[128];
+    const struct config_key *key = nprb_config_key_at(cfg, i, name, sizeof name);
+    char *field = nprb_config_key_field(cfg, i);
     switch (key->kind) {
     case KEY_BOOL:
         if (strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0 ||
@@ -501,8 +495,7 @@ void nprb_config_defaults(struct nprb_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     char err[256];
     for (size_t i = 0; i < N_KEYS; i++)
-        (void)nprb_config_key_assign(cfg, &nprb_config_keys[i], nprb_config_keys[i].initial, err,
-                                     sizeof err);
+        (void)nprb_config_key_assign(cfg, i, nprb_config_keys[i].initial, err, sizeof err);
 }
 
 int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, size_t errlen)
@@ -526,28 +519,28 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
     }
     memcpy(name, assignment, n);
     name[n] = '\0';
-    const struct config_key *key = nprb_config_key_find(name);
-    if (key == NULL) {
+    long key = nprb_config_key_index(cfg, name);
+    if (key < 0) {
         nprb_config_fmt_err(err, errlen,
                             "--set: unknown key '%s' (see numaprobe --config-reference)", name);
         nprb_config_escape(err, errlen);
         return -1;
     }
     char why[192];
-    if (nprb_config_key_assign(cfg, key, eq + 1, why, sizeof why) != 0) {
+    if (nprb_config_key_assign(cfg, (size_t)key, eq + 1, why, sizeof why) != 0) {
         nprb_config_fmt_err(err, errlen, "--set %s: %s", name, why);
         nprb_config_escape(err, errlen);
         return -1;
     }
-    cfg->key_line[key - nprb_config_keys] = NPRB_LINE_SET;
+    cfg->key_line[key] = NPRB_LINE_SET;
     return 0;
 }
 
 const char *nprb_config_origin(const struct nprb_config *cfg, const char *key, char *buf,
                                size_t len)
 {
-    const struct config_key *k = nprb_config_key_find(key);
-    uint32_t line = k != NULL ? cfg->key_line[k - nprb_config_keys] : 0;
+    long k = nprb_config_key_index(cfg, key);
+    uint32_t line = k >= 0 ? cfg->key_line[k] : 0;
     if (line == NPRB_LINE_SET)
         snprintf(buf, len, "--set ");
     else if (line > 0)

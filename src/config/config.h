@@ -136,7 +136,50 @@ struct nprb_numa_balancing_config {
     double duration_s;
 };
 
-#define NPRB_CONFIG_MAX_KEYS 96
+/* The key table's row: the global keys of config.c, and an experiment's section keys (below). */
+enum key_kind {
+    KEY_BOOL,
+    KEY_INT,
+    KEY_U64,
+    KEY_SIZE,
+    KEY_DURATION,
+    KEY_THREADS,
+    KEY_THP,
+    KEY_SIZES,    /* "auto" or a list of sizes */
+    KEY_PATTERNS, /* a list of latency patterns */
+    KEY_KERNELS,  /* a list of bandwidth kernels */
+    KEY_POLICIES, /* a list of memory policies besides bind */
+    KEY_PAIRS,    /* local | all */
+    KEY_FROM,     /* first | every: which CPU nodes a sweep runs from */
+    KEY_MODES,    /* a list of first-touch modes */
+    KEY_COUNTS,   /* a list of plain whole numbers */
+};
+
+struct config_key {
+    const char *key; /* dotted name, as in YAML nesting and --set; in a section, without it */
+    enum key_kind kind;
+    size_t offset;       /* into struct nprb_config, or into a section's own struct */
+    const char *initial; /* built-in default, parsed like user input */
+    int64_t min, max;    /* bounds for KEY_INT, KEY_SIZE (bytes), KEY_THREADS */
+    const char *help;
+};
+
+/**
+ * An experiment's own keys, declared in the experiment's file: "NAME.KEY" in YAML and --set,
+ * stored in a struct of the experiment's own (offsets of @p keys point into it), which the
+ * config keeps as bytes (at most NPRB_CONFIG_SECTION_BYTES) and hands back through
+ * nprb_config_section(). Its keys come after the global ones in the echo and the reference.
+ */
+struct nprb_config_section {
+    const char *name; /**< the experiment's name */
+    const struct config_key *keys;
+    size_t key_count;
+    size_t size; /**< of the section's struct */
+};
+
+#define NPRB_CONFIG_MAX_KEYS 160
+#define NPRB_CONFIG_MAX_SECTIONS 8
+#define NPRB_CONFIG_SECTION_BYTES 4096
 #define NPRB_LINE_SET UINT32_MAX
 
 struct nprb_config {
@@ -156,6 +199,11 @@ struct nprb_config {
     struct nprb_numa_balancing_config numa_balancing;
     int dimm_speed_mts;  /**< memory.dimm_speed: MT/s of the modules; 0: as SMBIOS/EDAC say */
     int memory_channels; /**< memory.channels: channels of the host; 0: one per module found */
+    /* The sections added by nprb_config_add_section(), and their structs' bytes (aligned for
+     * the members a config holds: integers, doubles, pointers). */
+    int section_count;
+    const struct nprb_config_section *section[NPRB_CONFIG_MAX_SECTIONS];
+    uint64_t section_data[NPRB_CONFIG_MAX_SECTIONS][NPRB_CONFIG_SECTION_BYTES / sizeof(uint64_t)];
     /* Where each key's value came from, for errors found once the machine is known (a size
      * larger than a node's memory): the config file, and per key its line there, 0 for the
      * default or NPRB_LINE_SET for --set. */
@@ -178,6 +226,18 @@ const char *nprb_config_origin(const struct nprb_config *cfg, const char *key, c
  * Never fails: the defaults are parsed by the same code as user input and tested.
  */
 void nprb_config_defaults(struct nprb_config *cfg);
+
+/**
+ * Adds an experiment's section to @p cfg (after nprb_config_defaults(), before any YAML or
+ * --set) with its keys' defaults. @return 0, or -1 with a message in @p err (too many sections
+ * or keys, a struct too large, a name already taken, a default its own key refuses).
+ */
+int nprb_config_add_section(struct nprb_config *cfg, const struct nprb_config_section *section,
+                            char *err, size_t errlen);
+
+/** The struct of @p section in @p cfg, or NULL when it was not added (a bare config of tests). */
+const void *nprb_config_section(const struct nprb_config *cfg,
+                                const struct nprb_config_section *section);
 
 /** Largest config file accepted. */
 #define NPRB_CONFIG_FILE_MAX (1 << 20)
@@ -212,8 +272,8 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
 /** Writes the effective configuration as YAML (every key, canonical units) into @p buf. */
 void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len);
 
-/** Writes the key reference (key, type, default, meaning) as text into @p out. */
-void nprb_config_print_reference(FILE *out);
+/** Writes the key reference (key, type, default, meaning) of @p cfg's keys into @p out. */
+void nprb_config_print_reference(FILE *out, const struct nprb_config *cfg);
 
 /** --version's line for libyaml: the library loaded and the one built against. */
 void nprb_config_print_version(FILE *out);

@@ -75,10 +75,11 @@ static const char *list_name(enum key_kind kind, const void *field, int i)
     }
 }
 
-static void value_text(const struct nprb_config *cfg, const struct config_key *key, char *buf,
-                       size_t len)
+static void value_text(const struct nprb_config *cfg, size_t index, char *buf, size_t len)
 {
-    const char *field = (const char *)cfg + key->offset;
+    char name[128];
+    const struct config_key *key = nprb_config_key_at(cfg, index, name, sizeof name);
+    const char *field = nprb_config_key_field(cfg, index);
     switch (key->kind) {
     case KEY_BOOL:
         snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false");
@@ -160,18 +161,21 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
     size_t used = 0;
     char section[64] = "";
     buf[0] = '\0';
-    for (size_t i = 0; i < nprb_config_key_count && used < len; i++) {
-        const char *dot = strchr(nprb_config_keys[i].key, '.');
+    size_t total = nprb_config_key_total(cfg);
+    for (size_t i = 0; i < total && used < len; i++) {
+        char name[128];
+        nprb_config_key_at(cfg, i, name, sizeof name);
+        const char *dot = strchr(name, '.');
         char value[1024];
-        value_text(cfg, &nprb_config_keys[i], value, sizeof value);
+        value_text(cfg, i, value, sizeof value);
         int n;
         if (dot == NULL) {
             section[0] = '\0';
-            n = snprintf(buf + used, len - used, "%s: %s\n", nprb_config_keys[i].key, value);
+            n = snprintf(buf + used, len - used, "%s: %s\n", name, value);
         } else {
-            size_t slen = (size_t)(dot - nprb_config_keys[i].key);
-            if (strlen(section) != slen || strncmp(section, nprb_config_keys[i].key, slen) != 0) {
-                snprintf(section, sizeof section, "%.*s", (int)slen, nprb_config_keys[i].key);
+            size_t slen = (size_t)(dot - name);
+            if (strlen(section) != slen || strncmp(section, name, slen) != 0) {
+                snprintf(section, sizeof section, "%.*s", (int)slen, name);
                 n = snprintf(buf + used, len - used, "%s:\n", section);
                 if (n < 0)
                     return;
@@ -253,13 +257,15 @@ static void allowed_text(const struct config_key *key, char *buf, size_t len)
     }
 }
 
-void nprb_config_print_reference(FILE *out)
+void nprb_config_print_reference(FILE *out, const struct nprb_config *cfg)
 {
     fprintf(out, "%-32s %-10s %s\n", "KEY", "DEFAULT", "MEANING");
-    for (size_t i = 0; i < nprb_config_key_count; i++) {
-        char allowed[256];
-        allowed_text(&nprb_config_keys[i], allowed, sizeof allowed);
-        fprintf(out, "%-32s %-10s %s\n%-43s allowed: %s\n", nprb_config_keys[i].key,
-                nprb_config_keys[i].initial, nprb_config_keys[i].help, "", allowed);
+    size_t total = nprb_config_key_total(cfg);
+    for (size_t i = 0; i < total; i++) {
+        char name[128], allowed[256];
+        const struct config_key *key = nprb_config_key_at(cfg, i, name, sizeof name);
+        allowed_text(key, allowed, sizeof allowed);
+        fprintf(out, "%-32s %-10s %s\n%-43s allowed: %s\n", name, key->initial, key->help, "",
+                allowed);
     }
 }

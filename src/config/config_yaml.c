@@ -109,34 +109,42 @@ static int check_shape(const char *text, const char *source, char *err, size_t e
 static int walk_mapping(struct yaml_walk *w, yaml_node_t *map, const char *prefix);
 
 /* True when @p name is a section: some key is "<name>.something". */
-static bool is_section(const char *name)
+static bool is_section(const struct nprb_config *cfg, const char *name)
 {
-    size_t n = strlen(name);
-    for (size_t i = 0; i < nprb_config_key_count; i++)
-        if (strncmp(nprb_config_keys[i].key, name, n) == 0 && nprb_config_keys[i].key[n] == '.')
+    size_t n = strlen(name), total = nprb_config_key_total(cfg);
+    char full[128];
+    for (size_t i = 0; i < total; i++) {
+        nprb_config_key_at(cfg, i, full, sizeof full);
+        if (strncmp(full, name, n) == 0 && full[n] == '.')
             return true;
+    }
     return false;
 }
 
-/* Writes every section (experiment) name, in table order, as "a, b, ... or z". */
-static void section_list(char *buf, size_t len)
+/* Writes every section (experiment) name, in key order, as "a, b, ... or z". */
+static void section_list(const struct nprb_config *cfg, char *buf, size_t len)
 {
-    size_t used = 0, count = 0;
-    const char *names[NPRB_CONFIG_MAX_KEYS];
-    for (size_t i = 0; i < nprb_config_key_count; i++) {
-        const char *dot = strchr(nprb_config_keys[i].key, '.');
-        if (dot == NULL || (count > 0 && strncmp(names[count - 1], nprb_config_keys[i].key,
-                                                 (size_t)(dot - nprb_config_keys[i].key) + 1) == 0))
+    size_t used = 0, count = 0, total = nprb_config_key_total(cfg);
+    char names[NPRB_CONFIG_MAX_KEYS][64];
+    for (size_t i = 0; i < total; i++) {
+        char full[128];
+        nprb_config_key_at(cfg, i, full, sizeof full);
+        const char *dot = strchr(full, '.');
+        if (dot == NULL)
             continue;
-        names[count++] = nprb_config_keys[i].key;
+        int head = (int)(dot - full);
+        if (count > 0 && strlen(names[count - 1]) == (size_t)head &&
+            strncmp(names[count - 1], full, (size_t)head) == 0)
+            continue;
+        snprintf(names[count++], sizeof names[0], "%.*s", head, full);
     }
     buf[0] = '\0';
     for (size_t i = 0; i < count && used < len; i++) {
-        int n = snprintf(buf + used, len - used, "%s%.*s",
+        int n = snprintf(buf + used, len - used, "%s%s",
                          i == 0           ? ""
                          : i + 1 == count ? " or "
                                           : ", ",
-                         (int)(strchr(names[i], '.') - names[i]), names[i]);
+                         names[i]);
         if (n < 0)
             return;
         used += (size_t)n;
@@ -152,11 +160,11 @@ static void unknown_name(struct yaml_walk *w, const char *name, size_t line)
     size_t head = dot != NULL ? (size_t)(dot - name) : strlen(name);
     char first[128];
     snprintf(first, sizeof first, "%.*s", (int)head, name);
-    if (dot != NULL && !is_section(first)) {
-        section_list(sections, sizeof sections);
+    if (dot != NULL && !is_section(w->cfg, first)) {
+        section_list(w->cfg, sections, sizeof sections);
         nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment '%s' (expected %s)",
                             w->path, line, name, first, sections);
-    } else if (is_section(name)) {
+    } else if (is_section(w->cfg, name)) {
         nprb_config_fmt_err(
             w->err, w->errlen,
             "%s:%zu: %s: expected a section of keys (e.g. '%s:' then indented 'enabled: "
@@ -173,7 +181,10 @@ static void unknown_name(struct yaml_walk *w, const char *name, size_t line)
 
 static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value, size_t line)
 {
-    const struct config_key *key = nprb_config_key_find(name);
+    long index = nprb_config_key_index(w->cfg, name);
+    char full[128];
+    const struct config_key *key =
+        index >= 0 ? nprb_config_key_at(w->cfg, (size_t)index, full, sizeof full) : NULL;
     if (value->type == YAML_MAPPING_NODE) {
         if (key != NULL) {
             nprb_config_fmt_err(
@@ -182,14 +193,14 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
                                              : "a single value");
             return -1;
         }
-        if (strchr(name, '.') == NULL && !is_section(name)) {
+        if (strchr(name, '.') == NULL && !is_section(w->cfg, name)) {
             char sections[256];
-            section_list(sections, sizeof sections);
+            section_list(w->cfg, sections, sizeof sections);
             nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: unknown experiment (expected %s)",
                                 w->path, line, name, sections);
             return -1;
         }
-        if (!is_section(name)) {
+        if (!is_section(w->cfg, name)) {
             unknown_name(w, name, line);
             return -1;
         }
@@ -197,15 +208,14 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
     }
     if (key == NULL) {
         /* "latency_matrix:" with nothing under it: an empty section changes nothing. */
-        if (is_section(name) && value->type == YAML_SCALAR_NODE && value->data.scalar.length == 0 &&
-            value->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+        if (is_section(w->cfg, name) && value->type == YAML_SCALAR_NODE &&
+            value->data.scalar.length == 0 && value->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
             return 0;
         unknown_name(w, name, line);
         return -1;
     }
     /* The same key through a dotted name and a section ("latency_matrix.size:" beside
      * "latency_matrix: {size: ...}") is given twice as surely as twice in one mapping. */
-    size_t index = (size_t)(key - nprb_config_keys);
     if (w->line_of[index] != 0) {
         nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: given twice (first on line %u)",
                             w->path, line, name, (unsigned)w->line_of[index]);
@@ -244,12 +254,12 @@ static int walk_value(struct yaml_walk *w, const char *name, yaml_node_t *value,
         text = (const char *)value->data.scalar.value;
     }
     char why[192];
-    if (nprb_config_key_assign(w->cfg, key, text, why, sizeof why) != 0) {
+    if (nprb_config_key_assign(w->cfg, (size_t)index, text, why, sizeof why) != 0) {
         nprb_config_fmt_err(w->err, w->errlen, "%s:%zu: %s: %s", w->path,
                             value->start_mark.line + 1, name, why);
         return -1;
     }
-    w->cfg->key_line[key - nprb_config_keys] = (uint32_t)value->start_mark.line + 1;
+    w->cfg->key_line[index] = (uint32_t)value->start_mark.line + 1;
     return 0;
 }
 

@@ -86,7 +86,7 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
         .policy = item->policy,
         .nodes = targets,
         .node_count = nprb_item_targets(ctx->topo, item, targets),
-        .huge_pages = ctx->cfg->huge_pages,
+        .huge_pages = nprb_item_huge_pages(ctx, item),
         .stride_bytes = item->stride_bytes,
         .repetitions = item->repetitions,
         .sample_s = item->sample_s,

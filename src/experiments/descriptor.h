@@ -11,9 +11,13 @@
 #include "results/results.h"
 #include "util/status.h"
 
+#include <stdbool.h>
+#include <stdio.h>
+
 struct nprb_planner;
 struct nprb_context;
 struct nprb_plan_item;
+struct nprb_config_section;
 
 /**
  * Measures one plan item and appends its rows (a "failed" or "not_applicable" row when it
@@ -26,11 +30,23 @@ typedef enum nprb_status (*nprb_measure_fn)(struct nprb_context *ctx,
 /** Appends an experiment's items to the plan. @return 0, or -1 with the planner's err set. */
 typedef int (*nprb_plan_fn)(struct nprb_planner *p);
 
+/**
+ * Prints the experiment's section of the stdout report from one rank's rows (rank 0 calls it
+ * for each rank as its rows arrive, after the built-in sections of results/report_sweeps.c, until
+ * it has printed once). @return whether it printed anything.
+ */
+typedef bool (*nprb_report_fn)(FILE *out, const struct nprb_results *rows);
+
 struct nprb_experiment {
     const char *name;         /**< "latency_matrix", ...: the config section and the column */
     enum nprb_table_id table; /**< where its measurement rows go */
     nprb_plan_fn plan;
     nprb_measure_fn measure;
+    /** Optional: the experiment's own config keys and struct ("NAME.KEY"), which its file
+     * declares and reads back with nprb_config_section(). NULL: its keys are in config.c. */
+    const struct nprb_config_section *config;
+    /** Optional: its own stdout section. NULL: results/report_sweeps.c prints it, or nothing. */
+    nprb_report_fn report;
 };
 
 static inline const char *nprb_experiment_name(const struct nprb_experiment *e)

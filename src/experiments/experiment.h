@@ -123,6 +123,10 @@ int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len);
 int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item *item,
                       unsigned *nodes);
 
+/** The page size an item's buffers ask for: its own (page_size), else the config's huge_pages. */
+enum nprb_thp_mode nprb_item_huge_pages(const struct nprb_context *ctx,
+                                        const struct nprb_plan_item *item);
+
 /** The PUs an item's threads run on (one per usable core of its CPU node, at most @p max). */
 int nprb_item_pus(const struct nprb_topo *topo, const struct nprb_plan_item *item, unsigned *pus,
                   int max);

@@ -102,6 +102,12 @@ int nprb_item_targets(const struct nprb_topo *topo, const struct nprb_plan_item 
     return n;
 }
 
+enum nprb_thp_mode nprb_item_huge_pages(const struct nprb_context *ctx,
+                                        const struct nprb_plan_item *item)
+{
+    return item->own_huge_pages ? item->huge_pages : ctx->cfg->huge_pages;
+}
+
 int nprb_item_pus(const struct nprb_topo *topo, const struct nprb_plan_item *item, unsigned *pus,
                   int max)
 {

@@ -40,7 +40,7 @@ struct nprb_latency_request nprb_latency_request_for(const struct nprb_context *
         .policy = item->policy,
         .nodes = targets,
         .node_count = nprb_item_targets(ctx->topo, item, targets),
-        .huge_pages = ctx->cfg->huge_pages,
+        .huge_pages = nprb_item_huge_pages(ctx, item),
         .samples = item->samples,
         .sample_s = item->sample_s,
         .seed = ctx->cfg->seed,

@@ -54,6 +54,9 @@ struct nprb_plan_item {
     /* numa_balancing: the setting during the series, its length and sampling interval */
     int balancing;
     double duration_s;
+    /* page_size: the item's own page size, instead of the config's huge_pages */
+    bool own_huge_pages;
+    enum nprb_thp_mode huge_pages;
     char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
 };
 

@@ -114,7 +114,7 @@ static int apply_policy(struct nprb_buffer *buf, enum nprb_mem_policy policy, co
     return 0;
 }
 
-static uint64_t node_free_hugepages(unsigned node)
+uint64_t nprb_node_free_hugepages(unsigned node)
 {
     char path[128], line[32];
     snprintf(path, sizeof path,
@@ -141,7 +141,7 @@ static int map_hugetlb(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_poli
     if (policy != NPRB_MEM_FIRST_TOUCH) {
         uint64_t free_pages = 0;
         for (int i = 0; i < node_count; i++)
-            free_pages += node_free_hugepages(nodes[i]);
+            free_pages += nprb_node_free_hugepages(nodes[i]);
         if (free_pages < map_bytes / HUGE_PAGE_BYTES) {
             snprintf(err, errlen,
                      "cannot place %zu MiB in 2 MiB hugetlbfs pages on %d node(s) starting at "

@@ -92,6 +92,9 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
 
 void nprb_buffer_free(struct nprb_buffer *buf);
 
+/** Free 2 MiB pages of node @p node's hugetlbfs pool (0 when unreadable). */
+uint64_t nprb_node_free_hugepages(unsigned node);
+
 /**
  * Binds [addr, addr + bytes) (page-aligned, untouched) to node @p node with MPOL_BIND: explicit
  * placement of one thread's part of a buffer. @return 0, or -1 with errno.

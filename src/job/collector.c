@@ -5,6 +5,7 @@
  * checkpoint's) and what becomes of ranks given up as hung, rank 0 included. */
 #include "job/collector.h"
 
+#include "experiments/registry.h"
 #include "job/host_row.h"
 #include "results/report.h"
 #include "results/report_sweeps.h"
@@ -64,6 +65,14 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
     if (!c->sweeps_printed && c->sweep_out != NULL && nprb_report_has_sweeps(rows)) {
         nprb_report_sweeps(c->sweep_out, rows);
         c->sweeps_printed = true;
+    }
+    /* Then the sections of experiments that print their own, each from the first rank whose
+     * rows it has something to show for. */
+    for (size_t e = 0; c->sweep_out != NULL && e < nprb_experiment_count && e < 64; e++) {
+        const struct nprb_experiment *exp = nprb_experiments[e];
+        if (exp->report != NULL && !(c->reported & (UINT64_C(1) << e)) &&
+            exp->report(c->sweep_out, rows))
+            c->reported |= UINT64_C(1) << e;
     }
     c->write_ns += nprb_now_ns() - t0;
     return rc;

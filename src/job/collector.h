@@ -50,6 +50,7 @@ struct nprb_collector {
 
     /* Rank 0: the report on stdout. */
     bool sweeps_printed; /**< one rank's sweep tables are shown ... */
+    uint64_t reported;   /**< registry positions whose own report (descriptor.h) was shown */
     FILE *sweep_out;     /**< ... gathered here and printed after the host table */
     int shown_types;     /**< node types shown in full */
     int line_reports;    /**< ranks given one line */

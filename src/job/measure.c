@@ -30,11 +30,18 @@ static void fill_host_row(const struct nprb_job *job, struct nprb_host_row *h, c
 }
 
 /* Keeps the first failure of this rank for its /hosts row: the note of the row the failing
- * measurement just appended, found through the table's field descriptors. */
-static void note_failure(struct nprb_job *job, enum nprb_status status, enum nprb_table_id table)
+ * measurement just appended (in the experiment's table, or else in /latency or /bandwidth for an
+ * experiment that writes to both), found through the table's field descriptors. */
+static void note_failure(struct nprb_job *job, enum nprb_status status, enum nprb_table_id table,
+                         const size_t *counts_before)
 {
     if ((status != NPRB_ERR_NOMEM && status != NPRB_ERR_SYSTEM) || job->first_failure[0])
         return;
+    static const enum nprb_table_id others[] = {NPRB_TABLE_LATENCY, NPRB_TABLE_BANDWIDTH};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        if (job->results.tables[table].count == counts_before[table] &&
+            job->results.tables[others[i]].count > counts_before[others[i]])
+            table = others[i];
     const struct nprb_rows *rows = &job->results.tables[table];
     const struct nprb_table_desc *desc = nprb_table_desc(table);
     if (rows->count == 0)
@@ -196,9 +203,12 @@ void nprb_job_measure(void *arg)
         nprb_watchdog_enter(&job->watchdog, (int)i);
         if (new_phase)
             inject_rank_faults(job, i);
+        size_t counts[NPRB_N_TABLES];
+        for (int t = 0; t < NPRB_N_TABLES; t++)
+            counts[t] = job->results.tables[t].count;
         enum nprb_status st = nprb_experiment_measure(item->experiment)(&ctx, item);
         nprb_watchdog_leave(&job->watchdog);
-        note_failure(job, st, nprb_experiment_table(item->experiment));
+        note_failure(job, st, nprb_experiment_table(item->experiment), counts);
         job->measured = nprb_status_worst(job->measured, st);
         if (st == NPRB_ERR_VALIDATION)
             NPRB_ERROR(job->log, "%s on %s: a kernel produced a wrong answer (row marked invalid)",

@@ -6,6 +6,7 @@
 #include "job/run.h"
 
 #include "experiments/plan.h"
+#include "experiments/registry.h"
 #include "host/binding.h"
 #include "host/omp_env.h"
 #include "host/topo.h"
@@ -36,7 +37,11 @@ static enum nprb_status load_config(struct nprb_job *job)
         NPRB_ERROR(job->log, "%s", err);
         return NPRB_ERR_USAGE;
     }
-    nprb_config_defaults(&job->cfg);
+    if (nprb_experiments_config_defaults(&job->cfg, err, sizeof err) != 0) {
+        NPRB_ERROR(job->log, "%s", err);
+        free(text);
+        return NPRB_ERR_SYSTEM;
+    }
     if (job->cli->config_path != NULL) {
         text = nprb_fleet_bcast_new_text(job->fleet, text);
         if (text == NULL)

@@ -119,7 +119,8 @@ static const struct column_doc {
     {"latency", "rank", NULL, "MPI world rank; joins /hosts"},
     {"latency", "measurement", NULL, "id, unique within the rank; joins `/placement`"},
     {"latency", "hostname", NULL, "MPI_Get_processor_name"},
-    {"latency", "experiment", NULL, "`latency_matrix`, `latency_sweep`, `stride_sweep`"},
+    {"latency", "experiment", NULL,
+     "`latency_matrix`, `latency_sweep`, `stride_sweep`, `page_size`"},
     {"latency", "cpu_node", NULL,
      "node of the core the chase thread was pinned to (for `latency_sweep`, the node that swept: "
      "the first CPU node, or each in turn with `latency_sweep.from: every`)"},
@@ -193,7 +194,7 @@ static const struct column_doc {
     {"bandwidth", "measurement", NULL, "as in `/latency`"},
     {"bandwidth", "hostname", NULL, "as in `/latency`"},
     {"bandwidth", "experiment", NULL,
-     "`bandwidth_matrix`, `bandwidth_sweep`, `thread_scaling` or `first_touch`"},
+     "`bandwidth_matrix`, `bandwidth_sweep`, `thread_scaling`, `first_touch` or `page_size`"},
     {"bandwidth", "cpu_node", NULL,
      "as in `/latency`; -1 for `first_touch` rows, which use every usable core of the host"},
     {"bandwidth", "mem_node", NULL, "as in `/latency`"},

@@ -3,6 +3,8 @@
 
   numaprobe-report [report] FILE...   per-host and per-node-type tables, outliers, report
   numaprobe-report compare BASE NEW   regressions and improvements since a baseline
+  numaprobe-report history RESULTS... trends and drift over many runs (cli_fleet.py)
+  numaprobe-report openmetrics RESULTS... --out DIR   Prometheus textfile files (cli_fleet.py)
 """
 
 import argparse
@@ -13,6 +15,7 @@ import pandas as pd
 
 from . import compare as cmp
 from . import report
+from .cli_fleet import COMMANDS as FLEET_COMMANDS
 from .fleetview import view
 from .load import ResultsError, load_fleet
 from .outliers import OutlierRule
@@ -20,6 +23,7 @@ from .runs import MixedConfigs, refuse_mixed
 from .plots import render_all
 from .tables import hosts_table, local_table
 from .topology import first_rank_rows, numactl_lines
+from .verdicts import compare_doc, report_doc, write_json
 from .version import version_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
@@ -97,9 +101,13 @@ def cmd_report(args):
     sys.stdout.write(report.text(v, plots))
     if plots is not None:
         print(f"\nReport: {html_path} (also report.md, *.csv, *.png, *.svg in {outdir})")
-    if args.fail_on_outliers and len(v.outliers):
-        return EXIT_FINDINGS
-    return EXIT_OK
+    status = EXIT_FINDINGS if args.fail_on_outliers and len(v.outliers) else EXIT_OK
+    if args.json:
+        from .summary import comparison_frame, drift_frame
+        comparison, ref = comparison_frame(v)
+        write_json(report_doc(v, fleet.runs, comparison, ref, drift_frame(v), status),
+                   args.json)
+    return status
 
 
 def _print_frames(frames):
@@ -187,6 +195,9 @@ def cmd_compare(args):
         changes.drop(columns=["key"]).to_csv(os.path.join(args.output, "changes.csv"),
                                              index=False)
         per_type.to_csv(os.path.join(args.output, "type_changes.csv"), index=False)
+    status = EXIT_FINDINGS if len(regressions) else EXIT_OK
+    if args.json:
+        write_json(compare_doc(runs, catalogue, changes, notes, status), args.json)
     if len(regressions):
         print(f"\n{len(regressions)} regression(s) beyond {args.threshold:g}% on "
               f"{regressions.host.nunique()} host(s)", file=sys.stderr)
@@ -220,13 +231,17 @@ def parser_for(command):
                             "instead of refusing them (exit 2)")
         p.add_argument("-o", "--output", metavar="DIR",
                        help="also write changes.csv and type_changes.csv here")
+        p.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON "
+                       "(docs/report.schema.json; not with --references)")
         return p
     p = argparse.ArgumentParser(
         prog="numaprobe-report",
         description="Per-host and per-node-type tables, outlier hosts, plots and an HTML, "
                     "Markdown and CSV report from numaprobe results files. "
-                    "'numaprobe-report compare BASE NEW' compares two runs "
-                    "(numaprobe-report compare --help).", epilog=EXIT_TEXT)
+                    "'numaprobe-report compare BASE NEW' compares two runs, "
+                    "'numaprobe-report history RESULTS...' follows many over time, "
+                    "'numaprobe-report openmetrics RESULTS... --out DIR' writes Prometheus "
+                    "textfiles (each with --help).", epilog=EXIT_TEXT)
     p.add_argument("--version", action="version", version=version_text())
     p.add_argument("files", nargs="+", metavar="FILE", help="numaprobe .h5 results file")
     p.add_argument("-o", "--output", metavar="DIR",
@@ -234,6 +249,8 @@ def parser_for(command):
     p.add_argument("--no-report", action="store_true", help="print the tables only")
     p.add_argument("--fail-on-outliers", action="store_true",
                    help="exit 1 when an outlier host is found")
+    p.add_argument("--json", metavar="FILE", help="also write the verdicts (node types, "
+                   "hosts, outliers, node-type comparison) as JSON (docs/report.schema.json)")
     _runs_options(p)
     _rule_options(p)
     return p
@@ -242,11 +259,16 @@ def parser_for(command):
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "report"
-    if argv and argv[0] in ("report", "compare"):
+    if argv and argv[0] in ("report", "compare", *FLEET_COMMANDS):
         command = argv.pop(0)
-    args = parser_for(command).parse_args(argv)
+    if command in FLEET_COMMANDS:
+        make_parser, run = FLEET_COMMANDS[command]
+    else:
+        make_parser = lambda: parser_for(command)  # noqa: E731
+        run = cmd_compare if command == "compare" else cmd_report
+    args = make_parser().parse_args(argv)
     try:
-        return cmd_compare(args) if command == "compare" else cmd_report(args)
+        return run(args)
     except (ResultsError, MixedConfigs, cmp.UnusableInput) as e:
         print(f"numaprobe-report: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

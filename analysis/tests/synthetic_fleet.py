@@ -289,14 +289,18 @@ def host_names(n_hosts, suffix=""):
 
 
 def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.5.0", config=CONFIG,
-                start_utc="2026-01-01T00:00:00Z", host_suffix=""):
+                start_utc="2026-01-01T00:00:00Z", host_suffix="", skip=()):
     """Writes the fleet; factors maps host name -> {kind: factor}. Returns the host names.
-    host_suffix is added to every name (".cluster.example": the fleet under FQDNs)."""
+    host_suffix is added to every name (".cluster.example": the fleet under FQDNs); the hosts
+    named in skip are left out (a host gone from the fleet)."""
     factors = factors or {}
     w = Writer(np.random.default_rng(seed))
-    names = host_names(n_hosts, host_suffix)
-    for rank, name in enumerate(names):
-        t = TYPES[0] if rank < n_hosts // 2 else TYPES[1]
+    every = host_names(n_hosts, host_suffix)
+    kept = [(i, name) for i, name in enumerate(every) if name not in skip]
+    names = [name for _, name in kept]
+    n_hosts_all, n_hosts = n_hosts, len(kept)
+    for rank, (index, name) in enumerate(kept):
+        t = TYPES[0] if index < n_hosts_all // 2 else TYPES[1]
         _host(w, rank, name, t, factors.get(name.removesuffix(host_suffix) if host_suffix
                                             else name, {}))
     with h5py.File(path, "w") as h5:

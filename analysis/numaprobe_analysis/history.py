@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""History and drift: many runs of the same fleet over time (a nightly job's files), one value
+per run, host and headline metric, and the hosts whose figures moved.
+
+Each file is one run (run_id, start_utc). Runs of different measurement configs are refused, as
+by the report, or kept as separate groups (--allow-mixed-configs), never pooled. Within a group,
+a host's latest run is judged on each judged metric (docs/ANALYSIS.md, "History and drift"):
+
+  own:  against the median of its previous `window` runs (at least `min_runs` of them, same
+        node type), beyond `tolerance` percent;
+  type: against the median of its node type's latest values (at least `min_hosts` hosts),
+        beyond `tolerance` percent.
+
+A change in the worse direction is drift (exit 1); in the better direction it is listed as
+`better`. A noisy figure is neither judged nor counted in a median. A host seen in the group
+but in no run of its last night (runs within `recent_hours` of the newest) has vanished."""
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import numpy as np
+import pandas as pd
+
+from .load import load_fleet
+from .metrics import NOISY_PCT, _matrix_metrics, hosts_frame
+from .runs import config_groups, refuse_mixed, run_of
+
+
+@dataclass(frozen=True)
+class DriftRule:
+    tolerance_pct: float = 10.0
+    window: int = 7
+    min_runs: int = 3
+    min_hosts: int = 3
+    recent_hours: float = 20.0
+    tolerances: dict = field(default_factory=dict)  # metric key -> percent
+
+    def limit(self, key):
+        return self.tolerances.get(key, self.tolerance_pct)
+
+
+@dataclass
+class History:
+    runs: pd.DataFrame       # run_id, start_utc, path, config, hosts
+    values: pd.DataFrame     # run_id, start_utc, config, host, type, fingerprint, metric, value
+    catalogue: dict
+    hosts: pd.DataFrame      # run_id, start_utc, config, host, type, fingerprint, status
+    notes: list = field(default_factory=list)
+
+
+def parse_time(text):
+    try:
+        return datetime.strptime(str(text).replace("Z", ""), "%Y-%m-%dT%H:%M:%S")
+    except ValueError:
+        return None
+
+
+def matrix_values(fleet, hosts):
+    """The headline metrics of one run (the latency and bandwidth matrices: metrics.py's
+    rules, without the per-host cache and first-touch figures a trend does not need)."""
+    out, catalogue = [], {}
+    _matrix_metrics(fleet, out, catalogue)
+    frame = pd.DataFrame(out, columns=["host", "metric", "value", "spread_pct"])
+    frame["noisy"] = frame.spread_pct > NOISY_PCT
+    frame = frame.merge(hosts[["host", "type"]], on="host", how="left")
+    present = set(frame.metric)
+    return frame, {k: m for k, m in catalogue.items() if k in present}
+
+
+def load_history(paths, allow_mixed=False):
+    """Reads every file as its own run (ResultsError on the first unusable one); refuses
+    runs of different measurement configs unless @p allow_mixed."""
+    frames, host_rows, run_rows, catalogue = [], [], [], {}
+    fleets = [load_fleet([p], all_runs=True) for p in paths]
+    runs = [run_of(f.files[0], i) for i, f in enumerate(fleets)]
+    refuse_mixed(runs, allow_mixed)
+    for fleet, run in zip(fleets, runs):
+        hosts = hosts_frame(fleet)
+        values, cat = matrix_values(fleet, hosts)
+        catalogue.update(cat)
+        tag = {"run_id": run.run_id, "start_utc": run.start_utc, "config": run.fingerprint}
+        hosts = hosts.assign(**tag)
+        values = values.merge(hosts[["host", "fingerprint"]], on="host", how="left")
+        frames.append(values.assign(**tag))
+        host_rows.append(hosts[["run_id", "start_utc", "config", "host", "type", "fingerprint",
+                                "status"]])
+        run_rows.append({**tag, "path": run.path, "hosts": len(hosts), "order": run.order})
+    runs_frame = pd.DataFrame(run_rows)
+    notes = []
+    dup = runs_frame[runs_frame.run_id.duplicated()]
+    for r in dup.itertuples(index=False):
+        notes.append(f"{r.path}: run {r.run_id} given twice; counted once")
+    keep = ~runs_frame.run_id.duplicated()
+    runs_frame = runs_frame[keep].sort_values(["start_utc", "order"]).reset_index(drop=True)
+    values = pd.concat(frames, ignore_index=True).drop_duplicates(["run_id", "host", "metric"])
+    hosts = pd.concat(host_rows, ignore_index=True).drop_duplicates(["run_id", "host"])
+    return History(runs=runs_frame, values=values, catalogue=catalogue, hosts=hosts,
+                   notes=notes)
+
+
+DRIFT_COLUMNS = ["host", "type", "metric", "unit", "rule", "value", "reference", "change_pct",
+                 "runs", "verdict", "start_utc", "key"]
+
+
+def _change(x, ref):
+    return (x - ref) / abs(ref) * 100 if ref != 0 else np.inf
+
+
+def judge(history, rule=DriftRule()):
+    """Returns (drift frame, vanished frame, notes), over every config group."""
+    drift, vanished, notes = [], [], []
+    for config, runs in history.runs.groupby("config", sort=False):
+        d, g, n = _judge_group(history, runs, rule)
+        drift += d
+        vanished += g
+        notes += n
+    frame = pd.DataFrame(drift, columns=DRIFT_COLUMNS)
+    order = frame.verdict.map({"worse": 0, "better": 1})
+    frame = frame.assign(_v=order, _a=-frame.change_pct.abs()).sort_values(
+        ["_v", "host", "metric", "rule"]).drop(columns=["_v", "_a"]).reset_index(drop=True)
+    gone = pd.DataFrame(vanished, columns=["host", "type", "last_seen_utc", "last_run_id",
+                                           "runs_seen"])
+    return frame, gone, notes
+
+
+def _judge_group(history, runs, rule):
+    ids = list(runs.run_id)
+    vals = history.values[history.values.run_id.isin(ids) & history.values.value.notna()]
+    judged = {k for k, m in history.catalogue.items() if m.judged}
+    vals = vals[vals.metric.isin(judged)]
+    if "noisy" in vals.columns:
+        vals = vals[~vals.noisy.fillna(False).astype(bool)]
+    hosts = history.hosts[history.hosts.run_id.isin(ids)]
+    drift, notes = [], []
+    # Each host's latest run in the group, and the value of each metric there.
+    latest = hosts.sort_values("start_utc").groupby("host").tail(1).set_index("host")
+    for host, row in latest.iterrows():
+        if row.status != "ok":
+            notes.append(f"{host}: status {row.status} in its latest run ({row.start_utc})")
+    vals = vals.sort_values("start_utc")
+    last = vals.merge(latest[["run_id"]].reset_index(), on=["host", "run_id"])
+    # Own rule: previous runs of the same host and node type.
+    for (host, key), hist in vals.groupby(["host", "metric"], sort=True):
+        now = last[(last.host == host) & (last.metric == key)]
+        if now.empty:
+            continue
+        now = now.iloc[0]
+        prev = hist[(hist.run_id != now.run_id) & (hist.fingerprint == now.fingerprint)
+                    & (hist.start_utc <= now.start_utc)].tail(rule.window)
+        if len(prev) < rule.min_runs:
+            continue
+        ref = float(prev.value.median())
+        _flag(drift, history.catalogue[key], now, ref, "own", len(prev), rule)
+    # Type rule: the latest values of the type's hosts.
+    for (typ, key), group in last.groupby(["type", "metric"], sort=True):
+        if group.host.nunique() < rule.min_hosts:
+            continue
+        ref = float(group.value.median())
+        for now in group.itertuples(index=False):
+            _flag(drift, history.catalogue[key], now, ref, "type", group.host.nunique(), rule)
+    return drift, _vanished(hosts, runs, rule), notes
+
+
+def _flag(out, m, now, ref, rule_name, n, rule):
+    change = _change(float(now.value), ref)
+    if not abs(change) > rule.limit(m.name):
+        return
+    worse = (change > 0) == (m.better == "lower")
+    out.append([now.host, now.type, m.label, m.unit, rule_name, float(now.value), ref,
+                float(change), int(n), "worse" if worse else "better", now.start_utc, m.name])
+
+
+def _vanished(hosts, runs, rule):
+    """Hosts seen in the group but in none of its last night's runs (within recent_hours of
+    the newest run's start)."""
+    times = [parse_time(t) for t in runs.start_utc]
+    newest = max((t for t in times if t), default=None)
+    if newest is None:
+        recent = {runs.run_id.iloc[-1]}
+    else:
+        since = newest - timedelta(hours=rule.recent_hours)
+        recent = {r for r, t in zip(runs.run_id, times) if t and t >= since}
+    seen_recently = set(hosts[hosts.run_id.isin(recent)].host)
+    out = []
+    for host, rows in hosts.sort_values("start_utc").groupby("host", sort=True):
+        if host in seen_recently:
+            continue
+        tail = rows.iloc[-1]
+        out.append([host, tail.type, tail.start_utc, tail.run_id, len(rows)])
+    return out
+
+
+HEADLINE = ("latency_local_ns", "latency_remote_ns", "bw_read_local_gbs", "bw_triad_local_gbs",
+            "bw_read_remote_gbs")
+
+
+def trend_metrics(history, drift):
+    """Headline metrics present, then any other metric that drifted."""
+    keys = [k for k in HEADLINE if k in history.catalogue]
+    keys += [k for k in dict.fromkeys(drift.key) if k not in keys]
+    return keys
+
+
+def values_wide(history):
+    """history.csv: one row per run and host, one column per metric key."""
+    v = history.values
+    if v.empty:
+        return pd.DataFrame(columns=["start_utc", "run_id", "host", "type"])
+    wide = v.pivot_table(index=["start_utc", "run_id", "host", "type"], columns="metric",
+                         values="value", aggfunc="first").reset_index()
+    wide.columns.name = None
+    return wide.sort_values(["start_utc", "host"]).reset_index(drop=True)

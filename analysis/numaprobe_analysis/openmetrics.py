@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Prometheus metrics: one node_exporter textfile-collector file per host (HOST.prom), in the
+Prometheus text exposition format, written atomically (a temporary name node_exporter ignores,
+then rename) since node_exporter may read the directory at any time.
+
+Names start with numaprobe_ and carry Prometheus base units (seconds, bytes per second); the
+figures are the matrix cells of the host's latest run (docs/ANALYSIS.md, "Prometheus metrics").
+No sample carries a timestamp: the textfile collector refuses them; the run's start time is a
+metric of its own."""
+
+import calendar
+import os
+import re
+
+import numpy as np
+
+from .history import parse_time
+
+# name, type, help
+FAMILIES = (
+    ("numaprobe_latency_seconds", "gauge",
+     "Idle latency of a dependent load from CPUs of cpu_node to memory bound to mem_node "
+     "(median over samples)"),
+    ("numaprobe_bandwidth_bytes_per_second", "gauge",
+     "Bandwidth of all cores of cpu_node streaming memory bound to mem_node (best repetition)"),
+    ("numaprobe_host_ok", "gauge", "1 when the host's run ended ok, else 0"),
+    ("numaprobe_run_start_timestamp_seconds", "gauge",
+     "Start of the run the host's figures come from, seconds since the epoch"),
+    ("numaprobe_host_info", "gauge",
+     "The host's node type, hardware fingerprint, OS kernel and run (value always 1)"),
+    ("numaprobe_outlier", "gauge",
+     "1 for each headline metric on which the host is an outlier within its node type"),
+)
+
+_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def _label_value(value):
+    return str(value).replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _sample(name, labels, value):
+    body = ",".join(f'{k}="{_label_value(v)}"' for k, v in labels.items())
+    return f"{name}{{{body}}} {value!r}" if isinstance(value, float) else \
+        f"{name}{{{body}}} {value}"
+
+
+def file_name(host):
+    """HOST.prom with every character outside [A-Za-z0-9._-] replaced by _."""
+    return _SAFE.sub("_", host) + ".prom"
+
+
+def _ok_matrix(frame, experiment):
+    if frame.empty:
+        return frame
+    rows = frame[(frame.status == "ok") & (frame.experiment == experiment)
+                 & (frame.mem_policy == "bind")]
+    return rows
+
+
+def host_samples(v):
+    """host -> {family: [sample lines]} for every host of the FleetView."""
+    fleet = v.fleet
+    hosts = v.hosts.set_index("host")
+    out = {h: {f[0]: [] for f in FAMILIES} for h in hosts.index}
+    runs = {r.path: r for r in fleet.runs}
+    first_file = fleet["hosts"].groupby("host").file.first()
+
+    def base(host):
+        return {"host": host, "node_type": hosts.at[host, "type"]}
+
+    lat = _ok_matrix(fleet["latency"], "latency_matrix")
+    if len(lat):
+        med = lat.groupby(["host", "cpu_node", "mem_node", "pattern"]).latency_ns_median.median()
+        for (host, c, m, pattern), ns in med.items():
+            if host in out and np.isfinite(ns):
+                out[host]["numaprobe_latency_seconds"].append(_sample(
+                    "numaprobe_latency_seconds", {**base(host), "cpu_node": c, "mem_node": m,
+                                                  "pattern": pattern}, float(ns) * 1e-9))
+    bw = _ok_matrix(fleet["bandwidth"], "bandwidth_matrix")
+    if len(bw):
+        med = bw.groupby(["host", "cpu_node", "mem_node", "kernel"]).gbs_best.median()
+        for (host, c, m, kernel), gbs in med.items():
+            if host in out and np.isfinite(gbs):
+                out[host]["numaprobe_bandwidth_bytes_per_second"].append(_sample(
+                    "numaprobe_bandwidth_bytes_per_second",
+                    {**base(host), "cpu_node": c, "mem_node": m, "kernel": kernel},
+                    float(gbs) * 1e9))
+    for host in hosts.index:
+        status = str(hosts.at[host, "status"]) if "status" in hosts.columns else "ok"
+        out[host]["numaprobe_host_ok"].append(_sample("numaprobe_host_ok", base(host),
+                                                      1 if status == "ok" else 0))
+        run = runs.get(first_file.get(host))
+        t = parse_time(run.start_utc) if run else None
+        if t is not None:
+            epoch = calendar.timegm(t.timetuple())
+            out[host]["numaprobe_run_start_timestamp_seconds"].append(_sample(
+                "numaprobe_run_start_timestamp_seconds", base(host), float(epoch)))
+        info = {**base(host), "fingerprint": hosts.at[host, "fingerprint"],
+                "os_kernel": hosts.at[host, "kernel"] if "kernel" in hosts.columns else "",
+                "run_id": run.run_id if run else "",
+                "config_fingerprint": run.fingerprint if run else ""}
+        out[host]["numaprobe_host_info"].append(_sample("numaprobe_host_info", info, 1))
+    for r in v.outliers.itertuples(index=False):
+        if r.host in out:
+            out[r.host]["numaprobe_outlier"].append(_sample(
+                "numaprobe_outlier", {**base(r.host), "metric": r.key}, 1))
+    return out
+
+
+def host_text(samples):
+    """The file's text: HELP and TYPE before each family that has samples."""
+    lines = []
+    for name, kind, help_text in FAMILIES:
+        if not samples.get(name):
+            continue
+        lines.append(f"# HELP {name} {help_text}")
+        lines.append(f"# TYPE {name} {kind}")
+        lines += sorted(samples[name])
+    return "\n".join(lines) + "\n"
+
+
+def write_dir(v, outdir):
+    """Writes HOST.prom for every host into outdir, each atomically. Returns the paths."""
+    os.makedirs(outdir, exist_ok=True)
+    written = []
+    for host, samples in sorted(host_samples(v).items()):
+        path = os.path.join(outdir, file_name(host))
+        # node_exporter reads *.prom only: the temporary name ends otherwise.
+        tmp = os.path.join(outdir, f".{file_name(host)}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(host_text(samples))
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        written.append(path)
+    return written

@@ -151,8 +151,9 @@ def _judge_group(history, runs, rule):
             continue
         ref = float(prev.value.median())
         _flag(drift, history.catalogue[key], now, ref, "own", len(prev), rule)
-    # Type rule: the latest values of the type's hosts.
-    for (typ, key), group in last.groupby(["type", "metric"], sort=True):
+    # Type rule: the latest values of the type's hosts measured in the last night.
+    recent = last[last.run_id.isin(_recent_runs(runs, rule))]
+    for (typ, key), group in recent.groupby(["type", "metric"], sort=True):
         if group.host.nunique() < rule.min_hosts:
             continue
         ref = float(group.value.median())
@@ -170,16 +171,19 @@ def _flag(out, m, now, ref, rule_name, n, rule):
                 float(change), int(n), "worse" if worse else "better", now.start_utc, m.name])
 
 
-def _vanished(hosts, runs, rule):
-    """Hosts seen in the group but in none of its last night's runs (within recent_hours of
-    the newest run's start)."""
+def _recent_runs(runs, rule):
+    """The last night: the runs started within recent_hours of the newest run's start."""
     times = [parse_time(t) for t in runs.start_utc]
     newest = max((t for t in times if t), default=None)
     if newest is None:
-        recent = {runs.run_id.iloc[-1]}
-    else:
-        since = newest - timedelta(hours=rule.recent_hours)
-        recent = {r for r, t in zip(runs.run_id, times) if t and t >= since}
+        return {runs.run_id.iloc[-1]}
+    since = newest - timedelta(hours=rule.recent_hours)
+    return {r for r, t in zip(runs.run_id, times) if t and t >= since}
+
+
+def _vanished(hosts, runs, rule):
+    """Hosts seen in the group but in none of its last night's runs."""
+    recent = _recent_runs(runs, rule)
     seen_recently = set(hosts[hosts.run_id.isin(recent)].host)
     out = []
     for host, rows in hosts.sort_values("start_utc").groupby("host", sort=True):

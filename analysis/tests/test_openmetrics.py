@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""numaprobe-report openmetrics (issue 17): one HOST.prom per host that `promtool check metrics`
+accepts, in Prometheus base units, with the documented names and labels; written atomically.
+promtool is Debian's prometheus package (tests/deps/analysis.txt): without it the test is
+skipped, except under CI=true, where it fails."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+from conftest import run_report
+
+import synthetic_fleet
+
+
+def _promtool():
+    exe = shutil.which("promtool")
+    if exe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("promtool not installed (Debian package prometheus, tests/deps)")
+        pytest.skip("promtool not installed (apt-get install prometheus)")
+    return exe
+
+
+def promtool_check(text):
+    proc = subprocess.run([_promtool(), "check", "metrics"], input=text, capture_output=True,
+                          text=True, timeout=60)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="module")
+def textfiles(tmp_path_factory):
+    d = tmp_path_factory.mktemp("om")
+    path = d / "fleet.h5"
+    synthetic_fleet.write_fleet(str(path), 20, seed=3, factors={"icx04": {"bw_remote": 0.6}})
+    out = d / "textfile"
+    out.mkdir()
+    (out / "other.prom").write_text("# another collector's file, left alone\n")
+    proc = run_report("openmetrics", path, "--out", out)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out
+
+
+def test_one_file_per_host_passes_promtool(textfiles):
+    names = sorted(p.name for p in textfiles.iterdir())
+    hosts = synthetic_fleet.host_names(20)
+    assert names == sorted([f"{h}.prom" for h in hosts] + ["other.prom"])  # no temporary left
+    for h in hosts:
+        rc, out = promtool_check((textfiles / f"{h}.prom").read_text())
+        assert rc == 0, f"{h}.prom: {out}"
+
+
+def test_names_units_and_labels(textfiles):
+    text = (textfiles / "icx04.prom").read_text()
+    assert "# TYPE numaprobe_latency_seconds gauge" in text
+    assert "# HELP numaprobe_bandwidth_bytes_per_second " in text
+    names = set(re.findall(r"^(\w+)\{", text, re.M))
+    assert names and all(n.startswith("numaprobe_") for n in names)
+    lat = re.search(r'^numaprobe_latency_seconds\{host="icx04",node_type="Intel[^"]*",'
+                    r'cpu_node="0",mem_node="0",pattern="random"\} (\S+)$', text, re.M)
+    assert lat and 80e-9 < float(lat.group(1)) < 105e-9  # 92 ns nominal, in seconds
+    bw = re.search(r'^numaprobe_bandwidth_bytes_per_second\{[^}]*cpu_node="0",mem_node="1",'
+                   r'kernel="read"\} (\S+)$', text, re.M)
+    assert bw and 25e9 < float(bw.group(1)) < 32e9  # 48 GB/s x 0.6, in bytes per second
+    assert re.search(r'^numaprobe_host_info\{[^}]*os_kernel="6\.1\.0-18-amd64"', text, re.M)
+    assert re.search(r'^numaprobe_outlier\{[^}]*metric="bw_read_remote_gbs"\} 1$', text, re.M)
+    assert "numaprobe_outlier" not in (textfiles / "icx05.prom").read_text()
+    assert re.search(r"^numaprobe_run_start_timestamp_seconds\{[^}]*\} 1767225600", text, re.M)
+
+
+def test_promtool_rejects_a_broken_file(textfiles):
+    # Negative control: the check used above can fail.
+    text = (textfiles / "icx01.prom").read_text().replace("# TYPE numaprobe_host_ok gauge",
+                                                          "# TYPE numaprobe_host_ok counter")
+    rc, out = promtool_check(text)
+    assert rc != 0, out
+
+
+def test_unreadable_input_exits_2(tmp_path):
+    proc = run_report("openmetrics", tmp_path / "missing.h5", "--out", tmp_path / "o")
+    assert proc.returncode == 2 and "missing.h5" in proc.stderr
+    assert not (tmp_path / "o").exists()

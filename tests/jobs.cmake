@@ -66,6 +66,16 @@ nprb_job_test(slurm_numa_mpirun_2nodes slurm slurm --hosts 2 --launcher mpirun
 set_tests_properties(jobs.slurm_numa_srun_2nodes jobs.slurm_numa_mpirun_2nodes PROPERTIES
                      RESOURCE_LOCK slurm)
 
+# ---- jobs/nightly: night after night, then history, openmetrics and compare (issue 17) -------
+# The script's logic with a stand-in sbatch (synthetic fleets; the fourth night drifts, exit 1),
+# then for real on the local Slurm cluster: three nights of the tiny config on 2 nodes.
+nprb_add_script_test(jobs.nightly_fake_sbatch LABELS "jobs;analysis" TIMEOUT 600
+  COMMAND ${JOBS_TESTS}/nightly-test.sh --fake --exe ${NPRB_EXE} --outdir ${NPRB_OUT})
+nprb_add_script_test(slurm.nightly_3nights LABELS "jobs;slurm;analysis" TIMEOUT 700
+  COMMAND ${JOBS_TESTS}/nightly-test.sh --slurm --exe ${NPRB_EXE} --config ${NPRB_TINY}
+          --outdir ${NPRB_OUT} --nights 3)
+set_tests_properties(slurm.nightly_3nights PROPERTIES RESOURCE_LOCK slurm FIXTURES_REQUIRED outputs)
+
 # ---- fuzz targets: the seed corpora replayed in every build (dev and ASan+UBSan) --------------
 # fuzz/run does the timed libFuzzer search (scripts/test); here each target runs as a plain
 # program over its seeds, so a seed that once crashed stays fixed.

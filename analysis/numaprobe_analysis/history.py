@@ -23,7 +23,7 @@ import pandas as pd
 
 from .load import load_fleet
 from .metrics import NOISY_PCT, _matrix_metrics, hosts_frame
-from .runs import config_groups, refuse_mixed, run_of
+from .runs import refuse_mixed, run_of
 
 
 @dataclass(frozen=True)

@@ -314,9 +314,10 @@ def host_strips(v):
                 ax.annotate(f"+{len(worst) - STRIP_LABELS} more outliers (outliers.csv)",
                             (i, 0), xytext=(0, -30), textcoords="offset points",
                             color="red", fontsize=7, ha="center")
-            for xi, (_, r) in zip(worst._x[:STRIP_LABELS], worst.head(STRIP_LABELS).iterrows()):
-                # labels point toward the middle, so none leaves the panel
-                dy = -10 if r.pct > 0 else 4
+            labelled = zip(worst._x[:STRIP_LABELS], worst.head(STRIP_LABELS).iterrows())
+            for k, (xi, (_, r)) in enumerate(labelled):
+                # labels point toward the middle, so none leaves the panel, one above the next
+                dy = -10 - 9 * k if r.pct > 0 else 4 + 9 * k
                 ax.annotate(f"{r.host} ({r.pct:+.0f}%)", (xi, r.pct), xytext=(4, dy),
                             textcoords="offset points", color="red", fontsize=8,
                             annotation_clip=False)

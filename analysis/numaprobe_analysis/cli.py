@@ -43,10 +43,12 @@ def print_file(results, out):
               f"MPI: {a.get('mpi_library')}\n\n")
     with pd.option_context("display.width", 160, "display.max_columns", 20,
                            "display.max_colwidth", 60):
-        out.write("Hosts\n")
-        out.write(hosts_table(results).to_string(index=False) + "\n\n")
-        out.write("Local memory per NUMA node\n")
-        out.write(local_table(results).to_string(index=False, float_format="%.1f") + "\n\n")
+        # A fleet's file would print a line per host: the first ones, and where the rest are.
+        for heading, frame in (("Hosts", hosts_table(results)),
+                               ("Local memory per NUMA node", local_table(results))):
+            shown, note = report.capped(frame, "hosts/host_metrics")
+            out.write(f"{heading}\n" + shown.to_string(index=False, float_format="%.1f")
+                      + (f"\n{note} (report directory)" if note else "") + "\n\n")
     # The layout of the first host of each node type in the file (numactl --hardware's view).
     hosts = results["hosts"].sort_values("rank").drop_duplicates("fingerprint")
     for h in hosts.itertuples(index=False):

@@ -46,9 +46,13 @@ class ResultsError(Exception):
 
 @dataclass
 class Results:
+    """path, root attributes (text decoded), one DataFrame per table, and what the file says of
+    its tables (schema 0.6.0 and later, else empty): meta[table] = {"description": str,
+    "columns": {column: {"unit": str, "description": str}}}."""
     path: str
     attrs: dict
     tables: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)
 
     def __getitem__(self, name):
         return self.tables[name]
@@ -92,6 +96,20 @@ def _frame(rows, name=None):
     return frame
 
 
+def table_meta(dataset):
+    """A table's own attributes (description; units and column_descriptions, one per entry of
+    columns), text decoded; {} for a file written before schema 0.6.0."""
+    a = dataset.attrs
+    if "columns" not in a:
+        return {}
+    columns = [_text(c) for c in a["columns"]]
+    units = [_text(u) for u in a.get("units", [""] * len(columns))]
+    texts = [_text(d) for d in a.get("column_descriptions", [""] * len(columns))]
+    return {"description": _text(a.get("description", "")),
+            "columns": {c: {"unit": u, "description": d}
+                        for c, u, d in zip(columns, units, texts)}}
+
+
 def check_schema(path, attrs):
     schema = _text(attrs.get("schema", ""))
     if schema != SCHEMA_NAME:
@@ -112,7 +130,7 @@ def _read_tables(path, f, budget):
     missing = [t for t in TABLES if t not in f]
     if missing:
         raise ResultsError(f"{path}: tables missing: {', '.join(missing)}")
-    tables = {}
+    tables, meta = {}, {}
     for name in TABLES + OPTIONAL_TABLES:
         if name not in f:
             tables[name] = pd.DataFrame()
@@ -120,13 +138,14 @@ def _read_tables(path, f, budget):
         dataset = f[name]
         if not isinstance(dataset, h5py.Dataset) or dataset.dtype.names is None:
             raise ResultsError(f"{path}: /{name} is not a table (a compound dataset)")
+        meta[name] = table_meta(dataset)
         tables[name] = _frame(_bounded(path, name, dataset, budget), name)
         budget = None if budget is None else budget - tables[name].memory_usage(deep=False).sum()
     for name, columns in REQUIRED_COLUMNS.items():
         absent = [c for c in columns if c not in tables[name].columns]
         if absent:
             raise ResultsError(f"{path}: /{name} lacks column(s) {', '.join(absent)}")
-    return tables
+    return tables, meta
 
 
 def load(path, checked=False):
@@ -154,7 +173,8 @@ def read(path, budget=None):
         try:
             attrs = {k: _text(v) for k, v in f.attrs.items()}
             check_schema(path, attrs)
-            results = Results(path=path, attrs=attrs, tables=_read_tables(path, f, budget))
+            tables, meta = _read_tables(path, f, budget)
+            results = Results(path=path, attrs=attrs, tables=tables, meta=meta)
         except (OSError, KeyError, ValueError, TypeError, RuntimeError) as e:
             # h5py opens a truncated file and only fails when a dataset's data is read.
             raise ResultsError(f"{path}: damaged or truncated file: {e}") from None

@@ -269,6 +269,10 @@ def numa_heatmaps(v):
 STRIP_MIN_PCT = 15.0  # the narrowest strip axis, +-; wider only to hold every host
 
 
+STRIP_POINTS = 300  # hosts of a type above which its strip is a density, not dots
+STRIP_LABELS = 8  # outlier labels per type and panel; the rest are counted
+
+
 def host_strips(v):
     """Each host's deviation in % from its type's median, per metric. The axis is symmetric and
     never narrower than +-STRIP_MIN_PCT, so a spread of 0.001% stays a flat row of dots and
@@ -296,12 +300,24 @@ def host_strips(v):
         for i, t in enumerate(types):
             rows = vals[vals["type"] == t]
             x = i + rng.uniform(-0.15, 0.15, len(rows))
-            bad = np.array([(h, key) in flagged for h in rows.host], dtype=bool)
-            ax.scatter(x[~bad], rows.pct[~bad], s=12, color=_colour(v, t), alpha=0.8)
+            bad = rows.host.map(lambda h, k=key: (h, k) in flagged).to_numpy(dtype=bool)
+            if len(rows) > STRIP_POINTS:
+                # Thousands of dots hide each other: the type's density instead, with the
+                # outliers still drawn one by one.
+                ax.violinplot(rows.pct.to_numpy(), positions=[i], widths=0.7,
+                              showextrema=False)
+            else:
+                ax.scatter(x[~bad], rows.pct[~bad], s=12, color=_colour(v, t), alpha=0.8)
             ax.scatter(x[bad], rows.pct[bad], s=40, color="red", marker="X", zorder=3)
-            for xi, (_, r) in zip(x[bad], rows[bad].iterrows()):
-                # labels point toward the middle, so none leaves the panel
-                dy = -10 if r.pct > 0 else 4
+            worst = rows[bad].assign(_x=x[bad]).sort_values("pct", key=abs, ascending=False)
+            if len(worst) > STRIP_LABELS:
+                ax.annotate(f"+{len(worst) - STRIP_LABELS} more outliers (outliers.csv)",
+                            (i, 0), xytext=(0, -30), textcoords="offset points",
+                            color="red", fontsize=7, ha="center")
+            labelled = zip(worst._x[:STRIP_LABELS], worst.head(STRIP_LABELS).iterrows())
+            for k, (xi, (_, r)) in enumerate(labelled):
+                # labels point toward the middle, so none leaves the panel, one above the next
+                dy = -10 - 9 * k if r.pct > 0 else 4 + 9 * k
                 ax.annotate(f"{r.host} ({r.pct:+.0f}%)", (xi, r.pct), xytext=(4, dy),
                             textcoords="offset points", color="red", fontsize=8,
                             annotation_clip=False)
@@ -371,7 +387,7 @@ def balancing_series(v):
         for setting, series in rows.groupby("numa_balancing"):
             style = "-" if setting else "--"
             label = f"numa_balancing={setting}"
-            for i, (host, h) in enumerate(series.groupby("host")):
+            for i, (_host, h) in enumerate(_some_hosts(series)):
                 h = h.sort_values("t_s")
                 axes[0, col].plot(h.t_s, 100 * h.frac_on_to, style, color=f"C{setting}",
                                   alpha=0.6, label=label if i == 0 else None)
@@ -386,12 +402,21 @@ def balancing_series(v):
     return fig
 
 
+HOST_LINES = 40  # thin per-host lines drawn under a type's median; more add only ink
+
+
+def _some_hosts(rows):
+    """(host, rows) for the first HOST_LINES hosts in name order."""
+    hosts = sorted(rows.host.unique())[:HOST_LINES]
+    return rows[rows.host.isin(hosts)].groupby("host")
+
+
 def loaded_latency_curves(v):
     types = _ok_rows_by_type(v, "loaded_latency")
     fig, axes = plt.subplots(1, len(types), figsize=(6 * len(types), 4.5), squeeze=False)
     for ax, (typ, rows) in zip(axes[0], types):
         for i, (pair, p) in enumerate(rows.groupby("pair_class")):
-            for host, h in p.groupby("host"):
+            for _host, h in _some_hosts(p):
                 h = h.groupby("delay_spins")[["load_gbs", "latency_ns_median"]].median()
                 h = h.sort_values("load_gbs")  # by injected load, not by delay
                 ax.plot(h.load_gbs, h.latency_ns_median, color=f"C{i}", alpha=0.25, lw=1)

@@ -24,6 +24,19 @@ def _fmt(x):
     return str(x)
 
 
+# Rows a table shows in the HTML and Markdown report (every row is in its CSV): a fleet of
+# 10,000 hosts stays a page a person reads. The outliers come worst first.
+TABLE_ROWS = 50
+
+
+def capped(frame, name):
+    """The first TABLE_ROWS rows of @p frame and a note naming the CSV with all of them."""
+    if len(frame) <= TABLE_ROWS:
+        return frame, ""
+    return frame.head(TABLE_ROWS), (f"The first {TABLE_ROWS} of {len(frame)} rows; all of "
+                                    f"them in {name}.csv.")
+
+
 def display(frame):
     """A copy with numbers written for people (3 significant digits)."""
     return frame.apply(lambda col: col.map(_fmt)) if len(frame) else frame
@@ -71,7 +84,11 @@ def tables(v, reference=None):
     drift = drift_frame(v)
     out = {"comparison": (comparison_title(v, ref), comparison)}
     if not is_host_report(v):
-        out["outliers"] = ("Outlier hosts, with their config drift", outliers_with_drift(v, drift))
+        outliers = outliers_with_drift(v, drift)
+        if len(outliers) and "deviation_pct" in outliers.columns:
+            outliers = outliers.iloc[outliers.deviation_pct.abs().argsort()[::-1]]
+        out["outliers"] = ("Outlier hosts, with their config drift (worst first)",
+                           outliers.reset_index(drop=True))
         out["drift"] = ("Config drift within a node type (hosts unlike most of their type)",
                         drift)
     out["noisy"] = (f"Noisy figures (spread above {NOISY_PCT:g}%: shown, not judged)",
@@ -99,6 +116,10 @@ def tables(v, reference=None):
 
 # The tables after which the plots come: the answer (comparison, outliers, drift) first.
 LEAD = ("comparison", "outliers", "drift")
+
+
+def n_hosts(frame):
+    return frame.host.nunique()
 
 
 def summary_line(v):
@@ -174,7 +195,10 @@ def judgement_lines(v):
                          for r in noisy.head(10).itertuples(index=False))
                      + (", ..." if len(noisy) > 10 else ""))
     drift = drift_text(drift_frame(v))
-    for r in v.outliers.itertuples(index=False):
+    if len(v.outliers) > TABLE_ROWS:
+        lines.append(f"{len(v.outliers)} outlier figure(s) on {n_hosts(v.outliers)} host(s); "
+                     f"the first {TABLE_ROWS} below, all in outliers.csv.")
+    for r in v.outliers.head(TABLE_ROWS).itertuples(index=False):
         lines.append(f"{r.host} ({r.type}): {r.metric} {_fmt(r.value)} {r.unit} vs type median "
                      f"{_fmt(r.type_median)} ({r.deviation_pct:+.1f}%, z {r.robust_z:+.1f}, "
                      f"{r.verdict})" + (f"; config drift: {drift[r.host]}" if r.host in drift
@@ -194,8 +218,9 @@ def text(v, plots=None, reference=None):
         parts.append("Outliers\n" + "\n".join(judgement_lines(v)))
         drift = drift_frame(v)
         if len(drift) and not is_host_report(v):
-            parts.append("Config drift within a node type\n" + display(drift).to_string(
-                index=False))
+            shown, note = capped(drift, "drift")
+            parts.append("Config drift within a node type\n" + display(shown).to_string(
+                index=False) + (f"\n{note}" if note else ""))
         parts.append("Node types\n" + display(v.types).to_string(index=False))
         for typ in v.type_names():
             s = type_summary(v, typ)
@@ -246,7 +271,8 @@ def write_markdown(v, tabs, plots, path):
     out = [f"# {title(v)}\n\n{_generated()}\n\n{line}\n"]
     out += [f"- note: {n}" for n in v.fleet.notes]
     for name, (heading, frame) in tabs.items():
-        out.append(f"## {heading}\n\n{_md_table(frame)}")
+        shown, note = capped(frame, name)
+        out.append(f"## {heading}\n\n{_md_table(shown)}" + (f"\n{note}\n" if note else ""))
         if name == "comparison":
             out.append("\n".join(f"- {line}" for line in judgement_lines(v)) + "\n")
         if name == _last_lead(tabs):
@@ -296,7 +322,9 @@ def write_html(v, tabs, plots, path):
     for name, (heading, frame) in tabs.items():
         if name == "host_metrics":
             continue  # long; in CSV and Markdown
-        body.append(f"<h2 id={name}>{e(heading)}</h2>{_html_table(frame, name)}")
+        shown, note = capped(frame, name)
+        body.append(f"<h2 id={name}>{e(heading)}</h2>{_html_table(shown, name)}"
+                    + (f"<p class=note id=more-{name}>{e(note)}</p>" if note else ""))
         if name == "comparison":
             body.append("<ul>" + "".join(f"<li>{e(x)}</li>" for x in judgement_lines(v))
                         + "</ul>")

@@ -236,6 +236,24 @@ void nprb_schema_print_json(FILE *out)
     json_string(out, NPRB_SCHEMA_VERSION);
     fputs(",\n", out);
     print_attrs(out);
+    /* The attributes every table carries (h5meta.h), one entry per column for the arrays. */
+    fputs("  \"table_attributes\": [\n", out);
+    static const char *const table_attrs[][2] = {
+        {"description", "string: what the table holds"},
+        {"columns", "strings, one per column in the order of the row's members: its name"},
+        {"units", "strings, one per column: its unit, empty where it has none"},
+        {"column_descriptions", "strings, one per column: what it means"},
+    };
+    for (size_t i = 0; i < sizeof table_attrs / sizeof table_attrs[0]; i++) {
+        fputs("    {\"name\": ", out);
+        json_string(out, table_attrs[i][0]);
+        fputs(", \"since\": ", out);
+        json_since(out, NPRB_TABLE_ATTRS_SINCE_MINOR);
+        fputs(", \"description\": ", out);
+        json_string(out, table_attrs[i][1]);
+        fprintf(out, "}%s\n", i + 1 < sizeof table_attrs / sizeof table_attrs[0] ? "," : "");
+    }
+    fputs("  ],\n", out);
     fputs("  \"tables\": [\n", out);
     for (int id = 0; id < NPRB_N_TABLES; id++)
         print_table(out, (enum nprb_table_id)id);

@@ -15,6 +15,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/** The schema minor from which every table carries `description`, `columns`, `units` and
+ * `column_descriptions` attributes (h5meta.h); a file of an older minor lacks them. */
+#define NPRB_TABLE_ATTRS_SINCE_MINOR 6
+
 enum nprb_attr_type {
     NPRB_ATTR_TEXT,  /**< a scalar string (fixed or variable length) */
     NPRB_ATTR_INT,   /**< a scalar integer, read as int64 */

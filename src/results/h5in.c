@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "results/h5in.h"
 
+#include "results/h5meta.h"
 #include "results/h5types.h"
 
 #include <hdf5.h>
@@ -316,6 +317,17 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
     in->datasets[table] = ds;
     *rows = (size_t)dims;
     return 0;
+}
+
+int nprb_h5in_table_attrs(struct nprb_h5in *in, enum nprb_table_id table, nprb_h5in_problem_fn fn,
+                          void *ctx)
+{
+    /* A newer minor may have grown a table (columns this binary does not know): its attributes
+     * are not held to this binary's contract, as its added columns are not. */
+    if (in->datasets[table] <= 0 || in->minor < NPRB_TABLE_ATTRS_SINCE_MINOR ||
+        in->minor > nprb_schema_minor(NPRB_SCHEMA_VERSION))
+        return 0;
+    return nprb_h5meta_check(in->datasets[table], table, fn, ctx);
 }
 
 int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start, size_t count,

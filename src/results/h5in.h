@@ -75,6 +75,16 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
                     nprb_h5in_problem_fn fn, void *ctx);
 
 /**
+ * Verifies the attributes of a table opened by nprb_h5in_table() (`description`, `columns`,
+ * `units`, `column_descriptions`: h5meta.h) when the file's schema minor is from
+ * NPRB_TABLE_ATTRS_SINCE_MINOR to this binary's; an older file need not have them, and a newer
+ * one is not held to this binary's contract (as its added columns are not).
+ * @return the number of problems, each passed to @p fn.
+ */
+int nprb_h5in_table_attrs(struct nprb_h5in *in, enum nprb_table_id table, nprb_h5in_problem_fn fn,
+                          void *ctx);
+
+/**
  * Reads rows [@p start, @p start + @p count) of a table opened by nprb_h5in_table() into
  * @p rows (count * row_bytes). Text columns come back NUL-terminated whatever the file holds.
  * @return 0 or -1 (HDF5 could not read them: a damaged file).

@@ -2,6 +2,7 @@
 #include "results/h5out.h"
 
 #include "results/contract.h"
+#include "results/h5meta.h"
 #include "results/h5types.h"
 #include "util/sibling.h"
 #include "util/signals.h"
@@ -81,7 +82,10 @@ static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
     H5Pclose(dcpl);
     H5Sclose(space);
     H5Tclose(file_type);
-    return h5->datasets[id] < 0 ? -1 : 0;
+    /* The table's description and its columns' units and meanings ride with it (h5meta.h). */
+    if (h5->datasets[id] < 0 || nprb_h5meta_write(h5->datasets[id], id) != 0)
+        return -1;
+    return 0;
 }
 
 /* Creates the temporary file up front: the proof that the place is writable, with the OS's own

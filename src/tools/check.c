@@ -425,6 +425,7 @@ static void check_table(struct checker *c, enum nprb_table_id id, struct nprb_ch
     size_t rows = 0;
     if (nprb_h5in_table(c->in, id, &rows, table_problem, c) != 0)
         return;
+    nprb_h5in_table_attrs(c->in, id, table_problem, c);
     if (id == NPRB_TABLE_HOSTS) {
         check_hosts(c, rows);
         return;

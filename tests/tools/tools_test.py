@@ -90,9 +90,13 @@ def set_attrs(path, **attrs):
 
 
 def replace_table(path, table, rows):
+    """The table's rows replaced; its attributes (description, units: schema 0.6.0) kept."""
     with h5py.File(path, "r+") as f:
+        attrs = dict(f[table].attrs)
         del f[table]
-        f.create_dataset(table, data=rows, maxshape=(None,), chunks=True)
+        ds = f.create_dataset(table, data=rows, maxshape=(None,), chunks=True)
+        for k, v in attrs.items():
+            ds.attrs[k] = v
 
 
 def copy_table(src_ds, dst, name, rows):
@@ -101,6 +105,8 @@ def copy_table(src_ds, dst, name, rows):
     space = h5py.h5s.create_simple((len(rows),), (h5py.h5s.UNLIMITED,))
     ds = h5py.Dataset(h5py.h5d.create(dst.id, name.encode(), src_ds.id.get_type(), space,
                                       dcpl=src_ds.id.get_create_plist()))
+    for k, v in src_ds.attrs.items():  # description, columns, units (schema 0.6.0)
+        ds.attrs[k] = v
     if len(rows):
         ds[...] = rows
 

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The tables' own attributes (description, columns, units, column_descriptions): written from the
+ * contract beside each dataset, and verified by `numaprobe check`. */
+#include "results/h5meta.h"
+
+#include "results/contract.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { N_ARRAYS = 3 };
+static const char *const array_names[N_ARRAYS] = {"columns", "units", "column_descriptions"};
+
+/* Variable-length UTF-8: h5py reads it as str, h5dump prints it whole. */
+static hid_t text_type(void)
+{
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    return type;
+}
+
+/* A scalar (@p n 0) or a one-dimensional array of @p n strings. */
+static int write_text(hid_t ds, const char *name, const char *const *values, size_t n)
+{
+    hsize_t dims = n;
+    hid_t type = text_type();
+    hid_t space = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dims, NULL);
+    if (H5Aexists(ds, name) > 0)
+        H5Adelete(ds, name);
+    hid_t attr = H5Acreate2(ds, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = attr >= 0 ? H5Awrite(attr, type, values) : -1;
+    if (attr >= 0)
+        H5Aclose(attr);
+    H5Sclose(space);
+    H5Tclose(type);
+    return rc < 0 ? -1 : 0;
+}
+
+/* The member names of the dataset's compound type, in member order (H5free_memory each). */
+static char **member_names(hid_t ds, size_t *count)
+{
+    hid_t type = H5Dget_type(ds);
+    int n = type >= 0 && H5Tget_class(type) == H5T_COMPOUND ? H5Tget_nmembers(type) : -1;
+    char **names = n > 0 ? calloc((size_t)n, sizeof *names) : NULL;
+    for (int i = 0; names != NULL && i < n; i++)
+        names[i] = H5Tget_member_name(type, (unsigned)i);
+    if (type >= 0)
+        H5Tclose(type);
+    *count = names != NULL ? (size_t)n : 0;
+    return names;
+}
+
+static void free_names(char **names, size_t count)
+{
+    for (size_t i = 0; names != NULL && i < count; i++)
+        H5free_memory(names[i]);
+    free(names);
+}
+
+int nprb_h5meta_write(hid_t ds, enum nprb_table_id id)
+{
+    const struct nprb_table_desc *desc = nprb_table_desc(id);
+    size_t n = 0;
+    char **names = member_names(ds, &n);
+    const char **values = names != NULL ? calloc(n, sizeof *values) : NULL;
+    const char *description = nprb_table_description(id);
+    int rc = values != NULL ? write_text(ds, "description", &description, 0) : -1;
+    for (int a = 0; rc == 0 && a < N_ARRAYS; a++) {
+        for (size_t i = 0; i < n; i++) {
+            const char *unit = nprb_column_unit(desc->name, names[i]);
+            values[i] = a == 0   ? names[i]
+                        : a == 1 ? (unit != NULL ? unit : "")
+                                 : nprb_column_description(desc->name, names[i]);
+        }
+        rc = write_text(ds, array_names[a], values, n);
+    }
+    free(values);
+    free_names(names, n);
+    return rc;
+}
+
+/* ---- check ----------------------------------------------------------------------------------- */
+
+struct meta_check {
+    const struct nprb_table_desc *desc;
+    nprb_h5meta_problem_fn fn;
+    void *ctx;
+    int problems;
+};
+
+static void problem(struct meta_check *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void problem(struct meta_check *m, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    m->problems++;
+    if (m->fn != NULL)
+        m->fn(m->ctx, text);
+}
+
+/* The @p n strings of a text attribute (variable or fixed length), each malloc'd; NULL when it
+ * cannot be read as such. */
+static char **read_strings(hid_t attr, hid_t type, size_t n)
+{
+    char **out = calloc(n ? n : 1, sizeof *out);
+    if (out == NULL)
+        return NULL;
+    bool ok = false;
+    if (H5Tis_variable_str(type) > 0) {
+        hid_t mem = text_type();
+        char **raw = calloc(n ? n : 1, sizeof *raw);
+        ok = raw != NULL && H5Aread(attr, mem, raw) >= 0;
+        for (size_t i = 0; raw != NULL && i < n; i++) {
+            out[i] = ok ? strdup(raw[i] != NULL ? raw[i] : "") : NULL;
+            ok = ok && out[i] != NULL;
+            H5free_memory(raw[i]);
+        }
+        free(raw);
+        H5Tclose(mem);
+    } else {
+        size_t size = H5Tget_size(type);
+        char *flat = calloc(n ? n : 1, size + 1);
+        hid_t mem = H5Tcopy(type);
+        H5Tset_size(mem, size + 1);
+        H5Tset_strpad(mem, H5T_STR_NULLTERM);
+        ok = flat != NULL && H5Aread(attr, mem, flat) >= 0;
+        for (size_t i = 0; ok && i < n; i++)
+            ok = (out[i] = strdup(flat + i * (size + 1))) != NULL;
+        H5Tclose(mem);
+        free(flat);
+    }
+    if (!ok) {
+        for (size_t i = 0; i < n; i++)
+            free(out[i]);
+        free(out);
+        out = NULL;
+    }
+    return out;
+}
+
+/* Opens attribute @p name of @p ds and reads it as @p want strings (0: a scalar string). */
+static char **text_attr(struct meta_check *m, hid_t ds, const char *name, size_t want)
+{
+    if (H5Aexists(ds, name) <= 0) {
+        problem(m, "/%s: attribute %s missing", m->desc->name, name);
+        return NULL;
+    }
+    hid_t attr = H5Aopen(ds, name, H5P_DEFAULT);
+    hid_t type = attr >= 0 ? H5Aget_type(attr) : -1;
+    hid_t space = attr >= 0 ? H5Aget_space(attr) : -1;
+    H5S_class_t shape = space >= 0 ? H5Sget_simple_extent_type(space) : H5S_NO_CLASS;
+    hssize_t points = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+    bool text = type >= 0 && H5Tget_class(type) == H5T_STRING;
+    bool fits = want == 0 ? shape == H5S_SCALAR
+                          : shape == H5S_SIMPLE && H5Sget_simple_extent_ndims(space) == 1 &&
+                                points == (hssize_t)want;
+    char **values = text && fits ? read_strings(attr, type, want ? want : 1) : NULL;
+    if (values == NULL && !(text && fits) && want == 0)
+        problem(m, "/%s: attribute %s is not a string", m->desc->name, name);
+    else if (values == NULL && !(text && fits))
+        problem(m, "/%s: attribute %s is not an array of %zu strings (one per column)",
+                m->desc->name, name, want);
+    else if (values == NULL)
+        problem(m, "/%s: attribute %s cannot be read (damaged file)", m->desc->name, name);
+    if (space >= 0)
+        H5Sclose(space);
+    if (type >= 0)
+        H5Tclose(type);
+    if (attr >= 0)
+        H5Aclose(attr);
+    return values;
+}
+
+static void free_strings(char **values, size_t n)
+{
+    for (size_t i = 0; values != NULL && i < n; i++)
+        free(values[i]);
+    free(values);
+}
+
+int nprb_h5meta_check(hid_t ds, enum nprb_table_id id, nprb_h5meta_problem_fn fn, void *ctx)
+{
+    const struct nprb_table_desc *desc = nprb_table_desc(id);
+    struct meta_check m = {desc, fn, ctx, 0};
+    size_t n = 0;
+    char **names = member_names(ds, &n);
+    if (names == NULL)
+        return 0; /* not a table: h5in reported it */
+    free_strings(text_attr(&m, ds, "description", 0), 1);
+    char **columns = text_attr(&m, ds, "columns", n);
+    char **units = text_attr(&m, ds, "units", n);
+    free_strings(text_attr(&m, ds, "column_descriptions", n), n);
+    size_t wrong = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (columns != NULL && strcmp(columns[i], names[i]) != 0) {
+            problem(&m, "/%s: attribute columns names '%.60s' at %zu, the table has column %s",
+                    desc->name, columns[i], i, names[i]);
+            break;
+        }
+        const char *unit = nprb_column_unit(desc->name, names[i]);
+        bool known = nprb_column_description(desc->name, names[i])[0] != '\0' || unit != NULL;
+        if (units != NULL && known && strcmp(units[i], unit != NULL ? unit : "") != 0)
+            first = wrong++ == 0 ? i : first;
+    }
+    /* One line a table: a wrong units array is one mistake, however many columns it spans. */
+    if (wrong > 0) {
+        const char *unit = nprb_column_unit(desc->name, names[first]);
+        problem(&m,
+                "/%s: column %s has unit '%.30s' in attribute units, the contract says '%s' "
+                "(%zu column(s) differ)",
+                desc->name, names[first], units[first], unit != NULL ? unit : "", wrong);
+    }
+    free_strings(columns, n);
+    free_strings(units, n);
+    free_names(names, n);
+    return m.problems;
+}

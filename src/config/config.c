@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The config module's key engine: the one key table, the parser of one value (assign), the
- * defaults and --set. The YAML walk is config_yaml.c; the echo and the reference are
- * config_echo.c; config_keys.h is what the three share. */
+/* The config module's key engine: the table of global keys and the memory.* section, the parser
+ * of one value (assign), the defaults and --set. The YAML walk is config_yaml.c; the echo and the
+ * reference are config_echo.c; config_keys.h is what the three share. */
 #include "config/config.h"
 
 #include "config/config_keys.h"
@@ -18,10 +18,9 @@
 #include <strings.h>
 
 #define OFF(field) offsetof(struct nprb_config, field)
-#define KIB(n) ((int64_t)(n) << 10)
-#define TIB(n) ((int64_t)(n) << 40)
 
-/* The one table of configuration keys. Order is the order of the echo and the reference. */
+/* The table of the global keys, which come first in the echo and the reference, in this order.
+ * The keys of a section (memory.* below, an experiment's in its own file) follow them. */
 const struct config_key nprb_config_keys[] = {
     {"seed", KEY_U64, OFF(seed), "42", 0, INT64_MAX, "seed of the random chains"},
     {"watchdog", KEY_DURATION, OFF(watchdog_s), "10min", 0, 0,
@@ -34,140 +33,18 @@ const struct config_key nprb_config_keys[] = {
     {"huge_pages", KEY_THP, OFF(huge_pages), "system", 0, 0,
      "page size of every buffer: system (leave THP alone), on/off (THP madvise), hugetlb "
      "(2 MiB pages from the vm.nr_hugepages pool)"},
-    {"latency_matrix.enabled", KEY_BOOL, OFF(latency_matrix.enabled), "true", 0, 0,
-     "measure idle latency with a dependent pointer chase"},
-    {"latency_matrix.pairs", KEY_PAIRS, OFF(latency_matrix.pairs), "all", 0, 0,
-     "all: threads on node i, memory bound to node j, every i and j; local: i = j only"},
-    {"latency_matrix.policies", KEY_POLICIES, OFF(latency_matrix.policies),
-     "interleave,preferred,first_touch", 0, 0,
-     "per CPU node, besides bind: interleave (all nodes), preferred (own node), first_touch"},
-    {"latency_matrix.size", KEY_SIZE, OFF(latency_matrix.size_bytes), "1GiB", KIB(4), TIB(64),
-     "chase working set per memory node (K/M/G/T or KiB/MiB/GiB/TiB)"},
-    {"latency_matrix.tlb_window", KEY_SIZE, OFF(latency_matrix.tlb_window_bytes), "256KiB", 0,
-     TIB(64), "chain random within windows of this size, visited in random order (0: whole set)"},
-    {"latency_matrix.samples", KEY_INT, OFF(latency_matrix.samples), "21", 3, 100000,
-     "timed samples kept per measurement"},
-    {"latency_matrix.sample_time", KEY_DURATION, OFF(latency_matrix.sample_s), "10ms", 0, 0,
-     "minimum length of one sample (ns/us/ms/s)"},
-    {"bandwidth_matrix.enabled", KEY_BOOL, OFF(bandwidth_matrix.enabled), "true", 0, 0,
-     "measure multi-threaded read bandwidth"},
-    {"bandwidth_matrix.pairs", KEY_PAIRS, OFF(bandwidth_matrix.pairs), "all", 0, 0,
-     "all: cores of node i streaming memory of node j, every i and j; local: i = j only"},
-    {"bandwidth_matrix.kernels", KEY_KERNELS, OFF(bandwidth_matrix.kernels), "read,triad", 0, 0,
-     "kernels measured for every pair"},
-    {"bandwidth_matrix.policies", KEY_POLICIES, OFF(bandwidth_matrix.policies), "interleave", 0, 0,
-     "per CPU node, besides bind: interleave, preferred, first_touch"},
-    {"bandwidth_matrix.size", KEY_SIZE, OFF(bandwidth_matrix.size_bytes), "256MiB", KIB(64),
-     TIB(64), "streamed array per memory node"},
-    {"bandwidth_matrix.threads", KEY_THREADS, OFF(bandwidth_matrix.threads), "all", 1, 4096,
-     "threads per CPU node: all (one per usable core) or a number"},
-    {"bandwidth_matrix.repetitions", KEY_INT, OFF(bandwidth_matrix.repetitions), "5", 2, 100000,
-     "timed repetitions kept per measurement"},
+};
 
-    {"latency_sweep.enabled", KEY_BOOL, OFF(latency_sweep.enabled), "true", 0, 0,
-     "latency against working-set size: the cache hierarchy, one core, its local memory"},
-    {"latency_sweep.pairs", KEY_PAIRS, OFF(latency_sweep.pairs), "local", 0, 0,
-     "local: the sweep core's own memory; all: also every other node's memory, one curve each "
-     "(remote latency by working set)"},
-    {"latency_sweep.from", KEY_FROM, OFF(latency_sweep.from), "first", 0, 0,
-     "first: a core of the first CPU node sweeps; every: a core of each CPU node in turn (with "
-     "pairs: all, the textbook grid of every node pair)"},
-    {"latency_sweep.sizes", KEY_SIZES, OFF(latency_sweep.sizes), "auto", KIB(2), TIB(64),
-     "working sets: auto (2 KiB to max_size, points below, at and above each cache, and at 4x "
-     "each for the random chase, which touches one 64 B line per 256 B) or a list"},
-    {"latency_sweep.max_size", KEY_SIZE, OFF(latency_sweep.max_size_bytes), "0", 0, TIB(64),
-     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB and 1/4 of free memory)"},
-    {"latency_sweep.patterns", KEY_PATTERNS, OFF(latency_sweep.patterns),
-     "random,stride:64,index_random", 0, 0,
-     "random | random_full | stride:BYTES | index_random (independent loads through an index)"},
-    {"latency_sweep.tlb_window", KEY_SIZE, OFF(latency_sweep.tlb_window_bytes), "256KiB", 0,
-     TIB(64), "window of the random pattern (0: whole set)"},
-    {"latency_sweep.samples", KEY_INT, OFF(latency_sweep.samples), "7", 3, 100000,
-     "timed samples kept per point"},
-    {"latency_sweep.sample_time", KEY_DURATION, OFF(latency_sweep.sample_s), "2ms", 0, 0,
-     "minimum length of one sample"},
-
-    {"stride_sweep.enabled", KEY_BOOL, OFF(stride_sweep.enabled), "true", 0, 0,
-     "latency of a sequential chase at a fixed working set, stride varied"},
-    {"stride_sweep.size", KEY_SIZE, OFF(stride_sweep.size_bytes), "64MiB", KIB(2), TIB(64),
-     "working set"},
-    {"stride_sweep.strides", KEY_SIZES, OFF(stride_sweep.strides),
-     "8,16,32,64,128,256,512,1KiB,2KiB,4KiB", 8, KIB(1024) * 1024, "strides in bytes"},
-    {"stride_sweep.samples", KEY_INT, OFF(stride_sweep.samples), "11", 3, 100000,
-     "timed samples kept per point"},
-    {"stride_sweep.sample_time", KEY_DURATION, OFF(stride_sweep.sample_s), "2ms", 0, 0,
-     "minimum length of one sample"},
-
-    {"bandwidth_sweep.enabled", KEY_BOOL, OFF(bandwidth_sweep.enabled), "true", 0, 0,
-     "bandwidth against working-set size, per kernel, all cores of the first node"},
-    {"bandwidth_sweep.sizes", KEY_SIZES, OFF(bandwidth_sweep.sizes), "auto", KIB(2), TIB(64),
-     "bytes per array: auto or a list"},
-    {"bandwidth_sweep.max_size", KEY_SIZE, OFF(bandwidth_sweep.max_size_bytes), "0", 0, TIB(64),
-     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB)"},
-    {"bandwidth_sweep.kernels", KEY_KERNELS, OFF(bandwidth_sweep.kernels), "read,copy,triad", 0, 0,
-     "read write write_nt copy copy_nt scale add triad read_strided read_random"},
-    {"bandwidth_sweep.threads", KEY_THREADS, OFF(bandwidth_sweep.threads), "all", 1, 4096,
-     "threads: all (one per usable core) or a number"},
-    {"bandwidth_sweep.strides", KEY_SIZES, OFF(bandwidth_sweep.strides), "64B", 8, KIB(1024),
-     "strides of read_strided, one curve each (textbook stride 8 and 32 doubles: [64B, 256B])"},
-    {"bandwidth_sweep.repetitions", KEY_INT, OFF(bandwidth_sweep.repetitions), "3", 2, 100000,
-     "timed samples kept per point"},
-    {"bandwidth_sweep.sample_time", KEY_DURATION, OFF(bandwidth_sweep.sample_s), "1ms", 0, 0,
-     "a sample repeats the kernel until it lasts this long"},
-
-    {"thread_scaling.enabled", KEY_BOOL, OFF(thread_scaling.enabled), "true", 0, 0,
-     "bandwidth with 1 .. all cores of the first node"},
-    {"thread_scaling.size", KEY_SIZE, OFF(thread_scaling.size_bytes), "128MiB", KIB(64), TIB(64),
-     "bytes per array"},
-    {"thread_scaling.kernels", KEY_KERNELS, OFF(thread_scaling.kernels), "read,triad", 0, 0,
-     "kernels measured at every thread count"},
-    {"thread_scaling.repetitions", KEY_INT, OFF(thread_scaling.repetitions), "3", 2, 100000,
-     "timed repetitions kept per point"},
-
-    {"loaded_latency.enabled", KEY_BOOL, OFF(loaded_latency.enabled), "true", 0, 0,
-     "latency from one core while the node's other cores load the same memory"},
-    {"loaded_latency.pairs", KEY_PAIRS, OFF(loaded_latency.pairs), "local", 0, 0,
-     "local: memory of the chasing core's node; all: every node"},
-    {"loaded_latency.size", KEY_SIZE, OFF(loaded_latency.size_bytes), "128MiB", KIB(64), TIB(64),
-     "the chase's working set"},
-    {"loaded_latency.load_size", KEY_SIZE, OFF(loaded_latency.load_size_bytes), "64MiB", KIB(64),
-     TIB(64), "buffer streamed by each load thread"},
-    {"loaded_latency.threads", KEY_THREADS, OFF(loaded_latency.threads), "all", 1, 4096,
-     "load threads: all (every other usable core of the node) or a number"},
-    {"loaded_latency.load_writes", KEY_BOOL, OFF(loaded_latency.load_writes), "false", 0, 0,
-     "load threads write each line back (read_write) instead of only reading"},
-    {"loaded_latency.delays", KEY_COUNTS, OFF(loaded_latency.delays), "0,200,2000,20000", 0,
-     100000000, "spin iterations after each 64-byte line of load, one curve point each"},
-    {"loaded_latency.samples", KEY_INT, OFF(loaded_latency.samples), "11", 3, 100000,
-     "timed chase samples per point"},
-    {"loaded_latency.sample_time", KEY_DURATION, OFF(loaded_latency.sample_s), "5ms", 0, 0,
-     "minimum length of one sample"},
-
-    {"numa_balancing.enabled", KEY_BOOL, OFF(numa_balancing.enabled), "true", 0, 0,
-     "pages first touched on one node, threads moved to another: page distribution and "
-     "bandwidth over time, with kernel.numa_balancing off then on (needs root to change it)"},
-    {"numa_balancing.size", KEY_SIZE, OFF(numa_balancing.size_bytes), "256MiB", KIB(64), TIB(64),
-     "array the moved threads keep reading"},
-    {"numa_balancing.interval", KEY_DURATION, OFF(numa_balancing.interval_s), "250ms", 0, 0,
-     "time between two samples of the page distribution"},
-    {"numa_balancing.duration", KEY_DURATION, OFF(numa_balancing.duration_s), "4s", 0, 0,
-     "length of each series (one with balancing off, one on)"},
-
-    {"first_touch.enabled", KEY_BOOL, OFF(first_touch.enabled), "true", 0, 0,
-     "where first touch puts pages, and the parallel read bandwidth that follows"},
-    {"first_touch.size", KEY_SIZE, OFF(first_touch.size_bytes), "256MiB", KIB(64), TIB(64),
-     "array read by every usable core of the host"},
-    {"first_touch.modes", KEY_MODES, OFF(first_touch.modes),
-     "serial,threaded,mismatched,interleave,bind", 0, 0,
-     "serial (one thread on each node in turn writes it all) | threaded (each thread its own "
-     "chunk) | mismatched (another thread's chunk) | interleave | bind (each chunk mbind-ed)"},
-    {"first_touch.repetitions", KEY_INT, OFF(first_touch.repetitions), "5", 2, 100000,
-     "timed repetitions kept per mode"},
-    {"memory.dimm_speed", KEY_INT, OFF(dimm_speed_mts), "0", 0, 20000,
+#define MEMORY(field) offsetof(struct nprb_memory_config, field)
+static const struct config_key memory_keys[] = {
+    {"dimm_speed", KEY_INT, MEMORY(dimm_speed_mts), "0", 0, 20000,
      "MT/s of the memory modules for the theoretical peak; 0: as SMBIOS/EDAC report it"},
-    {"memory.channels", KEY_INT, OFF(memory_channels), "0", 0, 4096,
+    {"channels", KEY_INT, MEMORY(channels), "0", 0, 4096,
      "memory channels of the host for the theoretical peak; 0: one per module found"},
 };
+const struct nprb_config_section nprb_config_memory = {"memory", memory_keys,
+                                                       sizeof memory_keys / sizeof memory_keys[0],
+                                                       sizeof(struct nprb_memory_config)};
 
 #define N_KEYS (sizeof nprb_config_keys / sizeof nprb_config_keys[0])
 const size_t nprb_config_key_count = N_KEYS;

@@ -52,90 +52,6 @@ enum nprb_pairs { NPRB_PAIRS_LOCAL, NPRB_PAIRS_ALL };
 /** Whose cores run a sweep: the first CPU node's, or every CPU node's in turn. */
 enum nprb_sweep_from { NPRB_SWEEP_FROM_FIRST, NPRB_SWEEP_FROM_EVERY };
 
-struct nprb_latency_config {
-    bool enabled;
-    enum nprb_pairs pairs;
-    struct nprb_policy_list policies; /**< besides bind: interleave, preferred, first_touch */
-    uint64_t size_bytes;              /**< working set of the chase, per memory node */
-    uint64_t tlb_window_bytes;        /**< chain random within windows of this size; 0: whole set */
-    int samples;                      /**< timed samples kept (one more is taken and discarded) */
-    double sample_s;                  /**< minimum length of one sample */
-};
-
-struct nprb_bandwidth_config {
-    bool enabled;
-    enum nprb_pairs pairs;
-    struct nprb_kernel_list kernels;
-    struct nprb_policy_list policies;
-    uint64_t size_bytes; /**< bytes of the array streamed, per memory node */
-    int threads;         /**< threads per CPU node; 0 means one per usable core */
-    int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */
-};
-
-struct nprb_latency_sweep_config {
-    bool enabled;
-    enum nprb_pairs pairs; /**< local: the sweep node's memory; all: every node's, one curve each */
-    enum nprb_sweep_from from; /**< first: one core of the first CPU node; every: of each */
-    struct nprb_sizes sizes;   /**< working sets; auto: 2 KiB to max_size around the caches */
-    uint64_t max_size_bytes;   /**< largest auto point (also capped by 1/4 of free memory) */
-    struct nprb_pattern_list patterns;
-    uint64_t tlb_window_bytes; /**< for "random" */
-    int samples;
-    double sample_s;
-};
-
-struct nprb_stride_sweep_config {
-    bool enabled;
-    uint64_t size_bytes;
-    struct nprb_sizes strides; /**< chase strides, bytes */
-    int samples;
-    double sample_s;
-};
-
-struct nprb_bandwidth_sweep_config {
-    bool enabled;
-    struct nprb_sizes sizes; /**< per array; auto like latency_sweep */
-    uint64_t max_size_bytes;
-    struct nprb_kernel_list kernels;
-    int threads;               /**< 0: one per usable core */
-    struct nprb_sizes strides; /**< read_strided is measured at each */
-    int repetitions;
-    double sample_s; /**< a timed sample repeats the kernel until it lasts this long */
-};
-
-struct nprb_thread_scaling_config {
-    bool enabled;
-    uint64_t size_bytes;
-    struct nprb_kernel_list kernels;
-    int repetitions;
-};
-
-struct nprb_first_touch_config {
-    bool enabled;
-    uint64_t size_bytes;
-    struct nprb_touch_list modes; /**< serial, threaded, mismatched, interleave, bind */
-    int repetitions;
-};
-
-struct nprb_loaded_latency_config {
-    bool enabled;
-    enum nprb_pairs pairs;
-    uint64_t size_bytes;      /**< the chase's working set */
-    uint64_t load_size_bytes; /**< buffer per load thread */
-    int threads;              /**< load threads; 0: every other usable core of the node */
-    bool load_writes;
-    struct nprb_sizes delays; /**< spin iterations after each line, one point each */
-    int samples;
-    double sample_s;
-};
-
-struct nprb_numa_balancing_config {
-    bool enabled;
-    uint64_t size_bytes;
-    double interval_s;
-    double duration_s;
-};
-
 /* The key table's row: the global keys of config.c, and an experiment's section keys (below). */
 enum key_kind {
     KEY_BOOL,
@@ -168,19 +84,47 @@ struct config_key {
  * An experiment's own keys, declared in the experiment's file: "NAME.KEY" in YAML and --set,
  * stored in a struct of the experiment's own (offsets of @p keys point into it), which the
  * config keeps as bytes (at most NPRB_CONFIG_SECTION_BYTES) and hands back through
- * nprb_config_section(). Its keys come after the global ones in the echo and the reference.
+ * nprb_config_section(). Its keys come after the global ones in the echo and the reference, in
+ * the order the sections were added.
  */
 struct nprb_config_section {
-    const char *name; /**< the experiment's name */
+    const char *name; /**< the experiment's name ("memory" for the config's own section) */
     const struct config_key *keys;
     size_t key_count;
     size_t size; /**< of the section's struct */
 };
 
+/* Bounds of a key table's sizes. */
+#define NPRB_KIB(n) ((int64_t)(n) << 10)
+#define NPRB_TIB(n) ((int64_t)(n) << 40)
+
+/**
+ * Declares `static const struct nprb_config_section VAR`: the section @p name, whose keys are the
+ * array @p keys (offsets into @p type), checked at compile time to fit a config.
+ */
+#define NPRB_CONFIG_SECTION(var, name, keys, type)                                                 \
+    _Static_assert(sizeof(type) <= NPRB_CONFIG_SECTION_BYTES,                                      \
+                   name "'s config struct is larger than a section may be");                       \
+    static const struct nprb_config_section var = {name, keys, sizeof(keys) / sizeof((keys)[0]),   \
+                                                   sizeof(type)}
+
 #define NPRB_CONFIG_MAX_KEYS 160
-#define NPRB_CONFIG_MAX_SECTIONS 8
+#define NPRB_CONFIG_MAX_SECTIONS 16
 #define NPRB_CONFIG_SECTION_BYTES 4096
 #define NPRB_LINE_SET UINT32_MAX
+
+/** The memory.* keys: what the theoretical peak of a host's /hosts row assumes. */
+struct nprb_memory_config {
+    int dimm_speed_mts; /**< memory.dimm_speed: MT/s of the modules; 0: as SMBIOS/EDAC say */
+    int channels;       /**< memory.channels: channels of the host; 0: one per module found */
+};
+
+/**
+ * The config's own section of memory.* keys (config.c). Not an experiment's: the job adds it
+ * with the experiments' sections, in the place the echo has always shown it
+ * (experiments/registry.c).
+ */
+extern const struct nprb_config_section nprb_config_memory;
 
 struct nprb_config {
     uint64_t seed;     /**< seed of every random chain; recorded in the file */
@@ -188,17 +132,6 @@ struct nprb_config {
     bool checkpoints;  /**< each rank keeps its finished rows in OUT.checkpoints/ while it runs */
     int report_hosts;  /**< hosts shown in full on stdout (then one per node type); 0: all */
     enum nprb_thp_mode huge_pages;
-    struct nprb_latency_config latency_matrix;
-    struct nprb_bandwidth_config bandwidth_matrix;
-    struct nprb_latency_sweep_config latency_sweep;
-    struct nprb_stride_sweep_config stride_sweep;
-    struct nprb_bandwidth_sweep_config bandwidth_sweep;
-    struct nprb_thread_scaling_config thread_scaling;
-    struct nprb_first_touch_config first_touch;
-    struct nprb_loaded_latency_config loaded_latency;
-    struct nprb_numa_balancing_config numa_balancing;
-    int dimm_speed_mts;  /**< memory.dimm_speed: MT/s of the modules; 0: as SMBIOS/EDAC say */
-    int memory_channels; /**< memory.channels: channels of the host; 0: one per module found */
     /* The sections added by nprb_config_add_section(), and their structs' bytes (aligned for
      * the members a config holds: integers, doubles, pointers). */
     int section_count;
@@ -222,15 +155,19 @@ const char *nprb_config_origin(const struct nprb_config *cfg, const char *key, c
 #define NPRB_CONFIG_TEXT_MAX 16384
 
 /**
- * Fills @p cfg with the built-in defaults (equal to configs/quick.yaml's values).
- * Never fails: the defaults are parsed by the same code as user input and tested.
+ * Fills @p cfg with the built-in defaults of the global keys (seed, watchdog, ...), with no
+ * section: the experiments' sections and memory.* are added by
+ * nprb_experiments_config_defaults() (experiments/registry.h), which gives every key its
+ * built-in default (configs/quick.yaml's values). Never fails: the defaults are parsed by the
+ * same code as user input and tested.
  */
 void nprb_config_defaults(struct nprb_config *cfg);
 
 /**
- * Adds an experiment's section to @p cfg (after nprb_config_defaults(), before any YAML or
- * --set) with its keys' defaults. @return 0, or -1 with a message in @p err (too many sections
- * or keys, a struct too large, a name already taken, a default its own key refuses).
+ * Adds a section (an experiment's, or nprb_config_memory) to @p cfg (after
+ * nprb_config_defaults(), before any YAML or --set) with its keys' defaults. @return 0, or -1 with
+ * a message in @p err (too many sections or keys, a struct too large, a name already taken, a
+ * default its own key refuses).
  */
 int nprb_config_add_section(struct nprb_config *cfg, const struct nprb_config_section *section,
                             char *err, size_t errlen);
@@ -238,6 +175,14 @@ int nprb_config_add_section(struct nprb_config *cfg, const struct nprb_config_se
 /** The struct of @p section in @p cfg, or NULL when it was not added (a bare config of tests). */
 const void *nprb_config_section(const struct nprb_config *cfg,
                                 const struct nprb_config_section *section);
+
+/**
+ * Where the value of the key called @p name ("latency_matrix.size") is kept in @p cfg, or NULL
+ * when @p cfg has no such key. The value has the C type of the key's kind (bool, int, uint64_t,
+ * double, a list struct of this header). For code that knows a key only by its name, as the key
+ * engine's tests do; an experiment reads its own struct.
+ */
+const void *nprb_config_value(const struct nprb_config *cfg, const char *name);
 
 /** Largest config file accepted. */
 #define NPRB_CONFIG_FILE_MAX (1 << 20)

@@ -19,7 +19,7 @@
     (NPRB_MEM_POLICY_BIT(NPRB_MEM_INTERLEAVE) | NPRB_MEM_POLICY_BIT(NPRB_MEM_PREFERRED) |          \
      NPRB_MEM_POLICY_BIT(NPRB_MEM_FIRST_TOUCH))
 
-/** The key table (config.c), in the order of the echo and the reference. */
+/** The table of global keys (config.c), first in the echo and the reference, in its order. */
 extern const struct config_key nprb_config_keys[];
 extern const size_t nprb_config_key_count;
 

@@ -117,3 +117,9 @@ const void *nprb_config_section(const struct nprb_config *cfg,
             return cfg->section_data[s];
     return NULL;
 }
+
+const void *nprb_config_value(const struct nprb_config *cfg, const char *name)
+{
+    long i = nprb_config_key_index(cfg, name);
+    return i < 0 ? NULL : nprb_config_key_field(cfg, (size_t)i);
+}

@@ -5,10 +5,37 @@
 
 extern const struct nprb_experiment nprb_exp_bandwidth_matrix;
 
+struct bandwidth_matrix_config {
+    bool enabled;
+    enum nprb_pairs pairs;
+    struct nprb_kernel_list kernels;
+    struct nprb_policy_list policies;
+    uint64_t size_bytes; /**< bytes of the array streamed, per memory node */
+    int threads;         /**< threads per CPU node; 0 means one per usable core */
+    int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */
+};
+
+#define OFF(field) offsetof(struct bandwidth_matrix_config, field)
+static const struct config_key keys[] = {
+    {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0, "measure multi-threaded read bandwidth"},
+    {"pairs", KEY_PAIRS, OFF(pairs), "all", 0, 0,
+     "all: cores of node i streaming memory of node j, every i and j; local: i = j only"},
+    {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0, "kernels measured for every pair"},
+    {"policies", KEY_POLICIES, OFF(policies), "interleave", 0, 0,
+     "per CPU node, besides bind: interleave, preferred, first_touch"},
+    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", NPRB_KIB(64), NPRB_TIB(64),
+     "streamed array per memory node"},
+    {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
+     "threads per CPU node: all (one per usable core) or a number"},
+    {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
+     "timed repetitions kept per measurement"},
+};
+NPRB_CONFIG_SECTION(section, "bandwidth_matrix", keys, struct bandwidth_matrix_config);
+
 static int plan(struct nprb_planner *p)
 {
-    const struct nprb_bandwidth_config *c = &p->cfg->bandwidth_matrix;
-    if (!c->enabled)
+    const struct bandwidth_matrix_config *c = nprb_config_section(p->cfg, &section);
+    if (c == NULL || !c->enabled)
         return 0;
     for (int k = 0; k < c->kernels.count; k++) {
         struct nprb_plan_item item = {.experiment = &nprb_exp_bandwidth_matrix,
@@ -26,4 +53,5 @@ static int plan(struct nprb_planner *p)
 const struct nprb_experiment nprb_exp_bandwidth_matrix = {.name = "bandwidth_matrix",
                                                           .table = NPRB_TABLE_BANDWIDTH,
                                                           .plan = plan,
-                                                          .measure = nprb_measure_bandwidth};
+                                                          .measure = nprb_measure_bandwidth,
+                                                          .config = &section};

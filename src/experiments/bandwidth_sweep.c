@@ -3,12 +3,45 @@
  * of one node on its local memory: the bandwidth of each cache level and of memory. */
 #include "experiments/experiment.h"
 
+#include <stdio.h>
+
 extern const struct nprb_experiment nprb_exp_bandwidth_sweep;
+
+struct bandwidth_sweep_config {
+    bool enabled;
+    struct nprb_sizes sizes; /**< per array; auto like latency_sweep */
+    uint64_t max_size_bytes;
+    struct nprb_kernel_list kernels;
+    int threads;               /**< 0: one per usable core */
+    struct nprb_sizes strides; /**< read_strided is measured at each */
+    int repetitions;
+    double sample_s; /**< a timed sample repeats the kernel until it lasts this long */
+};
+
+#define OFF(field) offsetof(struct bandwidth_sweep_config, field)
+static const struct config_key keys[] = {
+    {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
+     "bandwidth against working-set size, per kernel, all cores of the first node"},
+    {"sizes", KEY_SIZES, OFF(sizes), "auto", NPRB_KIB(2), NPRB_TIB(64),
+     "bytes per array: auto or a list"},
+    {"max_size", KEY_SIZE, OFF(max_size_bytes), "0", 0, NPRB_TIB(64),
+     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB)"},
+    {"kernels", KEY_KERNELS, OFF(kernels), "read,copy,triad", 0, 0,
+     "read write write_nt copy copy_nt scale add triad read_strided read_random"},
+    {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
+     "threads: all (one per usable core) or a number"},
+    {"strides", KEY_SIZES, OFF(strides), "64B", 8, NPRB_KIB(1024),
+     "strides of read_strided, one curve each (textbook stride 8 and 32 doubles: [64B, 256B])"},
+    {"repetitions", KEY_INT, OFF(repetitions), "3", 2, 100000, "timed samples kept per point"},
+    {"sample_time", KEY_DURATION, OFF(sample_s), "1ms", 0, 0,
+     "a sample repeats the kernel until it lasts this long"},
+};
+NPRB_CONFIG_SECTION(section, "bandwidth_sweep", keys, struct bandwidth_sweep_config);
 
 static int plan(struct nprb_planner *p)
 {
-    const struct nprb_bandwidth_sweep_config *c = &p->cfg->bandwidth_sweep;
-    if (!c->enabled)
+    const struct bandwidth_sweep_config *c = nprb_config_section(p->cfg, &section);
+    if (c == NULL || !c->enabled)
         return 0;
     struct nprb_plan_item item = {.experiment = &nprb_exp_bandwidth_sweep,
                                   .policy = NPRB_MEM_BIND,
@@ -38,7 +71,15 @@ static int plan(struct nprb_planner *p)
     return 0;
 }
 
+static bool report(FILE *out, const struct nprb_results *rows)
+{
+    return nprb_bandwidth_report(out, rows, "bandwidth_sweep", false,
+                                 "GB/s (best, bytes the program moves) by size per array");
+}
+
 const struct nprb_experiment nprb_exp_bandwidth_sweep = {.name = "bandwidth_sweep",
                                                          .table = NPRB_TABLE_BANDWIDTH,
                                                          .plan = plan,
-                                                         .measure = nprb_measure_bandwidth};
+                                                         .measure = nprb_measure_bandwidth,
+                                                         .config = &section,
+                                                         .report = report};

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* After latency_sweep: the cache capacities its random-chase curve shows, set beside hwloc's.
+/* After latency_sweep: the cache capacities its random-chase curve shows, set beside hwloc's,
+ * and their stdout section. Not an experiment of the registry (nothing is planned or measured
+ * for it: the job records it from latency_sweep's rows); its descriptor only gives its section
+ * a place in the report's order (experiments/registry.c).
  * A cache holds the lines the chase touches, not its span: the random chase reads one 64 B line
  * per slot (256 B apart, so no adjacent-line prefetch helps it), so a 128 KiB chase occupies
  * 32 KiB of cache. Levels are judged on those lines; the curve's sizes stay spans. */
@@ -121,3 +124,28 @@ void nprb_record_cache_levels(struct nprb_context *ctx)
         nprb_results_add(ctx->results, NPRB_TABLE_CACHE_LEVELS, &row);
     }
 }
+
+/* hwloc's size of each level beside the step the curve shows. */
+static bool report(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *lv = &rows->tables[NPRB_TABLE_CACHE_LEVELS];
+    if (lv->count == 0)
+        return false;
+    fprintf(out, "\ncache levels: hwloc's sizes beside the steps the random-chase curve shows\n");
+    fprintf(out, "%-6s %10s %12s %12s  %s\n", "level", "hwloc", "measured", "ns below", "");
+    for (size_t i = 0; i < lv->count; i++) {
+        const struct nprb_cache_level_row *c = nprb_row_at(lv, i);
+        char hw[32], seen[32];
+        nprb_format_size(c->hwloc_bytes, hw, sizeof hw);
+        if (c->measured_bytes > 0)
+            nprb_format_size(c->measured_bytes, seen, sizeof seen);
+        else
+            snprintf(seen, sizeof seen, "-");
+        fprintf(out, "L%-5d %10s %12s %12.2f  %s\n", c->level, hw, seen, c->latency_ns_below,
+                c->note);
+    }
+    return true;
+}
+
+const struct nprb_experiment nprb_exp_cache_levels = {
+    .name = "cache_levels", .table = NPRB_TABLE_CACHE_LEVELS, .report = report};

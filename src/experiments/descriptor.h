@@ -32,20 +32,22 @@ typedef int (*nprb_plan_fn)(struct nprb_planner *p);
 
 /**
  * Prints the experiment's section of the stdout report from one rank's rows (rank 0 calls it
- * for each rank as its rows arrive, after the built-in sections of results/report_sweeps.c, until
- * it has printed once). @return whether it printed anything.
+ * for each rank as its rows arrive, after the host blocks of results/report.c, in the report's
+ * order of registry.c, until it has printed once). @return whether it printed anything.
  */
 typedef bool (*nprb_report_fn)(FILE *out, const struct nprb_results *rows);
 
 struct nprb_experiment {
     const char *name;         /**< "latency_matrix", ...: the config section and the column */
     enum nprb_table_id table; /**< where its measurement rows go */
+    /** NULL in cache_levels alone, which the registry lists for its report only. */
     nprb_plan_fn plan;
     nprb_measure_fn measure;
-    /** Optional: the experiment's own config keys and struct ("NAME.KEY"), which its file
-     * declares and reads back with nprb_config_section(). NULL: its keys are in config.c. */
+    /** The experiment's config keys and struct ("NAME.KEY"), which its file declares
+     * (NPRB_CONFIG_SECTION) and reads back with nprb_config_section(). */
     const struct nprb_config_section *config;
-    /** Optional: its own stdout section. NULL: results/report_sweeps.c prints it, or nothing. */
+    /** Optional: its stdout section. NULL: none (the matrices are in the host blocks of
+     * results/report.c). */
     nprb_report_fn report;
 };
 

@@ -83,6 +83,15 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
                                         const struct nprb_bandwidth_rules *rules);
 
 /**
+ * The stdout section of a bandwidth sweep: the measured /bandwidth rows of @p experiment in
+ * @p rows as a grid, one row per kernel (per stride for read_strided), GB/s (best) by size per
+ * array (the thread count then goes in the title), or by thread count when @p by_threads; titled
+ * "EXPERIMENT on HOST: @p what". @return whether it printed anything.
+ */
+bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows, const char *experiment,
+                           bool by_threads, const char *what);
+
+/**
  * Plans a matrix: for every node i with usable cores, @p base bound to every node j with memory
  * (only j = i with NPRB_PAIRS_LOCAL), then each of @p policies from node i's cores.
  */

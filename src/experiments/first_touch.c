@@ -7,8 +7,29 @@
 #include "experiments/bandwidth_run.h"
 
 #include <stdio.h>
+#include <string.h>
 
 extern const struct nprb_experiment nprb_exp_first_touch;
+
+struct first_touch_config {
+    bool enabled;
+    uint64_t size_bytes;
+    struct nprb_touch_list modes; /**< serial, threaded, mismatched, interleave, bind */
+    int repetitions;
+};
+
+#define OFF(field) offsetof(struct first_touch_config, field)
+static const struct config_key keys[] = {
+    {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
+     "where first touch puts pages, and the parallel read bandwidth that follows"},
+    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", NPRB_KIB(64), NPRB_TIB(64),
+     "array read by every usable core of the host"},
+    {"modes", KEY_MODES, OFF(modes), "serial,threaded,mismatched,interleave,bind", 0, 0,
+     "serial (one thread on each node in turn writes it all) | threaded (each thread its own "
+     "chunk) | mismatched (another thread's chunk) | interleave | bind (each chunk mbind-ed)"},
+    {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000, "timed repetitions kept per mode"},
+};
+NPRB_CONFIG_SECTION(section, "first_touch", keys, struct first_touch_config);
 
 static int usable_nodes(const struct nprb_topo *topo)
 {
@@ -50,8 +71,8 @@ static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, enum npr
 
 static int plan(struct nprb_planner *p)
 {
-    const struct nprb_first_touch_config *c = &p->cfg->first_touch;
-    if (!c->enabled)
+    const struct first_touch_config *c = nprb_config_section(p->cfg, &section);
+    if (c == NULL || !c->enabled)
         return 0;
     struct nprb_plan_item item = {.experiment = &nprb_exp_first_touch,
                                   .cpu_node = -1,
@@ -114,5 +135,44 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     return nprb_bandwidth_measure(ctx, item, &rules);
 }
 
-const struct nprb_experiment nprb_exp_first_touch = {
-    .name = "first_touch", .table = NPRB_TABLE_BANDWIDTH, .plan = plan, .measure = measure};
+/* One line per mode: who wrote the array first, the share of pages beside their reader, and the
+ * read bandwidth that follows. */
+static bool report(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
+    bool header = false;
+    for (size_t i = 0; i < bw->count; i++) {
+        const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
+        if (strcmp(b->experiment, "first_touch") != 0 ||
+            strcmp(b->status, NPRB_ROW_NOT_APPLICABLE) == 0)
+            continue;
+        if (!header) {
+            fprintf(out,
+                    "\nfirst_touch on %s: who writes the array first, where its pages land, "
+                    "what the parallel read then gets (%d threads, every node)\n",
+                    b->hostname, b->threads);
+            fprintf(out, "%-22s %14s %12s  %s\n", "first written by", "beside reader", "read GB/s",
+                    "status");
+            header = true;
+        }
+        char mode[48];
+        if (strcmp(b->init_mode, "serial") == 0)
+            snprintf(mode, sizeof mode, "one thread on node %d", b->mem_node);
+        else if (strcmp(b->mem_policy, "interleave") == 0)
+            snprintf(mode, sizeof mode, "threads, interleaved");
+        else if (strcmp(b->init_mode, "bound") == 0)
+            snprintf(mode, sizeof mode, "threads, chunks bound");
+        else
+            snprintf(mode, sizeof mode, "threads, %s", b->init_mode);
+        fprintf(out, "%-22s %13.1f%% %12.1f  %s\n", mode, 100 * b->pages_on_target_frac,
+                b->gbs_best, b->status);
+    }
+    return header;
+}
+
+const struct nprb_experiment nprb_exp_first_touch = {.name = "first_touch",
+                                                     .table = NPRB_TABLE_BANDWIDTH,
+                                                     .plan = plan,
+                                                     .measure = measure,
+                                                     .config = &section,
+                                                     .report = report};

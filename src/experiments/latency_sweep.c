@@ -7,15 +7,54 @@
  * grid covers every node pair, as the textbook's does. */
 #include "experiments/experiment.h"
 #include "experiments/latency_run.h"
+#include "results/report_grid.h"
+
+#include <stdio.h>
+#include <string.h>
 
 extern const struct nprb_experiment nprb_exp_latency_sweep;
 
+struct latency_sweep_config {
+    bool enabled;
+    enum nprb_pairs pairs; /**< local: the sweep node's memory; all: every node's, one curve each */
+    enum nprb_sweep_from from; /**< first: one core of the first CPU node; every: of each */
+    struct nprb_sizes sizes;   /**< working sets; auto: 2 KiB to max_size around the caches */
+    uint64_t max_size_bytes;   /**< largest auto point (also capped by 1/4 of free memory) */
+    struct nprb_pattern_list patterns;
+    uint64_t tlb_window_bytes; /**< for "random" */
+    int samples;
+    double sample_s;
+};
+
+#define OFF(field) offsetof(struct latency_sweep_config, field)
+static const struct config_key keys[] = {
+    {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
+     "latency against working-set size: the cache hierarchy, one core, its local memory"},
+    {"pairs", KEY_PAIRS, OFF(pairs), "local", 0, 0,
+     "local: the sweep core's own memory; all: also every other node's memory, one curve each "
+     "(remote latency by working set)"},
+    {"from", KEY_FROM, OFF(from), "first", 0, 0,
+     "first: a core of the first CPU node sweeps; every: a core of each CPU node in turn (with "
+     "pairs: all, the textbook grid of every node pair)"},
+    {"sizes", KEY_SIZES, OFF(sizes), "auto", NPRB_KIB(2), NPRB_TIB(64),
+     "working sets: auto (2 KiB to max_size, points below, at and above each cache, and at 4x "
+     "each for the random chase, which touches one 64 B line per 256 B) or a list"},
+    {"max_size", KEY_SIZE, OFF(max_size_bytes), "0", 0, NPRB_TIB(64),
+     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB and 1/4 of free memory)"},
+    {"patterns", KEY_PATTERNS, OFF(patterns), "random,stride:64,index_random", 0, 0,
+     "random | random_full | stride:BYTES | index_random (independent loads through an index)"},
+    {"tlb_window", KEY_SIZE, OFF(tlb_window_bytes), "256KiB", 0, NPRB_TIB(64),
+     "window of the random pattern (0: whole set)"},
+    {"samples", KEY_INT, OFF(samples), "7", 3, 100000, "timed samples kept per point"},
+    {"sample_time", KEY_DURATION, OFF(sample_s), "2ms", 0, 0, "minimum length of one sample"},
+};
+NPRB_CONFIG_SECTION(section, "latency_sweep", keys, struct latency_sweep_config);
+
 /* Every curve from the cores of @p base's cpu_node: its own memory, and with pairs: all every
  * other node's. */
-static int plan_from_node(struct nprb_planner *p, const struct nprb_plan_item *base,
-                          const uint64_t *sizes, int n)
+static int plan_from_node(struct nprb_planner *p, const struct latency_sweep_config *c,
+                          const struct nprb_plan_item *base, const uint64_t *sizes, int n)
 {
-    const struct nprb_latency_sweep_config *c = &p->cfg->latency_sweep;
     struct nprb_plan_item item = *base;
     for (int m = 0; m < nprb_topo_node_count(p->topo); m++) {
         bool local = m == item.cpu_node;
@@ -40,8 +79,8 @@ static int plan_from_node(struct nprb_planner *p, const struct nprb_plan_item *b
 
 static int plan(struct nprb_planner *p)
 {
-    const struct nprb_latency_sweep_config *c = &p->cfg->latency_sweep;
-    if (!c->enabled)
+    const struct latency_sweep_config *c = nprb_config_section(p->cfg, &section);
+    if (c == NULL || !c->enabled)
         return 0;
     struct nprb_plan_item item = {.experiment = &nprb_exp_latency_sweep,
                                   .policy = NPRB_MEM_BIND,
@@ -71,13 +110,71 @@ static int plan(struct nprb_planner *p)
                              !nprb_node_is_home(nprb_topo_node(p->topo, cpu))))
             continue;
         item.cpu_node = cpu;
-        if (plan_from_node(p, &item, sizes, n) != 0)
+        if (plan_from_node(p, c, &item, sizes, n) != 0)
             return -1;
     }
     return 0;
 }
 
+static bool is_sweep_point(const struct nprb_latency_row *l)
+{
+    return strcmp(l->experiment, "latency_sweep") == 0 && strcmp(l->status, NPRB_ROW_OK) == 0;
+}
+
+/* ns per access by working set, one row per pattern (and per other memory node or sweeping
+ * core, when the sweep has them). */
+static bool report(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
+    const char *host = "";
+    /* Which nodes' cores swept: one (from: first) or each CPU node (from: every). */
+    int first_cpu = -1;
+    bool several = false;
+    for (size_t i = 0; i < lat->count; i++) {
+        const struct nprb_latency_row *l = nprb_row_at(lat, i);
+        if (!is_sweep_point(l))
+            continue;
+        several |= first_cpu >= 0 && l->cpu_node != first_cpu;
+        first_cpu = first_cpu < 0 ? l->cpu_node : first_cpu;
+    }
+    struct nprb_grid *g = nprb_grid_create();
+    if (g == NULL)
+        return false;
+    for (size_t i = 0; i < lat->count; i++) {
+        const struct nprb_latency_row *l = nprb_row_at(lat, i);
+        if (!is_sweep_point(l))
+            continue;
+        host = l->hostname;
+        /* Curves through another node's memory (pairs: all), or from another node's core
+         * (from: every), get their own rows. */
+        char name[32], from[12] = "";
+        if (several)
+            snprintf(from, sizeof from, "n%d ", (int)l->cpu_node);
+        if (l->mem_node == l->cpu_node)
+            snprintf(name, sizeof name, "%s%s", from, l->pattern);
+        else
+            snprintf(name, sizeof name, "%s%s m%d", from, l->pattern, (int)l->mem_node);
+        nprb_grid_put(g, name, l->size_bytes, l->latency_ns_median);
+    }
+    char title[240];
+    if (several)
+        snprintf(title, sizeof title,
+                 "latency_sweep on %s: ns per access (median) by working set, one core of each "
+                 "CPU node (nC: a core of node C; mN: memory on node N, else the core's own)",
+                 host);
+    else
+        snprintf(title, sizeof title,
+                 "latency_sweep on %s: ns per access (median) by working set, one core of node %d, "
+                 "local memory (mN: memory on node N)",
+                 host, first_cpu);
+    bool printed = nprb_grid_print(out, title, "pattern", g, NPRB_GRID_SIZES, 2);
+    nprb_grid_destroy(g);
+    return printed;
+}
+
 const struct nprb_experiment nprb_exp_latency_sweep = {.name = "latency_sweep",
                                                        .table = NPRB_TABLE_LATENCY,
                                                        .plan = plan,
-                                                       .measure = nprb_measure_latency};
+                                                       .measure = nprb_measure_latency,
+                                                       .config = &section,
+                                                       .report = report};

@@ -11,10 +11,43 @@
 
 extern const struct nprb_experiment nprb_exp_loaded_latency;
 
+struct loaded_latency_config {
+    bool enabled;
+    enum nprb_pairs pairs;
+    uint64_t size_bytes;      /**< the chase's working set */
+    uint64_t load_size_bytes; /**< buffer per load thread */
+    int threads;              /**< load threads; 0: every other usable core of the node */
+    bool load_writes;
+    struct nprb_sizes delays; /**< spin iterations after each line, one point each */
+    int samples;
+    double sample_s;
+};
+
+#define OFF(field) offsetof(struct loaded_latency_config, field)
+static const struct config_key keys[] = {
+    {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
+     "latency from one core while the node's other cores load the same memory"},
+    {"pairs", KEY_PAIRS, OFF(pairs), "local", 0, 0,
+     "local: memory of the chasing core's node; all: every node"},
+    {"size", KEY_SIZE, OFF(size_bytes), "128MiB", NPRB_KIB(64), NPRB_TIB(64),
+     "the chase's working set"},
+    {"load_size", KEY_SIZE, OFF(load_size_bytes), "64MiB", NPRB_KIB(64), NPRB_TIB(64),
+     "buffer streamed by each load thread"},
+    {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
+     "load threads: all (every other usable core of the node) or a number"},
+    {"load_writes", KEY_BOOL, OFF(load_writes), "false", 0, 0,
+     "load threads write each line back (read_write) instead of only reading"},
+    {"delays", KEY_COUNTS, OFF(delays), "0,200,2000,20000", 0, 100000000,
+     "spin iterations after each 64-byte line of load, one curve point each"},
+    {"samples", KEY_INT, OFF(samples), "11", 3, 100000, "timed chase samples per point"},
+    {"sample_time", KEY_DURATION, OFF(sample_s), "5ms", 0, 0, "minimum length of one sample"},
+};
+NPRB_CONFIG_SECTION(section, "loaded_latency", keys, struct loaded_latency_config);
+
 static int plan(struct nprb_planner *p)
 {
-    const struct nprb_loaded_latency_config *c = &p->cfg->loaded_latency;
-    if (!c->enabled)
+    const struct loaded_latency_config *c = nprb_config_section(p->cfg, &section);
+    if (c == NULL || !c->enabled)
         return 0;
     struct nprb_plan_item item = {.experiment = &nprb_exp_loaded_latency,
                                   .policy = NPRB_MEM_BIND,
@@ -126,5 +159,35 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
 }
 
-const struct nprb_experiment nprb_exp_loaded_latency = {
-    .name = "loaded_latency", .table = NPRB_TABLE_LOADED_LATENCY, .plan = plan, .measure = measure};
+/* One block per node pair: the load's bandwidth and the chase's latency at each delay. */
+static bool report(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *ll = &rows->tables[NPRB_TABLE_LOADED_LATENCY];
+    int cpu = -2, mem = -2;
+    bool printed = false;
+    for (size_t i = 0; i < ll->count; i++) {
+        const struct nprb_loaded_row *r = nprb_row_at(ll, i);
+        if (strcmp(r->status, NPRB_ROW_NOT_APPLICABLE) == 0)
+            continue;
+        if (r->cpu_node != cpu || r->mem_node != mem) {
+            cpu = r->cpu_node;
+            mem = r->mem_node;
+            fprintf(out,
+                    "\nloaded_latency on %s: CPUs of node %d -> memory of node %d, %d load "
+                    "thread(s) (%s)\n%-14s %12s %14s  %s\n",
+                    r->hostname, cpu, mem, r->load_threads, r->load_kernel, "delay (spins)",
+                    "load GB/s", "latency ns", "status");
+        }
+        fprintf(out, "%-14llu %12.1f %14.1f  %s\n", (unsigned long long)r->delay_spins, r->load_gbs,
+                r->latency_ns_median, r->status);
+        printed = true;
+    }
+    return printed;
+}
+
+const struct nprb_experiment nprb_exp_loaded_latency = {.name = "loaded_latency",
+                                                        .table = NPRB_TABLE_LOADED_LATENCY,
+                                                        .plan = plan,
+                                                        .measure = measure,
+                                                        .config = &section,
+                                                        .report = report};

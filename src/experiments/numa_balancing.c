@@ -20,10 +20,31 @@
 
 extern const struct nprb_experiment nprb_exp_numa_balancing;
 
+struct numa_balancing_config {
+    bool enabled;
+    uint64_t size_bytes;
+    double interval_s;
+    double duration_s;
+};
+
+#define OFF(field) offsetof(struct numa_balancing_config, field)
+static const struct config_key keys[] = {
+    {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
+     "pages first touched on one node, threads moved to another: page distribution and "
+     "bandwidth over time, with kernel.numa_balancing off then on (needs root to change it)"},
+    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", NPRB_KIB(64), NPRB_TIB(64),
+     "array the moved threads keep reading"},
+    {"interval", KEY_DURATION, OFF(interval_s), "250ms", 0, 0,
+     "time between two samples of the page distribution"},
+    {"duration", KEY_DURATION, OFF(duration_s), "4s", 0, 0,
+     "length of each series (one with balancing off, one on)"},
+};
+NPRB_CONFIG_SECTION(section, "numa_balancing", keys, struct numa_balancing_config);
+
 static int plan(struct nprb_planner *p)
 {
-    const struct nprb_numa_balancing_config *c = &p->cfg->numa_balancing;
-    if (!c->enabled)
+    const struct numa_balancing_config *c = nprb_config_section(p->cfg, &section);
+    if (c == NULL || !c->enabled)
         return 0;
     struct nprb_plan_item item = {.experiment = &nprb_exp_numa_balancing,
                                   .policy = NPRB_MEM_FIRST_TOUCH,
@@ -234,5 +255,42 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     return result;
 }
 
-const struct nprb_experiment nprb_exp_numa_balancing = {
-    .name = "numa_balancing", .table = NPRB_TABLE_BALANCING, .plan = plan, .measure = measure};
+/* One line per series: where the pages were at the first and the last sample. */
+static bool report(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *bl = &rows->tables[NPRB_TABLE_BALANCING];
+    bool header = false;
+    size_t i = 0;
+    while (i < bl->count) {
+        const struct nprb_balancing_row *first = nprb_row_at(bl, i), *last = first;
+        size_t j = i;
+        for (; j < bl->count; j++) {
+            const struct nprb_balancing_row *r = nprb_row_at(bl, j);
+            if (r->measurement != first->measurement)
+                break;
+            last = r;
+        }
+        if (strcmp(first->status, NPRB_ROW_OK) == 0) {
+            if (!header)
+                fprintf(out,
+                        "\nnuma_balancing on %s: pages first touched on node %d, %d threads "
+                        "moved to node %d\n",
+                        first->hostname, first->from_node, first->threads, first->to_node);
+            header = true;
+            fprintf(out,
+                    "kernel.numa_balancing=%d: pages on the threads' node %5.1f%% -> %5.1f%% "
+                    "in %.1f s; read %.1f -> %.1f GB/s\n",
+                    first->numa_balancing, 100 * first->frac_on_to, 100 * last->frac_on_to,
+                    last->t_s, first->read_gbs, last->read_gbs);
+        }
+        i = j;
+    }
+    return header;
+}
+
+const struct nprb_experiment nprb_exp_numa_balancing = {.name = "numa_balancing",
+                                                        .table = NPRB_TABLE_BALANCING,
+                                                        .plan = plan,
+                                                        .measure = measure,
+                                                        .config = &section,
+                                                        .report = report};

@@ -39,10 +39,7 @@ static const struct config_key keys[] = {
     {"repetitions", KEY_INT, OFF(repetitions), "3", 2, 100000,
      "timed repetitions of the read kept per page size"},
 };
-static const struct nprb_config_section section = {"page_size", keys, sizeof keys / sizeof keys[0],
-                                                   sizeof(struct page_size_config)};
-_Static_assert(sizeof(struct page_size_config) <= NPRB_CONFIG_SECTION_BYTES,
-               "page_size's config struct is larger than a section may be");
+NPRB_CONFIG_SECTION(section, "page_size", keys, struct page_size_config);
 
 /* The page sizes, in the order of the plan and of the report's lines. */
 static const struct {
@@ -106,11 +103,6 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     return it.samples > 0 ? nprb_measure_latency(ctx, &it) : nprb_measure_bandwidth(ctx, &it);
 }
 
-static const void *row_at(const struct nprb_rows *rows, size_t i)
-{
-    return rows->data + i * rows->row_bytes;
-}
-
 /* One line per page size: the chase's median, the read's best, and what backed the chase's
  * buffer: its base page (page_bytes) and its share in transparent huge pages (huge_page_frac).
  * Rows come in plan order, so the k-th of each table is modes[k]. */
@@ -123,14 +115,14 @@ static bool report(FILE *out, const struct nprb_results *rows)
     size_t nc = 0, nr = 0;
     bool any = false;
     for (size_t i = 0; i < lat->count && nc < N_MODES; i++) {
-        const struct nprb_latency_row *l = row_at(lat, i);
+        const struct nprb_latency_row *l = nprb_row_at(lat, i);
         if (strcmp(l->experiment, "page_size") == 0) {
             chase[nc++] = l;
             any |= strcmp(l->status, NPRB_ROW_OK) == 0;
         }
     }
     for (size_t i = 0; i < bw->count && nr < N_MODES; i++) {
-        const struct nprb_bandwidth_row *b = row_at(bw, i);
+        const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
         if (strcmp(b->experiment, "page_size") == 0)
             read[nr++] = b;
     }

@@ -11,15 +11,24 @@
 #include "experiments/descriptor.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 extern const struct nprb_experiment *const nprb_experiments[];
 extern const size_t nprb_experiment_count;
 
 /**
- * The built-in defaults of every key (nprb_config_defaults()), the sections of the experiments
- * that declare their own keys included. The job starts from these before YAML and --set.
+ * The built-in defaults of every key: the global ones (nprb_config_defaults()), then every
+ * experiment's section and memory.*, in the order of the echo and the reference. The job starts
+ * from these before YAML and --set.
  * @return 0, or -1 with a message in @p err (a section the config cannot hold).
  */
 int nprb_experiments_config_defaults(struct nprb_config *cfg, char *err, size_t errlen);
+
+/**
+ * The experiments' stdout sections (descriptor.h: report) from one rank's rows, in the report's
+ * order, each until it has printed once: @p shown keeps which have (0 before the first rank).
+ */
+void nprb_experiments_report(FILE *out, const struct nprb_results *rows, uint64_t *shown);
 
 #endif

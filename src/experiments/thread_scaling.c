@@ -3,7 +3,27 @@
  * local memory: where one node's memory saturates. */
 #include "experiments/experiment.h"
 
+#include <stdio.h>
+
 extern const struct nprb_experiment nprb_exp_thread_scaling;
+
+struct thread_scaling_config {
+    bool enabled;
+    uint64_t size_bytes;
+    struct nprb_kernel_list kernels;
+    int repetitions;
+};
+
+#define OFF(field) offsetof(struct thread_scaling_config, field)
+static const struct config_key keys[] = {
+    {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
+     "bandwidth with 1 .. all cores of the first node"},
+    {"size", KEY_SIZE, OFF(size_bytes), "128MiB", NPRB_KIB(64), NPRB_TIB(64), "bytes per array"},
+    {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0,
+     "kernels measured at every thread count"},
+    {"repetitions", KEY_INT, OFF(repetitions), "3", 2, 100000, "timed repetitions kept per point"},
+};
+NPRB_CONFIG_SECTION(section, "thread_scaling", keys, struct thread_scaling_config);
 
 /* Every count up to 8, then doubling, then all: the knee is usually in the first few. */
 static int next_count(int count, int all)
@@ -14,8 +34,8 @@ static int next_count(int count, int all)
 
 static int plan(struct nprb_planner *p)
 {
-    const struct nprb_thread_scaling_config *c = &p->cfg->thread_scaling;
-    if (!c->enabled)
+    const struct thread_scaling_config *c = nprb_config_section(p->cfg, &section);
+    if (c == NULL || !c->enabled)
         return 0;
     struct nprb_plan_item item = {.experiment = &nprb_exp_thread_scaling,
                                   .policy = NPRB_MEM_BIND,
@@ -38,7 +58,15 @@ static int plan(struct nprb_planner *p)
     return 0;
 }
 
+static bool report(FILE *out, const struct nprb_results *rows)
+{
+    return nprb_bandwidth_report(out, rows, "thread_scaling", true,
+                                 "GB/s (best) by threads, one node's local memory");
+}
+
 const struct nprb_experiment nprb_exp_thread_scaling = {.name = "thread_scaling",
                                                         .table = NPRB_TABLE_BANDWIDTH,
                                                         .plan = plan,
-                                                        .measure = nprb_measure_bandwidth};
+                                                        .measure = nprb_measure_bandwidth,
+                                                        .config = &section,
+                                                        .report = report};

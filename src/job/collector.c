@@ -8,7 +8,6 @@
 #include "experiments/registry.h"
 #include "job/host_row.h"
 #include "results/report.h"
-#include "results/report_sweeps.h"
 #include "util/fault.h"
 #include "util/timer.h"
 #include "version.h"
@@ -60,20 +59,11 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
         nprb_report_rank_line(stdout, rows);
         c->line_reports++;
     }
-    /* Sweep tables of the first rank that has them: enough to read a node type on a terminal;
-     * every host's are in the file. */
-    if (!c->sweeps_printed && c->sweep_out != NULL && nprb_report_has_sweeps(rows)) {
-        nprb_report_sweeps(c->sweep_out, rows);
-        c->sweeps_printed = true;
-    }
-    /* Then the sections of experiments that print their own, each from the first rank whose
-     * rows it has something to show for. */
-    for (size_t e = 0; c->sweep_out != NULL && e < nprb_experiment_count && e < 64; e++) {
-        const struct nprb_experiment *exp = nprb_experiments[e];
-        if (exp->report != NULL && !(c->reported & (UINT64_C(1) << e)) &&
-            exp->report(c->sweep_out, rows))
-            c->reported |= UINT64_C(1) << e;
-    }
+    /* The experiments' sections (sweep tables and the like), each from the first rank whose
+     * rows it has something to show for: enough to read a node type on a terminal; every host's
+     * are in the file. */
+    if (c->sweep_out != NULL)
+        nprb_experiments_report(c->sweep_out, rows, &c->reported);
     c->write_ns += nprb_now_ns() - t0;
     return rc;
 }

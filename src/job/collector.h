@@ -49,11 +49,10 @@ struct nprb_collector {
     char narrow_hosts[NPRB_TEXT_LEN]; /**< ... and the first of their hosts, by name */
 
     /* Rank 0: the report on stdout. */
-    bool sweeps_printed; /**< one rank's sweep tables are shown ... */
-    uint64_t reported;   /**< registry positions whose own report (descriptor.h) was shown */
-    FILE *sweep_out;     /**< ... gathered here and printed after the host table */
-    int shown_types;     /**< node types shown in full */
-    int line_reports;    /**< ranks given one line */
+    uint64_t reported; /**< experiments' sections shown (nprb_experiments_report()) ... */
+    FILE *sweep_out;   /**< ... gathered here and printed after the host table */
+    int shown_types;   /**< node types shown in full */
+    int line_reports;  /**< ranks given one line */
     char shown_type[NPRB_REPORT_TYPES][17]; /**< (fingerprints) */
 };
 

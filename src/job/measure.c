@@ -19,12 +19,13 @@
 /* This rank's /hosts row as it stands (job/host_row.h). */
 static void fill_host_row(const struct nprb_job *job, struct nprb_host_row *h, const char *status)
 {
+    const struct nprb_memory_config *memory = nprb_config_section(&job->cfg, &nprb_config_memory);
     struct nprb_host_facts facts = {.fleet = job->fleet,
                                     .topo = job->topo,
                                     .prov = &job->prov,
                                     .binding = &job->binding,
-                                    .dimm_speed_mts = job->cfg.dimm_speed_mts,
-                                    .memory_channels = job->cfg.memory_channels,
+                                    .dimm_speed_mts = memory ? memory->dimm_speed_mts : 0,
+                                    .memory_channels = memory ? memory->channels : 0,
                                     .start_ns = job->start_ns};
     nprb_host_row_fill(h, &facts, status);
 }

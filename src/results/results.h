@@ -279,6 +279,12 @@ struct nprb_rows {
     unsigned char *data;
 };
 
+/** Row @p i of @p rows (i < count), to be read as the table's row struct. */
+static inline const void *nprb_row_at(const struct nprb_rows *rows, size_t i)
+{
+    return rows->data + i * rows->row_bytes;
+}
+
 /** All rows one rank produced, by table. */
 struct nprb_results {
     struct nprb_rows tables[NPRB_N_TABLES];

@@ -1,14 +1,32 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 #include "config/config.h"
+#include "experiments/registry.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* The built-in defaults of every key, the experiments' sections included. */
+static void defaults(struct nprb_config *cfg)
+{
+    char err[256];
+    CHECK(nprb_experiments_config_defaults(cfg, err, sizeof err) == 0);
+}
+
+/* The value of a key, by its name: an experiment's struct is its own file's. */
+static const void *value_of(const struct nprb_config *cfg, const char *key)
+{
+    static const uint64_t none[NPRB_CONFIG_SECTION_BYTES / sizeof(uint64_t)];
+    const void *value = nprb_config_value(cfg, key);
+    CHECK(value != NULL);
+    return value != NULL ? value : none;
+}
+#define VALUE(cfg, type, key) (*(const type *)value_of(cfg, key))
+
 static int load(struct nprb_config *cfg, const char *yaml, char *err, size_t len)
 {
-    nprb_config_defaults(cfg);
+    defaults(cfg);
     return nprb_config_load_text(cfg, yaml, "test.yaml", err, len);
 }
 
@@ -27,10 +45,10 @@ int main(void)
     struct nprb_config cfg;
     char err[512];
 
-    nprb_config_defaults(&cfg);
-    CHECK(cfg.latency_matrix.enabled);
-    CHECK(cfg.latency_matrix.size_bytes == 1ULL << 30);
-    CHECK(cfg.bandwidth_matrix.threads == 0);
+    defaults(&cfg);
+    CHECK(VALUE(&cfg, bool, "latency_matrix.enabled"));
+    CHECK(VALUE(&cfg, uint64_t, "latency_matrix.size") == 1ULL << 30);
+    CHECK(VALUE(&cfg, int, "bandwidth_matrix.threads") == 0);
     CHECK(cfg.seed == 42);
     CHECK(cfg.huge_pages == NPRB_THP_SYSTEM);
 
@@ -41,11 +59,12 @@ int main(void)
                err, sizeof err) == 0);
     CHECK(cfg.seed == 7);
     CHECK(cfg.huge_pages == NPRB_THP_OFF);
-    CHECK(cfg.latency_matrix.size_bytes == 64ULL << 20);
-    CHECK(cfg.latency_matrix.samples == 9);
-    CHECK(cfg.latency_matrix.sample_s > 0.0019 && cfg.latency_matrix.sample_s < 0.0021);
-    CHECK(!cfg.bandwidth_matrix.enabled);
-    CHECK(cfg.bandwidth_matrix.threads == 3);
+    CHECK(VALUE(&cfg, uint64_t, "latency_matrix.size") == 64ULL << 20);
+    CHECK(VALUE(&cfg, int, "latency_matrix.samples") == 9);
+    CHECK(VALUE(&cfg, double, "latency_matrix.sample_time") > 0.0019 &&
+          VALUE(&cfg, double, "latency_matrix.sample_time") < 0.0021);
+    CHECK(!VALUE(&cfg, bool, "bandwidth_matrix.enabled"));
+    CHECK(VALUE(&cfg, int, "bandwidth_matrix.threads") == 3);
 
     rejects("latency_matrix:\n  sise: 1G\n", "test.yaml:2: latency_matrix.sise: unknown key");
     rejects("bogus_experiment:\n  size: 1G\n",
@@ -70,8 +89,10 @@ int main(void)
         CHECK_STR_CONTAINS(echo, "sample_time: 200us");
         CHECK_STR_CONTAINS(echo, "interval: 1.2345678ms");
         CHECK(load(&again, echo, err, sizeof err) == 0);
-        CHECK(again.latency_sweep.sample_s == cfg.latency_sweep.sample_s);
-        CHECK(again.numa_balancing.interval_s == cfg.numa_balancing.interval_s);
+        CHECK(VALUE(&again, double, "latency_sweep.sample_time") ==
+              VALUE(&cfg, double, "latency_sweep.sample_time"));
+        CHECK(VALUE(&again, double, "numa_balancing.interval") ==
+              VALUE(&cfg, double, "numa_balancing.interval"));
     }
     /* Issue 13 item 15: durations take what sizes and numbers take, and every duration that
      * loads is echoed in a form that loads again as the very value. */
@@ -83,7 +104,7 @@ int main(void)
     rejects("latency_matrix:\n  samples: +5\n", "expected a whole number, got '+5'");
     rejects("latency_matrix:\n  samples: 1e3\n", "expected a whole number, got '1e3'");
     rejects("loaded_latency:\n  delays: [0, 1e3]\n", "expected whole numbers, got '1e3'");
-    nprb_config_defaults(&cfg);
+    defaults(&cfg);
     CHECK(nprb_config_set(&cfg, "watchdog=0x10", err, sizeof err) == -1);
     CHECK(nprb_config_set(&cfg, "latency_matrix.sample_time=1e-320", err, sizeof err) == -1);
     {
@@ -102,11 +123,12 @@ int main(void)
             char line[128];
             struct nprb_config again;
             snprintf(line, sizeof line, "latency_matrix.sample_time=%s", durations[i]);
-            nprb_config_defaults(&cfg);
+            defaults(&cfg);
             CHECK(nprb_config_set(&cfg, line, err, sizeof err) == 0);
             nprb_config_to_yaml(&cfg, echo, sizeof echo);
             CHECK(load(&again, echo, err, sizeof err) == 0);
-            CHECK(again.latency_matrix.sample_s == cfg.latency_matrix.sample_s);
+            CHECK(VALUE(&again, double, "latency_matrix.sample_time") ==
+                  VALUE(&cfg, double, "latency_matrix.sample_time"));
         }
     }
     /* Issue 13 items 12-14, 16 and the hostile configs beside them. */
@@ -137,12 +159,12 @@ int main(void)
     rejects("latency_matrix:\n  \"size \": 1G\n", "a key name holds no blanks");
     CHECK(load(&cfg, "\xef\xbb\xbfseed: 3\r\nlatency_matrix:\r\n  size: 8MiB\r\n", err,
                sizeof err) == 0);
-    CHECK(cfg.seed == 3 && cfg.latency_matrix.size_bytes == 8ULL << 20);
+    CHECK(cfg.seed == 3 && VALUE(&cfg, uint64_t, "latency_matrix.size") == 8ULL << 20);
     {
         static char set[12000];
         memset(set, 'k', 10000);
         snprintf(set + 10000, sizeof set - 10000, "=1");
-        nprb_config_defaults(&cfg);
+        defaults(&cfg);
         CHECK(nprb_config_set(&cfg, set, err, sizeof err) == -1);
         CHECK_STR_CONTAINS(err, "--set: a key of 10000 characters is too long");
         CHECK(nprb_config_set(&cfg, "lat\x1b[2J\nency=1", err, sizeof err) == -1);
@@ -166,7 +188,8 @@ int main(void)
     }
     /* A section with nothing under it (every key commented out) changes nothing. */
     CHECK(load(&cfg, "latency_matrix:\nbandwidth_matrix:\n  threads: 2\n", err, sizeof err) == 0);
-    CHECK(cfg.bandwidth_matrix.threads == 2 && cfg.latency_matrix.size_bytes == 1ULL << 30);
+    CHECK(VALUE(&cfg, int, "bandwidth_matrix.threads") == 2 &&
+          VALUE(&cfg, uint64_t, "latency_matrix.size") == 1ULL << 30);
     rejects("latency_matrix:\n  size: lots\n", "test.yaml:2: latency_matrix.size: expected a size");
     rejects("latency_matrix:\n  size: -5G\n", "latency_matrix.size: expected a size");
     rejects("latency_matrix:\n  size: 1K\n", "out of range");
@@ -181,9 +204,9 @@ int main(void)
     rejects("- a\n- b\n", "expected a mapping");
     rejects("latency_matrix: {size: 1G\n", "YAML syntax error");
 
-    nprb_config_defaults(&cfg);
+    defaults(&cfg);
     CHECK(nprb_config_set(&cfg, "bandwidth_matrix.size=256MiB", err, sizeof err) == 0);
-    CHECK(cfg.bandwidth_matrix.size_bytes == 256ULL << 20);
+    CHECK(VALUE(&cfg, uint64_t, "bandwidth_matrix.size") == 256ULL << 20);
     CHECK(nprb_config_set(&cfg, "bandwidth_matrix.size", err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "expected KEY=VALUE");
     CHECK(nprb_config_set(&cfg, "nope=1", err, sizeof err) == -1);
@@ -191,20 +214,38 @@ int main(void)
     CHECK(nprb_config_set(&cfg, "latency_matrix.samples=x", err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "--set latency_matrix.samples");
 
+    /* memory.*: the config's own section, between first_touch and page_size as in 0.2's echo. */
+    defaults(&cfg);
+    CHECK(VALUE(&cfg, int, "memory.channels") == 0);
+    CHECK(nprb_config_set(&cfg, "memory.channels=8", err, sizeof err) == 0);
+    CHECK(VALUE(&cfg, int, "memory.channels") == 8);
+    CHECK(nprb_config_set(&cfg, "memory.dimm_speed=30000", err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "expected a number from 0 to 20000, got 30000");
+    {
+        static char echo[NPRB_CONFIG_TEXT_MAX];
+        nprb_config_to_yaml(&cfg, echo, sizeof echo);
+        CHECK_STR_CONTAINS(echo, "  repetitions: 5\nmemory:\n  dimm_speed: 0\n  channels: 8\n"
+                                 "page_size:\n  enabled: true\n");
+    }
+
     /* Lists: YAML sequences and comma lists mean the same; "auto" clears a size list. */
     CHECK(load(&cfg,
                "latency_sweep:\n  sizes: [2KiB, 64K, 1MiB]\n  patterns: [random, stride:64]\n"
                "bandwidth_sweep:\n  kernels: read, triad\n",
                err, sizeof err) == 0);
-    CHECK(cfg.latency_sweep.sizes.count == 3 && cfg.latency_sweep.sizes.bytes[1] == 65536);
-    CHECK(cfg.latency_sweep.patterns.count == 2);
-    CHECK(strcmp(cfg.latency_sweep.patterns.item[1].name, "stride:64") == 0);
-    CHECK(cfg.bandwidth_sweep.kernels.count == 2);
-    CHECK(cfg.bandwidth_sweep.kernels.id[1] == NPRB_KERNEL_TRIAD);
+    CHECK(VALUE(&cfg, struct nprb_sizes, "latency_sweep.sizes").count == 3 &&
+          VALUE(&cfg, struct nprb_sizes, "latency_sweep.sizes").bytes[1] == 65536);
+    CHECK(VALUE(&cfg, struct nprb_pattern_list, "latency_sweep.patterns").count == 2);
+    CHECK(strcmp(VALUE(&cfg, struct nprb_pattern_list, "latency_sweep.patterns").item[1].name,
+                 "stride:64") == 0);
+    CHECK(VALUE(&cfg, struct nprb_kernel_list, "bandwidth_sweep.kernels").count == 2);
+    CHECK(VALUE(&cfg, struct nprb_kernel_list, "bandwidth_sweep.kernels").id[1] ==
+          NPRB_KERNEL_TRIAD);
     CHECK(nprb_config_set(&cfg, "latency_sweep.sizes=auto", err, sizeof err) == 0);
-    CHECK(cfg.latency_sweep.sizes.count == 0);
+    CHECK(VALUE(&cfg, struct nprb_sizes, "latency_sweep.sizes").count == 0);
     CHECK(nprb_config_set(&cfg, "stride_sweep.strides=8,64,4KiB", err, sizeof err) == 0);
-    CHECK(cfg.stride_sweep.strides.count == 3 && cfg.stride_sweep.strides.bytes[2] == 4096);
+    CHECK(VALUE(&cfg, struct nprb_sizes, "stride_sweep.strides").count == 3 &&
+          VALUE(&cfg, struct nprb_sizes, "stride_sweep.strides").bytes[2] == 4096);
     rejects("bandwidth_sweep:\n  kernels: [read, tirad]\n",
             "test.yaml:2: bandwidth_sweep.kernels: unknown kernel 'tirad'");
     rejects("latency_sweep:\n  patterns: [random, zigzag]\n", "unknown pattern 'zigzag'");
@@ -222,9 +263,12 @@ int main(void)
     CHECK_STR_CONTAINS(yaml, "  size: 256MiB\n");
     struct nprb_config again;
     CHECK(load(&again, yaml, err, sizeof err) == 0);
-    CHECK(again.bandwidth_matrix.size_bytes == cfg.bandwidth_matrix.size_bytes);
-    CHECK(again.latency_matrix.sample_s == cfg.latency_matrix.sample_s);
-    CHECK(again.stride_sweep.strides.count == 3);
-    CHECK(again.bandwidth_sweep.kernels.count == cfg.bandwidth_sweep.kernels.count);
+    CHECK(VALUE(&again, uint64_t, "bandwidth_matrix.size") ==
+          VALUE(&cfg, uint64_t, "bandwidth_matrix.size"));
+    CHECK(VALUE(&again, double, "latency_matrix.sample_time") ==
+          VALUE(&cfg, double, "latency_matrix.sample_time"));
+    CHECK(VALUE(&again, struct nprb_sizes, "stride_sweep.strides").count == 3);
+    CHECK(VALUE(&again, struct nprb_kernel_list, "bandwidth_sweep.kernels").count ==
+          VALUE(&cfg, struct nprb_kernel_list, "bandwidth_sweep.kernels").count);
     return CHECK_DONE();
 }

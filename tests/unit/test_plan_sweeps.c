@@ -6,6 +6,7 @@
 #include "config/config.h"
 #include "experiments/descriptor.h"
 #include "experiments/plan.h"
+#include "experiments/registry.h"
 #include "util/sweep.h"
 #include "host/topo.h"
 
@@ -23,10 +24,10 @@ static int plan_of(struct nprb_plan *plan, const struct nprb_topo *topo, const c
         "latency_sweep.enabled=false",   "stride_sweep.enabled=false",
         "bandwidth_sweep.enabled=false", "thread_scaling.enabled=false",
         "loaded_latency.enabled=false",  "numa_balancing.enabled=false",
-        "first_touch.enabled=false"};
-    struct nprb_config cfg;
+        "first_touch.enabled=false",     "page_size.enabled=false"};
+    static struct nprb_config cfg;
     char err[512];
-    nprb_config_defaults(&cfg);
+    CHECK(nprb_experiments_config_defaults(&cfg, err, sizeof err) == 0);
     for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
         CHECK(nprb_config_set(&cfg, off[i], err, sizeof err) == 0);
     for (; *sets != NULL; sets++)

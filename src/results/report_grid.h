@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file report_grid.h
+ * A table of figures for the stdout report, laid out like the textbook's sweep tables: one row
+ * per pattern or kernel, named by text; one column per working-set size, stride or thread count,
+ * kept sorted; ns or GB/s in the cells, "-" where nothing was measured. The sweep experiments
+ * print their sections with it (their descriptors' report, experiments/descriptor.h).
+ */
+#ifndef NPRB_REPORT_GRID_H
+#define NPRB_REPORT_GRID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct nprb_grid;
+
+/** What the column numbers are: sizes in bytes (printed 4KiB, 2MiB) or plain counts. */
+enum nprb_grid_columns { NPRB_GRID_SIZES, NPRB_GRID_COUNTS };
+
+/** An empty grid. @return it (free with nprb_grid_destroy()), or NULL when out of memory. */
+struct nprb_grid *nprb_grid_create(void);
+
+void nprb_grid_destroy(struct nprb_grid *g);
+
+/** Sets the cell of row @p row and column @p col (added when new; past 256 rows or 64 columns
+ * the cell is dropped). */
+void nprb_grid_put(struct nprb_grid *g, const char *row, uint64_t col, double value);
+
+/**
+ * Prints @p title, then the grid in blocks of 10 columns, @p corner above the row names and
+ * @p decimals digits in the cells. @return whether it printed anything (nothing when the grid
+ * has no row).
+ */
+bool nprb_grid_print(FILE *out, const char *title, const char *corner, const struct nprb_grid *g,
+                     enum nprb_grid_columns columns, int decimals);
+
+#endif

@@ -64,6 +64,12 @@ void nprb_job_start_checkpoints(struct nprb_job *job);
  */
 void nprb_job_measure(void *arg);
 
+/**
+ * Rank 0: the fleet's state as its progress lines give it ("hosts: 3 done, 1 measuring, 0 late,
+ * 0 hung"), into @p text; empty elsewhere.
+ */
+void nprb_job_fleet_state(struct nprb_job *job, char *text, size_t len);
+
 /** This rank's final /hosts row and its complete checkpoint, as soon as its own measurements are
  * done: a rank that finished is "ok" in a merge even when the job dies while it waits for its
  * host's other turns or for the gather. Once only. */

@@ -15,6 +15,7 @@
 #include "results/h5out.h"
 #include "util/fault.h"
 #include "util/timer.h"
+#include "util/units.h"
 #include "version.h"
 
 #include <limits.h>
@@ -155,6 +156,35 @@ static enum nprb_status open_output(struct nprb_job *job)
     return ok ? NPRB_OK : NPRB_ERR_USAGE;
 }
 
+/* Rank 0, at the start of the job: the keys that differ from their defaults, not the whole
+ * config (the file's `config` attribute and --show-config have every key). */
+static void echo_config(const struct nprb_job *job)
+{
+    if (job->fleet->rank != 0 || job->cli->quiet)
+        return;
+    char *changed = malloc(NPRB_CONFIG_TEXT_MAX);
+    long n = changed == NULL ? -1 : nprb_config_changed_yaml(&job->cfg, changed, NPRB_CONFIG_TEXT_MAX);
+    if (n < 0)
+        fprintf(stderr, "effective config:\n%s", job->config_yaml);
+    else if (n == 0)
+        fprintf(stderr, "config: the defaults (--show-config prints every key)\n");
+    else
+        fprintf(stderr, "config: %ld key(s) differ from the defaults (--show-config prints every "
+                        "key):\n%s",
+                n, changed);
+    free(changed);
+}
+
+/* Rank 0, while it waits for the ranks of its host in their turns and for the gather: the
+ * fleet's state at least every --progress seconds (fleet.h calls it). */
+static void waiting_progress(void *arg)
+{
+    struct nprb_job *job = arg;
+    char state[96];
+    nprb_job_fleet_state(job, state, sizeof state);
+    nprb_log_progress(job->log, "waiting for the other ranks; %s", state);
+}
+
 static enum nprb_status prepare(struct nprb_job *job)
 {
     char err[512];
@@ -174,9 +204,18 @@ static enum nprb_status prepare(struct nprb_job *job)
     st = discover(job);
     if (st != NPRB_OK || job->cli->dry_run) {
         /* Every host's plan was checked; rank 0's is shown (hosts of one type plan alike). */
+        double host_s = 0, job_s = 0;
+        if (st == NPRB_OK)
+            nprb_fleet_estimate(job->fleet, nprb_plan_estimate_s(&job->plan), &host_s, &job_s);
         if (st == NPRB_OK && job->fleet->rank == 0) {
+            char this_host[32], whole[32];
             fputs(job->config_yaml, stdout);
             nprb_plan_print(stdout, &job->plan, job->topo);
+            nprb_format_duration_words(host_s, this_host, sizeof this_host);
+            nprb_format_duration_words(job_s, whole, sizeof whole);
+            printf("estimated time: %s on this host, %s for the job (its slowest host; ranks of "
+                   "one host take turns)\n",
+                   this_host, whole);
             printf("config and plan ok on %d host(s); nothing measured\n", job->fleet->host_count);
         }
         return st;
@@ -220,8 +259,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
 
     nprb_log_progress(log, "numaprobe %s: %d rank(s) on %d host(s), results to %s", NPRB_VERSION,
                       fleet->size, fleet->host_count, job->output);
-    if (fleet->rank == 0 && !cli->quiet)
-        fprintf(stderr, "effective config:\n%s", job->config_yaml);
+    echo_config(job);
 
     const char *binding = job->binding.text;
     if (!job->binding.ok)
@@ -240,6 +278,11 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if (fleet->rank == 0) {
         pthread_mutex_init(&job->results_lock, NULL);
         job->results.lock = &job->results_lock;
+    }
+    if (fleet->rank == 0 && log->level >= NPRB_LOG_INFO) {
+        fleet->progress = waiting_progress;
+        fleet->progress_arg = job;
+        fleet->progress_every_s = cli->progress_s;
     }
     nprb_fleet_take_turns(fleet, nprb_job_measure, job, 2 * job->cfg.watchdog_s);
     nprb_topo_restore_binding(job->topo);

@@ -383,7 +383,7 @@ static int send_rows(struct nprb_fleet *fleet, const struct nprb_results *mine)
         MPI_Wait(&fleet->heartbeat_req, // NOLINT(clang-analyzer-optin.mpi.MPI-Checker)
                  MPI_STATUS_IGNORE);
     fleet->heartbeat_pending = false;
-    if (fleet->done_pending) // started in nprb_fleet_measured(), as above
+    if (fleet->done_pending)       // started in nprb_fleet_measured(), as above
         MPI_Wait(&fleet->done_req, // NOLINT(clang-analyzer-optin.mpi.MPI-Checker)
                  MPI_STATUS_IGNORE);
     fleet->done_pending = false;

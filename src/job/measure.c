@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* This rank's turn to measure: the plan's measurements in order, with a progress line per
- * experiment and at least every --progress seconds, heartbeats to rank 0, rank 0's watchdog (and what it does when rank 0 itself hangs),
- * the first failure kept for the /hosts row, and this rank's checkpoints. */
+ * experiment and at least every --progress seconds, heartbeats to rank 0, rank 0's watchdog (and
+ * what it does when rank 0 itself hangs), the first failure kept for the /hosts row, and this
+ * rank's checkpoints. */
 #include "job/job.h"
 
 #include "experiments/experiment.h"
@@ -110,8 +111,8 @@ static void progress(struct nprb_job *job, size_t k, uint64_t t0)
     if (item->mem_node >= 0)
         snprintf(mem, sizeof mem, "%u", nprb_topo_node(job->topo, item->mem_node)->os_index);
     nprb_log_progress(job->log, "%s: item %zu of %zu, node %s -> %s%s; %s",
-                      nprb_experiment_name(item->experiment), k + 1, job->plan.count, cpu, mem,
-                      eta, fleet);
+                      nprb_experiment_name(item->experiment), k + 1, job->plan.count, cpu, mem, eta,
+                      fleet);
 }
 
 static void checkpoint_attributes(struct nprb_h5 *h5, void *arg)

@@ -131,9 +131,20 @@ static enum nprb_status open_output(struct nprb_job *job)
         snprintf(job->output, sizeof job->output, "numaprobe-%s.h5", stamp);
         /* The path as given: one past PATH_MAX is refused, not cut short. */
         const char *path = job->cli->output_path != NULL ? job->cli->output_path : job->output;
-        ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock,
-                               &job->collector.h5, aside, sizeof aside, warning, sizeof warning,
-                               err, sizeof err) == 0;
+        /* The summary's path is checked first: a refused one leaves no lock behind. */
+        if (job->cli->summary_json != NULL &&
+            nprb_summary_check_path(job->cli->summary_json, path, job->cli->force, err,
+                                    sizeof err) != 0)
+            ok = 0;
+        else
+            ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock,
+                                   &job->collector.h5, aside, sizeof aside, warning, sizeof warning,
+                                   err, sizeof err) == 0;
+        if (ok && job->cli->summary_json != NULL &&
+            (job->collector.summary = nprb_summary_create()) == NULL) {
+            snprintf(err, sizeof err, "cannot write the summary: out of memory");
+            ok = 0;
+        }
         if (!ok)
             NPRB_ERROR(job->log, "%s", err);
         else
@@ -163,14 +174,16 @@ static void echo_config(const struct nprb_job *job)
     if (job->fleet->rank != 0 || job->cli->quiet)
         return;
     char *changed = malloc(NPRB_CONFIG_TEXT_MAX);
-    long n = changed == NULL ? -1 : nprb_config_changed_yaml(&job->cfg, changed, NPRB_CONFIG_TEXT_MAX);
+    long n =
+        changed == NULL ? -1 : nprb_config_changed_yaml(&job->cfg, changed, NPRB_CONFIG_TEXT_MAX);
     if (n < 0)
         fprintf(stderr, "effective config:\n%s", job->config_yaml);
     else if (n == 0)
         fprintf(stderr, "config: the defaults (--show-config prints every key)\n");
     else
-        fprintf(stderr, "config: %ld key(s) differ from the defaults (--show-config prints every "
-                        "key):\n%s",
+        fprintf(stderr,
+                "config: %ld key(s) differ from the defaults (--show-config prints every "
+                "key):\n%s",
                 n, changed);
     free(changed);
 }
@@ -244,6 +257,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         .config_yaml = job->config_yaml,
         .config_source = cli->config_path != NULL ? cli->config_path : "built-in defaults",
         .job_identity = job->job_identity,
+        .summary_path = cli->summary_json,
     };
     omp_set_dynamic(0); /* every parallel region gets the threads it asks for, or says why not */
     if (omp_get_max_active_levels() < 1)
@@ -297,6 +311,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if (job->collector.lost_ranks > 0) {
         /* The hung ranks will never reach the collectives below: end the whole job here, with
          * the file written and the exit code of a partial result. */
+        nprb_collector_write_summary(&job->collector, NPRB_ERR_PARTIAL, written == NPRB_OK);
         NPRB_ERROR(log, "%d rank(s) hung; results of the others are in %s; ending the job",
                    job->collector.lost_ranks, job->output);
         nprb_output_unlock(&job->lock);
@@ -313,6 +328,11 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if ((st == NPRB_ERR_NOMEM || st == NPRB_ERR_SYSTEM) && written == NPRB_OK &&
         outcome[1] < fleet->size)
         st = NPRB_ERR_PARTIAL;
+    /* The JSON verdict, with the status every rank now shares (rank 0; a summary it could not
+     * write fails a job that was otherwise fine). */
+    if (nprb_collector_write_summary(&job->collector, st, written == NPRB_OK) != NPRB_OK &&
+        st == NPRB_OK)
+        st = NPRB_ERR_SYSTEM;
     /* Checkpoints have done their job once the file is written; a job that ended otherwise
      * keeps them for numaprobe merge. */
     if (job->checkpointing && written == NPRB_OK)
@@ -324,6 +344,7 @@ out:
     if (job->collector.h5 != NULL)
         nprb_h5_discard(job->collector.h5);
     nprb_output_unlock(&job->lock); /* last: the checkpoints were removed or kept by now */
+    nprb_summary_destroy(job->collector.summary);
     nprb_plan_free(&job->plan);
     nprb_topo_destroy(job->topo);
     if (job->results.lock != NULL)

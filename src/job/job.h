@@ -45,6 +45,7 @@ struct nprb_job {
     char start_utc[32];
     char job_identity[128]; /* rank 0's host, PID and start: each checkpoint names its job */
     uint64_t start_ns;
+    uint64_t measure_start_ns; /* this rank's turn began: the clock of its time left */
     enum nprb_status measured; /* worst status of this rank's measurements */
     char first_failure[NPRB_NOTE_LEN];
     struct nprb_binding binding; /* the binding step's outcome; its check for the /hosts row */

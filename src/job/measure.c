@@ -91,6 +91,30 @@ void nprb_job_fleet_state(struct nprb_job *job, char *text, size_t len)
              st.late, st.hung);
 }
 
+/* A node of the plan by its os index, or "all" (-1). */
+static void node_text(const struct nprb_job *job, int index, char *buf, size_t len)
+{
+    if (index < 0)
+        snprintf(buf, len, "all");
+    else
+        snprintf(buf, len, "%u", nprb_topo_node(job->topo, index)->os_index);
+}
+
+/* Rank 0's watchdog thread, while one measurement runs longer than --progress: the line goes on
+ * without the fleet's state, which only the main thread may ask MPI for. */
+static void long_item(void *arg, int k, double ran_s)
+{
+    const struct nprb_job *job = arg;
+    const struct nprb_plan_item *item = &job->plan.items[k];
+    char eta[64], cpu[16], mem[16];
+    time_left(job, (size_t)k, job->measure_start_ns, eta, sizeof eta);
+    node_text(job, item->cpu_node, cpu, sizeof cpu);
+    node_text(job, item->mem_node, mem, sizeof mem);
+    nprb_log_progress(job->log, "%s: item %d of %zu, node %s -> %s, measuring for %.0f s%s",
+                      nprb_experiment_name(item->experiment), k + 1, job->plan.count, cpu, mem,
+                      ran_s, eta);
+}
+
 /* A line at each new experiment and at least every --progress seconds within one (batch logs
  * are files people read, and a silent log looks hung): item k of n, the experiment, its node
  * pair, the time left, and on rank 0 the fleet's state from the heartbeats. */
@@ -103,13 +127,12 @@ static void progress(struct nprb_job *job, size_t k, uint64_t t0)
         (!new_phase && (double)(now - job->fleet->progress_last_ns) * 1e-9 < job->cli->progress_s))
         return;
     job->fleet->progress_last_ns = now;
-    char eta[64], fleet[96], cpu[16] = "all", mem[16] = "all";
+    nprb_watchdog_ticked(&job->watchdog);
+    char eta[64], fleet[96], cpu[16], mem[16];
     time_left(job, k, t0, eta, sizeof eta);
     nprb_job_fleet_state(job, fleet, sizeof fleet);
-    if (item->cpu_node >= 0)
-        snprintf(cpu, sizeof cpu, "%u", nprb_topo_node(job->topo, item->cpu_node)->os_index);
-    if (item->mem_node >= 0)
-        snprintf(mem, sizeof mem, "%u", nprb_topo_node(job->topo, item->mem_node)->os_index);
+    node_text(job, item->cpu_node, cpu, sizeof cpu);
+    node_text(job, item->mem_node, mem, sizeof mem);
     nprb_log_progress(job->log, "%s: item %zu of %zu, node %s -> %s%s; %s",
                       nprb_experiment_name(item->experiment), k + 1, job->plan.count, cpu, mem, eta,
                       fleet);
@@ -219,7 +242,10 @@ void nprb_job_measure(void *arg)
                                .rank = job->fleet->rank,
                                .hostname = job->fleet->hostname};
     uint64_t t0 = nprb_now_ns();
+    job->measure_start_ns = t0;
     start_watchdog(job);
+    if (job->log->level >= NPRB_LOG_INFO)
+        nprb_watchdog_every(&job->watchdog, job->cli->progress_s, long_item);
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
         bool new_phase = i == 0 || item->experiment != job->plan.items[i - 1].experiment;

@@ -40,6 +40,11 @@ if(NOT YAML_FOUND)
   nprb_missing("libyaml" "libyaml-dev" "libyaml-devel" "libyaml")
 endif()
 
+pkg_check_modules(JANSSON QUIET IMPORTED_TARGET jansson)
+if(NOT JANSSON_FOUND)
+  nprb_missing("jansson (the JSON summary)" "libjansson-dev" "jansson-devel" "jansson")
+endif()
+
 # Parallel HDF5 is preferred (the optional collective writer needs it); the default writer is
 # serial calls from rank 0, which either flavour serves.
 set(HDF5_PREFER_PARALLEL TRUE)

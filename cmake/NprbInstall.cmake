@@ -22,7 +22,8 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/configs/" DESTINATION "${NPRB_DATADIR}/
         FILES_MATCHING PATTERN "*.yaml")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/jobs/" DESTINATION "${NPRB_DATADIR}/jobs"
         USE_SOURCE_PERMISSIONS)
-install(FILES README.md LICENSE docs/ANALYSIS.md docs/CONFIG.md docs/SCHEMA.md docs/report.schema.json
+install(FILES README.md LICENSE docs/ANALYSIS.md docs/CONFIG.md docs/SCHEMA.md
+              docs/report.schema.json docs/summary.schema.json
         DESTINATION "${NPRB_DOCDIR}")
 install(FILES packaging/completions/numaprobe packaging/completions/numaprobe-report
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")

@@ -38,11 +38,7 @@ nprb_add_script_test(analysis.fleet LABELS analysis TIMEOUT 600
   FIXTURE_REQUIRED "run_singleton;run_mpi4;analysis_fleet3"
   COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider ${NPRB_PYTESTS}
           --ignore=${NPRB_PYTESTS}/test_report.py --ignore=${NPRB_PYTESTS}/test_render.py
-<<<<<<< HEAD
-          ${NPRB_NIGHTLY_IGNORE})
-=======
-          --ignore=${NPRB_PYTESTS}/test_scale.py)
->>>>>>> i15-scale
+          --ignore=${NPRB_PYTESTS}/test_scale.py ${NPRB_NIGHTLY_IGNORE})
 set_tests_properties(analysis.fleet PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")
 
 # A fleet over time (issue 17): history and drift on synthetic histories, openmetrics checked by

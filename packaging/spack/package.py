@@ -29,6 +29,7 @@ class Numaprobe(CMakePackage):
     depends_on("hwloc@2:")
     depends_on("numactl")
     depends_on("libyaml")
+    depends_on("jansson")  # --summary-json
     depends_on("hdf5+mpi")
 
     # numaprobe-report

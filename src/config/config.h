@@ -217,6 +217,13 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
 /** Writes the effective configuration as YAML (every key, canonical units) into @p buf. */
 void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len);
 
+/**
+ * Writes, as YAML, only the keys of @p cfg whose value differs from its default (the same keys,
+ * sections included, compared as the echo writes them) into @p buf.
+ * @return how many keys were written, or -1 when out of memory.
+ */
+long nprb_config_changed_yaml(const struct nprb_config *cfg, char *buf, size_t len);
+
 /** Writes the key reference (key, type, default, meaning) of @p cfg's keys into @p out. */
 void nprb_config_print_reference(FILE *out, const struct nprb_config *cfg);
 

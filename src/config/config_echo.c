@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The config module's echo and reference: the effective configuration as YAML that loads back
- * as the very values (stored in every results file), and the key reference of
+ * as the very values (stored in every results file), the shorter echo of the keys that differ
+ * from their defaults (stderr at job start), and the key reference of
  * --config-reference (docs/CONFIG.md). */
 #include "config/config.h"
 
@@ -11,6 +12,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Writes @p value (in @p unit_s seconds) with the fewest digits, up to @p max_digits significant
@@ -156,9 +158,13 @@ static void value_text(const struct nprb_config *cfg, size_t index, char *buf, s
     }
 }
 
-void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
+/* The echo of @p cfg's keys, or, with @p defaults, of those whose value reads differently there:
+ * compared as the echo writes them, so every kind of key, and every section's, is compared the
+ * same way. A section's heading comes before its first key written. @return keys written. */
+static size_t echo(const struct nprb_config *cfg, const struct nprb_config *defaults, char *buf,
+                   size_t len)
 {
-    size_t used = 0;
+    size_t used = 0, written = 0;
     char section[64] = "";
     buf[0] = '\0';
     size_t total = nprb_config_key_total(cfg);
@@ -168,6 +174,14 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
         const char *dot = strchr(name, '.');
         char value[1024];
         value_text(cfg, i, value, sizeof value);
+        if (defaults != NULL) {
+            char initial[1024], other[128];
+            nprb_config_key_at(defaults, i, other, sizeof other);
+            value_text(defaults, i, initial, sizeof initial);
+            if (strcmp(other, name) == 0 && strcmp(initial, value) == 0)
+                continue;
+        }
+        written++;
         int n;
         if (dot == NULL) {
             section[0] = '\0';
@@ -178,17 +192,42 @@ void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
                 snprintf(section, sizeof section, "%.*s", (int)slen, name);
                 n = snprintf(buf + used, len - used, "%s:\n", section);
                 if (n < 0)
-                    return;
+                    return written;
                 used += (size_t)n;
                 if (used >= len)
-                    return;
+                    return written;
             }
             n = snprintf(buf + used, len - used, "  %s: %s\n", dot + 1, value);
         }
         if (n < 0)
-            return;
+            return written;
         used += (size_t)n;
     }
+    return written;
+}
+
+void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len)
+{
+    echo(cfg, NULL, buf, len);
+}
+
+long nprb_config_changed_yaml(const struct nprb_config *cfg, char *buf, size_t len)
+{
+    /* The defaults of the very keys @p cfg has: the global table's, and the same sections added
+     * in the same order, so key number i is the same key in both. */
+    struct nprb_config *defaults = malloc(sizeof *defaults);
+    if (defaults == NULL)
+        return -1;
+    nprb_config_defaults(defaults);
+    char err[256];
+    for (int s = 0; s < cfg->section_count; s++)
+        if (nprb_config_add_section(defaults, cfg->section[s], err, sizeof err) != 0) {
+            free(defaults);
+            return -1;
+        }
+    long written = (long)echo(cfg, defaults, buf, len);
+    free(defaults);
+    return written;
 }
 
 /* What a key accepts, in words: the reference's "allowed" line. Kinds without bounds say it in

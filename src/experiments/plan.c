@@ -131,6 +131,16 @@ struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
     return cost;
 }
 
+double nprb_plan_estimate_s(const struct nprb_plan *plan)
+{
+    double total = 0;
+    for (size_t k = 0; k < plan->count; k++) {
+        struct nprb_item_cost c = nprb_plan_item_cost(&plan->items[k]);
+        total += c.scaled_s + c.fixed_s;
+    }
+    return total;
+}
+
 void nprb_plan_free(struct nprb_plan *plan)
 {
     free(plan->items);

@@ -121,6 +121,13 @@ struct nprb_item_cost {
 };
 struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item);
 
+/**
+ * The time one rank's plan should take, in seconds, before anything is measured: the sum of
+ * its items' costs at the model's rates (--dry-run's estimate; the progress lines correct the
+ * machine-bound part by what the finished items took).
+ */
+double nprb_plan_estimate_s(const struct nprb_plan *plan);
+
 void nprb_plan_free(struct nprb_plan *plan);
 
 #endif

@@ -38,9 +38,13 @@ int nprb_fleet_init(struct nprb_fleet *fleet, int *argc, char ***argv)
     if (fleet->rank == 0) {
         fleet->host_of_rank = malloc((size_t)fleet->size * sizeof *fleet->host_of_rank);
         fleet->heard_ns = calloc((size_t)fleet->host_count, sizeof *fleet->heard_ns);
+        fleet->rank_done = calloc((size_t)fleet->size, sizeof *fleet->rank_done);
     }
-    if (fleet->rank == 0 && (fleet->host_of_rank == NULL || fleet->heard_ns == NULL))
+    if (fleet->rank == 0 &&
+        (fleet->host_of_rank == NULL || fleet->heard_ns == NULL || fleet->rank_done == NULL))
         nprb_fleet_abort(fleet, 1);
+    for (int h = 0; fleet->rank == 0 && h < fleet->host_count; h++)
+        fleet->heard_ns[h] = nprb_now_ns();
     MPI_Gather(&fleet->host_index, 1, MPI_INT, fleet->host_of_rank, 1, MPI_INT, 0, fleet->world);
 
     int len = 0;
@@ -66,6 +70,7 @@ void nprb_fleet_finalize(struct nprb_fleet *fleet)
     free(fleet->host_of_rank);
     free(fleet->name_of_rank);
     free(fleet->heard_ns);
+    free(fleet->rank_done);
     MPI_Finalize();
 }
 
@@ -134,6 +139,8 @@ enum { TAG_COUNTS = 7100, TAG_ROWS = 7200, TAG_HEARTBEAT = 7300 };
 void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s)
 {
     uint64_t now = nprb_now_ns();
+    if (fleet->rank == 0)
+        fleet->heard_ns[fleet->host_index] = now; /* rank 0 measuring: its host is alive */
     if (fleet->rank == 0 ||
         (fleet->last_heartbeat_ns > 0 && (double)(now - fleet->last_heartbeat_ns) * 1e-9 < every_s))
         return;
@@ -149,6 +156,21 @@ void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s)
               &fleet->heartbeat_req);
     fleet->heartbeat_pending = true;
 }
+
+void nprb_fleet_measured(struct nprb_fleet *fleet)
+{
+    if (fleet->rank == 0) {
+        fleet->rank_done[0] = true;
+        return;
+    }
+    if (fleet->done_pending)
+        return;
+    /* A message of its own, not a heartbeat: the last heartbeat may still be in flight, and this
+     * one must not be skipped. Both are completed before the rows are sent (send_rows()). */
+    fleet->done_val = -1;
+    MPI_Isend(&fleet->done_val, 1, MPI_INT, 0, TAG_HEARTBEAT, fleet->world, &fleet->done_req);
+    fleet->done_pending = true;
+}
 // NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
 
 /* Rank 0: takes every heartbeat that has arrived and notes when each host was last heard of. */
@@ -163,7 +185,52 @@ static void drain_heartbeats(const struct nprb_fleet *fleet)
         int item;
         MPI_Recv(&item, 1, MPI_INT, st.MPI_SOURCE, TAG_HEARTBEAT, fleet->world, MPI_STATUS_IGNORE);
         fleet->heard_ns[fleet->host_of_rank[st.MPI_SOURCE]] = nprb_now_ns();
+        if (item < 0)
+            fleet->rank_done[st.MPI_SOURCE] = true; /* nprb_fleet_measured() */
     }
+}
+
+struct nprb_fleet_state nprb_fleet_state(struct nprb_fleet *fleet, double late_after_s,
+                                         double hung_after_s)
+{
+    struct nprb_fleet_state state = {0, 0, 0, 0};
+    if (fleet->rank != 0)
+        return state;
+    drain_heartbeats(fleet);
+    uint64_t now = nprb_now_ns();
+    for (int h = 0; h < fleet->host_count; h++) {
+        bool done = true;
+        for (int r = 0; r < fleet->size && done; r++)
+            done = fleet->host_of_rank[r] != h || fleet->rank_done[r];
+        double silent_s = (double)(now - fleet->heard_ns[h]) * 1e-9;
+        if (done)
+            state.done++;
+        else if (hung_after_s > 0 && silent_s > hung_after_s)
+            state.hung++;
+        else if (late_after_s > 0 && silent_s > late_after_s)
+            state.late++;
+        else
+            state.measuring++;
+    }
+    return state;
+}
+
+void nprb_fleet_estimate(const struct nprb_fleet *fleet, double mine_s, double *host_s,
+                         double *job_s)
+{
+    MPI_Allreduce(&mine_s, host_s, 1, MPI_DOUBLE, MPI_SUM, fleet->host);
+    MPI_Allreduce(host_s, job_s, 1, MPI_DOUBLE, MPI_MAX, fleet->world);
+}
+
+/* Rank 0, while it waits: the job's progress callback, at most every progress_every_s. */
+static void maybe_progress(struct nprb_fleet *fleet)
+{
+    uint64_t now = nprb_now_ns();
+    if (fleet->progress == NULL || fleet->progress_every_s <= 0 ||
+        (double)(now - fleet->progress_last_ns) * 1e-9 < fleet->progress_every_s)
+        return;
+    fleet->progress_last_ns = now;
+    fleet->progress(fleet->progress_arg);
 }
 
 /* Waiting is idle. Open MPI's MPI_Wait and blocking receives poll the network without pause,
@@ -205,7 +272,7 @@ static double silent_for(const struct nprb_fleet *fleet, int host)
  * silence in *silent_s. The caller decides what becomes of a request given up. */
 // NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): the caller started the request; clang 14's
 // checker does not know MPI_Ibarrier, and a turn given up leaves its barrier pending
-static int poll_while_heard(const struct nprb_fleet *fleet, MPI_Request *req, int host,
+static int poll_while_heard(struct nprb_fleet *fleet, MPI_Request *req, int host,
                             double hung_after_s, double *silent_s)
 {
     long nap_ns = NAP_FIRST_NS;
@@ -217,6 +284,7 @@ static int poll_while_heard(const struct nprb_fleet *fleet, MPI_Request *req, in
             return 0;
         }
         drain_heartbeats(fleet);
+        maybe_progress(fleet);
         *silent_s = silent_for(fleet, host);
         if (hung_after_s > 0 && *silent_s > hung_after_s)
             return -1;
@@ -296,7 +364,7 @@ static void stuck_reason(const struct nprb_fleet *fleet, int rank, double hung_a
 /* Rank 0: waits for @p rank's row counts while its host keeps sending heartbeats.
  * @return 0 with the counts received, or -1 when the host went silent for too long. */
 // NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker): poll_while_heard() completes the receive
-static int wait_for_counts(const struct nprb_fleet *fleet, int rank, unsigned long long *counts,
+static int wait_for_counts(struct nprb_fleet *fleet, int rank, unsigned long long *counts,
                            double hung_after_s, double *silent_s)
 {
     MPI_Request req;
@@ -315,6 +383,10 @@ static int send_rows(struct nprb_fleet *fleet, const struct nprb_results *mine)
         MPI_Wait(&fleet->heartbeat_req, // NOLINT(clang-analyzer-optin.mpi.MPI-Checker)
                  MPI_STATUS_IGNORE);
     fleet->heartbeat_pending = false;
+    if (fleet->done_pending)       // started in nprb_fleet_measured(), as above
+        MPI_Wait(&fleet->done_req, // NOLINT(clang-analyzer-optin.mpi.MPI-Checker)
+                 MPI_STATUS_IGNORE);
+    fleet->done_pending = false;
     unsigned long long counts[NPRB_N_TABLES];
     for (int t = 0; t < NPRB_N_TABLES; t++)
         counts[t] = mine->tables[t].count;
@@ -392,6 +464,7 @@ int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,
             /* Out of memory on rank 0: there is no way to finish the file. */
             nprb_fleet_abort(fleet, 1);
         }
+        fleet->rank_done[r] = true;
         if (sink(arg, r, &buffer) != 0)
             rc = -1;
     }

@@ -40,6 +40,26 @@ struct nprb_fleet {
      * for how long that rank had been silent. Its host's other ranks wait behind it for ever. */
     int stuck_rank;
     double stuck_silent_s;
+    /* The fleet's state for progress lines. Every rank: its "measured" message in flight (sent
+     * once, beside the heartbeats). Rank 0: which ranks said they measured everything. */
+    MPI_Request done_req;
+    int done_val;
+    bool done_pending;
+    bool *rank_done;
+    /* Rank 0: called while it waits for other ranks (a turn of its host, the gather) at most
+     * every progress_every_s seconds (0: never), to print the fleet's state. */
+    void (*progress)(void *arg);
+    void *progress_arg;
+    double progress_every_s;
+    uint64_t progress_last_ns;
+};
+
+/** How the fleet stands, as rank 0 knows it from the heartbeats (nprb_fleet_state()). */
+struct nprb_fleet_state {
+    int done;      /**< hosts whose every rank has measured everything */
+    int measuring; /**< hosts heard of within late_after_s */
+    int late;      /**< hosts silent for longer than late_after_s */
+    int hung;      /**< hosts silent for longer than hung_after_s: the gather will give them up */
 };
 
 /** Initialises MPI (singleton init works: no launcher needed) and groups ranks by host. */
@@ -96,6 +116,28 @@ char *nprb_fleet_bcast_new_text(const struct nprb_fleet *fleet, char *text);
  * nprb_fleet_gather().
  */
 void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s);
+
+/**
+ * Tells rank 0 that this rank has measured everything (rank 0 notes it for itself). Never
+ * blocks; sent once, before the gather.
+ */
+void nprb_fleet_measured(struct nprb_fleet *fleet);
+
+/**
+ * Rank 0: reads the heartbeats that have arrived and counts the hosts by state: done, measuring,
+ * late (silent for more than @p late_after_s) or hung (silent for more than @p hung_after_s).
+ * Every host counts as heard of when the fleet started. Elsewhere: all zero.
+ */
+struct nprb_fleet_state nprb_fleet_state(struct nprb_fleet *fleet, double late_after_s,
+                                         double hung_after_s);
+
+/**
+ * The job's estimate from every rank's own (@p mine_s, seconds): the ranks of a host take turns,
+ * so a host takes the sum of its ranks', and the job its slowest host's. Collective over the
+ * world; every rank gets both.
+ */
+void nprb_fleet_estimate(const struct nprb_fleet *fleet, double mine_s, double *host_s,
+                         double *job_s);
 
 /**
  * Called on rank 0 once per rank, in rank order, with that rank's rows. Rows are only valid

@@ -3,6 +3,7 @@
 
 #include "kernels/stream.h"
 #include "util/status.h"
+#include "util/units.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@ enum option_id {
     OPT_STRICT,
     OPT_RESPECT_BINDING,
     OPT_QUIET,
+    OPT_PROGRESS,
+    OPT_SUMMARY_JSON,
     OPT_VERBOSE,
     OPT_SHOW_CONFIG,
     OPT_DRY_RUN,
@@ -52,6 +55,14 @@ static const struct option_row rows[N_OPTIONS] = {
                              "host measures only the nodes it reaches (default: widen it to the "
                              "job's CPUs)"},
     [OPT_QUIET] = {"quiet", 'q', NULL, "no progress lines on stderr"},
+    [OPT_PROGRESS] = {"progress", 0, "DURATION",
+                      "a progress line on stderr at least this often while measuring (item k of "
+                      "n, experiment, node pair, time left, and on rank 0 the hosts done, "
+                      "measuring, late and hung); default 30s"},
+    [OPT_SUMMARY_JSON] = {"summary-json", 0, "FILE",
+                          "also write the job's verdict as JSON (run id, config fingerprint, "
+                          "statuses, each host's headline figures and problems; "
+                          "docs/summary.schema.json); checked before measuring, like -o"},
     [OPT_VERBOSE] = {"verbose", 'v', NULL, "debug messages on stderr"},
     [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
     [OPT_DRY_RUN] = {"dry-run", 0, NULL,
@@ -128,6 +139,7 @@ void nprb_cli_print_help(FILE *out)
 int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_t errlen)
 {
     memset(cli, 0, sizeof *cli);
+    cli->progress_s = 30;
     struct option longopts[N_OPTIONS + 1];
     char shortopts[2 * N_OPTIONS + 2] = ":";
     size_t s = 1;
@@ -182,6 +194,23 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             break;
         case OPT_QUIET:
             cli->quiet = true;
+            break;
+        case OPT_PROGRESS:
+            /* A floor of 1 ms: a line per measurement at most, never a busy loop of lines. */
+            if (nprb_parse_duration(optarg, &cli->progress_s) != 0 || cli->progress_s < 1e-3) {
+                snprintf(err, errlen,
+                         "--progress '%s': expected a duration of at least 1ms (e.g. 30s, 2min)",
+                         optarg);
+                return -1;
+            }
+            break;
+        case OPT_SUMMARY_JSON:
+            if (cli->summary_json != NULL) {
+                snprintf(err, errlen, "option --summary-json given twice ('%s' and '%s')",
+                         cli->summary_json, optarg);
+                return -1;
+            }
+            cli->summary_json = optarg;
             break;
         case OPT_VERBOSE:
             cli->verbose = true;

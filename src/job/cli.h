@@ -23,6 +23,8 @@ struct nprb_cli {
     bool help, version, show_config, config_reference, kernels;
     bool schema;  /**< print the results-file contract as JSON (results/contract.h) */
     bool dry_run; /**< validate config and plan on every host, print the plan, measure nothing */
+    double progress_s;        /**< a progress line at least this often (seconds; default 30) */
+    const char *summary_json; /**< NULL, or where the job's verdict goes as JSON */
 };
 
 /**

@@ -53,6 +53,8 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
         snprintf(c->narrow_hosts + used, sizeof c->narrow_hosts - used, "%s%s",
                  used > 0 ? ", " : "", host->hostname);
     }
+    if (c->summary != NULL && nprb_summary_add_rank(c->summary, rows) != 0)
+        rc = -1;
     if (report_in_full(c, host)) {
         nprb_report_rank(stdout, rows);
     } else {
@@ -77,6 +79,8 @@ static void write_hung_rank(void *arg, int rank, const char *why)
     nprb_host_row_hung(&h, c->fleet, rank, why);
     NPRB_ERROR(c->log, "rank %d on %s: %s", rank, h.hostname, h.error);
     nprb_h5_append(c->h5, NPRB_TABLE_HOSTS, &h, 1);
+    if (c->summary != NULL)
+        nprb_summary_add_host(c->summary, &h);
     c->failed_hosts++;
     c->lost_ranks++;
 }
@@ -170,6 +174,34 @@ void nprb_collector_write_attributes(const struct nprb_collector *c, struct nprb
     nprb_h5_attr_text(h5, "binding_summary", summary);
 }
 
+enum nprb_status nprb_collector_write_summary(const struct nprb_collector *c,
+                                              enum nprb_status status, bool written)
+{
+    if (c->fleet->rank != 0 || c->summary == NULL)
+        return NPRB_OK;
+    char fingerprint[17], id[40], end_utc[32], err[PATH_MAX + 128];
+    config_fingerprint(c->config_yaml, fingerprint, sizeof fingerprint);
+    run_id(c, id, sizeof id);
+    nprb_utc_now(end_utc, sizeof end_utc, false);
+    struct nprb_summary_job job = {.run_id = id,
+                                   .config_fingerprint = fingerprint,
+                                   .software_version = NPRB_VERSION,
+                                   .start_utc = c->start_utc,
+                                   .end_utc = end_utc,
+                                   .results_file = c->output,
+                                   .status = nprb_status_name(status),
+                                   .exit_code = nprb_status_exit_code(status),
+                                   .results_written = written,
+                                   .ranks = c->fleet->size,
+                                   .hosts = c->fleet->host_count,
+                                   .hosts_failed = c->failed_hosts};
+    if (nprb_summary_write(c->summary, &job, c->summary_path, err, sizeof err) != 0) {
+        NPRB_ERROR(c->log, "%s", err);
+        return NPRB_ERR_SYSTEM;
+    }
+    return NPRB_OK;
+}
+
 enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct nprb_results *mine)
 {
     char *sweep_text = NULL;
@@ -226,7 +258,8 @@ _Noreturn void nprb_collector_gather_without_rank0(struct nprb_collector *c,
     nprb_fleet_rank0_stuck(c->fleet, ran_s);
     c->lost_ranks++;
     nprb_log_progress(c->log, "gathering results to rank 0 while rank 0 hangs");
-    nprb_collector_gather(c, mine);
+    enum nprb_status written = nprb_collector_gather(c, mine);
+    nprb_collector_write_summary(c, NPRB_ERR_PARTIAL, written == NPRB_OK);
     NPRB_ERROR(c->log, "%d rank(s) hung; what the job has is in %s; ending the job", c->lost_ranks,
                c->output);
     nprb_output_unlock(c->lock);

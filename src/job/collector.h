@@ -15,6 +15,7 @@
 #include "results/h5out.h"
 #include "results/output.h"
 #include "results/results.h"
+#include "results/summary.h"
 #include "util/log.h"
 #include "util/status.h"
 
@@ -39,7 +40,9 @@ struct nprb_collector {
     const char *config_source; /**< the config's path, or "built-in defaults" */
     const char *job_identity;  /**< rank 0's host, PID and start */
     uint64_t start_ns;
-    struct nprb_h5 *h5; /**< rank 0: the open output; NULL once committed */
+    struct nprb_h5 *h5;           /**< rank 0: the open output; NULL once committed */
+    const char *summary_path;     /**< --summary-json, or NULL */
+    struct nprb_summary *summary; /**< rank 0 with --summary-json: the hosts as they come */
 
     /* Rank 0: what the gather saw. */
     int failed_hosts;
@@ -73,6 +76,14 @@ enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct np
  */
 _Noreturn void nprb_collector_gather_without_rank0(struct nprb_collector *c,
                                                    const struct nprb_results *mine, double ran_s);
+
+/**
+ * Rank 0 with --summary-json: writes the job's verdict (summary.h), the job's @p status and
+ * whether the results file was @p written. A summary that cannot be written is an error
+ * message. @return NPRB_OK, or NPRB_ERR_SYSTEM.
+ */
+enum nprb_status nprb_collector_write_summary(const struct nprb_collector *c,
+                                              enum nprb_status status, bool written);
 
 /** The root attributes; @p complete: every rank's rows are in the file. */
 void nprb_collector_write_attributes(const struct nprb_collector *c, struct nprb_h5 *h5,

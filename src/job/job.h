@@ -45,6 +45,7 @@ struct nprb_job {
     char start_utc[32];
     char job_identity[128]; /* rank 0's host, PID and start: each checkpoint names its job */
     uint64_t start_ns;
+    uint64_t measure_start_ns; /* this rank's turn began: the clock of its time left */
     enum nprb_status measured; /* worst status of this rank's measurements */
     char first_failure[NPRB_NOTE_LEN];
     struct nprb_binding binding; /* the binding step's outcome; its check for the /hosts row */
@@ -63,6 +64,12 @@ void nprb_job_start_checkpoints(struct nprb_job *job);
  * @p arg is the struct nprb_job.
  */
 void nprb_job_measure(void *arg);
+
+/**
+ * Rank 0: the fleet's state as its progress lines give it ("hosts: 3 done, 1 measuring, 0 late,
+ * 0 hung"), into @p text; empty elsewhere.
+ */
+void nprb_job_fleet_state(struct nprb_job *job, char *text, size_t len);
 
 /** This rank's final /hosts row and its complete checkpoint, as soon as its own measurements are
  * done: a rank that finished is "ok" in a merge even when the job dies while it waits for its

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* This rank's turn to measure: the plan's measurements in order, with a progress line per
- * experiment, heartbeats to rank 0, rank 0's watchdog (and what it does when rank 0 itself hangs),
- * the first failure kept for the /hosts row, and this rank's checkpoints. */
+ * experiment and at least every --progress seconds, heartbeats to rank 0, rank 0's watchdog (and
+ * what it does when rank 0 itself hangs), the first failure kept for the /hosts row, and this
+ * rank's checkpoints. */
 #include "job/job.h"
 
 #include "experiments/experiment.h"
@@ -57,32 +58,85 @@ static void note_failure(struct nprb_job *job, enum nprb_status status, enum npr
     }
 }
 
-/* One line per phase, not per measurement: batch logs are files people read. The time left: the
- * wall-clock parts still to come (sample times, durations), plus the machine-bound parts scaled
- * by what the finished ones really took. */
-static void progress_phase(const struct nprb_job *job, size_t first, uint64_t t0)
+/* The time left on this rank: the wall-clock parts still to come (sample times, durations),
+ * plus the machine-bound parts scaled by what the finished ones really took. */
+static void time_left(const struct nprb_job *job, size_t first, uint64_t t0, char *eta, size_t len)
 {
-    size_t count = 0;
     struct nprb_item_cost done = {0, 0}, left = {0, 0};
-    const struct nprb_experiment *exp = job->plan.items[first].experiment;
-    for (size_t k = first; k < job->plan.count && job->plan.items[k].experiment == exp; k++)
-        count++;
     for (size_t k = 0; k < job->plan.count; k++) {
         struct nprb_item_cost c = nprb_plan_item_cost(&job->plan.items[k]);
         struct nprb_item_cost *sum = k < first ? &done : &left;
         sum->scaled_s += c.scaled_s;
         sum->fixed_s += c.fixed_s;
     }
-    char eta[64] = "";
+    eta[0] = '\0';
     if (first > 0 && done.scaled_s > 0) {
         double elapsed = (double)(nprb_now_ns() - t0) * 1e-9;
         double scaled =
             elapsed - done.fixed_s > elapsed / 10 ? elapsed - done.fixed_s : elapsed / 10;
-        snprintf(eta, sizeof eta, ", about %.0f s left",
+        snprintf(eta, len, ", about %.0f s left",
                  left.fixed_s + left.scaled_s * scaled / done.scaled_s);
     }
-    nprb_log_progress(job->log, "%s: %zu measurement(s) (%zu of %zu done%s)",
-                      nprb_experiment_name(exp), count, first, job->plan.count, eta);
+}
+
+void nprb_job_fleet_state(struct nprb_job *job, char *text, size_t len)
+{
+    text[0] = '\0';
+    if (job->fleet->rank != 0)
+        return;
+    /* Late: silent longer than one measurement may take (heartbeats come between measurements);
+     * hung: as long as the gather waits before it gives a host up. */
+    struct nprb_fleet_state st =
+        nprb_fleet_state(job->fleet, job->cfg.watchdog_s, 2 * job->cfg.watchdog_s);
+    snprintf(text, len, "hosts: %d done, %d measuring, %d late, %d hung", st.done, st.measuring,
+             st.late, st.hung);
+}
+
+/* A node of the plan by its os index, or "all" (-1). */
+static void node_text(const struct nprb_job *job, int index, char *buf, size_t len)
+{
+    if (index < 0)
+        snprintf(buf, len, "all");
+    else
+        snprintf(buf, len, "%u", nprb_topo_node(job->topo, index)->os_index);
+}
+
+/* Rank 0's watchdog thread, while one measurement runs longer than --progress: the line goes on
+ * without the fleet's state, which only the main thread may ask MPI for. */
+static void long_item(void *arg, int k, double ran_s)
+{
+    const struct nprb_job *job = arg;
+    const struct nprb_plan_item *item = &job->plan.items[k];
+    char eta[64], cpu[16], mem[16];
+    time_left(job, (size_t)k, job->measure_start_ns, eta, sizeof eta);
+    node_text(job, item->cpu_node, cpu, sizeof cpu);
+    node_text(job, item->mem_node, mem, sizeof mem);
+    nprb_log_progress(job->log, "%s: item %d of %zu, node %s -> %s, measuring for %.0f s%s",
+                      nprb_experiment_name(item->experiment), k + 1, job->plan.count, cpu, mem,
+                      ran_s, eta);
+}
+
+/* A line at each new experiment and at least every --progress seconds within one (batch logs
+ * are files people read, and a silent log looks hung): item k of n, the experiment, its node
+ * pair, the time left, and on rank 0 the fleet's state from the heartbeats. */
+static void progress(struct nprb_job *job, size_t k, uint64_t t0)
+{
+    const struct nprb_plan_item *item = &job->plan.items[k];
+    bool new_phase = k == 0 || item->experiment != job->plan.items[k - 1].experiment;
+    uint64_t now = nprb_now_ns();
+    if (job->fleet->rank != 0 || job->log->level < NPRB_LOG_INFO ||
+        (!new_phase && (double)(now - job->fleet->progress_last_ns) * 1e-9 < job->cli->progress_s))
+        return;
+    job->fleet->progress_last_ns = now;
+    nprb_watchdog_ticked(&job->watchdog);
+    char eta[64], fleet[96], cpu[16], mem[16];
+    time_left(job, k, t0, eta, sizeof eta);
+    nprb_job_fleet_state(job, fleet, sizeof fleet);
+    node_text(job, item->cpu_node, cpu, sizeof cpu);
+    node_text(job, item->mem_node, mem, sizeof mem);
+    nprb_log_progress(job->log, "%s: item %zu of %zu, node %s -> %s%s; %s",
+                      nprb_experiment_name(item->experiment), k + 1, job->plan.count, cpu, mem, eta,
+                      fleet);
 }
 
 static void checkpoint_attributes(struct nprb_h5 *h5, void *arg)
@@ -189,14 +243,16 @@ void nprb_job_measure(void *arg)
                                .rank = job->fleet->rank,
                                .hostname = job->fleet->hostname};
     uint64_t t0 = nprb_now_ns();
+    job->measure_start_ns = t0;
     start_watchdog(job);
+    if (job->log->level >= NPRB_LOG_INFO)
+        nprb_watchdog_every(&job->watchdog, job->cli->progress_s, long_item);
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
         bool new_phase = i == 0 || item->experiment != job->plan.items[i - 1].experiment;
         if (new_phase && i > 0)
             save_checkpoint(job, false);
-        if (new_phase)
-            progress_phase(job, i, t0);
+        progress(job, i, t0);
         nprb_fleet_heartbeat(job->fleet, (int)i, job->cfg.watchdog_s / 4);
         NPRB_DEBUG(job->log, "%s item %zu: node %d -> %d, %llu bytes",
                    nprb_experiment_name(item->experiment), i, item->cpu_node, item->mem_node,
@@ -220,6 +276,7 @@ void nprb_job_measure(void *arg)
                       job->first_failure);
     }
     nprb_watchdog_stop(&job->watchdog);
+    nprb_fleet_measured(job->fleet);
     nprb_record_cache_levels(&ctx);
     nprb_flag_implausible(&job->results);
     nprb_job_finish_rank(job);

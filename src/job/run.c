@@ -15,6 +15,7 @@
 #include "results/h5out.h"
 #include "util/fault.h"
 #include "util/timer.h"
+#include "util/units.h"
 #include "version.h"
 
 #include <limits.h>
@@ -130,9 +131,20 @@ static enum nprb_status open_output(struct nprb_job *job)
         snprintf(job->output, sizeof job->output, "numaprobe-%s.h5", stamp);
         /* The path as given: one past PATH_MAX is refused, not cut short. */
         const char *path = job->cli->output_path != NULL ? job->cli->output_path : job->output;
-        ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock,
-                               &job->collector.h5, aside, sizeof aside, warning, sizeof warning,
-                               err, sizeof err) == 0;
+        /* The summary's path is checked first: a refused one leaves no lock behind. */
+        if (job->cli->summary_json != NULL &&
+            nprb_summary_check_path(job->cli->summary_json, path, job->cli->force, err,
+                                    sizeof err) != 0)
+            ok = 0;
+        else
+            ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock,
+                                   &job->collector.h5, aside, sizeof aside, warning, sizeof warning,
+                                   err, sizeof err) == 0;
+        if (ok && job->cli->summary_json != NULL &&
+            (job->collector.summary = nprb_summary_create()) == NULL) {
+            snprintf(err, sizeof err, "cannot write the summary: out of memory");
+            ok = 0;
+        }
         if (!ok)
             NPRB_ERROR(job->log, "%s", err);
         else
@@ -155,6 +167,37 @@ static enum nprb_status open_output(struct nprb_job *job)
     return ok ? NPRB_OK : NPRB_ERR_USAGE;
 }
 
+/* Rank 0, at the start of the job: the keys that differ from their defaults, not the whole
+ * config (the file's `config` attribute and --show-config have every key). */
+static void echo_config(const struct nprb_job *job)
+{
+    if (job->fleet->rank != 0 || job->cli->quiet)
+        return;
+    char *changed = malloc(NPRB_CONFIG_TEXT_MAX);
+    long n =
+        changed == NULL ? -1 : nprb_config_changed_yaml(&job->cfg, changed, NPRB_CONFIG_TEXT_MAX);
+    if (n < 0)
+        fprintf(stderr, "effective config:\n%s", job->config_yaml);
+    else if (n == 0)
+        fprintf(stderr, "config: the defaults (--show-config prints every key)\n");
+    else
+        fprintf(stderr,
+                "config: %ld key(s) differ from the defaults (--show-config prints every "
+                "key):\n%s",
+                n, changed);
+    free(changed);
+}
+
+/* Rank 0, while it waits for the ranks of its host in their turns and for the gather: the
+ * fleet's state at least every --progress seconds (fleet.h calls it). */
+static void waiting_progress(void *arg)
+{
+    struct nprb_job *job = arg;
+    char state[96];
+    nprb_job_fleet_state(job, state, sizeof state);
+    nprb_log_progress(job->log, "waiting for the other ranks; %s", state);
+}
+
 static enum nprb_status prepare(struct nprb_job *job)
 {
     char err[512];
@@ -174,9 +217,18 @@ static enum nprb_status prepare(struct nprb_job *job)
     st = discover(job);
     if (st != NPRB_OK || job->cli->dry_run) {
         /* Every host's plan was checked; rank 0's is shown (hosts of one type plan alike). */
+        double host_s = 0, job_s = 0;
+        if (st == NPRB_OK)
+            nprb_fleet_estimate(job->fleet, nprb_plan_estimate_s(&job->plan), &host_s, &job_s);
         if (st == NPRB_OK && job->fleet->rank == 0) {
+            char this_host[32], whole[32];
             fputs(job->config_yaml, stdout);
             nprb_plan_print(stdout, &job->plan, job->topo);
+            nprb_format_duration_words(host_s, this_host, sizeof this_host);
+            nprb_format_duration_words(job_s, whole, sizeof whole);
+            printf("estimated time: %s on this host, %s for the job (its slowest host; ranks of "
+                   "one host take turns)\n",
+                   this_host, whole);
             printf("config and plan ok on %d host(s); nothing measured\n", job->fleet->host_count);
         }
         return st;
@@ -205,6 +257,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         .config_yaml = job->config_yaml,
         .config_source = cli->config_path != NULL ? cli->config_path : "built-in defaults",
         .job_identity = job->job_identity,
+        .summary_path = cli->summary_json,
     };
     omp_set_dynamic(0); /* every parallel region gets the threads it asks for, or says why not */
     if (omp_get_max_active_levels() < 1)
@@ -220,8 +273,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
 
     nprb_log_progress(log, "numaprobe %s: %d rank(s) on %d host(s), results to %s", NPRB_VERSION,
                       fleet->size, fleet->host_count, job->output);
-    if (fleet->rank == 0 && !cli->quiet)
-        fprintf(stderr, "effective config:\n%s", job->config_yaml);
+    echo_config(job);
 
     const char *binding = job->binding.text;
     if (!job->binding.ok)
@@ -241,6 +293,11 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         pthread_mutex_init(&job->results_lock, NULL);
         job->results.lock = &job->results_lock;
     }
+    if (fleet->rank == 0 && log->level >= NPRB_LOG_INFO) {
+        fleet->progress = waiting_progress;
+        fleet->progress_arg = job;
+        fleet->progress_every_s = cli->progress_s;
+    }
     nprb_fleet_take_turns(fleet, nprb_job_measure, job, 2 * job->cfg.watchdog_s);
     nprb_topo_restore_binding(job->topo);
     if (fleet->stuck_rank > 0)
@@ -254,6 +311,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if (job->collector.lost_ranks > 0) {
         /* The hung ranks will never reach the collectives below: end the whole job here, with
          * the file written and the exit code of a partial result. */
+        nprb_collector_write_summary(&job->collector, NPRB_ERR_PARTIAL, written == NPRB_OK);
         NPRB_ERROR(log, "%d rank(s) hung; results of the others are in %s; ending the job",
                    job->collector.lost_ranks, job->output);
         nprb_output_unlock(&job->lock);
@@ -270,6 +328,11 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if ((st == NPRB_ERR_NOMEM || st == NPRB_ERR_SYSTEM) && written == NPRB_OK &&
         outcome[1] < fleet->size)
         st = NPRB_ERR_PARTIAL;
+    /* The JSON verdict, with the status every rank now shares (rank 0; a summary it could not
+     * write fails a job that was otherwise fine). */
+    if (nprb_collector_write_summary(&job->collector, st, written == NPRB_OK) != NPRB_OK &&
+        st == NPRB_OK)
+        st = NPRB_ERR_SYSTEM;
     /* Checkpoints have done their job once the file is written; a job that ended otherwise
      * keeps them for numaprobe merge. */
     if (job->checkpointing && written == NPRB_OK)
@@ -281,6 +344,7 @@ out:
     if (job->collector.h5 != NULL)
         nprb_h5_discard(job->collector.h5);
     nprb_output_unlock(&job->lock); /* last: the checkpoints were removed or kept by now */
+    nprb_summary_destroy(job->collector.summary);
     nprb_plan_free(&job->plan);
     nprb_topo_destroy(job->topo);
     if (job->results.lock != NULL)

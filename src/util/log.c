@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* Leveled messages and timestamped progress lines on stderr (log.h). */
 #include "util/log.h"
 
 #include <stdarg.h>
@@ -48,11 +49,13 @@ void nprb_log_progress(const struct nprb_log *log, const char *fmt, ...)
 {
     if (log->rank > 0 || log->level < NPRB_LOG_INFO)
         return;
-    char stamp[16];
+    /* ISO 8601 with the date and the zone: a nightly job's log spans midnight, and sites read
+     * logs from hosts set to different zones. */
+    char stamp[32];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%H:%M:%SZ", &tm);
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
     char text[1024];
     va_list ap;

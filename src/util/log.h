@@ -25,7 +25,10 @@ struct nprb_log {
 void nprb_log_print(const struct nprb_log *log, enum nprb_log_level level, const char *func,
                     int errnum, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/** A timestamped progress line ("[HH:MM:SS] text"), rank 0 only, flushed: batch logs are files. */
+/**
+ * A timestamped progress line ("[2026-01-31T23:59:59Z] text", ISO 8601 in UTC), rank 0 only,
+ * flushed: batch logs are files. Silent below NPRB_LOG_INFO (--quiet).
+ */
 void nprb_log_progress(const struct nprb_log *log, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

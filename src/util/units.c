@@ -147,3 +147,20 @@ void nprb_format_size(uint64_t bytes, char *buf, size_t len)
     }
     snprintf(buf, len, "%llu%s", (unsigned long long)bytes, names[i]);
 }
+
+void nprb_format_duration_words(double seconds, char *buf, size_t len)
+{
+    if (!(seconds >= 0.5)) { /* NaN too */
+        snprintf(buf, len, "under 1 s");
+        return;
+    }
+    if (seconds < 60) {
+        snprintf(buf, len, "about %.0f s", seconds);
+        return;
+    }
+    long s = (long)(seconds + 0.5);
+    if (s < 3600)
+        snprintf(buf, len, "about %ld min %ld s", s / 60, s % 60);
+    else
+        snprintf(buf, len, "about %ld h %ld min", (s + 30) / 3600, (s + 30) / 60 % 60);
+}

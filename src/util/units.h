@@ -39,4 +39,10 @@ int nprb_parse_duration(const char *text, double *seconds);
 /** Writes the shortest exact form of a size ("1GiB", "1536KiB", "100B") into buf. */
 void nprb_format_size(uint64_t bytes, char *buf, size_t len);
 
+/**
+ * Writes an estimate of @p seconds as people read one: "about 40 s", "about 9 min 40 s",
+ * "about 2 h 5 min" (rounded to the unit shown), "under 1 s".
+ */
+void nprb_format_duration_words(double seconds, char *buf, size_t len);
+
 #endif

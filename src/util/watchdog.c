@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* The watchdog thread (watchdog.h): the limit on one measurement, and the ticks of a long one. */
 #include "util/watchdog.h"
 
 #include "util/timer.h"
@@ -34,6 +35,14 @@ static void *watch(void *arg)
             w->expired(w->arg, item, ran_s); /* ends the job */
             return NULL;
         }
+        uint64_t now = nprb_now_ns();
+        if (start > 0 && w->tick != NULL && (double)(now - w->last_tick_ns) * 1e-9 >= w->tick_s) {
+            w->last_tick_ns = now;
+            int item = w->item;
+            pthread_mutex_unlock(&w->lock);
+            w->tick(w->arg, item, ran_s);
+            pthread_mutex_lock(&w->lock);
+        }
         nap(w);
     }
     pthread_mutex_unlock(&w->lock);
@@ -64,6 +73,25 @@ int nprb_watchdog_start(struct nprb_watchdog *w, double limit_s, nprb_watchdog_e
     }
     w->started = true;
     return 0;
+}
+
+void nprb_watchdog_every(struct nprb_watchdog *w, double every_s, nprb_watchdog_tick tick)
+{
+    if (!w->started)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->tick_s = every_s;
+    w->tick = tick;
+    pthread_mutex_unlock(&w->lock);
+}
+
+void nprb_watchdog_ticked(struct nprb_watchdog *w)
+{
+    if (!w->started)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->last_tick_ns = nprb_now_ns();
+    pthread_mutex_unlock(&w->lock);
 }
 
 void nprb_watchdog_enter(struct nprb_watchdog *w, int item)

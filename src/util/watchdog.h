@@ -15,6 +15,9 @@
 
 typedef void (*nprb_watchdog_expired)(void *arg, int item, double ran_s);
 
+/** Called from the watchdog's thread while one measurement runs long (nprb_watchdog_every()). */
+typedef void (*nprb_watchdog_tick)(void *arg, int item, double ran_s);
+
 struct nprb_watchdog {
     pthread_t thread;
     pthread_mutex_t lock;
@@ -23,6 +26,9 @@ struct nprb_watchdog {
     nprb_watchdog_expired expired;
     void *arg;
     uint64_t item_start_ns; /**< 0 between measurements */
+    nprb_watchdog_tick tick;
+    double tick_s;
+    uint64_t last_tick_ns;
     int item;
     bool started, stop, fired;
 };
@@ -33,6 +39,16 @@ struct nprb_watchdog {
  */
 int nprb_watchdog_start(struct nprb_watchdog *w, double limit_s, nprb_watchdog_expired expired,
                         void *arg);
+
+/**
+ * While one measurement runs, calls @p tick (with the expiry handler's arg) every @p every_s
+ * seconds, to a second's precision: the progress line of a measurement longer than the
+ * interval. Call after nprb_watchdog_start(); nothing when the watchdog is off.
+ */
+void nprb_watchdog_every(struct nprb_watchdog *w, double every_s, nprb_watchdog_tick tick);
+
+/** The caller printed its own line just now: the next tick is due @p every_s from here. */
+void nprb_watchdog_ticked(struct nprb_watchdog *w);
 
 /** A measurement (plan item @p item) begins: its clock starts. */
 void nprb_watchdog_enter(struct nprb_watchdog *w, int item);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* An experiment's own config section (config.h: struct nprb_config_section): its keys load from
  * YAML and --set with the same grammar and errors as the global ones, echo after them and load
- * back, appear in the reference, and a config without the section hands back NULL. */
+ * back (in the short echo too, when they differ from their defaults), appear in the reference, and
+ * a config without the section hands back NULL. */
 #include "check.h"
 #include "config/config.h"
 
@@ -100,6 +101,19 @@ int main(void)
           d2->sample_s == d->sample_s);
     nprb_config_to_yaml(&again, echo2, sizeof echo2);
     CHECK(strcmp(echo, echo2) == 0);
+
+    /* The echo at job start: only the keys that differ from their defaults, global and
+     * section keys alike, a section's heading before its first; none at the defaults, and none
+     * for a key set to its own default. */
+    CHECK(nprb_config_changed_yaml(&cfg, echo2, sizeof echo2) == 4);
+    CHECK(strcmp(echo2, "seed: 3\ndemo:\n  enabled: false\n  size: 64MiB\n"
+                        "  sizes: [8KiB, 1MiB]\n") == 0);
+    CHECK(demo_defaults(&again, err, sizeof err) == 0);
+    CHECK(nprb_config_changed_yaml(&again, echo2, sizeof echo2) == 0 && echo2[0] == '\0');
+    CHECK(nprb_config_set(&again, "demo.size=256MiB", err, sizeof err) == 0);
+    CHECK(nprb_config_set(&again, "report_hosts=4", err, sizeof err) == 0);
+    CHECK(nprb_config_changed_yaml(&again, echo2, sizeof echo2) == 1);
+    CHECK(strcmp(echo2, "report_hosts: 4\n") == 0);
 
     /* The reference lists the section's keys by their full names. */
     char *ref = NULL;

@@ -17,6 +17,15 @@ static void on_expiry(void *arg, int item, double ran_s)
     expired_item = item; /* a real handler ends the job; this one lets the test go on */
 }
 
+static atomic_int ticked_item = -1;
+
+static void on_tick(void *arg, int item, double ran_s)
+{
+    (void)arg;
+    (void)ran_s;
+    atomic_store(&ticked_item, item);
+}
+
 static void sleep_ms(long ms)
 {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000};
@@ -32,6 +41,17 @@ int main(void)
     nprb_watchdog_enter(&w, 1);
     nprb_watchdog_leave(&w);
     nprb_watchdog_stop(&w);
+
+    /* A measurement longer than the tick interval is ticked while it runs (the progress line of
+     * a long one); waited for without a time limit on it, so a loaded machine cannot fail it. */
+    CHECK(nprb_watchdog_start(&w, 600, on_expiry, NULL) == 0 && w.started);
+    nprb_watchdog_every(&w, 0.01, on_tick);
+    nprb_watchdog_enter(&w, 7);
+    for (int i = 0; i < 6000 && atomic_load(&ticked_item) < 0; i++)
+        sleep_ms(10);
+    nprb_watchdog_leave(&w);
+    nprb_watchdog_stop(&w);
+    CHECK(atomic_load(&ticked_item) == 7 && atomic_load(&expired_item) == -1);
 
     /* Measurements that end long before the limit (60 s) are never reported. */
     CHECK(nprb_watchdog_start(&w, 60, on_expiry, NULL) == 0 && w.started);

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file summary.h
+ * The job's verdict as JSON (`--summary-json FILE`, docs/summary.schema.json): the run id, the
+ * config fingerprint and the statuses, and for each rank's host its node type, its headline
+ * figures (local latency, local read and triad bandwidth, the worst remote latency ratio) and
+ * its problems. Rank 0 adds each rank's rows as they arrive in the gather, so it holds a few
+ * numbers a host, never the rows. Built with jansson, private to this module.
+ */
+#ifndef NPRB_SUMMARY_H
+#define NPRB_SUMMARY_H
+
+#include "results/results.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/** Bumped when a field changes meaning or goes; a new optional field keeps it. */
+#define NPRB_SUMMARY_VERSION "1.0.0"
+
+struct nprb_summary;
+
+/**
+ * Whether @p path may take the summary, before anything is measured: the rules of the results
+ * file (nprb_output_check()), not the results file itself (@p output), and a directory this
+ * process may write in. @return 0, or -1 with "cannot write the summary to PATH: why" in @p err.
+ */
+int nprb_summary_check_path(const char *path, const char *output, bool force, char *err,
+                            size_t errlen);
+
+/** A new, empty summary; NULL when out of memory. */
+struct nprb_summary *nprb_summary_create(void);
+
+/** Frees @p s (NULL is fine). */
+void nprb_summary_destroy(struct nprb_summary *s);
+
+/**
+ * Adds the host of one rank from its gathered rows (its /hosts row and its matrices). A rank
+ * without a /hosts row adds nothing. @return 0, or -1 when out of memory.
+ */
+int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *rows);
+
+/** Adds a rank known only by its /hosts row (one given up as hung). @return 0 or -1. */
+int nprb_summary_add_host(struct nprb_summary *s, const struct nprb_host_row *host);
+
+/** What the job as a whole says about itself, written at the top of the summary. */
+struct nprb_summary_job {
+    const char *run_id, *config_fingerprint, *software_version, *start_utc, *end_utc;
+    const char *results_file; /**< the HDF5 file's path */
+    const char *status;       /**< the job's status name (util/status.h) */
+    int exit_code;
+    bool results_written; /**< the HDF5 file was committed */
+    int ranks, hosts, hosts_failed;
+};
+
+/**
+ * Writes the summary to @p path: to a temporary name beside it, then renamed into place.
+ * @return 0, or -1 with "cannot write the summary to PATH: why" in @p err.
+ */
+int nprb_summary_write(const struct nprb_summary *s, const struct nprb_summary_job *job,
+                       const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""summary_json.py NUMAPROBE TINY OUTDIR [MPIEXEC...]
+
+numaprobe --summary-json FILE: the path is checked before anything is measured (exit 2, no
+results file: an existing file without --force, a directory, the results file itself, a
+missing directory); a run writes a summary that docs/summary.schema.json accepts, whose run id,
+config fingerprint and hosts agree with the results file; with two ranks, two hosts entries.
+Needs Debian's python3-jsonschema and python3-h5py; skips (77) without them."""
+import json
+import os
+import subprocess
+import sys
+
+try:
+    import h5py
+    import jsonschema
+except ImportError as e:
+    print(f"SKIP: {e}")
+    sys.exit(77)
+
+exe, tiny, outdir = sys.argv[1:4]
+mpiexec = sys.argv[4:]
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "..", "..", "docs", "summary.schema.json")) as f:
+    schema = json.load(f)
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+os.makedirs(outdir, exist_ok=True)
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def run(args, launcher=()):
+    return subprocess.run([*launcher, exe, "-c", tiny, "-q", *args], capture_output=True,
+                          text=True, timeout=240)
+
+
+def fresh(*paths):
+    for p in paths:
+        if os.path.lexists(p):
+            os.unlink(p)
+
+
+h5 = os.path.join(outdir, "summary.h5")
+js = os.path.join(outdir, "summary.json")
+
+# Refused before measuring: exit 2, a message naming the summary, no results file.
+taken = os.path.join(outdir, "taken.json")
+with open(taken, "w") as f:
+    f.write("{}")
+refusals = [
+    (taken, "exists"),
+    (outdir, "directory"),
+    (h5, "it is the results file"),
+    (os.path.join(outdir, "no-such-dir", "s.json"), "no-such-dir"),
+]
+for path, why in refusals:
+    fresh(h5)
+    r = run(["-o", h5, "--summary-json", path])
+    if r.returncode != 2 or "cannot write the summary to" not in r.stderr or why not in r.stderr:
+        fail(f"--summary-json {path}: exit {r.returncode}, stderr: {r.stderr.strip()[-300:]}")
+    if os.path.exists(h5) or os.path.exists(h5 + ".lock"):
+        fail(f"--summary-json {path} refused, yet something was measured or locked")
+with open(taken) as f:
+    if f.read() != "{}":
+        fail("an existing summary was overwritten without --force")
+
+
+def check(summary_path, h5_path, ranks):
+    with open(summary_path) as f:
+        doc = json.load(f)
+    errors = sorted(validator.iter_errors(doc), key=str)
+    if errors:
+        fail(f"{summary_path} does not match the schema: {errors[0]}")
+    with h5py.File(h5_path, "r") as f:
+        attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
+        hosts = f["hosts"][()]
+    for key in ("run_id", "config_fingerprint"):
+        if doc[key] != attrs[key]:
+            fail(f"{key}: summary {doc[key]}, results file {attrs[key]}")
+    if doc["status"] != "ok" or doc["exit_code"] != 0 or not doc["results_written"]:
+        fail(f"statuses: {doc['status']} {doc['exit_code']} {doc['results_written']}")
+    if len(doc["hosts"]) != ranks or doc["ranks"] != ranks:
+        fail(f"{len(doc['hosts'])} hosts entries for {ranks} rank(s)")
+    names = sorted(h["hostname"].decode() for h in hosts)
+    if sorted(h["host"] for h in doc["hosts"]) != names:
+        fail(f"hosts {[h['host'] for h in doc['hosts']]} against {names}")
+    first = doc["hosts"][0]
+    if first["local_latency_ns"] is None or first["local_read_gbs"] is None:
+        fail(f"rank 0 lacks its headline figures: {first}")
+    return doc
+
+
+fresh(h5, js)
+r = run(["-o", h5, "--summary-json", js])
+if r.returncode != 0:
+    fail(f"run: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+check(js, h5, 1)
+# --force replaces an existing summary, as it does the results file.
+r = run(["-o", h5, "--summary-json", js, "--force"])
+if r.returncode != 0:
+    fail(f"--force run: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+doc = check(js, h5, 1)
+if mpiexec:
+    h5b, jsb = os.path.join(outdir, "summary2.h5"), os.path.join(outdir, "summary2.json")
+    fresh(h5b, jsb)
+    r = run(["-o", h5b, "--summary-json", jsb], launcher=mpiexec)
+    if r.returncode != 0:
+        fail(f"mpirun: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+    check(jsb, h5b, 2)
+print(f"ok: summaries valid against docs/summary.schema.json; local latency "
+      f"{doc['hosts'][0]['local_latency_ns']:.1f} ns")

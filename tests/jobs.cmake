@@ -71,6 +71,8 @@ set_tests_properties(jobs.slurm_numa_srun_2nodes jobs.slurm_numa_mpirun_2nodes P
 # then for real on the local Slurm cluster: three nights of the tiny config on 2 nodes.
 nprb_add_script_test(jobs.nightly_fake_sbatch LABELS "jobs;analysis" TIMEOUT 600
   COMMAND ${JOBS_TESTS}/nightly-test.sh --fake --exe ${NPRB_EXE} --outdir ${NPRB_OUT})
+# It writes under ${NPRB_OUT}: after outputs.clean, never while it removes the directory.
+set_tests_properties(jobs.nightly_fake_sbatch PROPERTIES FIXTURES_REQUIRED outputs)
 nprb_add_script_test(slurm.nightly_3nights LABELS "jobs;slurm;analysis" TIMEOUT 700
   COMMAND ${JOBS_TESTS}/nightly-test.sh --slurm --exe ${NPRB_EXE} --config ${NPRB_TINY}
           --outdir ${NPRB_OUT} --nights 3)

@@ -85,8 +85,8 @@ def drop_measurements(f, tables):
 
 
 def test_damage_that_crashes_hdf5(written, tmp_path):
-    """A rank's checkpoint split from a file the binary wrote, with the size of the global heap
-    that holds its text attributes flipped (tests/tools/tools_test.py crash_hdf5): h5py (HDF5
+    """A rank's checkpoint split from a file the binary wrote, whose first global heap object (the
+    text of a root attribute) claims 1 TiB (tests/tools/tools_test.py crash_hdf5): h5py (HDF5
     1.10) dies reading it with SIGSEGV and no message; check reads it in a child process and
     calls it invalid, and so the report refuses it."""
     tools_test.split(written, str(tmp_path), ranks=[0])

@@ -3,6 +3,7 @@
 
 #include "host/topo.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <numaif.h>
@@ -40,11 +41,9 @@ static uint64_t meminfo_field(const char *text, const char *name)
     return 0;
 }
 
-/* The node's meminfo file into @p text; false when it cannot be read. */
-static bool read_node_meminfo(unsigned node, char *text, size_t len)
+/* A meminfo file (the host's or a node's) into @p text; false when it cannot be read. */
+static bool read_meminfo(const char *path, char *text, size_t len)
 {
-    char path[96];
-    snprintf(path, sizeof path, "/sys/devices/system/node/node%u/meminfo", node);
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return false;
@@ -52,6 +51,13 @@ static bool read_node_meminfo(unsigned node, char *text, size_t len)
     fclose(f);
     text[n] = '\0';
     return true;
+}
+
+static bool read_node_meminfo(unsigned node, char *text, size_t len)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/sys/devices/system/node/node%u/meminfo", node);
+    return read_meminfo(path, text, len);
 }
 
 /* MemFree alone undercounts on a host whose page cache is full of a previous job's files; those
@@ -63,6 +69,26 @@ uint64_t nprb_node_free_bytes(unsigned node)
         return 0;
     return meminfo_field(text, "MemFree:") + meminfo_field(text, "Inactive(file):") +
            meminfo_field(text, "Active(file):");
+}
+
+/* Free memory as nprb_node_free_bytes counts it, summed over every node of the host; the host's
+ * own count where the kernel has no node directories (built without NUMA). */
+static uint64_t host_free_bytes(void)
+{
+    DIR *dir = opendir("/sys/devices/system/node");
+    uint64_t sum = 0;
+    unsigned node;
+    char tail;
+    for (struct dirent *e; dir != NULL && (e = readdir(dir)) != NULL;)
+        if (sscanf(e->d_name, "node%u%c", &node, &tail) == 1)
+            sum += nprb_node_free_bytes(node);
+    if (dir != NULL)
+        closedir(dir);
+    char text[8192];
+    if (sum == 0 && read_meminfo("/proc/meminfo", text, sizeof text))
+        sum = meminfo_field(text, "MemFree:") + meminfo_field(text, "Inactive(file):") +
+              meminfo_field(text, "Active(file):");
+    return sum;
 }
 
 uint64_t nprb_node_memfree_bytes(unsigned node)
@@ -89,6 +115,21 @@ static int check_room(size_t bytes, const unsigned *nodes, int node_count, char 
         snprintf(err, errlen,
                  "cannot place %zu MiB on %d NUMA nodes: they have %" PRIu64 " MiB free together",
                  bytes >> 20, node_count, free_bytes >> 20);
+    errno = ENOMEM;
+    return -1;
+}
+
+/* First touch puts pages where the touching thread runs and spills to other nodes when that one
+ * is full, so only the host's free memory bounds it; past that the OOM killer answers. */
+static int check_host_room(size_t bytes, char *err, size_t errlen)
+{
+    uint64_t free_bytes = host_free_bytes();
+    if (free_bytes == 0 || bytes <= free_bytes / 10 * 9)
+        return 0;
+    snprintf(err, errlen,
+             "cannot place %zu MiB by first touch: the host has %" PRIu64
+             " MiB free (numaprobe keeps 10%% spare)",
+             bytes >> 20, free_bytes >> 20);
     errno = ENOMEM;
     return -1;
 }
@@ -174,7 +215,9 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
                       size_t errlen)
 {
     memset(buf, 0, sizeof *buf);
-    if (policy != NPRB_MEM_FIRST_TOUCH && check_room(bytes, nodes, node_count, err, errlen) != 0)
+    int room = policy == NPRB_MEM_FIRST_TOUCH ? check_host_room(bytes, err, errlen)
+                                              : check_room(bytes, nodes, node_count, err, errlen);
+    if (room != 0)
         return -1;
     if (thp == NPRB_THP_HUGETLB)
         return map_hugetlb(buf, bytes, policy, nodes, node_count, err, errlen);

@@ -3,7 +3,9 @@
 # memory-refused.sh NUMAPROBE CONFIG OUTDIR
 # Asks for a latency buffer that fits node 0's memory but not what is free on it: numaprobe must
 # refuse it with a message naming node, size and free memory, record a "failed" row, still write
-# the file, and exit 1 (the only host failed).
+# the file, and exit 1 (the only host failed). The first-touch row is refused too, against the
+# free memory of every node together (on one node, the same figure): measuring it would fill the
+# host.
 set -euo pipefail
 exe=$1 config=$2 outdir=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +26,8 @@ with h5py.File(sys.argv[1], "r") as f:
     host = f["hosts"][()][0]
     assert lat["status"][0] == b"failed", lat["status"]
     assert b"cannot place" in lat["note"][0]
+    assert any(n.startswith(b"cannot place") and b"by first touch: the host has" in n
+               for n in lat["note"]), lat["note"]
     assert host["status"] == b"failed" and b"cannot place" in host["error"]
     assert int(f.attrs["hosts_failed"]) == 1
 print("failed row recorded, file written")

@@ -6,6 +6,7 @@
 #include "results/output.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <libgen.h>
 #include <limits.h>
@@ -15,8 +16,25 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Values gathered over a host's ranks, of which the summary gives the median. */
+struct values {
+    double *v;
+    size_t n, cap;
+};
+
+/* One host: its ranks' identity and problems as JSON, its figures as the values they come from
+ * (a host with a rank per NUMA node has its local cells spread over its ranks). */
+struct host_entry {
+    json_t *obj;         /* host, node_type, fingerprint, status, ranks, problems */
+    struct values lat;   /* local latency cells of bound memory, ns */
+    struct values read;  /* local read cells of bound memory, GB/s */
+    struct values triad; /* local triad cells of bound memory, GB/s */
+    double worst_remote; /* the slowest remote latency cell, ns; NAN for none */
+};
+
 struct nprb_summary {
-    json_t *hosts; /* array of host objects, in the order the gather gave them */
+    struct host_entry *hosts; /* in the order their first rank was gathered */
+    size_t count, cap;
 };
 
 int nprb_summary_check_path(const char *path, const char *output, bool force, char *err,
@@ -47,20 +65,35 @@ int nprb_summary_check_path(const char *path, const char *output, bool force, ch
 
 struct nprb_summary *nprb_summary_create(void)
 {
-    struct nprb_summary *s = calloc(1, sizeof *s);
-    if (s != NULL && (s->hosts = json_array()) == NULL) {
-        free(s);
-        s = NULL;
-    }
-    return s;
+    return calloc(1, sizeof(struct nprb_summary));
 }
 
 void nprb_summary_destroy(struct nprb_summary *s)
 {
     if (s == NULL)
         return;
-    json_decref(s->hosts);
+    for (size_t i = 0; i < s->count; i++) {
+        json_decref(s->hosts[i].obj);
+        free(s->hosts[i].lat.v);
+        free(s->hosts[i].read.v);
+        free(s->hosts[i].triad.v);
+    }
+    free(s->hosts);
     free(s);
+}
+
+static int push(struct values *vs, double value)
+{
+    if (vs->n == vs->cap) {
+        size_t cap = vs->cap ? 2 * vs->cap : 16;
+        double *v = realloc(vs->v, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        vs->v = v;
+        vs->cap = cap;
+    }
+    vs->v[vs->n++] = value;
+    return 0;
 }
 
 static const void *row_at(const struct nprb_rows *rows, size_t i)
@@ -89,18 +122,36 @@ static json_t *figure(double value)
     return isfinite(value) ? json_real(value) : json_null();
 }
 
-/* The median over local cells of bound memory of the bandwidth matrix, for @p kernel. */
-static double local_bandwidth(const struct nprb_rows *bw, const char *kernel, double *v)
+/* The local cells of bound memory of the bandwidth matrix, for @p kernel, into @p out. */
+static int local_bandwidth(const struct nprb_rows *bw, const char *kernel, struct values *out)
 {
-    size_t n = 0;
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = row_at(bw, i);
         if (strcmp(b->experiment, "bandwidth_matrix") == 0 && strcmp(b->kernel, kernel) == 0 &&
             strcmp(b->mem_policy, "bind") == 0 && strcmp(b->pair_class, "local") == 0 &&
-            strcmp(b->status, NPRB_ROW_OK) == 0)
-            v[n++] = b->gbs_best;
+            strcmp(b->status, NPRB_ROW_OK) == 0 && push(out, b->gbs_best) != 0)
+            return -1;
     }
-    return median(v, n);
+    return 0;
+}
+
+/* The latency matrix's cells of bound memory: the local ones into @p local, the slowest remote
+ * one into @p worst_remote. */
+static int latency_cells(const struct nprb_rows *lat, struct values *local, double *worst_remote)
+{
+    for (size_t i = 0; i < lat->count; i++) {
+        const struct nprb_latency_row *l = row_at(lat, i);
+        if (strcmp(l->experiment, "latency_matrix") != 0 || strcmp(l->mem_policy, "bind") != 0 ||
+            strcmp(l->status, NPRB_ROW_OK) != 0)
+            continue;
+        if (strcmp(l->pair_class, "local") == 0) {
+            if (push(local, l->latency_ns_median) != 0)
+                return -1;
+        } else if (!(*worst_remote >= l->latency_ns_median)) {
+            *worst_remote = l->latency_ns_median;
+        }
+    }
+    return 0;
 }
 
 /* Rows whose status says something went wrong (not applicable is no problem: it says why). */
@@ -116,84 +167,106 @@ static size_t count_bad(const struct nprb_results *rows, const char *status)
     return bad;
 }
 
-static json_t *host_object(const struct nprb_host_row *host, json_t *problems)
+/* The entry of @p host's host, made on its first rank. Ranks of a host are usually gathered one
+ * after another, so the search starts from the last entry. */
+static struct host_entry *entry_of(struct nprb_summary *s, const struct nprb_host_row *host)
 {
+    for (size_t i = s->count; i-- > 0;)
+        if (strcmp(json_string_value(json_object_get(s->hosts[i].obj, "host")), host->hostname) ==
+            0)
+            return &s->hosts[i];
+    if (s->count == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        struct host_entry *hosts = realloc(s->hosts, cap * sizeof *hosts);
+        if (hosts == NULL)
+            return NULL;
+        s->hosts = hosts;
+        s->cap = cap;
+    }
     json_t *o = json_object();
-    json_object_set_new(o, "rank", json_integer(host->rank));
+    if (o == NULL)
+        return NULL;
     json_object_set_new(o, "host", json_string(host->hostname));
     json_object_set_new(o, "node_type", json_string(host->node_type));
     json_object_set_new(o, "fingerprint", json_string(host->fingerprint));
     json_object_set_new(o, "status", json_string(host->status));
-    if (strcmp(host->status, "ok") != 0)
-        json_array_append_new(problems, json_sprintf("status %s%s%s", host->status,
-                                                     host->error[0] ? ": " : "", host->error));
-    else if (host->error[0])
-        json_array_append_new(problems, json_string(host->error));
+    json_object_set_new(o, "ranks", json_array());
+    json_object_set_new(o, "problems", json_array());
+    struct host_entry *e = &s->hosts[s->count++];
+    *e = (struct host_entry){.obj = o, .worst_remote = NAN};
+    return e;
+}
+
+/* Adds one rank's /hosts row to its host's entry: the rank, a status that is not ok (the host's
+ * first), and its problems, each naming the rank. */
+static struct host_entry *add_rank_row(struct nprb_summary *s, const struct nprb_host_row *host)
+{
+    struct host_entry *e = entry_of(s, host);
+    if (e == NULL)
+        return NULL;
+    json_array_append_new(json_object_get(e->obj, "ranks"), json_integer(host->rank));
+    json_t *problems = json_object_get(e->obj, "problems");
+    if (strcmp(host->status, "ok") != 0) {
+        if (strcmp(json_string_value(json_object_get(e->obj, "status")), "ok") == 0)
+            json_object_set_new(e->obj, "status", json_string(host->status));
+        json_array_append_new(problems,
+                              json_sprintf("rank %" PRId64 ": status %s%s%s", (int64_t)host->rank,
+                                           host->status, host->error[0] ? ": " : "", host->error));
+    } else if (host->error[0]) {
+        json_array_append_new(
+            problems, json_sprintf("rank %" PRId64 ": %s", (int64_t)host->rank, host->error));
+    }
     if (strncmp(host->binding_check, "ok", 2) != 0 && host->binding_check[0])
-        json_array_append_new(problems, json_sprintf("binding: %s", host->binding_check));
-    return o;
+        json_array_append_new(problems, json_sprintf("rank %" PRId64 ": binding: %s",
+                                                     (int64_t)host->rank, host->binding_check));
+    return e;
 }
 
 int nprb_summary_add_host(struct nprb_summary *s, const struct nprb_host_row *host)
 {
-    json_t *problems = json_array();
-    json_t *o = host_object(host, problems);
-    json_object_set_new(o, "local_latency_ns", json_null());
-    json_object_set_new(o, "local_read_gbs", json_null());
-    json_object_set_new(o, "local_triad_gbs", json_null());
-    json_object_set_new(o, "worst_remote_latency_ratio", json_null());
-    json_object_set_new(o, "problems", problems);
-    return json_array_append_new(s->hosts, o);
+    return add_rank_row(s, host) != NULL ? 0 : -1;
 }
 
 int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *rows)
 {
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
-    const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
-    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
     if (hosts->count == 0)
         return 0;
-    size_t most = lat->count > bw->count ? lat->count : bw->count;
-    double *v = malloc((most + 1) * sizeof *v);
-    if (v == NULL)
+    const struct nprb_host_row *host = row_at(hosts, 0);
+    struct host_entry *e = add_rank_row(s, host);
+    if (e == NULL || latency_cells(&rows->tables[NPRB_TABLE_LATENCY], &e->lat, &e->worst_remote) ||
+        local_bandwidth(&rows->tables[NPRB_TABLE_BANDWIDTH], "read", &e->read) != 0 ||
+        local_bandwidth(&rows->tables[NPRB_TABLE_BANDWIDTH], "triad", &e->triad) != 0)
         return -1;
-    /* Local latency: the median over the latency matrix's local cells of bound memory, as the
-     * report's one-line form gives it. The worst remote ratio: the slowest remote cell of bound
-     * memory against that median (1.0 or more; null on a host with one node). */
-    size_t n = 0;
-    double worst_remote = NAN;
-    for (size_t i = 0; i < lat->count; i++) {
-        const struct nprb_latency_row *l = row_at(lat, i);
-        if (strcmp(l->experiment, "latency_matrix") != 0 || strcmp(l->mem_policy, "bind") != 0 ||
-            strcmp(l->status, NPRB_ROW_OK) != 0)
-            continue;
-        if (strcmp(l->pair_class, "local") == 0)
-            v[n++] = l->latency_ns_median;
-        else if (!(worst_remote >= l->latency_ns_median))
-            worst_remote = l->latency_ns_median;
-    }
-    double local_ns = median(v, n);
-    json_t *problems = json_array();
-    json_t *o = host_object(row_at(hosts, 0), problems);
-    json_object_set_new(o, "local_latency_ns", figure(local_ns));
-    json_object_set_new(o, "local_read_gbs", figure(local_bandwidth(bw, "read", v)));
-    json_object_set_new(o, "local_triad_gbs", figure(local_bandwidth(bw, "triad", v)));
-    json_object_set_new(o, "worst_remote_latency_ratio",
-                        figure(local_ns > 0 ? worst_remote / local_ns : NAN));
-    free(v);
+    json_t *problems = json_object_get(e->obj, "problems");
     size_t invalid = count_bad(rows, NPRB_ROW_INVALID), failed = count_bad(rows, NPRB_ROW_FAILED);
     if (invalid > 0)
-        json_array_append_new(
-            problems,
-            json_sprintf("%zu measurement(s) invalid (validation or placement)", invalid));
+        json_array_append_new(problems,
+                              json_sprintf("rank %" PRId64
+                                           ": %zu measurement(s) invalid (validation or placement)",
+                                           (int64_t)host->rank, invalid));
     if (failed > 0)
-        json_array_append_new(problems, json_sprintf("%zu measurement(s) failed", failed));
-    json_object_set_new(o, "problems", problems);
-    return json_array_append_new(s->hosts, o);
+        json_array_append_new(problems, json_sprintf("rank %" PRId64 ": %zu measurement(s) failed",
+                                                     (int64_t)host->rank, failed));
+    return 0;
 }
 
-int nprb_summary_write(const struct nprb_summary *s, const struct nprb_summary_job *job,
-                       const char *path, char *err, size_t errlen)
+/* The host's figures, from the values of all its ranks: medians, and the worst remote cell over
+ * the local median (1.0 or more; null on a host with one node). */
+static json_t *host_json(struct host_entry *e)
+{
+    json_t *o = json_deep_copy(e->obj);
+    double local_ns = median(e->lat.v, e->lat.n);
+    json_object_set_new(o, "local_latency_ns", figure(local_ns));
+    json_object_set_new(o, "local_read_gbs", figure(median(e->read.v, e->read.n)));
+    json_object_set_new(o, "local_triad_gbs", figure(median(e->triad.v, e->triad.n)));
+    json_object_set_new(o, "worst_remote_latency_ratio",
+                        figure(local_ns > 0 ? e->worst_remote / local_ns : NAN));
+    return o;
+}
+
+int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *job, const char *path,
+                       char *err, size_t errlen)
 {
     json_t *root = json_object();
     json_object_set_new(root, "summary_version", json_string(NPRB_SUMMARY_VERSION));
@@ -209,7 +282,10 @@ int nprb_summary_write(const struct nprb_summary *s, const struct nprb_summary_j
     json_object_set_new(root, "ranks", json_integer(job->ranks));
     json_object_set_new(root, "host_count", json_integer(job->hosts));
     json_object_set_new(root, "hosts_failed", json_integer(job->hosts_failed));
-    json_object_set(root, "hosts", s->hosts);
+    json_t *hosts = json_array();
+    for (size_t i = 0; i < s->count; i++)
+        json_array_append_new(hosts, host_json(&s->hosts[i]));
+    json_object_set_new(root, "hosts", hosts);
 
     char tmp[PATH_MAX + 32];
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());

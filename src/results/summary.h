@@ -2,10 +2,11 @@
 /**
  * @file summary.h
  * The job's verdict as JSON (`--summary-json FILE`, docs/summary.schema.json): the run id, the
- * config fingerprint and the statuses, and for each rank's host its node type, its headline
- * figures (local latency, local read and triad bandwidth, the worst remote latency ratio) and
- * its problems. Rank 0 adds each rank's rows as they arrive in the gather, so it holds a few
- * numbers a host, never the rows. Built with jansson, private to this module.
+ * config fingerprint and the statuses, and for each host (all its ranks together) its node
+ * type, its ranks, its headline figures (local latency, local read and triad bandwidth, the worst
+ * remote latency ratio) and its problems. Rank 0 adds each rank's rows as they arrive in the
+ * gather, so it holds a few numbers a host, never the rows. Built with jansson, private to this
+ * module.
  */
 #ifndef NPRB_SUMMARY_H
 #define NPRB_SUMMARY_H
@@ -35,8 +36,9 @@ struct nprb_summary *nprb_summary_create(void);
 void nprb_summary_destroy(struct nprb_summary *s);
 
 /**
- * Adds the host of one rank from its gathered rows (its /hosts row and its matrices). A rank
- * without a /hosts row adds nothing. @return 0, or -1 when out of memory.
+ * Adds one rank to its host's entry from its gathered rows (its /hosts row and its matrices); a
+ * host's figures are over all its ranks. A rank without a /hosts row adds nothing.
+ * @return 0, or -1 when out of memory.
  */
 int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *rows);
 
@@ -54,10 +56,11 @@ struct nprb_summary_job {
 };
 
 /**
- * Writes the summary to @p path: to a temporary name beside it, then renamed into place.
+ * Writes the summary to @p path: to a temporary name beside it, then renamed into place. Sorts
+ * the values it holds (the medians).
  * @return 0, or -1 with "cannot write the summary to PATH: why" in @p err.
  */
-int nprb_summary_write(const struct nprb_summary *s, const struct nprb_summary_job *job,
-                       const char *path, char *err, size_t errlen);
+int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *job, const char *path,
+                       char *err, size_t errlen);
 
 #endif

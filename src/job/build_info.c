@@ -11,6 +11,7 @@
 #include "kernels/stream.h"
 #include "results/h5out.h"
 #include "results/results.h"
+#include "results/summary.h"
 #include "version.h"
 
 #include <string.h>
@@ -24,6 +25,7 @@ void nprb_build_info_print(FILE *out)
     nprb_topo_print_version(out);
     fprintf(out, "libnuma:  %s\n", NPRB_BUILD_NUMA);
     nprb_config_print_version(out);
+    nprb_summary_print_version(out);
     fprintf(out, "compiler: %s (%s)\n", NPRB_BUILD_COMPILER, NPRB_BUILD_TYPE);
     fprintf(out, "SIMD:     %s compiled in; this CPU runs %s\n", NPRB_SIMD_PATHS, nprb_simd_path());
 }

@@ -63,6 +63,11 @@ int nprb_summary_check_path(const char *path, const char *output, bool force, ch
     return 0;
 }
 
+void nprb_summary_print_version(FILE *out)
+{
+    fprintf(out, "jansson:  %s (built with %s)\n", jansson_version_str(), JANSSON_VERSION);
+}
+
 struct nprb_summary *nprb_summary_create(void)
 {
     return calloc(1, sizeof(struct nprb_summary));

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /** Bumped when a field changes meaning or goes; a new optional field keeps it. */
 #define NPRB_SUMMARY_VERSION "1.0.0"
@@ -28,6 +29,9 @@ struct nprb_summary;
  */
 int nprb_summary_check_path(const char *path, const char *output, bool force, char *err,
                             size_t errlen);
+
+/** The jansson line of --version: the version loaded and the one built against. */
+void nprb_summary_print_version(FILE *out);
 
 /** A new, empty summary; NULL when out of memory. */
 struct nprb_summary *nprb_summary_create(void);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # version.sh NUMAPROBE NUMAPROBE_REPORT VERSION: --version carries the build facts. numaprobe:
 # version, git revision and schema on the first line (its shape is what scripts read), then the
-# MPI library, HDF5, hwloc and libnuma versions, the compiler and the SIMD paths compiled in.
+# MPI library, HDF5, hwloc, libnuma, libyaml and jansson versions, the compiler and the SIMD
+# paths compiled in.
 # numaprobe-report: the project's version (analysis/numaprobe_analysis/version.py must follow
 # CMakeLists.txt) and the schema major it reads.
 set -euo pipefail
@@ -21,6 +22,7 @@ expect "^HDF5: +$v \((parallel|serial); built with $v\)$"
 expect "^hwloc: +$v "
 expect "^libnuma: +$v"
 expect "^libyaml: +$v "
+expect "^jansson: +$v \(built with $v\)$"
 expect "^compiler: +[A-Za-z]+ $v"
 expect "^SIMD: +avx512f avx2 sse2 compiled in; this CPU runs (avx512f|avx2|sse2)$"
 out=$("$report" --version)

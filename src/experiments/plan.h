@@ -114,19 +114,21 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
  * machine (its buffers set up at about 1.5 GB/s, passes over them at about 5 GB/s) and what is
  * wall-clock time by design (samples x sample time, a balancing series' duration). Only the
  * ratios of the scaled parts matter: the progress line scales them by how long the finished
- * items really took. Items not applicable on this host cost next to nothing.
+ * items really took. Items not applicable on this host cost next to nothing. setup_bytes is the
+ * memory the item maps and first touches.
  */
 struct nprb_item_cost {
-    double scaled_s, fixed_s;
+    double scaled_s, fixed_s, setup_bytes;
 };
 struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item);
 
 /**
  * The time one rank's plan should take, in seconds, before anything is measured: the sum of
- * its items' costs at the model's rates (--dry-run's estimate; the progress lines correct the
- * machine-bound part by what the finished items took).
+ * its items' costs at the model's rates, with the setup of new memory at this host's measured
+ * @p first_touch_bps (nprb_first_touch_bps(); 0: the model's rate). --dry-run's estimate; the
+ * progress lines correct the machine-bound part by what the finished items took.
  */
-double nprb_plan_estimate_s(const struct nprb_plan *plan);
+double nprb_plan_estimate_s(const struct nprb_plan *plan, double first_touch_bps);
 
 void nprb_plan_free(struct nprb_plan *plan);
 

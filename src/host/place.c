@@ -2,6 +2,7 @@
 #include "host/place.h"
 
 #include "host/topo.h"
+#include "util/timer.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -248,6 +249,23 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
         return -1;
     }
     return apply_policy(buf, policy, nodes, node_count, err, errlen);
+}
+
+double nprb_first_touch_bps(size_t bytes, enum nprb_thp_mode thp)
+{
+    struct nprb_buffer buf;
+    char err[160];
+    if (nprb_buffer_alloc(&buf, bytes, NPRB_MEM_FIRST_TOUCH, NULL, 0,
+                          thp == NPRB_THP_HUGETLB ? NPRB_THP_SYSTEM : thp, err, sizeof err) != 0)
+        return 0;
+    uint64_t t0 = nprb_now_ns();
+    memset(buf.addr, 1, buf.bytes);
+    uint64_t ns = nprb_now_ns() - t0;
+    /* The compiler may not drop the stores: the pages are read back through a volatile. */
+    volatile const char *last = (const char *)buf.addr + buf.bytes - 1;
+    double bps = *last == 1 && ns > 0 ? (double)buf.bytes * 1e9 / (double)ns : 0;
+    nprb_buffer_free(&buf);
+    return bps;
 }
 
 int nprb_bind_range(void *addr, size_t bytes, unsigned node)

@@ -92,6 +92,15 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
 
 void nprb_buffer_free(struct nprb_buffer *buf);
 
+/**
+ * How fast this host hands out new memory: @p bytes mapped with @p thp (hugetlbfs pages are
+ * taken as the system's default), first touched by one thread, in bytes per second; 0 when the
+ * memory cannot be had. Page faults cost from a few GB/s on bare metal to a tenth of that in
+ * some virtual machines, and every measurement's setup pays them: the time estimate measures
+ * them rather than assuming.
+ */
+double nprb_first_touch_bps(size_t bytes, enum nprb_thp_mode thp);
+
 /** Free 2 MiB pages of node @p node's hugetlbfs pool (0 when unreadable). */
 uint64_t nprb_node_free_hugepages(unsigned node);
 

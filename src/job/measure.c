@@ -62,7 +62,7 @@ static void note_failure(struct nprb_job *job, enum nprb_status status, enum npr
  * plus the machine-bound parts scaled by what the finished ones really took. */
 static void time_left(const struct nprb_job *job, size_t first, uint64_t t0, char *eta, size_t len)
 {
-    struct nprb_item_cost done = {0, 0}, left = {0, 0};
+    struct nprb_item_cost done = {0}, left = {0};
     for (size_t k = 0; k < job->plan.count; k++) {
         struct nprb_item_cost c = nprb_plan_item_cost(&job->plan.items[k]);
         struct nprb_item_cost *sum = k < first ? &done : &left;

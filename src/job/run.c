@@ -9,6 +9,7 @@
 #include "experiments/registry.h"
 #include "host/binding.h"
 #include "host/omp_env.h"
+#include "host/place.h"
 #include "host/topo.h"
 #include "host/topo_record.h"
 #include "job/job.h"
@@ -218,8 +219,16 @@ static enum nprb_status prepare(struct nprb_job *job)
     if (st != NPRB_OK || job->cli->dry_run) {
         /* Every host's plan was checked; rank 0's is shown (hosts of one type plan alike). */
         double host_s = 0, job_s = 0;
-        if (st == NPRB_OK)
-            nprb_fleet_estimate(job->fleet, nprb_plan_estimate_s(&job->plan), &host_s, &job_s);
+        if (st == NPRB_OK) {
+            /* Setup runs at this host's measured first-touch rate; a topology from
+             * HWLOC_XMLFILE is another machine's, whose rate is not known here: the model's. */
+            char why[512];
+            double first_touch_bps = nprb_topo_check_here(job->topo, why, sizeof why) == 0
+                                         ? nprb_first_touch_bps(64UL << 20, job->cfg.huge_pages)
+                                         : 0;
+            nprb_fleet_estimate(job->fleet, nprb_plan_estimate_s(&job->plan, first_touch_bps),
+                                &host_s, &job_s);
+        }
         if (st == NPRB_OK && job->fleet->rank == 0) {
             char this_host[32], whole[32];
             fputs(job->config_yaml, stdout);

@@ -11,6 +11,7 @@
 #include "host/topo.h"
 
 #include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,6 +225,13 @@ int main(int argc, char **argv)
         CHECK(nprb_plan_item_cost(&big).scaled_s < nprb_plan_item_cost(&small).scaled_s + 0.001 &&
               nprb_plan_item_cost(&big).fixed_s == 0);
     }
+    /* --dry-run's estimate at a host's first-touch rate: the slower its page faults, the longer;
+     * at 3 GB/s the model's own figure; 0 (not measured) the model's. */
+    double model = nprb_plan_estimate_s(&plan, 0);
+    CHECK(model > 0);
+    CHECK(nprb_plan_estimate_s(&plan, 0.3e9) > nprb_plan_estimate_s(&plan, 3e9));
+    CHECK(fabs(nprb_plan_estimate_s(&plan, 3e9) - model) < 1e-9 * model);
+    CHECK(nprb_plan_estimate_s(&plan, 30e9) < model);
     nprb_plan_free(&plan);
 
     /* A remote node too small for a size refuses the plan, naming the key. */

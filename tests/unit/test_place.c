@@ -53,6 +53,18 @@ int main(void)
                             &node0, 1, NPRB_THP_SYSTEM, err, sizeof err) == -1);
     CHECK(errno == ENOMEM);
     CHECK_STR_CONTAINS(err, "cannot place");
+    /* First touch spills to other nodes, so the host's memory bounds it: all of it is more
+     * than is free. */
+    size_t all_memory = 0;
+    for (int i = 0; i < nprb_topo_node_count(t); i++)
+        all_memory += (size_t)nprb_topo_node(t, i)->memory_bytes;
+    errno = 0;
+    CHECK(nprb_buffer_alloc(&huge, all_memory, NPRB_MEM_FIRST_TOUCH, NULL, 0, NPRB_THP_SYSTEM, err,
+                            sizeof err) == -1);
+    CHECK(errno == ENOMEM);
+    CHECK_STR_CONTAINS(err, "by first touch: the host has");
+    /* The estimate's first-touch rate: a rate, whatever the machine. */
+    CHECK(nprb_first_touch_bps(8 << 20, NPRB_THP_OFF) > 0);
 
     /* Pinning: runs where pinned, and the old binding comes back. */
     cpu_set_t before, after;

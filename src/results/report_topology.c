@@ -3,6 +3,7 @@
  * (latency and bandwidth per pair class), both printed in each host's stdout block. They read
  * one rank's rows only, as the rest of the report does, so they work while rows arrive. */
 #include "results/report_topology.h"
+#include "util/timer.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -151,18 +152,10 @@ static void add_cell(struct class_figures *f, enum metric m, int slit, const cha
         f->values[m][f->n_values[m]++] = value;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
+/* The median of @p n values (sorted in place); NAN for none. */
 static double median(double *v, size_t n)
 {
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return nprb_stats_of(v, n).median;
 }
 
 /* A matrix cell of one pair: bound to one node, measured or tried (not "not applicable"). */

@@ -4,6 +4,7 @@
 #include "results/summary.h"
 
 #include "results/output.h"
+#include "util/timer.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -106,19 +107,10 @@ static const void *row_at(const struct nprb_rows *rows, size_t i)
     return rows->data + i * rows->row_bytes;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median of @p n values (sorted in place); NAN for none. */
 static double median(double *v, size_t n)
 {
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return nprb_stats_of(v, n).median;
 }
 
 /* A figure, or null when the host has none (not measured, or no valid cell). */

@@ -17,7 +17,18 @@ int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item)
         return -1;
     }
     plan->items = items;
-    plan->items[plan->count++] = *item;
+    struct nprb_plan_item *added = &plan->items[plan->count++];
+    *added = *item;
+    /* A chase needs two slots or more: a working set below that (a 4 KiB stride over 2 KiB or
+     * 4 KiB, from an auto sweep) is no measurement, and its row says so. */
+    uint64_t slot = added->pattern.desc != NULL ? nprb_pattern_slot_bytes(&added->pattern) : 0;
+    if (slot > 0 && added->skip_reason[0] == '\0' && added->size_bytes / slot < 2) {
+        char need[32];
+        nprb_format_size(2 * slot, need, sizeof need);
+        snprintf(added->skip_reason, sizeof added->skip_reason,
+                 "not applicable: a %s chase needs 2 slots, a working set of %s or more",
+                 added->pattern.name, need);
+    }
     return 0;
 }
 

@@ -12,8 +12,8 @@
  * `GB/s` is scaled by the host's node type (a faster and a slower type beside the template's),
  * by a per-host spread of about 2%, and for one host in 500 by a planted bandwidth drop; one
  * host in 1000 has THP `never` (config drift). The template's own sample spread is taken out
- * first (quiet()), so a template measured on a busy machine still gives judged figures. Prints the time per host and the file size. A
- * benchmark, not a test: it asserts nothing about time. */
+ * first (quiet()), so a template measured on a busy machine still gives judged figures. Prints the
+ * time per host and the file size. A benchmark, not a test: it asserts nothing about time. */
 #include "results/contract.h"
 #include "results/h5in.h"
 #include "results/h5out.h"

@@ -118,7 +118,13 @@ slurm)
                 NUMAPROBE_BASELINE=$(ls "$NUMAPROBE_RESULTS"/2026-03-01/numaprobe-*.h5)
                 export NUMAPROBE_BASELINE
             fi
-            "$NPRB_ROOT/jobs/nightly/numaprobe-nightly" --wait || { echo "night $i: exit $?"; exit 1; }
+            # Exit 1 is a finding: real timings of two fake hosts sharing a loaded CI machine
+            # can move 10x between nights (a 1369% latency "regression" was seen). The steps and
+            # files are checked below; 2 (unusable input, a step that could not run) fails.
+            rc=0
+            "$NPRB_ROOT/jobs/nightly/numaprobe-nightly" --wait || rc=$?
+            if [ "$rc" -gt 1 ]; then echo "night $i: exit $rc"; exit 1; fi
+            [ "$rc" -eq 0 ] || echo "night $i: exit 1, a finding on noisy timings: allowed here"
         done'
     rc=0
     "$root/tests/harness/slurm/with-slurm-cluster" --nodes 2 --timeout $((120 + 150 * nights)) \

@@ -61,6 +61,13 @@ static bool read_node_meminfo(unsigned node, char *text, size_t len)
     return read_meminfo(path, text, len);
 }
 
+/* Free memory in a meminfo text: MemFree and the page cache. */
+static uint64_t free_in(const char *text)
+{
+    return meminfo_field(text, "MemFree:") + meminfo_field(text, "Inactive(file):") +
+           meminfo_field(text, "Active(file):");
+}
+
 /* MemFree alone undercounts on a host whose page cache is full of a previous job's files; those
  * pages are reclaimed on demand, so they count as free for a measurement buffer. */
 uint64_t nprb_node_free_bytes(unsigned node)
@@ -68,8 +75,7 @@ uint64_t nprb_node_free_bytes(unsigned node)
     char text[4096];
     if (!read_node_meminfo(node, text, sizeof text))
         return 0;
-    return meminfo_field(text, "MemFree:") + meminfo_field(text, "Inactive(file):") +
-           meminfo_field(text, "Active(file):");
+    return free_in(text);
 }
 
 /* Free memory as nprb_node_free_bytes counts it, summed over every node of the host; the host's
@@ -87,8 +93,7 @@ static uint64_t host_free_bytes(void)
         closedir(dir);
     char text[8192];
     if (sum == 0 && read_meminfo("/proc/meminfo", text, sizeof text))
-        sum = meminfo_field(text, "MemFree:") + meminfo_field(text, "Inactive(file):") +
-              meminfo_field(text, "Active(file):");
+        sum = free_in(text);
     return sum;
 }
 

@@ -19,5 +19,9 @@ fail=0
 numaprobe --version | head -1 || fail=1
 [ "${NUMAPROBE_ROOT:-}" = "$prefix" ] || { echo "FAIL: NUMAPROBE_ROOT is ${NUMAPROBE_ROOT:-unset}"; fail=1; }
 module unload numaprobe
-if command -v numaprobe >/dev/null; then echo "FAIL: numaprobe still on PATH after unload"; fail=1; fi
+# Another numaprobe (a system package) may stay on PATH; the installation's must not.
+if [ "$(command -v numaprobe)" = "$prefix/bin/numaprobe" ]; then
+    echo "FAIL: $prefix/bin/numaprobe still on PATH after unload"; fail=1
+fi
+[[ :$PATH: != *":$prefix/bin:"* ]] || { echo "FAIL: PATH keeps $prefix/bin: $PATH"; fail=1; }
 exit $fail

@@ -75,20 +75,54 @@ def memory_available():
 
 
 def _bounded(path, name, dataset, budget):
-    """The table's rows, read only when they fit in @p budget bytes (None: no bound known)."""
+    """Checks that the table's rows fit in @p budget bytes (None: no bound known)."""
     rows = dataset.shape[0] if dataset.shape else 0
     need = rows * dataset.dtype.itemsize
     if budget is not None and need > budget:
         raise ResultsError(f"{path}: /{name} claims {rows} rows ({need / 2**30:.1f} GiB), more "
                            f"than this machine has free ({budget / 2**30:.1f} GiB): not read")
-    return dataset[()]
 
 
-def _frame(rows, name=None):
-    frame = pd.DataFrame(rows)
-    for column in frame.columns:
-        if frame[column].dtype == object:
-            frame[column] = frame[column].map(_text)
+# Rows read at a time: a 10,000-host table's rows together (hundreds of MB of fixed-width text)
+# are never held at once, only their columns.
+BLOCK_ROWS = 1 << 16
+
+
+def _text_column(raw, decoded):
+    """A fixed-width text column as one str object per distinct value, shared by every row that
+    holds it (@p decoded: bytes -> str, kept across blocks): a fleet's text columns repeat a few
+    hundred values over millions of rows, and one object per row costs gigabytes."""
+    where, distinct = pd.factorize(raw)
+    texts = np.empty(len(distinct), dtype=object)
+    for i, value in enumerate(distinct):
+        text = decoded.get(value)
+        if text is None:
+            text = decoded[value] = value.decode("utf-8", "replace")
+        texts[i] = text
+    return texts[where]
+
+
+def _frame(dataset, name=None):
+    """The table as a DataFrame, read BLOCK_ROWS rows at a time, text decoded."""
+    fields = dataset.dtype.names
+    rows = dataset.shape[0] if dataset.shape else 0
+    parts = {f: [] for f in fields}
+    decoded = {}
+    for first in range(0, rows, BLOCK_ROWS):
+        block = dataset[first:first + BLOCK_ROWS]
+        for f in fields:
+            column = block[f]
+            if column.dtype.kind == "S":
+                parts[f].append(_text_column(column, decoded))
+            elif column.dtype == object:  # variable-length text
+                parts[f].append(np.array([_text(v) for v in column], dtype=object))
+            else:
+                parts[f].append(column.copy())
+    columns = {}
+    for f in fields:
+        kind = object if dataset.dtype[f].kind in "SO" else dataset.dtype[f]
+        columns[f] = np.concatenate(parts[f]) if parts[f] else np.empty(0, dtype=kind)
+    frame = pd.DataFrame(columns, copy=False)
     for column, value in ADDED_COLUMNS.get(name, {}).items():
         if column not in frame.columns:
             frame[column] = pd.Series([value] * len(frame), index=frame.index,
@@ -139,7 +173,8 @@ def _read_tables(path, f, budget):
         if not isinstance(dataset, h5py.Dataset) or dataset.dtype.names is None:
             raise ResultsError(f"{path}: /{name} is not a table (a compound dataset)")
         meta[name] = table_meta(dataset)
-        tables[name] = _frame(_bounded(path, name, dataset, budget), name)
+        _bounded(path, name, dataset, budget)
+        tables[name] = _frame(dataset, name)
         budget = None if budget is None else budget - tables[name].memory_usage(deep=False).sum()
     for name, columns in REQUIRED_COLUMNS.items():
         absent = [c for c in columns if c not in tables[name].columns]
@@ -225,41 +260,57 @@ def _kept_runs(fleet_hosts, runs, all_runs):
     return keep, notes
 
 
+def _host_names(res, keep):
+    """rank -> the host name the file's rows of that rank take (None: a run that does not
+    count), as a Series to map ranks through."""
+    hosts = res["hosts"]
+    names = [keep.get((res.path, h)) for h in hosts.hostname]
+    ranks = pd.Series(names, index=hosts["rank"].to_numpy(), dtype=object)
+    return ranks[~ranks.index.duplicated()]
+
+
 def load_fleet(paths, all_runs=False, allow_mixed=False):
     """Loads every path (ResultsError on the first bad one) and stacks their tables. Runs of
     different measurement configs are refused (runs.MixedConfigs) unless @p allow_mixed; a host
-    in several runs counts once, by its latest run, unless @p all_runs."""
+    in several runs counts once, by its latest run, unless @p all_runs.
+
+    A fleet's tables hold millions of rows, so nothing is copied that need not be: each file's
+    own frames get the `file` and `host` columns in place, a single file's frames are the
+    fleet's, and several files' are stacked once (each file's frames then become its slice)."""
     from .runs import refuse_mixed, run_of
     files = [load(p) for p in paths]
     runs = [run_of(res, i) for i, res in enumerate(files)]
     refuse_mixed(runs, allow_mixed)
+    every_host = pd.concat([res["hosts"][["hostname"]].assign(file=res.path) for res in files],
+                           ignore_index=True)
+    keep, notes = _kept_runs(every_host, runs, all_runs)
+    fingerprints = {r.path: r.fingerprint for r in runs}
+    names = [_host_names(res, keep) for res in files]
     tables = {}
     for name in TABLES + OPTIONAL_TABLES:
-        parts = []
+        for res, ranks in zip(files, names):
+            frame = res[name]
+            if "rank" in frame.columns:
+                frame.insert(0, "file", res.path)
+                frame["host"] = frame["rank"].map(ranks)
+            if name == "hosts":
+                frame["config"] = fingerprints[res.path]
+        with_rows = [res for res in files if len(res[name])]
         # A table no file has rows in keeps its columns: the analysis looks them up.
-        empty = next((res[name].iloc[0:0].assign(file="", host="") for res in files
-                      if len(res[name].columns)), pd.DataFrame())
-        for res in files:
-            frame = res[name].copy()
-            if frame.empty:
-                continue
-            frame.insert(0, "file", res.path)
-            if name != "hosts":
-                names = res["hosts"][["rank", "hostname"]].rename(columns={"hostname": "host"})
-                frame = frame.merge(names, on="rank", how="left")
-            else:
-                frame["host"] = frame["hostname"]
-            parts.append(frame)
-        tables[name] = pd.concat(parts, ignore_index=True) if parts else empty
-    keep, notes = _kept_runs(tables["hosts"], runs, all_runs)
-    fingerprints = {r.path: r.fingerprint for r in runs}
-    for name, frame in tables.items():
-        if frame.empty or "host" not in frame.columns:
+        if not with_rows:
+            shaped = next((res[name] for res in files if len(res[name].columns)), None)
+            tables[name] = shaped.iloc[0:0] if shaped is not None else pd.DataFrame()
             continue
-        renamed = [keep.get((f, h)) for f, h in zip(frame.file, frame.host)]
-        frame = frame.assign(host=renamed)
-        frame = frame[frame.host.notna()].reset_index(drop=True)
-        if name == "hosts":
-            frame["config"] = frame.file.map(fingerprints)
-        tables[name] = frame
+        if len(with_rows) == 1:
+            stacked = with_rows[0][name]
+        else:
+            stacked = pd.concat([res[name] for res in with_rows], ignore_index=True)
+            first = 0
+            for res in with_rows:
+                rows = len(res[name])
+                res.tables[name] = stacked.iloc[first:first + rows]
+                first += rows
+        counted = stacked.host.notna() if "host" in stacked.columns else None
+        tables[name] = (stacked if counted is None or counted.all()
+                        else stacked[counted].reset_index(drop=True))
     return Fleet(files=files, tables=tables, runs=runs, notes=notes)

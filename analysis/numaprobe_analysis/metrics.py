@@ -146,39 +146,47 @@ def _cache_metrics(fleet, hosts, out, catalogue):
     lat = _ok(fleet["latency"])
     sweep = lat[(lat.experiment == "latency_sweep") & (lat.pattern == "random")
                 & (lat.cpu_node == lat.mem_node)]
-    if len(sweep):  # one curve per host: its first sweeping node's (from: every sweeps each)
-        sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
-    levels = measured_levels(fleet)
-    by_host = {h: rows.set_index("level") for h, rows in levels.groupby("host")}
-    sizes = hosts.set_index("host")
-    # Each host's curve, grouped once: selecting a host's rows in the loop is quadratic in the
-    # fleet (minutes at 10,000 hosts).
+    if not len(sweep):  # /cache_levels is judged on the sweep: no ok sweep rows, no level
+        return
+    # one curve per host: its first sweeping node's (from: every sweeps each)
+    sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
+    # Every host at once, one level at a time: a loop over hosts costs seconds per thousand.
     curves = (sweep.assign(lines=lines_touched(sweep)).groupby(["host", "lines"])
-              .latency_ns_median.median() if len(sweep) else pd.Series(dtype=float))
-    curves = {h: c.droplevel(0) for h, c in curves.groupby(level=0)} if len(curves) else {}
-    # /cache_levels is judged on the sweep: a host without ok sweep rows claims no level.
-    for host in sorted(set(sweep.host) if len(sweep) else ()):
-        judged = by_host.get(host)
-        last = 0
-        for n, (level, col) in enumerate(CACHE_LEVELS, 1):
-            hw = int(sizes.at[host, col]) if col in sizes.columns and host in sizes.index else 0
-            if judged is not None and n in judged.index:
-                row = judged.loc[n]
-                value = float(row.latency_ns)
-                last = int(row.measured_bytes) or int(row.hwloc_bytes) or hw
-            elif hw > 0:
-                value, last = np.nan, hw  # hwloc reports the level; nothing judged it
-            else:
-                continue
+              .latency_ns_median.median())
+    deepest = curves.groupby(level=0).tail(1)  # each host's point of the most lines
+    swept = pd.Index(deepest.index.get_level_values(0), name="host")
+    levels = measured_levels(fleet).set_index(["host", "level"])
+    sizes = hosts.drop_duplicates("host").set_index("host")
+    last = np.zeros(len(swept), dtype=np.int64)  # bytes of the last level claimed so far
+    position = np.arange(len(swept))
+    entries = []  # (host position, level number, host, metric, value)
+    for n, (level, col) in enumerate(CACHE_LEVELS, 1):
+        hw = (sizes[col].reindex(swept).fillna(0).astype(np.int64).to_numpy()
+              if col in sizes.columns else np.zeros(len(swept), dtype=np.int64))
+        judged = (levels.xs(n, level="level").reindex(swept)
+                  if n in levels.index.get_level_values("level")
+                  else pd.DataFrame(index=swept, columns=levels.columns, dtype=float))
+        found = judged.hwloc_bytes.notna().to_numpy()
+        measured = judged.measured_bytes.fillna(0).astype(np.int64).to_numpy()
+        reported = judged.hwloc_bytes.fillna(0).astype(np.int64).to_numpy()
+        size = np.where(measured > 0, measured, np.where(reported > 0, reported, hw))
+        value = np.where(found, judged.latency_ns.astype(float).to_numpy(), np.nan)
+        claimed = found | (hw > 0)  # hwloc reports the level even where nothing judged it
+        last = np.where(found, size, np.where(hw > 0, hw, last))
+        if claimed.any():
             m = Metric(f"latency_{level}_ns", f"latency {level}", "ns", "lower")
             catalogue[m.name] = m
-            out.append((host, m.name, value, np.nan))
-        curve = curves[host]
-        beyond = curve[curve.index >= max(last, 1)]
-        if len(beyond):
-            m = Metric("latency_memory_ns", "latency memory (lines >= last cache)", "ns", "lower")
-            catalogue[m.name] = m
-            out.append((host, m.name, float(beyond.iloc[-1]), np.nan))
+            entries.extend(zip(position[claimed], [n] * int(claimed.sum()), swept[claimed],
+                               [m.name] * int(claimed.sum()), value[claimed]))
+    beyond = deepest.index.get_level_values(1).to_numpy() >= np.maximum(last, 1)
+    if beyond.any():
+        m = Metric("latency_memory_ns", "latency memory (lines >= last cache)", "ns", "lower")
+        catalogue[m.name] = m
+        entries.extend(zip(position[beyond], [len(CACHE_LEVELS) + 1] * int(beyond.sum()),
+                           swept[beyond], [m.name] * int(beyond.sum()),
+                           deepest.to_numpy()[beyond]))
+    entries.sort(key=lambda e: (e[0], e[1]))
+    out.extend((host, name, float(value), np.nan) for _, _, host, name, value in entries)
 
 
 def first_touch_modes(bandwidth):

@@ -31,8 +31,15 @@ class Plot:
     skipped: str = ""  # reason, when not drawn
 
 
-def _ok(frame):
-    return frame[frame.status == "ok"] if len(frame) else frame
+def _ok(frame, **where):
+    """The rows with status ok and each column of @p where equal to its value, selected in one
+    pass: a fleet's table has millions of rows, and each selection copies what it keeps."""
+    if not len(frame):
+        return frame
+    keep = frame.status == "ok"
+    for column, value in where.items():
+        keep &= frame[column] == value
+    return frame[keep]
 
 
 def _colour(v, typ):
@@ -55,9 +62,8 @@ def _by_type(v, frame):
 
 
 def latency_vs_working_set(v):
-    lat = _ok(v.fleet["latency"])
-    sweep = lat[(lat.experiment == "latency_sweep") & (lat.pattern == "random")
-                & (lat.cpu_node == lat.mem_node)] if len(lat) else lat
+    sweep = _ok(v.fleet["latency"], experiment="latency_sweep", pattern="random")
+    sweep = sweep[sweep.cpu_node == sweep.mem_node] if len(sweep) else sweep
     if len(sweep):  # one curve per host: its first sweeping node's (from: every sweeps each)
         sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
     if sweep.empty or sweep.size_bytes.nunique() < 2:
@@ -115,13 +121,15 @@ def _kernel_label(rows):
     """The kernel, with the stride of read_strided (one curve per stride)."""
     if "stride_bytes" not in rows.columns:
         return rows.kernel
-    return np.where((rows.kernel == "read_strided") & (rows.stride_bytes > 0),
-                    rows.kernel + ":" + rows.stride_bytes.astype(str) + "B", rows.kernel)
+    strided = ((rows.kernel == "read_strided") & (rows.stride_bytes > 0)).to_numpy()
+    label = rows.kernel.to_numpy(copy=True)
+    # Only the strided rows are formatted: text built for every row costs seconds in a fleet.
+    label[strided] = [f"read_strided:{s}B" for s in rows.stride_bytes.to_numpy()[strided]]
+    return label
 
 
 def _bandwidth_rows(v, experiment):
-    bw = _ok(v.fleet["bandwidth"])
-    rows = bw[bw.experiment == experiment] if len(bw) else bw
+    rows = _ok(v.fleet["bandwidth"], experiment=experiment)
     if rows.empty:
         raise Skipped(skip_reason(v.fleet["bandwidth"], experiment,
                                   f"no {experiment} rows with status ok"))
@@ -180,8 +188,7 @@ def thread_scaling(v):
 def stride_sweep(v):
     """stride_sweep: ns per load of a sequential chase against its stride (where the
     prefetchers stop helping), ns from zero."""
-    lat = _ok(v.fleet["latency"])
-    rows = lat[lat.experiment == "stride_sweep"] if len(lat) else lat
+    rows = _ok(v.fleet["latency"], experiment="stride_sweep")
     if rows.empty:
         raise Skipped(skip_reason(v.fleet["latency"], "stride_sweep",
                                   "no stride_sweep rows with status ok"))
@@ -229,11 +236,9 @@ def _heat(ax, m, title, fmt, cmap, flagged=None):
 
 
 def numa_heatmaps(v):
-    lat = _ok(v.fleet["latency"])
-    lat = lat[(lat.experiment == "latency_matrix") & (lat.mem_policy == "bind")]
-    bw = _ok(v.fleet["bandwidth"])
-    bw = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == "bind")
-            & (bw.kernel == "read")]
+    lat = _ok(v.fleet["latency"], experiment="latency_matrix", mem_policy="bind")
+    bw = _ok(v.fleet["bandwidth"], experiment="bandwidth_matrix", mem_policy="bind",
+             kernel="read")
     dist = v.fleet["distances"]
     if lat.empty:
         raise Skipped("no latency_matrix rows (policy bind) with status ok")

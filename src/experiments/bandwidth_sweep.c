@@ -51,18 +51,19 @@ static int plan(struct nprb_planner *p)
     item.cpu_node = item.mem_node = nprb_sweep_node(p, item.skip_reason, sizeof item.skip_reason);
     uint64_t sizes[NPRB_MAX_LIST];
     int n = nprb_sweep_sizes(p, &c->sizes, c->max_size_bytes, 1, sizes, NPRB_MAX_LIST);
-    for (int k = 0; k < c->kernels.count; k++) {
-        item.kernel = c->kernels.id[k];
-        /* A strided kernel gives one curve per stride; the others ignore the stride. */
-        int strides = nprb_kernel_get(item.kernel)->uses_stride ? c->strides.count : 1;
-        for (int s = 0; s < strides; s++) {
-            item.stride_bytes = c->strides.bytes[s];
-            for (int i = 0; i < n; i++) {
-                /* Up to three arrays and an index: the node must hold all of them. */
-                if (nprb_plan_check_fits(p, "bandwidth_sweep.sizes", sizes[i] * 4, item.mem_node) !=
-                    0)
-                    return -1;
-                item.size_bytes = sizes[i];
+    /* Size by size, every kernel at each: the sizes ascend through the whole sweep, so its
+     * arrays grow and are touched once (nprb_buffer_keep_begin). */
+    for (int i = 0; i < n; i++) {
+        /* Up to three arrays and an index: the node must hold all of them. */
+        if (nprb_plan_check_fits(p, "bandwidth_sweep.sizes", sizes[i] * 4, item.mem_node) != 0)
+            return -1;
+        item.size_bytes = sizes[i];
+        for (int k = 0; k < c->kernels.count; k++) {
+            item.kernel = c->kernels.id[k];
+            /* A strided kernel gives one curve per stride; the others ignore the stride. */
+            int strides = nprb_kernel_get(item.kernel)->uses_stride ? c->strides.count : 1;
+            for (int s = 0; s < strides; s++) {
+                item.stride_bytes = c->strides.bytes[s];
                 if (nprb_plan_add(p, &item) != 0)
                     return -1;
             }
@@ -82,4 +83,5 @@ const struct nprb_experiment nprb_exp_bandwidth_sweep = {.name = "bandwidth_swee
                                                          .plan = plan,
                                                          .measure = nprb_measure_bandwidth,
                                                          .config = &section,
-                                                         .report = report};
+                                                         .report = report,
+                                                         .keeps_buffers = true};

@@ -49,6 +49,9 @@ struct nprb_experiment {
     /** Optional: its stdout section. NULL: none (the matrices are in the host blocks of
      * results/report.c). */
     nprb_report_fn report;
+    /** Its points may share buffers (host/place.h: nprb_buffer_keep_begin): a sweep, whose
+     * measurements differ in size or pattern only and never measure fresh pages. */
+    bool keeps_buffers;
 };
 
 static inline const char *nprb_experiment_name(const struct nprb_experiment *e)

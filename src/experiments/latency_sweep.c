@@ -65,10 +65,12 @@ static int plan_from_node(struct nprb_planner *p, const struct latency_sweep_con
         for (int i = 0; i < n; i++)
             if (nprb_plan_check_fits(p, "latency_sweep.sizes", sizes[i], m) != 0)
                 return -1;
-        for (int k = 0; k < c->patterns.count; k++) {
-            item.pattern = c->patterns.item[k];
-            for (int i = 0; i < n; i++) {
-                item.size_bytes = sizes[i];
+        /* Size by size, every pattern at each: the sizes ascend through the whole sweep, so
+         * its buffers grow and are touched once (nprb_buffer_keep_begin). */
+        for (int i = 0; i < n; i++) {
+            item.size_bytes = sizes[i];
+            for (int k = 0; k < c->patterns.count; k++) {
+                item.pattern = c->patterns.item[k];
                 if (nprb_plan_add(p, &item) != 0)
                     return -1;
             }
@@ -177,4 +179,5 @@ const struct nprb_experiment nprb_exp_latency_sweep = {.name = "latency_sweep",
                                                        .plan = plan,
                                                        .measure = nprb_measure_latency,
                                                        .config = &section,
-                                                       .report = report};
+                                                       .report = report,
+                                                       .keeps_buffers = true};

@@ -93,4 +93,5 @@ const struct nprb_experiment nprb_exp_stride_sweep = {.name = "stride_sweep",
                                                       .plan = plan,
                                                       .measure = nprb_measure_latency,
                                                       .config = &section,
-                                                      .report = report};
+                                                      .report = report,
+                                                      .keeps_buffers = true};

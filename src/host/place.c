@@ -140,6 +140,13 @@ static int check_host_room(size_t bytes, char *err, size_t errlen)
     return -1;
 }
 
+static void unmap(struct nprb_buffer *buf)
+{
+    if (buf->map_addr != NULL)
+        munmap(buf->map_addr, buf->map_bytes);
+    memset(buf, 0, sizeof *buf);
+}
+
 static int apply_policy(struct nprb_buffer *buf, enum nprb_mem_policy policy, const unsigned *nodes,
                         int node_count, char *err, size_t errlen)
 {
@@ -150,11 +157,11 @@ static int apply_policy(struct nprb_buffer *buf, enum nprb_mem_policy policy, co
     for (int i = 0; i < node_count; i++)
         mask[nodes[i] / (8 * sizeof mask[0])] |= 1UL << (nodes[i] % (8 * sizeof mask[0]));
     /* maxnode + 1: the kernel reads one bit fewer than it is told (see mbind(2) and libnuma). */
-    if (mbind(buf->addr, buf->bytes, linux_mode(policy), mask, NPRB_MAX_NODES + 1, 0) != 0) {
+    if (mbind(buf->addr, buf->capacity, linux_mode(policy), mask, NPRB_MAX_NODES + 1, 0) != 0) {
         int e = errno;
         snprintf(err, errlen, "mbind(%s) over %d node(s) starting at node %u failed: %s",
                  nprb_mem_policy_name(policy), node_count, nodes[0], strerror(e));
-        nprb_buffer_free(buf);
+        unmap(buf);
         errno = e;
         return -1;
     }
@@ -210,10 +217,50 @@ static int map_hugetlb(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_poli
         return -1;
     }
     buf->addr = buf->map_addr = map;
-    buf->bytes = bytes;
+    buf->bytes = buf->capacity = bytes;
     buf->map_bytes = map_bytes;
     buf->page_bytes = HUGE_PAGE_BYTES;
     return apply_policy(buf, policy, nodes, node_count, err, errlen);
+}
+
+/* The mappings kept between the points of a sweep (nprb_buffer_keep_begin). The measuring
+ * thread alone maps and frees buffers. */
+#define KEPT_MAX 4
+static struct {
+    bool on;
+    size_t capacity;
+    int count;
+    struct nprb_buffer kept[KEPT_MAX];
+} keep;
+
+static void set_key(struct nprb_buffer *buf, enum nprb_mem_policy policy, const unsigned *nodes,
+                    int node_count, enum nprb_thp_mode thp)
+{
+    buf->policy = policy;
+    buf->thp = thp;
+    memset(buf->node_mask, 0, sizeof buf->node_mask);
+    const size_t word_bits = 8 * sizeof buf->node_mask[0];
+    for (int i = 0; policy != NPRB_MEM_FIRST_TOUCH && i < node_count; i++)
+        buf->node_mask[nodes[i] / word_bits] |= 1UL << (nodes[i] % word_bits);
+}
+
+/* A kept mapping for @p want's placement with room for @p bytes, the most touched first (the
+ * one a growing sweep has been using); false when none. */
+static bool take_kept(struct nprb_buffer *buf, const struct nprb_buffer *want, size_t bytes)
+{
+    int best = -1;
+    for (int i = 0; i < keep.count; i++) {
+        const struct nprb_buffer *k = &keep.kept[i];
+        if (k->capacity >= bytes && k->policy == want->policy && k->thp == want->thp &&
+            memcmp(k->node_mask, want->node_mask, sizeof k->node_mask) == 0 &&
+            (best < 0 || k->touched > keep.kept[best].touched))
+            best = i;
+    }
+    if (best < 0)
+        return false;
+    *buf = keep.kept[best];
+    keep.kept[best] = keep.kept[--keep.count];
+    return true;
 }
 
 int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_policy policy,
@@ -221,16 +268,36 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
                       size_t errlen)
 {
     memset(buf, 0, sizeof *buf);
-    int room = policy == NPRB_MEM_FIRST_TOUCH ? check_host_room(bytes, err, errlen)
-                                              : check_room(bytes, nodes, node_count, err, errlen);
-    if (room != 0)
+    set_key(buf, policy, nodes, node_count, thp);
+    struct nprb_buffer kept;
+    bool reuse = keep.on && thp != NPRB_THP_HUGETLB && take_kept(&kept, buf, bytes);
+    /* A kept mapping's touched pages are had already: only the rest must fit. */
+    size_t need = reuse && kept.touched < bytes ? bytes - kept.touched : reuse ? 0 : bytes;
+    int room = policy == NPRB_MEM_FIRST_TOUCH ? check_host_room(need, err, errlen)
+                                              : check_room(need, nodes, node_count, err, errlen);
+    if (room != 0) {
+        if (reuse)
+            nprb_buffer_free(&kept);
         return -1;
+    }
+    if (reuse) {
+        *buf = kept;
+        buf->bytes = bytes;
+        buf->touched = bytes > kept.touched ? bytes : kept.touched;
+        return 0;
+    }
     if (thp == NPRB_THP_HUGETLB)
         return map_hugetlb(buf, bytes, policy, nodes, node_count, err, errlen);
+    size_t capacity = keep.on && keep.capacity > bytes ? keep.capacity : bytes;
     /* Over-map by one huge page and align the start, so THP can back the buffer from its first
      * byte and placement is decided at the same granularity for every run. */
-    size_t map_bytes = bytes + HUGE_PAGE_BYTES;
+    size_t map_bytes = capacity + HUGE_PAGE_BYTES;
     void *map = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED && capacity > bytes) { /* the sweep's largest may not fit: this one */
+        capacity = bytes;
+        map_bytes = capacity + HUGE_PAGE_BYTES;
+        map = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    }
     if (map == MAP_FAILED) {
         int e = errno;
         snprintf(err, errlen, "cannot map %zu MiB: %s", bytes >> 20, strerror(e));
@@ -240,20 +307,35 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
     buf->page_bytes = (size_t)sysconf(_SC_PAGESIZE);
     uintptr_t start = ((uintptr_t)map + HUGE_PAGE_BYTES - 1) & ~(uintptr_t)(HUGE_PAGE_BYTES - 1);
     buf->addr = (char *)map + (start - (uintptr_t)map);
-    buf->bytes = bytes;
+    buf->bytes = buf->touched = bytes;
+    buf->capacity = capacity;
     buf->map_addr = map;
     buf->map_bytes = map_bytes;
 
     if (thp != NPRB_THP_SYSTEM &&
-        madvise(buf->addr, bytes, thp == NPRB_THP_ON ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0) {
+        madvise(buf->addr, capacity, thp == NPRB_THP_ON ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0) {
         int e = errno;
         snprintf(err, errlen, "madvise(%s) refused: %s",
                  thp == NPRB_THP_ON ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(e));
-        nprb_buffer_free(buf);
+        unmap(buf);
         errno = e;
         return -1;
     }
     return apply_policy(buf, policy, nodes, node_count, err, errlen);
+}
+
+void nprb_buffer_keep_begin(size_t capacity)
+{
+    nprb_buffer_keep_end();
+    keep.on = true;
+    keep.capacity = capacity;
+}
+
+void nprb_buffer_keep_end(void)
+{
+    keep.on = false;
+    while (keep.count > 0)
+        unmap(&keep.kept[--keep.count]);
 }
 
 double nprb_first_touch_bps(size_t bytes, enum nprb_thp_mode thp)
@@ -283,8 +365,16 @@ int nprb_bind_range(void *addr, size_t bytes, unsigned node)
 
 void nprb_buffer_free(struct nprb_buffer *buf)
 {
-    if (buf->map_addr != NULL)
-        munmap(buf->map_addr, buf->map_bytes);
+    if (!keep.on || buf->map_addr == NULL || buf->page_bytes == HUGE_PAGE_BYTES) {
+        unmap(buf);
+        return;
+    }
+    if (keep.count == KEPT_MAX) { /* the oldest goes */
+        unmap(&keep.kept[0]);
+        memmove(&keep.kept[0], &keep.kept[1], (KEPT_MAX - 1) * sizeof keep.kept[0]);
+        keep.count--;
+    }
+    keep.kept[keep.count++] = *buf;
     memset(buf, 0, sizeof *buf);
 }
 

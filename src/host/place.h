@@ -8,6 +8,8 @@
 #ifndef NPRB_PLACE_H
 #define NPRB_PLACE_H
 
+#include "host/topo.h"
+
 #include <hwloc.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -75,6 +77,13 @@ struct nprb_buffer {
     void *map_addr; /**< what mmap returned, for munmap */
     size_t map_bytes;
     size_t page_bytes; /**< base page of the mapping: 4 KiB, or 2 MiB for hugetlbfs */
+    /* What the mapping was made for, so a kept one is handed back only to a request of the same
+     * placement (nprb_buffer_keep_begin). */
+    size_t capacity; /**< mapped and placed length from addr (>= bytes) */
+    size_t touched;  /**< the most bytes handed out from addr so far (all touched by their user) */
+    enum nprb_mem_policy policy;
+    enum nprb_thp_mode thp;
+    unsigned long node_mask[NPRB_MAX_NODES / (8 * sizeof(unsigned long))];
 };
 
 /**
@@ -90,7 +99,28 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
                       const unsigned *nodes, int node_count, enum nprb_thp_mode thp, char *err,
                       size_t errlen);
 
+/** Unmaps the buffer, or keeps its mapping for the next request between the calls below. */
 void nprb_buffer_free(struct nprb_buffer *buf);
+
+/**
+ * A sweep's buffers mapped and first touched once, not once per point. Until
+ * nprb_buffer_keep_end(), nprb_buffer_free() keeps up to four mappings instead of unmapping
+ * them, and nprb_buffer_alloc() hands a kept one back to a request of the same policy, nodes
+ * and page mode that fits in it; new mappings are made @p capacity bytes long (the sweep's
+ * largest request; pages never touched cost nothing). A sweep taken in ascending size then pays
+ * the page faults of its largest point once, where it paid those of every point (the sum of a
+ * geometric series of sizes, twice to three times the largest, per pattern or kernel); a
+ * 1 GiB quick.yaml sweep on a machine that faults pages in at 0.3 GB/s spent most of its time
+ * there. The pages a point uses were placed by the same policy as fresh ones would be, and its
+ * census reads them back as before; smaps' huge-page count stays the point's own as long as the
+ * sizes ascend (a kept mapping is never touched beyond the largest point so far).
+ * Not for hugetlbfs pages (reserved whole at mmap), nor where fresh pages are what is measured
+ * (first touch, balancing, page sizes): only the sweeps call it.
+ */
+void nprb_buffer_keep_begin(size_t capacity);
+
+/** Unmaps every kept mapping and ends keeping. */
+void nprb_buffer_keep_end(void);
 
 /**
  * How fast this host hands out new memory: @p bytes mapped with @p thp (hugetlbfs pages are

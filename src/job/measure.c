@@ -6,6 +6,7 @@
 #include "job/job.h"
 
 #include "experiments/experiment.h"
+#include "host/place.h"
 #include "job/host_row.h"
 #include "results/plausibility.h"
 #include "util/fault.h"
@@ -233,6 +234,20 @@ void nprb_job_finish_rank(struct nprb_job *job)
     save_checkpoint(job, true);
 }
 
+/* A sweep maps its buffers once, sized for its largest point (host/place.h). */
+static void keep_buffers_for(const struct nprb_plan *plan, size_t first)
+{
+    nprb_buffer_keep_end();
+    const struct nprb_experiment *e = plan->items[first].experiment;
+    if (!e->keeps_buffers)
+        return;
+    uint64_t largest = 0;
+    for (size_t i = first; i < plan->count && plan->items[i].experiment == e; i++)
+        if (plan->items[i].skip_reason[0] == '\0' && plan->items[i].size_bytes > largest)
+            largest = plan->items[i].size_bytes;
+    nprb_buffer_keep_begin((size_t)largest);
+}
+
 void nprb_job_measure(void *arg)
 {
     struct nprb_job *job = arg;
@@ -258,8 +273,10 @@ void nprb_job_measure(void *arg)
                    nprb_experiment_name(item->experiment), i, item->cpu_node, item->mem_node,
                    (unsigned long long)item->size_bytes);
         nprb_watchdog_enter(&job->watchdog, (int)i);
-        if (new_phase)
+        if (new_phase) {
             inject_rank_faults(job, i);
+            keep_buffers_for(&job->plan, i);
+        }
         size_t counts[NPRB_N_TABLES];
         for (int t = 0; t < NPRB_N_TABLES; t++)
             counts[t] = job->results.tables[t].count;
@@ -275,6 +292,7 @@ void nprb_job_measure(void *arg)
                       nprb_experiment_name(item->experiment), job->fleet->hostname,
                       job->first_failure);
     }
+    nprb_buffer_keep_end();
     nprb_watchdog_stop(&job->watchdog);
     nprb_fleet_measured(job->fleet);
     nprb_record_cache_levels(&ctx);

@@ -66,6 +66,63 @@ int main(void)
     /* The estimate's first-touch rate: a rate, whatever the machine. */
     CHECK(nprb_first_touch_bps(8 << 20, NPRB_THP_OFF) > 0);
 
+    /* A sweep's kept buffers: handed back to a request of the same placement that fits in
+     * them, grown into with pages where the policy puts them; any other placement, or a request
+     * past the capacity, gets a mapping of its own; after the end, a buffer is unmapped. */
+    const size_t mib = 1u << 20;
+    unsigned last = nprb_topo_node(t, nprb_topo_node_count(t) - 1)->os_index;
+    struct nprb_buffer kept, other, big;
+    nprb_buffer_keep_begin(16 * mib);
+    CHECK(nprb_buffer_alloc(&kept, mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_OFF, err, sizeof err) ==
+          0);
+    CHECK(kept.capacity == 16 * mib);
+    memset(kept.addr, 1, kept.bytes);
+    void *first = kept.addr;
+    nprb_buffer_free(&kept);
+    CHECK(nprb_buffer_alloc(&kept, 8 * mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_OFF, err,
+                            sizeof err) == 0);
+    CHECK(kept.addr == first);
+    CHECK(kept.bytes == 8 * mib && kept.touched == 8 * mib);
+    memset(kept.addr, 2, kept.bytes);
+    struct nprb_census grown;
+    CHECK(nprb_census_take(kept.addr, kept.bytes, &grown) == 0);
+    CHECK(grown.pages == 8 * mib / 4096);
+    CHECK(grown.per_node[node0] == grown.pages);
+    CHECK(nprb_buffer_huge_fraction(&kept) == 0.0);
+    nprb_buffer_free(&kept);
+    CHECK(nprb_buffer_alloc(&other, mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_SYSTEM, err,
+                            sizeof err) == 0);
+    CHECK(other.addr != first); /* another page mode */
+    nprb_buffer_free(&other);
+    CHECK(nprb_buffer_alloc(&other, mib, NPRB_MEM_INTERLEAVE, &node0, 1, NPRB_THP_OFF, err,
+                            sizeof err) == 0);
+    CHECK(other.addr != first); /* another policy */
+    nprb_buffer_free(&other);
+    if (last != node0) {
+        CHECK(nprb_buffer_alloc(&other, mib, NPRB_MEM_BIND, &last, 1, NPRB_THP_OFF, err,
+                                sizeof err) == 0);
+        CHECK(other.addr != first); /* another node */
+        memset(other.addr, 3, other.bytes);
+        struct nprb_census there;
+        CHECK(nprb_census_take(other.addr, other.bytes, &there) == 0);
+        CHECK(there.per_node[last] == there.pages);
+        nprb_buffer_free(&other);
+    }
+    CHECK(nprb_buffer_alloc(&big, 32 * mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_OFF, err,
+                            sizeof err) == 0);
+    CHECK(big.addr != first && big.capacity == 32 * mib);
+    nprb_buffer_free(&big);
+    CHECK(nprb_buffer_alloc(&kept, 2 * mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_OFF, err,
+                            sizeof err) == 0);
+    CHECK(kept.touched == 32 * mib || kept.touched == 8 * mib); /* a kept one, most touched */
+    nprb_buffer_free(&kept);
+    nprb_buffer_keep_end();
+    CHECK(nprb_buffer_alloc(&kept, mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_OFF, err, sizeof err) ==
+          0);
+    CHECK(kept.capacity == mib && kept.touched == mib); /* not keeping: its own size */
+    nprb_buffer_free(&kept);
+    CHECK(kept.addr == NULL);
+
     /* Pinning: runs where pinned, and the old binding comes back. */
     cpu_set_t before, after;
     sched_getaffinity(0, sizeof before, &before);

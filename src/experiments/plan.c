@@ -123,12 +123,11 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
     }
 }
 
-/* The model's rates: setting a buffer up (first touch, a chain's links) and a pass over it. */
-#define SETUP_BPS 1.5e9
-#define STREAM_BPS 5e9
-/* The setup's share that is not page faults (writing the chain's links), so that a host whose
- * first touch runs at 3 GB/s sets up at the model's 1.5 GB/s. */
+/* The model's rates: new memory faulted in, a buffer's setup work (zeroing it, writing a chain's
+ * links) and a pass over it. Setting up a fresh buffer then runs at 1.5 GB/s. */
+#define FAULT_BPS 3e9
 #define SETUP_WORK_BPS 3e9
+#define STREAM_BPS 5e9
 
 struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
 {
@@ -136,8 +135,8 @@ struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
     if (item->skip_reason[0] != '\0')
         return cost;
     double bytes = (double)item->size_bytes;
-    cost.setup_bytes = bytes + (double)item->load_bytes;
-    cost.scaled_s += cost.setup_bytes / SETUP_BPS;
+    cost.setup_bytes = cost.fault_bytes = bytes + (double)item->load_bytes;
+    cost.scaled_s += cost.setup_bytes / SETUP_WORK_BPS + cost.fault_bytes / FAULT_BPS;
     cost.fixed_s = item->samples * item->sample_s + item->duration_s;
     if (item->repetitions > 0) {
         double pass = bytes / STREAM_BPS;
@@ -149,15 +148,32 @@ struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
     return cost;
 }
 
+struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k)
+{
+    const struct nprb_plan_item *item = &plan->items[k];
+    struct nprb_item_cost cost = nprb_plan_item_cost(item);
+    if (!item->experiment->keeps_buffers || cost.fault_bytes == 0)
+        return cost;
+    /* A sweep's buffers are kept between its points: only growth past the largest point before
+     * this one is new memory. */
+    uint64_t largest = 0;
+    for (size_t i = k; i-- > 0 && plan->items[i].experiment == item->experiment;)
+        if (plan->items[i].skip_reason[0] == '\0' && plan->items[i].size_bytes > largest)
+            largest = plan->items[i].size_bytes;
+    double grown = item->size_bytes > largest ? (double)(item->size_bytes - largest) : 0;
+    cost.scaled_s -= (cost.fault_bytes - grown) / FAULT_BPS;
+    cost.fault_bytes = grown;
+    return cost;
+}
+
 double nprb_plan_estimate_s(const struct nprb_plan *plan, double first_touch_bps)
 {
-    /* Seconds a byte of setup costs here beyond the model's. */
-    double extra =
-        first_touch_bps > 0 ? 1 / first_touch_bps + 1 / SETUP_WORK_BPS - 1 / SETUP_BPS : 0;
+    /* Seconds a byte of new memory costs here beyond the model's. */
+    double extra = first_touch_bps > 0 ? 1 / first_touch_bps - 1 / FAULT_BPS : 0;
     double total = 0;
     for (size_t k = 0; k < plan->count; k++) {
-        struct nprb_item_cost c = nprb_plan_item_cost(&plan->items[k]);
-        total += c.scaled_s + c.fixed_s + c.setup_bytes * extra;
+        struct nprb_item_cost c = nprb_plan_cost_at(plan, k);
+        total += c.scaled_s + c.fixed_s + c.fault_bytes * extra;
     }
     return total;
 }

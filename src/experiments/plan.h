@@ -115,12 +115,19 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
  * wall-clock time by design (samples x sample time, a balancing series' duration). Only the
  * ratios of the scaled parts matter: the progress line scales them by how long the finished
  * items really took. Items not applicable on this host cost next to nothing. setup_bytes is the
- * memory the item maps and first touches.
+ * memory the item sets up (zeroes, links), fault_bytes the part of it that is new memory, first
+ * touched: all of it for an item alone.
  */
 struct nprb_item_cost {
-    double scaled_s, fixed_s, setup_bytes;
+    double scaled_s, fixed_s, setup_bytes, fault_bytes;
 };
 struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item);
+
+/**
+ * The cost of the plan's item @p k where it stands: a sweep's point after a larger or equal one
+ * faults no new memory (its buffers are kept between points: host/place.h).
+ */
+struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k);
 
 /**
  * The time one rank's plan should take, in seconds, before anything is measured: the sum of

@@ -65,7 +65,7 @@ static void time_left(const struct nprb_job *job, size_t first, uint64_t t0, cha
 {
     struct nprb_item_cost done = {0}, left = {0};
     for (size_t k = 0; k < job->plan.count; k++) {
-        struct nprb_item_cost c = nprb_plan_item_cost(&job->plan.items[k]);
+        struct nprb_item_cost c = nprb_plan_cost_at(&job->plan, k);
         struct nprb_item_cost *sum = k < first ? &done : &left;
         sum->scaled_s += c.scaled_s;
         sum->fixed_s += c.fixed_s;

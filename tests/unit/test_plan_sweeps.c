@@ -225,6 +225,28 @@ int main(int argc, char **argv)
         CHECK(nprb_plan_item_cost(&big).scaled_s < nprb_plan_item_cost(&small).scaled_s + 0.001 &&
               nprb_plan_item_cost(&big).fixed_s == 0);
     }
+    /* A sweep keeps its buffers between points: over the whole sweep, only its largest point's
+     * bytes are new memory, however many points and patterns; each point still sets its
+     * buffer up. */
+    struct nprb_plan two;
+    const char *const patterns[] = {"latency_sweep.enabled=true",
+                                    "latency_sweep.patterns=random,stride:64", NULL};
+    CHECK(plan_of(&two, topo, patterns) == 0);
+    double faulted = 0, set_up = 0, alone = 0;
+    uint64_t largest = 0;
+    for (size_t i = 0; i < two.count; i++) {
+        if (strcmp(nprb_experiment_name(two.items[i].experiment), "latency_sweep") != 0 ||
+            two.items[i].skip_reason[0])
+            continue;
+        struct nprb_item_cost c = nprb_plan_cost_at(&two, i);
+        faulted += c.fault_bytes;
+        set_up += c.setup_bytes;
+        alone += nprb_plan_item_cost(&two.items[i]).fault_bytes;
+        largest = two.items[i].size_bytes > largest ? two.items[i].size_bytes : largest;
+    }
+    CHECK(largest > 0 && faulted == (double)largest);
+    CHECK(set_up == alone && alone > 2 * (double)largest);
+    nprb_plan_free(&two);
     /* --dry-run's estimate at a host's first-touch rate: the slower its page faults, the longer;
      * at 3 GB/s the model's own figure; 0 (not measured) the model's. */
     double model = nprb_plan_estimate_s(&plan, 0);

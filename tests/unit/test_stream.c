@@ -307,6 +307,38 @@ static void check_init(void)
     CHECK(b[0] == -1.0);
     struct nprb_stream_args empty = {.n = 0, .stride = 1};
     nprb_stream_init(&empty, 1);
+
+    /* A large index is shuffled bucket by bucket (in cache): still a permutation, the same for
+     * the same seed, and random over the whole range, not within buckets: the first positions
+     * hold values from everywhere, and hardly any value stays where it was. */
+    enum { BIG = 300000 };
+    uint32_t *p = malloc(BIG * sizeof *p), *q = malloc(BIG * sizeof *q);
+    bool *hit = calloc(BIG, sizeof *hit);
+    CHECK(p != NULL && q != NULL && hit != NULL);
+    struct nprb_stream_args big = {.n = BIG, .stride = 1, .index = p};
+    nprb_stream_init(&big, 7);
+    size_t fixed = 0, missing = 0;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t i = 0; i < BIG; i++) {
+        if (p[i] < BIG)
+            hit[p[i]] = true;
+        fixed += p[i] == i;
+    }
+    for (size_t i = 0; i < BIG; i++)
+        missing += !hit[i];
+    for (size_t i = 0; i < BIG / 100; i++) {
+        lo = p[i] < lo ? p[i] : lo;
+        hi = p[i] > hi ? p[i] : hi;
+    }
+    CHECK(missing == 0);
+    CHECK(fixed < 10);
+    CHECK(lo < BIG / 20 && hi > BIG - BIG / 20);
+    big.index = q;
+    nprb_stream_init(&big, 7);
+    CHECK(memcmp(p, q, BIG * sizeof *p) == 0);
+    free(p);
+    free(q);
+    free(hit);
 }
 
 /* True when this CPU runs @p isa, asked the way the kernels' dispatch asks. */

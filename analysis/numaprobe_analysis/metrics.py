@@ -19,8 +19,15 @@ class Metric:
     judged: bool = True  # used for outliers and compare (penalties near 0 are not)
 
 
-def _ok(frame):
-    return frame[frame.status == "ok"] if len(frame) else frame
+def ok_rows(frame, **where):
+    """The rows with status ok and each column of @p where equal to its value, selected in one
+    pass: a fleet's table has millions of rows, and each selection copies what it keeps."""
+    if not len(frame):
+        return frame
+    keep = frame.status == "ok"
+    for column, value in where.items():
+        keep &= frame[column] == value
+    return frame[keep]
 
 
 def hosts_frame(fleet):
@@ -87,15 +94,13 @@ def _per_host(rows, value, metric, out):
 
 
 def _matrix_metrics(fleet, out, catalogue):
-    lat = _ok(fleet["latency"])
-    lat = lat[(lat.experiment == "latency_matrix") & (lat.mem_policy == "bind")]
+    lat = ok_rows(fleet["latency"], experiment="latency_matrix", mem_policy="bind")
     local = lat.cpu_node == lat.mem_node
     for where, rows in (("local", lat[local]), ("remote", lat[~local])):
         m = Metric(f"latency_{where}_ns", f"idle latency {where}", "ns", "lower")
         catalogue[m.name] = m
         _per_host(rows, "latency_ns_median", m.name, out)
-    bw = _ok(fleet["bandwidth"])
-    bw = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == "bind")]
+    bw = ok_rows(fleet["bandwidth"], experiment="bandwidth_matrix", mem_policy="bind")
     for kernel in sorted(bw.kernel.unique()):
         k = bw[bw.kernel == kernel]
         local = k.cpu_node == k.mem_node
@@ -136,6 +141,16 @@ def measured_levels(fleet):
     return out[cols]
 
 
+def cache_curves(fleet):
+    """The ok rows of the random chase over local memory in latency_sweep, one curve per host:
+    its first sweeping node's (with from: every, each node sweeps)."""
+    sweep = ok_rows(fleet["latency"], experiment="latency_sweep", pattern="random")
+    sweep = sweep[sweep.cpu_node == sweep.mem_node] if len(sweep) else sweep
+    if len(sweep):
+        sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
+    return sweep
+
+
 def _cache_metrics(fleet, hosts, out, catalogue):
     """Latency at each cache level: from `/cache_levels`, the random chase's latency at the
     last sweep point before the level's measured step (`latency_ns_below`); NaN where the level
@@ -143,13 +158,9 @@ def _cache_metrics(fleet, hosts, out, catalogue):
     hwloc misreports, claims no L3 latency. Memory: the random chase at the largest swept point
     whose lines touched are at least the last level's size (measured where a step was found,
     else hwloc's), so the chase has left every cache."""
-    lat = _ok(fleet["latency"])
-    sweep = lat[(lat.experiment == "latency_sweep") & (lat.pattern == "random")
-                & (lat.cpu_node == lat.mem_node)]
+    sweep = cache_curves(fleet)
     if not len(sweep):  # /cache_levels is judged on the sweep: no ok sweep rows, no level
         return
-    # one curve per host: its first sweeping node's (from: every sweeps each)
-    sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
     # Every host at once, one level at a time: a loop over hosts costs seconds per thousand.
     curves = (sweep.assign(lines=lines_touched(sweep)).groupby(["host", "lines"])
               .latency_ns_median.median())
@@ -204,7 +215,7 @@ def first_touch_modes(bandwidth):
 
 def _first_touch_metrics(fleet, out, catalogue):
     """Penalty of each first-touch mode: read bandwidth lost against threaded first touch."""
-    ft = first_touch_modes(_ok(fleet["bandwidth"]))
+    ft = first_touch_modes(ok_rows(fleet["bandwidth"]))
     if ft.empty:
         return
     ft = ft.assign(kind=ft["mode"].str.replace(r"@.*", "", regex=True))

@@ -14,7 +14,8 @@ import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from .fleetview import skip_reason  # noqa: E402
-from .metrics import CACHE_LEVELS, first_touch_modes, lines_touched, measured_levels  # noqa: E402
+from .metrics import (CACHE_LEVELS, cache_curves, first_touch_modes, lines_touched,  # noqa: E402
+                      measured_levels, ok_rows)
 from .summary import is_host_report  # noqa: E402
 
 
@@ -29,17 +30,6 @@ class Plot:
     png: str = ""
     svg: str = ""
     skipped: str = ""  # reason, when not drawn
-
-
-def _ok(frame, **where):
-    """The rows with status ok and each column of @p where equal to its value, selected in one
-    pass: a fleet's table has millions of rows, and each selection copies what it keeps."""
-    if not len(frame):
-        return frame
-    keep = frame.status == "ok"
-    for column, value in where.items():
-        keep &= frame[column] == value
-    return frame[keep]
 
 
 def _colour(v, typ):
@@ -62,10 +52,7 @@ def _by_type(v, frame):
 
 
 def latency_vs_working_set(v):
-    sweep = _ok(v.fleet["latency"], experiment="latency_sweep", pattern="random")
-    sweep = sweep[sweep.cpu_node == sweep.mem_node] if len(sweep) else sweep
-    if len(sweep):  # one curve per host: its first sweeping node's (from: every sweeps each)
-        sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
+    sweep = cache_curves(v.fleet)
     if sweep.empty or sweep.size_bytes.nunique() < 2:
         raise Skipped("no latency_sweep rows (pattern random) over two or more working sets")
     levels = measured_levels(v.fleet)
@@ -129,7 +116,7 @@ def _kernel_label(rows):
 
 
 def _bandwidth_rows(v, experiment):
-    rows = _ok(v.fleet["bandwidth"], experiment=experiment)
+    rows = ok_rows(v.fleet["bandwidth"], experiment=experiment)
     if rows.empty:
         raise Skipped(skip_reason(v.fleet["bandwidth"], experiment,
                                   f"no {experiment} rows with status ok"))
@@ -188,7 +175,7 @@ def thread_scaling(v):
 def stride_sweep(v):
     """stride_sweep: ns per load of a sequential chase against its stride (where the
     prefetchers stop helping), ns from zero."""
-    rows = _ok(v.fleet["latency"], experiment="stride_sweep")
+    rows = ok_rows(v.fleet["latency"], experiment="stride_sweep")
     if rows.empty:
         raise Skipped(skip_reason(v.fleet["latency"], "stride_sweep",
                                   "no stride_sweep rows with status ok"))
@@ -236,8 +223,8 @@ def _heat(ax, m, title, fmt, cmap, flagged=None):
 
 
 def numa_heatmaps(v):
-    lat = _ok(v.fleet["latency"], experiment="latency_matrix", mem_policy="bind")
-    bw = _ok(v.fleet["bandwidth"], experiment="bandwidth_matrix", mem_policy="bind",
+    lat = ok_rows(v.fleet["latency"], experiment="latency_matrix", mem_policy="bind")
+    bw = ok_rows(v.fleet["bandwidth"], experiment="bandwidth_matrix", mem_policy="bind",
              kernel="read")
     dist = v.fleet["distances"]
     if lat.empty:
@@ -378,7 +365,7 @@ def first_touch_pages(v):
 
 def _ok_rows_by_type(v, table):
     """[(type, its rows with status ok)], or Skipped with the table's own reason for none."""
-    rows = _ok(v.fleet[table])
+    rows = ok_rows(v.fleet[table])
     if rows.empty:
         raise Skipped(skip_reason(v.fleet[table], None, f"no {table} rows with status ok"))
     return list(_by_type(v, rows))

@@ -147,20 +147,19 @@ static void unmap(struct nprb_buffer *buf)
     memset(buf, 0, sizeof *buf);
 }
 
-static int apply_policy(struct nprb_buffer *buf, enum nprb_mem_policy policy, const unsigned *nodes,
-                        int node_count, char *err, size_t errlen)
+/* Applies the buffer's policy over its node mask (set_key) to the whole mapping; @p nodes only
+ * names the nodes in a message. */
+static int apply_policy(struct nprb_buffer *buf, const unsigned *nodes, int node_count, char *err,
+                        size_t errlen)
 {
-    if (policy == NPRB_MEM_FIRST_TOUCH)
+    if (buf->policy == NPRB_MEM_FIRST_TOUCH)
         return 0;
-    unsigned long mask[MASK_WORDS];
-    memset(mask, 0, sizeof mask);
-    for (int i = 0; i < node_count; i++)
-        mask[nodes[i] / (8 * sizeof mask[0])] |= 1UL << (nodes[i] % (8 * sizeof mask[0]));
     /* maxnode + 1: the kernel reads one bit fewer than it is told (see mbind(2) and libnuma). */
-    if (mbind(buf->addr, buf->capacity, linux_mode(policy), mask, NPRB_MAX_NODES + 1, 0) != 0) {
+    if (mbind(buf->addr, buf->capacity, linux_mode(buf->policy), buf->node_mask, NPRB_MAX_NODES + 1,
+              0) != 0) {
         int e = errno;
         snprintf(err, errlen, "mbind(%s) over %d node(s) starting at node %u failed: %s",
-                 nprb_mem_policy_name(policy), node_count, nodes[0], strerror(e));
+                 nprb_mem_policy_name(buf->policy), node_count, nodes[0], strerror(e));
         unmap(buf);
         errno = e;
         return -1;
@@ -220,7 +219,7 @@ static int map_hugetlb(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_poli
     buf->bytes = buf->capacity = bytes;
     buf->map_bytes = map_bytes;
     buf->page_bytes = HUGE_PAGE_BYTES;
-    return apply_policy(buf, policy, nodes, node_count, err, errlen);
+    return apply_policy(buf, nodes, node_count, err, errlen);
 }
 
 /* The mappings kept between the points of a sweep (nprb_buffer_keep_begin). The measuring
@@ -272,7 +271,8 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
     struct nprb_buffer kept;
     bool reuse = keep.on && thp != NPRB_THP_HUGETLB && take_kept(&kept, buf, bytes);
     /* A kept mapping's touched pages are had already: only the rest must fit. */
-    size_t need = reuse && kept.touched < bytes ? bytes - kept.touched : reuse ? 0 : bytes;
+    size_t had = reuse ? kept.touched : 0;
+    size_t need = bytes > had ? bytes - had : 0;
     int room = policy == NPRB_MEM_FIRST_TOUCH ? check_host_room(need, err, errlen)
                                               : check_room(need, nodes, node_count, err, errlen);
     if (room != 0) {
@@ -321,7 +321,7 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
         errno = e;
         return -1;
     }
-    return apply_policy(buf, policy, nodes, node_count, err, errlen);
+    return apply_policy(buf, nodes, node_count, err, errlen);
 }
 
 void nprb_buffer_keep_begin(size_t capacity)

@@ -77,8 +77,8 @@ struct nprb_buffer {
     void *map_addr; /**< what mmap returned, for munmap */
     size_t map_bytes;
     size_t page_bytes; /**< base page of the mapping: 4 KiB, or 2 MiB for hugetlbfs */
-    /* What the mapping was made for, so a kept one is handed back only to a request of the same
-     * placement (nprb_buffer_keep_begin). */
+    /* What the mapping was made for: the policy bound over it, and the key by which a kept one
+     * is handed back only to a request of the same placement (nprb_buffer_keep_begin). */
     size_t capacity; /**< mapped and placed length from addr (>= bytes) */
     size_t touched;  /**< the most bytes handed out from addr so far (all touched by their user) */
     enum nprb_mem_policy policy;

@@ -54,4 +54,5 @@ const struct nprb_experiment nprb_exp_bandwidth_matrix = {.name = "bandwidth_mat
                                                           .table = NPRB_TABLE_BANDWIDTH,
                                                           .plan = plan,
                                                           .measure = nprb_measure_bandwidth,
-                                                          .config = &section};
+                                                          .config = &section,
+                                                          .keeps_buffers = true};

@@ -49,8 +49,10 @@ struct nprb_experiment {
     /** Optional: its stdout section. NULL: none (the matrices are in the host blocks of
      * results/report.c). */
     nprb_report_fn report;
-    /** Its points may share buffers (host/place.h: nprb_buffer_keep_begin): a sweep, whose
-     * measurements differ in size or pattern only and never measure fresh pages. */
+    /** Its points may share buffers (host/place.h: nprb_buffer_keep_begin): a sweep, or a
+     * series at one size (thread counts, load delays), whose measurements differ in size,
+     * pattern, threads or load only, place their pages by an explicit policy, and never
+     * measure fresh pages. */
     bool keeps_buffers;
 };
 

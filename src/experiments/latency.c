@@ -55,12 +55,17 @@ enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct npr
         NPRB_SET_TEXT(row.note, item->skip_reason);
         return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
     }
-    unsigned pu, targets[NPRB_MAX_NODES];
-    if (nprb_item_pus(ctx->topo, item, &pu, 1) != 1) {
+    unsigned targets[NPRB_MAX_NODES];
+    static unsigned pus[NPRB_MAX_PUS]; /* the measuring thread's alone */
+    int pu_count = nprb_item_pus(ctx->topo, item, pus, NPRB_MAX_PUS);
+    if (pu_count < 1) {
         NPRB_SET_TEXT(row.note, "not applicable: no usable core on the CPU node");
         return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
     }
+    unsigned pu = pus[0];
     struct nprb_latency_request req = nprb_latency_request_for(ctx, item, pu, targets);
+    req.touch_pus = pus;
+    req.touch_pu_count = pu_count;
     struct nprb_latency_result res;
     struct nprb_numastat_snapshot counters;
     nprb_numastat_take(ctx->topo, &counters);

@@ -23,6 +23,10 @@ struct nprb_latency_request {
     uint64_t size_bytes;
     uint64_t tlb_window_bytes; /**< for NPRB_PATTERN_RANDOM */
     unsigned pu;               /**< where the chasing thread runs */
+    /** The cores of the chasing thread's node that fault the buffers in together before the
+     * chain is written, each its own 2 MiB-aligned share (NULL or 1: the chasing thread). */
+    const unsigned *touch_pus;
+    int touch_pu_count;
     enum nprb_mem_policy policy;
     const unsigned *nodes; /**< the policy's nodes */
     int node_count;

@@ -190,4 +190,5 @@ const struct nprb_experiment nprb_exp_loaded_latency = {.name = "loaded_latency"
                                                         .plan = plan,
                                                         .measure = measure,
                                                         .config = &section,
-                                                        .report = report};
+                                                        .report = report,
+                                                        .keeps_buffers = true};

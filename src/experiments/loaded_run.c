@@ -2,6 +2,7 @@
 #include "experiments/loaded_run.h"
 
 #include "host/place.h"
+#include "util/populate.h"
 #include "util/timer.h"
 
 #include <errno.h>
@@ -36,6 +37,7 @@ static void *load_main(void *arg)
     lt->pinned = nprb_pin_thread(&pin, lt->hw, lt->pu) == 0;
     double *a = lt->buf.addr;
     size_t n = lt->buf.bytes / sizeof(double);
+    nprb_populate(a, n * sizeof *a);
     for (size_t i = 0; i < n; i++)
         a[i] = 1.0;
     atomic_fetch_add(lt->ready, 1);

@@ -69,4 +69,5 @@ const struct nprb_experiment nprb_exp_thread_scaling = {.name = "thread_scaling"
                                                         .plan = plan,
                                                         .measure = nprb_measure_bandwidth,
                                                         .config = &section,
-                                                        .report = report};
+                                                        .report = report,
+                                                        .keeps_buffers = true};

@@ -2,6 +2,7 @@
 #include "host/place.h"
 
 #include "host/topo.h"
+#include "util/populate.h"
 #include "util/timer.h"
 
 #include <dirent.h>
@@ -346,6 +347,7 @@ double nprb_first_touch_bps(size_t bytes, enum nprb_thp_mode thp)
                           thp == NPRB_THP_HUGETLB ? NPRB_THP_SYSTEM : thp, err, sizeof err) != 0)
         return 0;
     uint64_t t0 = nprb_now_ns();
+    nprb_populate(buf.addr, buf.bytes); /* as every measurement's first touch does */
     memset(buf.addr, 1, buf.bytes);
     uint64_t ns = nprb_now_ns() - t0;
     /* The compiler may not drop the stores: the pages are read back through a volatile. */
@@ -365,7 +367,10 @@ int nprb_bind_range(void *addr, size_t bytes, unsigned node)
 
 void nprb_buffer_free(struct nprb_buffer *buf)
 {
-    if (!keep.on || buf->map_addr == NULL || buf->page_bytes == HUGE_PAGE_BYTES) {
+    /* Never a first-touch mapping: where its pages are depends on who touched them, which the
+     * key a request is matched by does not say. */
+    if (!keep.on || buf->map_addr == NULL || buf->page_bytes == HUGE_PAGE_BYTES ||
+        buf->policy == NPRB_MEM_FIRST_TOUCH) {
         unmap(buf);
         return;
     }

@@ -115,7 +115,9 @@ void nprb_buffer_free(struct nprb_buffer *buf);
  * census reads them back as before; smaps' huge-page count stays the point's own as long as the
  * sizes ascend (a kept mapping is never touched beyond the largest point so far).
  * Not for hugetlbfs pages (reserved whole at mmap), nor where fresh pages are what is measured
- * (first touch, balancing, page sizes): only the sweeps call it.
+ * (first touch, balancing, page sizes): only the experiments whose descriptor says keeps_buffers
+ * (the sweeps, bandwidth_matrix, thread_scaling and loaded_latency) call it. First-touch
+ * mappings are never kept (their key does not say who touched them).
  */
 void nprb_buffer_keep_begin(size_t capacity);
 
@@ -124,10 +126,10 @@ void nprb_buffer_keep_end(void);
 
 /**
  * How fast this host hands out new memory: @p bytes mapped with @p thp (hugetlbfs pages are
- * taken as the system's default), first touched by one thread, in bytes per second; 0 when the
- * memory cannot be had. Page faults cost from a few GB/s on bare metal to a tenth of that in
- * some virtual machines, and every measurement's setup pays them: the time estimate measures
- * them rather than assuming.
+ * taken as the system's default), first touched by one thread (nprb_populate(), then stores), in
+ * bytes per second; 0 when the memory cannot be had. Page faults cost from a few GB/s on bare metal
+ * to a tenth of that in some virtual machines, and every measurement's setup pays them: the time
+ * estimate measures them rather than assuming.
  */
 double nprb_first_touch_bps(size_t bytes, enum nprb_thp_mode thp);
 

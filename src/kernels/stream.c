@@ -4,6 +4,7 @@
 #include "kernels/chain.h"
 #include "kernels/stream_nt.h"
 #include "util/names.h"
+#include "util/populate.h"
 
 #include <stdio.h>
 
@@ -382,6 +383,14 @@ static void random_permutation(uint32_t *index, size_t n, uint64_t seed)
 void nprb_stream_init(const struct nprb_stream_args *args, uint64_t seed)
 {
     size_t n = args->n;
+    /* This thread's pages faulted in first, each where this thread's first store would put it,
+     * but without a trap per page. */
+    double *arrays[] = {args->a, args->b, args->c};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if (arrays[i] != NULL)
+            nprb_populate(arrays[i], n * sizeof(double));
+    if (args->index != NULL)
+        nprb_populate((void *)args->index, n * sizeof(uint32_t));
     if (args->a != NULL)
         for (size_t i = 0; i < n; i++)
             args->a[i] = INIT_A;

@@ -84,6 +84,8 @@ void nprb_kernel_bytes(const struct nprb_kernel *k, size_t n, size_t stride, uin
  * Writes the starting values every kernel's validation assumes into the arrays of @p args that
  * are not NULL (a = 1.0, b = 2.0, c = 0.5 per element), and when args->index is not NULL a
  * random permutation of 0..n-1 from @p seed into it (a cast away from const: the caller owns it).
+ * It is these pages' first touch: the calling thread faults them in (nprb_populate()) and so
+ * places them where its first store would.
  */
 void nprb_stream_init(const struct nprb_stream_args *args, uint64_t seed);
 

@@ -14,6 +14,8 @@
  *                      same host, rank 0 must stop waiting for its turn
  *   kill_last_rank     the job's last rank kills itself (SIGKILL) after its first checkpoint
  *   kill_writer        rank 0 kills itself after writing every row, before the rename
+ *   no_populate        pages are not faulted in ahead of their first store (nprb_populate()
+ *                      does nothing), as on kernels before 5.14: placement must not change
  *   term_writer        the same with SIGTERM (a scheduler's time limit): the temporary file goes
  *   term_in_balancing  SIGTERM while the balancing experiment has changed kernel.numa_balancing:
  *                      the handler must put the setting back

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file populate.h
+ * Pages faulted in by the calling thread before it writes them: what every buffer's first touch
+ * does first. The kernel allocates each page exactly as the thread's first store would (the
+ * VMA's policy, else the thread's node; a huge page where THP would give one), but in one system
+ * call instead of one trap per page. Where page faults are slow this is most of a measurement's
+ * setup: in a VM with shadow paging here, a 512 MiB memset ran at 0.31 GB/s and
+ * MADV_POPULATE_WRITE at 5.1 GB/s (8.4 GB/s with two threads).
+ */
+#ifndef NPRB_POPULATE_H
+#define NPRB_POPULATE_H
+
+#include <stddef.h>
+
+/**
+ * Faults in, for writing, the pages wholly inside [@p addr, @p addr + @p bytes), in address
+ * order, from the calling thread. A page shared with the bytes on either side is left to its
+ * first writer, so that chunks cut at any element keep first touch's own race for it.
+ * MADV_POPULATE_WRITE (Linux 5.14) where the kernel has it; elsewhere, or when the fault
+ * no_populate is injected, nothing: the caller's stores then fault the pages as before.
+ * @return bytes populated (0 when the kernel cannot, or on ENOMEM: the stores then fail or
+ * succeed as they would have).
+ */
+size_t nprb_populate(void *addr, size_t bytes);
+
+#endif

@@ -24,8 +24,9 @@ static const struct config_key keys[] = {
      "bandwidth against working-set size, per kernel, all cores of the first node"},
     {"sizes", KEY_SIZES, OFF(sizes), "auto", NPRB_KIB(2), NPRB_TIB(64),
      "bytes per array: auto or a list"},
-    {"max_size", KEY_SIZE, OFF(max_size_bytes), "0", 0, NPRB_TIB(64),
-     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB)"},
+    {"max_size", KEY_SIZE, OFF(max_size_bytes), "256MiB", 0, NPRB_TIB(64),
+     "largest auto size (256 MiB: 4x the L3 one core shares on most CPUs); 0 means 4x the "
+     "last-level cache hwloc reports (at most 1 GiB)"},
     {"kernels", KEY_KERNELS, OFF(kernels), "read,copy,triad", 0, 0,
      "read write write_nt copy copy_nt scale add triad read_strided read_random"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,

@@ -39,14 +39,15 @@ static const struct config_key keys[] = {
     {"sizes", KEY_SIZES, OFF(sizes), "auto", NPRB_KIB(2), NPRB_TIB(64),
      "working sets: auto (2 KiB to max_size, points below, at and above each cache, and at 4x "
      "each for the random chase, which touches one 64 B line per 256 B) or a list"},
-    {"max_size", KEY_SIZE, OFF(max_size_bytes), "0", 0, NPRB_TIB(64),
-     "largest auto size; 0 means 4x the last-level cache (at most 1 GiB and 1/4 of free memory)"},
+    {"max_size", KEY_SIZE, OFF(max_size_bytes), "256MiB", 0, NPRB_TIB(64),
+     "largest auto size (256 MiB: 4x the L3 one core shares on most CPUs); 0 means 4x the "
+     "last-level cache hwloc reports (at most 1 GiB and 1/4 of free memory)"},
     {"patterns", KEY_PATTERNS, OFF(patterns), "random,stride:64,index_random", 0, 0,
      "random | random_full | stride:BYTES | index_random (independent loads through an index)"},
     {"tlb_window", KEY_SIZE, OFF(tlb_window_bytes), "256KiB", 0, NPRB_TIB(64),
      "window of the random pattern (0: whole set)"},
-    {"samples", KEY_INT, OFF(samples), "7", 3, 100000, "timed samples kept per point"},
-    {"sample_time", KEY_DURATION, OFF(sample_s), "2ms", 0, 0, "minimum length of one sample"},
+    {"samples", KEY_INT, OFF(samples), "5", 3, 100000, "timed samples kept per point"},
+    {"sample_time", KEY_DURATION, OFF(sample_s), "1ms", 0, 0, "minimum length of one sample"},
 };
 NPRB_CONFIG_SECTION(section, "latency_sweep", keys, struct latency_sweep_config);
 

@@ -23,9 +23,12 @@
  * memcpy 41 (what STREAM's copy compiles to) and rep movsb 54-58, so 1.0-1.4x; write_nt 42-43
  * against memset to a non-zero byte 42-43 and rep stosq 42, so 1.00x (memset to zero reads
  * 60-88 GB/s: zeros are cheaper to the memory system than any value, and no peer's kernel writes
- * them). Streaming four pages at once, as glibc's large copy does, was measured and is not used:
- * no faster for the write (42.5 against 42.6) and a third slower for the copy (38 against 57) on
- * this CPU, which is also why glibc's memcpy trails copy_nt here. On the Intel Xeon of issue 19
+ * them). Streaming four pages at once, as glibc's large copy does: no faster for the write
+ * (42.5 against 42.6) and a third slower for the copy (38 against 57) on that CPU, which is also
+ * why glibc's memcpy trails copy_nt there. On the Zen 5 EPYC guest of stop 23 (a noisier host:
+ * the same kernel read 13 to 35 GB/s from run to run) the four-page write led the single stream
+ * in every run, by 1.3-2.0x, so write_nt streams four pages (below); the four-page copy led in
+ * some runs and trailed in others, so copy_nt keeps one stream. On the Intel Xeon of issue 19
  * glibc's copy led copy_nt by 6-8%; that gap is not reproduced or closed here (no such CPU). */
 
 /* Elements before @p p reaches an @p align-byte boundary, at most @p n. Doubles are 8-byte
@@ -37,6 +40,15 @@ static size_t head_of(const double *p, size_t n, size_t align)
     return head < n ? head : n;
 }
 
+/* The write streams four pages at once, a line of each in turn (glibc's large memcpy and memset
+ * interleave pages the same way): four open DRAM pages instead of one, and the memory controller
+ * has four streams to schedule. On the AMD EPYC (Zen 5) guest of stop 23 (bench/peer_loops,
+ * 640 MiB, best of 5 alternating rounds): 1.3 to 2.0 times a single stream's GB/s in each of
+ * eight runs, with one thread and with two; on the earlier EPYC guest of issue 19 the two were
+ * equal (42.5 against 42.6). */
+#define PAGE_DOUBLES 512                 /* 4 KiB */
+#define GROUP_DOUBLES (4 * PAGE_DOUBLES) /* the four pages written together */
+
 /* One 64-byte store is one whole line: the write-combining buffer fills in one go. */
 __attribute__((target("avx512f"))) static void write_avx512f(double *a, size_t n, double x)
 {
@@ -44,6 +56,10 @@ __attribute__((target("avx512f"))) static void write_avx512f(double *a, size_t n
     for (size_t j = 0; j < i; j++)
         a[j] = x;
     const __m512d v = _mm512_set1_pd(x);
+    for (; i + GROUP_DOUBLES <= n; i += GROUP_DOUBLES)
+        for (size_t j = i; j < i + PAGE_DOUBLES; j += 8)
+            for (size_t page = 0; page < GROUP_DOUBLES; page += PAGE_DOUBLES)
+                _mm512_stream_pd(a + j + page, v);
     for (; i + 8 <= n; i += 8)
         _mm512_stream_pd(a + i, v);
     for (; i < n; i++)
@@ -69,10 +85,16 @@ __attribute__((target("avx512f"))) static void copy_avx512f(double *c, const dou
  * transfers. */
 __attribute__((target("avx2"))) static void write_avx2(double *a, size_t n, double x)
 {
-    size_t i = head_of(a, n, 32);
+    size_t i = head_of(a, n, 64); /* a line, for the four-page loop */
     for (size_t j = 0; j < i; j++)
         a[j] = x;
     const __m256d v = _mm256_set1_pd(x);
+    for (; i + GROUP_DOUBLES <= n; i += GROUP_DOUBLES)
+        for (size_t j = i; j < i + PAGE_DOUBLES; j += 8)
+            for (size_t page = 0; page < GROUP_DOUBLES; page += PAGE_DOUBLES) {
+                _mm256_stream_pd(a + j + page, v);
+                _mm256_stream_pd(a + j + page + 4, v);
+            }
     for (; i + 4 <= n; i += 4)
         _mm256_stream_pd(a + i, v);
     for (; i < n; i++)
@@ -95,10 +117,15 @@ __attribute__((target("avx2"))) static void copy_avx2(double *c, const double *a
 /* SSE2 is part of x86-64 itself: this path needs no target attribute and runs everywhere. */
 static void write_sse2(double *a, size_t n, double x)
 {
-    size_t i = head_of(a, n, 16);
+    size_t i = head_of(a, n, 64); /* a line, for the four-page loop */
     for (size_t j = 0; j < i; j++)
         a[j] = x;
     const __m128d v = _mm_set1_pd(x);
+    for (; i + GROUP_DOUBLES <= n; i += GROUP_DOUBLES)
+        for (size_t j = i; j < i + PAGE_DOUBLES; j += 8)
+            for (size_t page = 0; page < GROUP_DOUBLES; page += PAGE_DOUBLES)
+                for (size_t k = 0; k < 8; k += 2)
+                    _mm_stream_pd(a + j + page + k, v);
     for (; i + 2 <= n; i += 2)
         _mm_stream_pd(a + i, v);
     for (; i < n; i++)

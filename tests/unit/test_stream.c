@@ -364,8 +364,11 @@ static void check_simd_path(void)
  * from a line) and tail length, with source and destination misaligned differently. */
 static void check_nt_variant(const struct nprb_nt_variant *v)
 {
-    static const size_t sizes[] = {0, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 100, 1001};
-    enum { MAX = (1001 + 2 * GUARD + 8 + 7) / 8 * 8 }; /* whole lines: aligned_alloc's rule */
+    /* Past 2048 elements the write streams four pages at once: one group and less, several
+     * groups and a tail of whole lines and of elements. */
+    static const size_t sizes[] = {0,  1,  2,  3,   4,    7,    8,    9,    15,  16,
+                                   17, 31, 33, 100, 1001, 2047, 2048, 2055, 6157};
+    enum { MAX = (6157 + 2 * GUARD + 8 + 7) / 8 * 8 }; /* whole lines: aligned_alloc's rule */
     double *dst = aligned_alloc(64, MAX * sizeof *dst);
     double *src = aligned_alloc(64, MAX * sizeof *src);
     if (dst == NULL || src == NULL) {

@@ -18,7 +18,7 @@ out="$outdir/memory-refused.h5"
 rm -f "$out"
 "$here/expect.sh" 1 "cannot place ${size_mib} MiB on NUMA node 0: it has [0-9]+ MiB free" -- \
     "$exe" -c "$config" -o "$out" --set "latency_matrix.size=${size_mib}MiB" \
-    --set bandwidth_matrix.enabled=false
+    --set latency_matrix.policies=interleave,first_touch --set bandwidth_matrix.enabled=false
 /usr/bin/python3 - "$out" <<'PY'
 import sys, h5py
 with h5py.File(sys.argv[1], "r") as f:

@@ -29,9 +29,10 @@ static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "the chase and a read with 4 KiB, transparent huge and hugetlb pages side by side: what the "
      "TLB costs"},
-    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", INT64_C(2) << 20, INT64_C(64) << 40,
+    {"size", KEY_SIZE, OFF(size_bytes), "128MiB", INT64_C(2) << 20, INT64_C(64) << 40,
      "working set of the chase and the read, in the first CPU node's memory (past the reach of "
-     "the TLB with 4 KiB pages; hugetlb needs as many 2 MiB pages free in the node's pool)"},
+     "the TLB with 4 KiB pages, 12 MiB or less on current CPUs; hugetlb needs as many 2 MiB "
+     "pages free in the node's pool)"},
     {"samples", KEY_INT, OFF(samples), "11", 3, 100000, "timed chase samples kept per page size"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "2ms", 0, 0, "minimum length of one sample"},
     {"threads", KEY_THREADS, OFF(threads), "1", 1, 4096,

@@ -46,7 +46,7 @@ static size_t head_of(const double *p, size_t n, size_t align)
  * 640 MiB, best of 5 alternating rounds): 1.3 to 2.0 times a single stream's GB/s in each of
  * eight runs, with one thread and with two; on the earlier EPYC guest of issue 19 the two were
  * equal (42.5 against 42.6). */
-#define PAGE_DOUBLES 512                 /* 4 KiB */
+#define PAGE_DOUBLES ((size_t)512)       /* 4 KiB */
 #define GROUP_DOUBLES (4 * PAGE_DOUBLES) /* the four pages written together */
 
 /* One 64-byte store is one whole line: the write-combining buffer fills in one go. */

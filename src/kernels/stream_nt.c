@@ -27,7 +27,7 @@
  * (42.5 against 42.6) and a third slower for the copy (38 against 57) on that CPU, which is also
  * why glibc's memcpy trails copy_nt there. On the Zen 5 EPYC guest of stop 23 (a noisier host:
  * the same kernel read 13 to 35 GB/s from run to run) the four-page write led the single stream
- * in every run, by 1.3-2.0x, so write_nt streams four pages (below); the four-page copy led in
+ * in every run, by 1.25-2.0x, so write_nt streams four pages (below); the four-page copy led in
  * some runs and trailed in others, so copy_nt keeps one stream. On the Intel Xeon of issue 19
  * glibc's copy led copy_nt by 6-8%; that gap is not reproduced or closed here (no such CPU). */
 
@@ -43,9 +43,10 @@ static size_t head_of(const double *p, size_t n, size_t align)
 /* The write streams four pages at once, a line of each in turn (glibc's large memcpy and memset
  * interleave pages the same way): four open DRAM pages instead of one, and the memory controller
  * has four streams to schedule. On the AMD EPYC (Zen 5) guest of stop 23 (bench/peer_loops,
- * 640 MiB, best of 5 alternating rounds): 1.3 to 2.0 times a single stream's GB/s in each of
- * eight runs, with one thread and with two; on the earlier EPYC guest of issue 19 the two were
- * equal (42.5 against 42.6). */
+ * 640 MiB, best of 5 alternating rounds): 1.25 to 2.0 times a single stream's GB/s in each of
+ * ten runs, with one thread and with two (quiet: 27.9 against 16.7 and 37.2 against 29.7; the
+ * best peer, memset to a non-zero byte, 18.4 and 30.7); on the earlier EPYC guest of issue 19
+ * the two were equal (42.5 against 42.6). */
 #define PAGE_DOUBLES ((size_t)512)       /* 4 KiB */
 #define GROUP_DOUBLES (4 * PAGE_DOUBLES) /* the four pages written together */
 

@@ -103,13 +103,12 @@ static bool prepare(const struct nprb_latency_request *req, struct nprb_buffer *
  * chasing node's cores share the work, each a contiguous 2 MiB-aligned share from its own core,
  * so a first-touch buffer still lands on that node: where a page fault costs microseconds (a
  * VM's shadow paging here: 0.3 GB/s from one thread), a 1 GiB chain spent most of its setup
- * there. The kernel faults the pages in one call where it can, each is then written once (the
- * first store is what a VM charges for); else a memset does both. A helper that cannot be
- * pinned leaves its share to the chasing thread. */
+ * there (nprb_fault_in()). A helper that cannot be pinned leaves its share to the chasing
+ * thread. */
 static void fault_in(hwloc_topology_t hw, const struct nprb_latency_request *req,
                      const struct nprb_buffer *buf)
 {
-    const size_t block = 2UL << 20, page = 4096;
+    const size_t block = 2UL << 20;
     size_t blocks = (buf->bytes + block - 1) / block;
     const unsigned *helpers = req->touch_pu_count > 1 ? req->touch_pus : NULL;
     int team = helpers != NULL ? req->touch_pu_count : 1;
@@ -125,19 +124,15 @@ static void fault_in(hwloc_topology_t hw, const struct nprb_latency_request *req
         size_t end = blocks * (size_t)(t + 1) / (size_t)n * block;
         if (end > buf->bytes)
             end = buf->bytes;
-        char *p = (char *)buf->addr + first;
         if (!pinned)
             unpinned++;
-        else if (first < end && nprb_populate(p, end - first) == 0)
-            memset(p, 0, end - first);
-        else
-            for (size_t off = 0; first + off < end; off += page)
-                ((volatile char *)p)[off] = 0;
+        else if (first < end)
+            nprb_fault_in((char *)buf->addr + first, end - first);
         if (pinned && helpers != NULL && n > 1)
             nprb_unpin_thread(&pin);
     }
-    if (unpinned > 0 && nprb_populate(buf->addr, buf->bytes) == 0)
-        memset(buf->addr, 0, buf->bytes);
+    if (unpinned > 0)
+        nprb_fault_in(buf->addr, buf->bytes);
 }
 
 static void measure(hwloc_topology_t hw, const struct nprb_latency_request *req,

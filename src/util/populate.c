@@ -4,6 +4,7 @@
 #include "util/fault.h"
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -27,4 +28,18 @@ size_t nprb_populate(void *addr, size_t bytes)
     if (madvise((char *)addr + head, whole, MADV_POPULATE_WRITE) != 0)
         return 0;
     return whole;
+}
+
+void nprb_fault_in(void *addr, size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    if (nprb_populate(addr, bytes) == 0) {
+        memset(addr, 0, bytes);
+        return;
+    }
+    volatile char *p = addr;
+    for (size_t off = 0; off < bytes; off += 4096)
+        p[off] = 0;
+    p[bytes - 1] = 0; /* the last page, where the stride stepped over it */
 }

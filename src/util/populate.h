@@ -24,4 +24,12 @@
  */
 size_t nprb_populate(void *addr, size_t bytes);
 
+/**
+ * Every page of [@p addr, @p addr + @p bytes) faulted in and written once, in address order, from
+ * the calling thread: nprb_populate(), then one store per page (the first store is what a VM with
+ * shadow paging charges for); where the kernel cannot populate, a memset does both. The bytes are
+ * zero afterwards only where the memset ran: for buffers whose contents are written next.
+ */
+void nprb_fault_in(void *addr, size_t bytes);
+
 #endif

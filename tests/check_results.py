@@ -13,7 +13,9 @@ import h5py
 REQUIRED_ATTRS = ["schema", "schema_version", "software_version", "git_revision", "start_utc",
                   "end_utc", "command_line", "config", "mpi_library", "world_size",
                   "host_count", "complete", "hosts_ok", "hosts_failed"]
-TABLES = ["hosts", "numa_nodes", "distances", "latency", "bandwidth", "placement"]
+TABLES = ["hosts", "numa_nodes", "distances", "latency", "bandwidth", "placement", "counters"]
+SOFTWARE = ("task_clock", "page_faults", "cpu_migrations", "context_switches")
+CORE = ("cycles", "instructions", "llc_loads", "llc_load_misses", "dtlb_load_misses")
 PLACED = 0.99
 
 
@@ -171,6 +173,67 @@ def check_placement(c, f):
                      f"{row['size_bytes']} bytes")
 
 
+def sample_seconds(table, row):
+    """The fastest and the slowest kept sample's seconds, times the samples: bounds of the time
+    one thread's counters were enabled."""
+    if table == "bandwidth":
+        passes = int(row["passes_per_sample"]) * int(row["repetitions"])
+        per_pass = int(row["program_bytes"]) / 1e9
+        return (passes * per_pass / float(row["gbs_best"]),
+                passes * per_pass / float(row["gbs_worst"]))
+    accesses = int(row["accesses_per_sample"]) * int(row["samples"]) * 1e-9
+    return accesses * float(row["latency_ns_min"]), accesses * float(row["latency_ns_max"])
+
+
+def check_counters(c, f):
+    """Every measured row has its software counts, each consistent with the row's own samples:
+    the counters were enabled for the kept samples (no less than the fastest sample allows, no
+    more than the slowest), and task_clock is CPU time within that. An event the rank cannot
+    count has its not_applicable row with a reason and no row per measurement."""
+    rows = f["counters"][()]
+    unavailable = {}
+    counted = {}
+    for row in rows:
+        rank, event = int(row["rank"]), text(row["event"])
+        where = f"/counters rank {rank} measurement {row['measurement']} {event}"
+        status = text(row["status"])
+        if int(row["measurement"]) == -1:
+            c.expect(status == "not_applicable" and text(row["note"]),
+                     f"{where}: a rank row must be not_applicable with a reason")
+            unavailable.setdefault(rank, set()).add(event)
+            continue
+        c.expect(status == "ok", f"{where}: status {status}: {text(row['note'])}")
+        c.expect(event not in unavailable.get(rank, ()), f"{where}: counted, yet not_applicable")
+        counted[(rank, int(row["measurement"]), event)] = row
+    for rank in set(int(r) for r in f["hosts"]["rank"]):
+        c.expect(not set(SOFTWARE) & unavailable.get(rank, set()),
+                 f"rank {rank}: software events not countable: Linux counts them everywhere")
+    for table in ("latency", "bandwidth"):
+        for row in f[table][()]:
+            if text(row["status"]) != "ok":
+                continue
+            rank, m = int(row["rank"]), int(row["measurement"])
+            where = f"/{table} rank {rank} measurement {m}"
+            for event in SOFTWARE + CORE:
+                if event not in unavailable.get(rank, ()):
+                    c.expect((rank, m, event) in counted, f"{where}: no {event} row")
+            task = counted.get((rank, m, "task_clock"))
+            if task is None:
+                continue
+            threads = int(task["threads"])
+            c.expect(threads == int(row["threads"]) if table == "bandwidth" else threads == 1,
+                     f"{where}: task_clock of {threads} thread(s)")
+            enabled = float(task["time_enabled_s"])
+            fastest, slowest = sample_seconds(table, row)
+            c.expect(enabled / threads >= 0.95 * fastest and
+                     enabled / threads <= 1.25 * slowest + 0.004,
+                     f"{where}: counters enabled {enabled / threads:.6f} s a thread, the samples "
+                     f"took {fastest:.6f} to {slowest:.6f} s")
+            cpu = float(task["value_scaled"]) * 1e-9
+            c.expect(0 < cpu <= 1.02 * enabled + 0.001 and cpu >= 0.25 * enabled,
+                     f"{where}: task_clock {cpu:.6f} s against {enabled:.6f} s enabled")
+
+
 def check_topology(c, f):
     hosts = {int(r["rank"]): int(r["numa_nodes"]) for r in f["hosts"][()]}
     nodes = Counter(int(r) for r in f["numa_nodes"]["rank"])
@@ -199,6 +262,7 @@ def main():
                                          "latency_ns_p99", "latency_ns_max"])
             check_rows(c, f, "bandwidth", ["gbs_worst", "gbs_median", "gbs_best"])
             check_placement(c, f)
+            check_counters(c, f)
             check_topology(c, f)
             check_topology_xml(c, f)
     for failure in c.failures:

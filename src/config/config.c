@@ -46,6 +46,28 @@ const struct nprb_config_section nprb_config_memory = {"memory", memory_keys,
                                                        sizeof memory_keys / sizeof memory_keys[0],
                                                        sizeof(struct nprb_memory_config)};
 
+#define COUNTERS(field) offsetof(struct nprb_counters_config, field)
+static const struct config_key counters_keys[] = {
+    {"enabled", KEY_BOOL, COUNTERS(enabled), "true", 0, 0,
+     "count beside every measurement (/counters), outside its timed samples"},
+    {"groups", KEY_GROUPS, COUNTERS(groups), "software,core,uncore,vmstat", 0, 0,
+     "software: task-clock, page faults, migrations, context switches; core: cycles, "
+     "instructions, LLC and dTLB misses (a CPU PMU); uncore: memory-controller bytes (root or "
+     "CAP_PERFMON); vmstat: /proc/vmstat deltas"},
+};
+const struct nprb_config_section nprb_config_counters = {
+    "counters", counters_keys, sizeof counters_keys / sizeof counters_keys[0],
+    sizeof(struct nprb_counters_config)};
+
+unsigned nprb_config_counter_groups(const struct nprb_config *cfg)
+{
+    const struct nprb_counters_config *c = nprb_config_section(cfg, &nprb_config_counters);
+    unsigned groups = 0;
+    for (int i = 0; c != NULL && c->enabled && i < c->groups.count; i++)
+        groups |= NPRB_COUNTER_GROUP_BIT(c->groups.group[i]);
+    return groups;
+}
+
 #define N_KEYS (sizeof nprb_config_keys / sizeof nprb_config_keys[0])
 const size_t nprb_config_key_count = N_KEYS;
 _Static_assert(N_KEYS <= NPRB_CONFIG_MAX_KEYS, "raise NPRB_CONFIG_MAX_KEYS");
@@ -163,6 +185,14 @@ static int add_name(void *arg, const char *item, char *why, size_t len)
         parsed = nprb_touch_mode_parse(item, &m, why, len);
         if (parsed == 0 && at < NPRB_MAX_LIST)
             l->mode[at] = m;
+        break;
+    }
+    case KEY_GROUPS: {
+        struct nprb_counter_group_list *l = a->list;
+        enum nprb_counter_group g;
+        parsed = nprb_counter_group_parse(item, &g, why, len);
+        if (parsed == 0 && at < NPRB_MAX_LIST)
+            l->group[at] = g;
         break;
     }
     case KEY_POLICIES: {
@@ -303,6 +333,7 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
     case KEY_PATTERNS:
     case KEY_KERNELS:
     case KEY_MODES:
+    case KEY_GROUPS:
     case KEY_POLICIES: {
         /* Parsed into a copy of the list's struct, which replaces the list only when whole. */
         union {
@@ -310,13 +341,16 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
             struct nprb_pattern_list patterns;
             struct nprb_policy_list policies;
             struct nprb_touch_list modes;
+            struct nprb_counter_group_list groups;
         } parsed;
         size_t size = key->kind == KEY_PATTERNS   ? sizeof parsed.patterns
                       : key->kind == KEY_MODES    ? sizeof parsed.modes
                       : key->kind == KEY_POLICIES ? sizeof parsed.policies
+                      : key->kind == KEY_GROUPS   ? sizeof parsed.groups
                                                   : sizeof parsed.kernels;
         memset(&parsed, 0, sizeof parsed);
-        if (key->kind == KEY_POLICIES && strcasecmp(text, "none") == 0) {
+        if ((key->kind == KEY_POLICIES || key->kind == KEY_GROUPS) &&
+            strcasecmp(text, "none") == 0) {
             memcpy(field, &parsed, size);
             return 0;
         }
@@ -334,7 +368,8 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
 bool nprb_config_key_is_list(const struct config_key *key)
 {
     return key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
-           key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES;
+           key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES ||
+           key->kind == KEY_GROUPS;
 }
 
 /* Config text reaches messages as given: a key quoted in YAML ("\e[2J": 1) or a --set line may

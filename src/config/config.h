@@ -7,6 +7,7 @@
 #ifndef NPRB_CONFIG_H
 #define NPRB_CONFIG_H
 
+#include "host/counters.h"
 #include "host/place.h"
 #include "kernels/pattern.h"
 #include "kernels/stream.h"
@@ -46,6 +47,11 @@ struct nprb_touch_list {
     enum nprb_touch_mode mode[NPRB_MAX_LIST];
 };
 
+struct nprb_counter_group_list {
+    int count;
+    enum nprb_counter_group group[NPRB_MAX_LIST];
+};
+
 /** Which CPU-node / memory-node pairs a matrix measures. */
 enum nprb_pairs { NPRB_PAIRS_LOCAL, NPRB_PAIRS_ALL };
 
@@ -69,6 +75,7 @@ enum key_kind {
     KEY_FROM,     /* first | every: which CPU nodes a sweep runs from */
     KEY_MODES,    /* a list of first-touch modes */
     KEY_COUNTS,   /* a list of plain whole numbers */
+    KEY_GROUPS,   /* none, or a list of counter groups */
 };
 
 struct config_key {
@@ -126,6 +133,16 @@ struct nprb_memory_config {
  */
 extern const struct nprb_config_section nprb_config_memory;
 
+/** The counters.* keys: which counters go beside every measurement (/counters). */
+struct nprb_counters_config {
+    bool enabled;                          /**< counters.enabled */
+    struct nprb_counter_group_list groups; /**< counters.groups */
+};
+
+/** The config's own section of counters.* keys (config.c), added after memory.*. */
+extern const struct nprb_config_section nprb_config_counters;
+
+
 struct nprb_config {
     uint64_t seed;     /**< seed of every random chain; recorded in the file */
     double watchdog_s; /**< longest one measurement may take; a host silent twice as long is hung */
@@ -175,6 +192,13 @@ int nprb_config_add_section(struct nprb_config *cfg, const struct nprb_config_se
 /** The struct of @p section in @p cfg, or NULL when it was not added (a bare config of tests). */
 const void *nprb_config_section(const struct nprb_config *cfg,
                                 const struct nprb_config_section *section);
+
+/**
+ * The NPRB_COUNTER_GROUP_BIT()s @p cfg asks every measurement to count: 0 when counters are off
+ * or the config never added the section.
+ */
+unsigned nprb_config_counter_groups(const struct nprb_config *cfg);
+
 
 /**
  * Where the value of the key called @p name ("latency_matrix.size") is kept in @p cfg, or NULL

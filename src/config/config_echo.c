@@ -72,6 +72,8 @@ static const char *list_name(enum key_kind kind, const void *field, int i)
         return nprb_touch_mode_name(((const struct nprb_touch_list *)field)->mode[i]);
     case KEY_POLICIES:
         return nprb_mem_policy_name(((const struct nprb_policy_list *)field)->policy[i]);
+    case KEY_GROUPS:
+        return nprb_counter_group_name(((const struct nprb_counter_group_list *)field)->group[i]);
     default:
         return nprb_kernel_get(((const struct nprb_kernel_list *)field)->id[i])->name;
     }
@@ -139,8 +141,9 @@ static void value_text(const struct nprb_config *cfg, size_t index, char *buf, s
         snprintf(buf, len, "%s",
                  *(const enum nprb_sweep_from *)field == NPRB_SWEEP_FROM_EVERY ? "every" : "first");
         return;
+    case KEY_GROUPS:
     case KEY_POLICIES:
-        if (((const struct nprb_policy_list *)field)->count == 0) {
+        if (*(const int *)field == 0) { /* every typed list starts with its count */
             snprintf(buf, len, "none");
             return;
         }
@@ -283,6 +286,12 @@ static void allowed_text(const struct config_key *key, char *buf, size_t len)
             if (NPRB_EXTRA_POLICIES & NPRB_MEM_POLICY_BIT(p))
                 used += (size_t)snprintf(buf + used, len - used, "%s %s", n++ ? "," : "",
                                          nprb_mem_policy_name((enum nprb_mem_policy)p));
+        return;
+    case KEY_GROUPS:
+        used = (size_t)snprintf(buf, len, "none | list of:");
+        for (int g = 0; g < NPRB_N_COUNTER_GROUPS && used < len; g++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s", g ? "," : "",
+                                     nprb_counter_group_name((enum nprb_counter_group)g));
         return;
     case KEY_THP:
         used = 0;

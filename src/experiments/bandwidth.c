@@ -19,6 +19,7 @@ static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx
     NPRB_SET_TEXT(row->kernel, kernel->name);
     row->stride_bytes = kernel->uses_stride ? item->stride_bytes : 0;
     row->gbs_best = row->gbs_median = row->gbs_worst = row->bus_gbs_best = NAN;
+    row->mc_bytes = row->mc_bus_ratio = NAN;
     row->huge_page_frac = -1;
     row->pages_on_target_frac = NAN;
 }
@@ -47,6 +48,22 @@ static unsigned node_of_pu(const struct nprb_topo *topo, unsigned pu)
                 return nprb_topo_node(topo, i)->os_index;
     }
     return 0;
+}
+
+/* What the memory controllers moved beside what the kernel's formula says the bus carried. */
+static void memory_controller_bytes(struct nprb_bandwidth_row *row,
+                                    const struct nprb_uncore_counts *uncore)
+{
+    row->mc_bytes = row->mc_bus_ratio = NAN;
+    if (uncore->sockets == 0)
+        return;
+    row->mc_bytes = 0;
+    for (int e = 0; e < NPRB_N_UNCORE_EVENTS; e++)
+        for (int s = 0; s < uncore->sockets; s++)
+            row->mc_bytes += uncore->bytes[e][s];
+    double computed = (double)row->bus_bytes * (double)row->passes_per_sample *
+                      (double)row->repetitions;
+    row->mc_bus_ratio = computed > 0 ? row->mc_bytes / computed : NAN;
 }
 
 enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct nprb_plan_item *item,
@@ -96,17 +113,19 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
         .serial_pu = serial_pu,
         .thread_nodes = rules->per_thread_census ? thread_nodes : NULL,
         .chunk_align = rules->chunk_align,
+        .counter_groups = nprb_config_counter_groups(ctx->cfg),
     };
     struct nprb_bandwidth_result res;
-    struct nprb_numastat_snapshot counters;
-    nprb_numastat_take(ctx->topo, &counters);
+    struct nprb_kernel_snapshot before;
+    nprb_kernel_snapshot_take(ctx, &before);
     nprb_bandwidth_run(nprb_topo_hwloc(ctx->topo), &req, &res);
-    nprb_record_numastat(ctx, row.measurement, row.experiment, &counters);
-    nprb_numastat_free(&counters);
+    nprb_record_counters(ctx, row.measurement, row.experiment, &before, &res.counts, &res.uncore);
+    nprb_kernel_snapshot_free(&before);
     row.program_bytes = res.program_bytes;
     row.bus_bytes = res.bus_bytes;
     row.page_bytes = res.page_bytes;
     row.passes_per_sample = res.passes_per_sample;
+    memory_controller_bytes(&row, &res.uncore);
     row.huge_page_frac = res.huge_page_frac;
     if (res.note[0] != '\0')
         NPRB_SET_TEXT(row.note, res.note);

@@ -49,6 +49,8 @@ struct team {
     struct nprb_cpus_seen *cpus;
     size_t align;
     double local_frac;
+    struct nprb_counts *counts;  /* the team's, summed */
+    struct nprb_uncore *uncore; /* NULL: the memory controllers are not counted */
 };
 
 static struct nprb_stream_args thread_args(const struct team *tm, struct chunk c)
@@ -131,6 +133,8 @@ static void stream_team(struct team *tm)
 #pragma omp atomic
             tm->pin_failures++;
         }
+        struct nprb_thread_counters counters;
+        nprb_thread_counters_open(&counters, req->counter_groups);
         struct nprb_stream_args args = thread_args(tm, chunk_of(tm->n, team, t, tm->align));
         if (req->init == NPRB_INIT_MISMATCHED) {
             int writer_of = (t + team / 2) % team;
@@ -155,8 +159,16 @@ static void stream_team(struct team *tm)
         tm->passes = req->sample_s > 0
                          ? passes_for((double)(nprb_now_ns() - tm->t0) * 1e-9, req->sample_s, tick)
                          : 1;
-        /* Sample -1 is discarded: first-touch faults and cold TLBs belong to no sample. */
+        /* Sample -1 is discarded: first-touch faults and cold TLBs belong to no sample. The
+         * counters count the kept samples: every thread enables its own before the barrier that
+         * precedes the first, and disables them after the barrier that ends the last. */
         for (int r = -1; r < req->repetitions; r++) {
+            if (r == 0) {
+                nprb_thread_counters_start(&counters);
+#pragma omp single
+                if (tm->uncore != NULL)
+                    nprb_uncore_start(tm->uncore);
+            }
 #pragma omp single
             tm->t0 = nprb_now_ns();
             for (uint64_t p = 0; p < tm->passes; p++)
@@ -168,6 +180,12 @@ static void stream_team(struct team *tm)
                     tm->seconds[r] = (double)(nprb_now_ns() - tm->t0) * 1e-9 / (double)tm->passes;
             }
         }
+        nprb_thread_counters_stop(&counters);
+#pragma omp single nowait
+        if (tm->uncore != NULL)
+            nprb_uncore_stop(tm->uncore);
+#pragma omp critical(nprb_team_counts)
+        nprb_thread_counters_collect(&counters, tm->counts);
         if (inject_corruption && args.n > 0)
             args.a[args.n / 2] += 1.0;
         size_t bad_index;
@@ -258,7 +276,9 @@ void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request
                       .census = &res->census,
                       .cpus = &res->cpus,
                       .align = req->chunk_align ? req->chunk_align : 8,
-                      .local_frac = -1};
+                      .local_frac = -1,
+                      .counts = &res->counts};
+    res->counts.groups = req->counter_groups;
     nprb_kernel_bytes(req->kernel, req->bytes_per_array / sizeof(double),
                       req->stride_bytes / sizeof(double) > 0 ? req->stride_bytes / sizeof(double)
                                                              : 1,
@@ -272,7 +292,14 @@ void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request
     if (allocate(&tm, buffers, res) == 0 && prepare_pages(&tm, res) == 0) {
         /* Exactly the threads asked for: a dynamic team would break the chunk-to-core map. */
         omp_set_dynamic(0);
+        struct nprb_uncore uncore;
+        char why[8];
+        if ((req->counter_groups & NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_UNCORE)) &&
+            !nprb_uncore_unavailable(why, sizeof why) && nprb_uncore_open(&uncore) == 0)
+            tm.uncore = &uncore;
         stream_team(&tm);
+        if (tm.uncore != NULL)
+            nprb_uncore_collect(tm.uncore, &res->uncore);
         res->seconds = nprb_stats_of(tm.seconds, (size_t)req->repetitions);
         res->passes_per_sample = tm.passes;
         res->census_ok = tm.census_ok;

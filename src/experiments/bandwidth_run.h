@@ -9,6 +9,8 @@
 #define NPRB_BANDWIDTH_RUN_H
 
 #include "config/config.h"
+#include "host/counters.h"
+#include "host/uncore.h"
 #include "kernels/stream.h"
 #include "host/place.h"
 #include "experiments/plan.h"
@@ -36,6 +38,7 @@ struct nprb_bandwidth_request {
     unsigned serial_pu;           /**< NPRB_INIT_SERIAL: the PU that writes everything */
     const unsigned *thread_nodes; /**< node (os index) of each thread; NULL: no local check */
     size_t chunk_align;           /**< elements; chunks start at multiples (0: 8, a line) */
+    unsigned counter_groups;      /**< NPRB_COUNTER_GROUP_BIT()s the team counts */
 };
 
 struct nprb_bandwidth_result {
@@ -51,6 +54,8 @@ struct nprb_bandwidth_result {
     struct nprb_cpus_seen cpus; /**< where the threads were when they finished */
     int bad_threads;            /**< threads whose validation failed */
     int threads_ran;            /**< threads OpenMP started (OMP_THREAD_LIMIT may cap them) */
+    struct nprb_counts counts;         /**< the team's, summed, over the kept samples */
+    struct nprb_uncore_counts uncore; /**< the memory controllers', over the same samples */
     int error;                  /**< errno of what failed, 0 when the run happened */
     char note[160];
 };

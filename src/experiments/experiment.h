@@ -16,8 +16,11 @@
 #include "experiments/plan.h"
 #include "results/results.h"
 #include "util/status.h"
+#include "host/counters.h"
 #include "host/topo.h"
+#include "host/uncore.h"
 #include "host/verify.h"
+#include "host/vmstat.h"
 
 struct nprb_context {
     const struct nprb_config *cfg;
@@ -155,19 +158,38 @@ bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, 
  */
 void nprb_record_cache_levels(struct nprb_context *ctx);
 
-/** Kernel allocation counters of every node (NPRB_NUMASTAT_FIELDS per node, node order). */
-struct nprb_numastat_snapshot {
+/**
+ * What the kernel had counted before a measurement: every node's allocation counters
+ * (NPRB_NUMASTAT_FIELDS per node, node order; NULL when unreadable) and /proc/vmstat.
+ */
+struct nprb_kernel_snapshot {
     int nodes;
-    uint64_t *values;
+    uint64_t *numastat;
+    struct nprb_vmstat vmstat;
+    bool vmstat_ok;
 };
 
-/** Reads every node's counters; values is NULL when unreadable. Free with the one below. */
-void nprb_numastat_take(const struct nprb_topo *topo, struct nprb_numastat_snapshot *snap);
-void nprb_numastat_free(struct nprb_numastat_snapshot *snap);
+/** Takes the snapshot. Free it with nprb_kernel_snapshot_free(). */
+void nprb_kernel_snapshot_take(const struct nprb_context *ctx, struct nprb_kernel_snapshot *snap);
+void nprb_kernel_snapshot_free(struct nprb_kernel_snapshot *snap);
 
-/** Appends one /numastat row per node: the change since @p before. */
-void nprb_record_numastat(struct nprb_context *ctx, int32_t measurement, const char *experiment,
-                          const struct nprb_numastat_snapshot *before);
+/**
+ * The counters beside a measurement: its /numastat rows (each node's change since @p before),
+ * and its /counters rows: the threads' counts of @p counts (NULL: the measurement counted
+ * none), the memory controllers' bytes of @p uncore (NULL: none) and the /proc/vmstat deltas
+ * since @p before (with counters.groups' vmstat). An event this host cannot count has no row
+ * here, but one of the rank's (nprb_record_counters_unavailable()).
+ */
+void nprb_record_counters(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+                          const struct nprb_kernel_snapshot *before,
+                          const struct nprb_counts *counts,
+                          const struct nprb_uncore_counts *uncore);
+
+/**
+ * Once per rank, before measuring: one /counters row (measurement -1, not_applicable) for each
+ * event counters.groups asks for that this host cannot count, with the reason.
+ */
+void nprb_record_counters_unavailable(struct nprb_context *ctx);
 
 /**
  * With transparent huge pages, interleave and first touch place whole 2 MiB blocks, not 4 KiB

@@ -44,6 +44,7 @@ struct nprb_latency_request nprb_latency_request_for(const struct nprb_context *
         .samples = item->samples,
         .sample_s = item->sample_s,
         .seed = ctx->cfg->seed,
+        .counter_groups = nprb_config_counter_groups(ctx->cfg),
     };
 }
 
@@ -67,11 +68,11 @@ enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct npr
     req.touch_pus = pus;
     req.touch_pu_count = pu_count;
     struct nprb_latency_result res;
-    struct nprb_numastat_snapshot counters;
-    nprb_numastat_take(ctx->topo, &counters);
+    struct nprb_kernel_snapshot before;
+    nprb_kernel_snapshot_take(ctx, &before);
     nprb_latency_run(nprb_topo_hwloc(ctx->topo), &req, &res);
-    nprb_record_numastat(ctx, row.measurement, row.experiment, &counters);
-    nprb_numastat_free(&counters);
+    nprb_record_counters(ctx, row.measurement, row.experiment, &before, &res.counts, NULL);
+    nprb_kernel_snapshot_free(&before);
     row.samples = item->samples;
     row.accesses_per_sample = res.accesses_per_sample;
     row.page_bytes = res.page_bytes;

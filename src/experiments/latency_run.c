@@ -49,14 +49,22 @@ static bool sample(struct nprb_walker *w, const struct nprb_latency_request *req
     double *ns = malloc((size_t)req->samples * sizeof *ns);
     if (ns == NULL)
         return false;
-    /* Sample -1 is discarded: it pays for whatever calibration left cold (TLB, caches). */
+    /* Sample -1 is discarded: it pays for whatever calibration left cold (TLB, caches). The
+     * counters count the kept samples, enabled and disabled between them, never inside. */
+    struct nprb_thread_counters tc;
+    nprb_thread_counters_open(&tc, req->counter_groups);
     for (int s = -1; s < req->samples; s++) {
+        if (s == 0)
+            nprb_thread_counters_start(&tc);
         uint64_t t0 = nprb_now_ns();
         req->pattern.desc->walk(w, steps);
         uint64_t dt = nprb_now_ns() - t0;
         if (s >= 0)
             ns[s] = (double)dt / (double)steps;
     }
+    nprb_thread_counters_stop(&tc);
+    res->counts.groups = req->counter_groups;
+    nprb_thread_counters_collect(&tc, &res->counts);
     res->ns = nprb_stats_of(ns, (size_t)req->samples);
     res->accesses_per_sample = steps;
     free(ns);

@@ -9,6 +9,7 @@
 #define NPRB_LATENCY_RUN_H
 
 #include "config/config.h"
+#include "host/counters.h"
 #include "experiments/experiment.h"
 #include "kernels/pattern.h"
 #include "host/place.h"
@@ -34,6 +35,7 @@ struct nprb_latency_request {
     int samples;
     double sample_s;
     uint64_t seed;
+    unsigned counter_groups; /**< NPRB_COUNTER_GROUP_BIT()s the chasing thread counts */
 };
 
 struct nprb_latency_result {
@@ -46,6 +48,7 @@ struct nprb_latency_result {
     bool census_ok;
     bool stayed_on_pu;
     struct nprb_cpus_seen cpus; /**< where the chasing thread was when it finished */
+    struct nprb_counts counts;  /**< the chasing thread's, over the kept samples */
     int error;                  /**< 0, or the errno of what failed (note says what) */
     bool wrong_answer;          /**< chain integrity or index sum check failed */
     char note[160];

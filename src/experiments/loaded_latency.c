@@ -125,7 +125,11 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
         .delay = item->delay_spins,
     };
     struct nprb_loaded_result res;
+    struct nprb_kernel_snapshot before;
+    nprb_kernel_snapshot_take(ctx, &before);
     nprb_loaded_run(nprb_topo_hwloc(ctx->topo), &req, &res);
+    nprb_record_counters(ctx, row.measurement, row.experiment, &before, &res.chase.counts, NULL);
+    nprb_kernel_snapshot_free(&before);
     int error = res.error ? res.error : res.chase.error;
     if (error != 0) {
         NPRB_SET_TEXT(row.note, res.error ? res.note : res.chase.note);

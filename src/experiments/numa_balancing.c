@@ -9,6 +9,7 @@
 #include "kernels/stream.h"
 #include "host/omp_env.h"
 #include "host/place.h"
+#include "host/vmstat.h"
 #include "util/timer.h"
 
 #include <errno.h>
@@ -99,7 +100,26 @@ struct series {
     int threads;
     struct nprb_balancing_row *row;
     int bad;
+    struct nprb_vmstat at_move; /* /proc/vmstat when the threads moved */
+    bool at_move_ok;
 };
+
+/* /proc/vmstat's change since the move into the row: -1 where the kernel has no counter. */
+static void vmstat_since_move(const struct series *s, struct nprb_balancing_row *row)
+{
+    struct nprb_vmstat now;
+    bool ok = s->at_move_ok && nprb_vmstat_read(NULL, &now) == 0;
+    const unsigned hint = 1u << NPRB_VMSTAT_NUMA_HINT_FAULTS,
+                   migrated = 1u << NPRB_VMSTAT_NUMA_PAGES_MIGRATED;
+    row->numa_hint_faults =
+        ok && (now.present & hint)
+            ? (int64_t)nprb_vmstat_delta(&s->at_move, &now, NPRB_VMSTAT_NUMA_HINT_FAULTS)
+            : -1;
+    row->numa_pages_migrated =
+        ok && (now.present & migrated)
+            ? (int64_t)nprb_vmstat_delta(&s->at_move, &now, NPRB_VMSTAT_NUMA_PAGES_MIGRATED)
+            : -1;
+}
 
 /* The master samples between barriers: all threads read for one interval, then the census. */
 static void run_series(struct series *s)
@@ -133,6 +153,7 @@ static void run_series(struct series *s)
             passes = pass_s > 0 && s->item->sample_s > pass_s
                          ? (uint64_t)(s->item->sample_s / pass_s)
                          : 1;
+            s->at_move_ok = nprb_vmstat_read(NULL, &s->at_move) == 0;
             t_move = t_interval = nprb_now_ns();
         }
         while (!done) {
@@ -145,6 +166,7 @@ static void run_series(struct series *s)
                 struct nprb_census census;
                 struct nprb_balancing_row *row = s->row;
                 row->t_s = (double)(now - t_move) * 1e-9;
+                vmstat_since_move(s, row);
                 row->read_gbs = (double)(s->n * sizeof(double)) * (double)passes /
                                 ((double)(now - t_interval) * 1e-9) * 1e-9;
                 const char *status = NPRB_ROW_INVALID;
@@ -199,7 +221,9 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
                                      .numa_balancing = item->balancing,
                                      .t_s = NAN,
                                      .frac_on_to = NAN,
-                                     .read_gbs = NAN};
+                                     .read_gbs = NAN,
+                                     .numa_hint_faults = -1,
+                                     .numa_pages_migrated = -1};
     NPRB_SET_TEXT(row.hostname, ctx->hostname);
     row.from_node = (int32_t)nprb_topo_node(ctx->topo, item->mem_node)->os_index;
     row.to_node = (int32_t)nprb_topo_node(ctx->topo, item->cpu_node)->os_index;
@@ -242,7 +266,11 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
                            .row = &row};
         row.threads = s.threads;
         omp_set_dynamic(0);
+        struct nprb_kernel_snapshot before;
+        nprb_kernel_snapshot_take(ctx, &before);
         run_series(&s);
+        nprb_record_counters(ctx, row.measurement, "numa_balancing", &before, NULL, NULL);
+        nprb_kernel_snapshot_free(&before);
         nprb_buffer_free(&buf);
         if (s.bad > 0) {
             NPRB_SET_TEXT(row.note, "validation failed: the read kernel summed wrong");
@@ -279,9 +307,11 @@ static bool report(FILE *out, const struct nprb_results *rows)
             header = true;
             fprintf(out,
                     "kernel.numa_balancing=%d: pages on the threads' node %5.1f%% -> %5.1f%% "
-                    "in %.1f s; read %.1f -> %.1f GB/s\n",
+                    "in %.1f s; read %.1f -> %.1f GB/s; %lld hinting faults, %lld pages "
+                    "migrated (system-wide)\n",
                     first->numa_balancing, 100 * first->frac_on_to, 100 * last->frac_on_to,
-                    last->t_s, first->read_gbs, last->read_gbs);
+                    last->t_s, first->read_gbs, last->read_gbs,
+                    (long long)last->numa_hint_faults, (long long)last->numa_pages_migrated);
         }
         i = j;
     }

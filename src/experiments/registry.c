@@ -68,7 +68,8 @@ int nprb_experiments_config_defaults(struct nprb_config *cfg, char *err, size_t 
     for (size_t k = 0;; k++) {
         /* memory.* where 0.2's key table had it: after its experiments' keys. */
         if (k == COUNT(config_order) &&
-            nprb_config_add_section(cfg, &nprb_config_memory, err, errlen) != 0)
+            (nprb_config_add_section(cfg, &nprb_config_memory, err, errlen) != 0 ||
+             nprb_config_add_section(cfg, &nprb_config_counters, err, errlen) != 0))
             return -1;
         const struct nprb_experiment *e = nth(config_order, COUNT(config_order), k);
         if (e == NULL)

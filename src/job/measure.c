@@ -262,6 +262,8 @@ void nprb_job_measure(void *arg)
     start_watchdog(job);
     if (job->log->level >= NPRB_LOG_INFO)
         nprb_watchdog_every(&job->watchdog, job->cli->progress_s, long_item);
+    if (job->plan.count > 0)
+        nprb_record_counters_unavailable(&ctx);
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
         bool new_phase = i == 0 || item->experiment != job->plan.items[i - 1].experiment;

@@ -79,6 +79,8 @@ static const char *const table_descriptions[NPRB_N_TABLES] = {
     [NPRB_TABLE_BALANCING] = "automatic NUMA balancing as a time series (one row per sample)",
     [NPRB_TABLE_HUGEPAGES] = "huge page pools of each node (one row per rank, node and page size)",
     [NPRB_TABLE_TOPOLOGY_XML] = "the host's hwloc topology (its first rank only)",
+    [NPRB_TABLE_COUNTERS] = "what the kernel, the CPU and the memory controllers counted during "
+                            "each measurement (one row per measurement and event)",
 };
 
 /* Columns added by a minor version after the major's first: a file of an older minor lacks
@@ -98,6 +100,19 @@ static const struct added_column {
     {"loaded_latency", "cpus", 4},
     {"loaded_latency", "flags", 4},
     {"balancing", "pages_unreported", 4},
+    {"bandwidth", "mc_bytes", 7},
+    {"bandwidth", "mc_bus_ratio", 7},
+    {"balancing", "numa_hint_faults", 7},
+    {"balancing", "numa_pages_migrated", 7},
+};
+
+/* Tables added by a minor version after the major's first: a file of an older minor lacks them,
+ * and is read as if they had no rows. */
+static const struct added_table {
+    enum nprb_table_id table;
+    int minor;
+} added_tables[] = {
+    {NPRB_TABLE_COUNTERS, 7},
 };
 
 const struct nprb_root_attr *nprb_root_attrs(size_t *count)
@@ -125,6 +140,14 @@ int nprb_column_since_minor(const char *table, const char *column)
         if (strcmp(added_columns[i].table, table) == 0 &&
             strcmp(added_columns[i].column, column) == 0)
             return added_columns[i].minor;
+    return 0;
+}
+
+int nprb_table_since_minor(enum nprb_table_id table)
+{
+    for (size_t i = 0; i < sizeof added_tables / sizeof added_tables[0]; i++)
+        if (added_tables[i].table == table)
+            return added_tables[i].minor;
     return 0;
 }
 

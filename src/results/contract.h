@@ -61,6 +61,9 @@ const char *nprb_column_description(const char *table, const char *column);
 /** The schema minor that added a column (0: there from the start of the major). */
 int nprb_column_since_minor(const char *table, const char *column);
 
+/** The schema minor that added a table (0: there from the start of the major). */
+int nprb_table_since_minor(enum nprb_table_id table);
+
 /** The minor version of @p version when it is of this binary's major, else -1. */
 int nprb_schema_minor(const char *version);
 

@@ -228,6 +228,12 @@ static const struct column_doc {
     {"bandwidth", "gbs_worst", "GB/s",
      "`program_bytes` / time, from the fastest, median and slowest repetition"},
     {"bandwidth", "bus_gbs_best", "GB/s", "`bus_bytes` / fastest time"},
+    {"bandwidth", "mc_bytes", "B",
+     "bytes the memory controllers counted over the kept samples, reads and writes, every "
+     "socket (`/counters` group uncore; every process's traffic); NaN where not counted"},
+    {"bandwidth", "mc_bus_ratio", "1",
+     "`mc_bytes` over `bus_bytes` x `passes_per_sample` x `repetitions`: 1 when the bus carried "
+     "what the kernel's formula says; NaN where not counted"},
     {"bandwidth", "huge_page_frac", "1", "as in `/latency`"},
     {"bandwidth", "pages_on_target_frac", "1",
      "as in `/latency`; for `first_touch`, the share of pages on the node of the thread that reads "
@@ -316,6 +322,40 @@ static const struct column_doc {
      "`ok`, `not_applicable` (why), `failed`, `invalid` (the read kernel's checksum was wrong)"},
     {"balancing", "note", NULL,
      "`ok`, `not_applicable` (why), `failed`, `invalid` (the read kernel's checksum was wrong)"},
+    {"balancing", "numa_hint_faults", NULL,
+     "NUMA hinting faults since the threads moved (`/proc/vmstat`, system-wide; -1: the kernel "
+     "has no such counter)"},
+    {"balancing", "numa_pages_migrated", NULL,
+     "pages automatic NUMA balancing migrated since the threads moved (`/proc/vmstat`, "
+     "system-wide; -1: the kernel has no such counter)"},
+    {"counters", "rank", NULL, "join to the measurement's row"},
+    {"counters", "measurement", NULL,
+     "join to the measurement's row in `/latency`, `/bandwidth` or `/loaded_latency`; -1: a row "
+     "of the rank saying why an event cannot be counted on this host"},
+    {"counters", "experiment", NULL, "the experiment that wrote the row"},
+    {"counters", "event", NULL,
+     "`task_clock`, `page_faults`, `cpu_migrations`, `context_switches` (software); `cycles`, "
+     "`instructions`, `llc_loads`, `llc_load_misses`, `dtlb_load_misses` (core); "
+     "`mc_read_bytes`, `mc_write_bytes` (uncore); a `/proc/vmstat` field (vmstat)"},
+    {"counters", "group", NULL, "`software`, `core`, `uncore` or `vmstat` (`counters.groups`)"},
+    {"counters", "scope", NULL,
+     "`thread`: summed over the measurement's threads; `socket`: one socket's memory "
+     "controllers; `system`: the whole host"},
+    {"counters", "socket", NULL, "the socket of a `socket` row (its order in the PMU's cpumask); -1 otherwise"},
+    {"counters", "threads", NULL, "threads whose counts are summed (`thread` rows); 0 otherwise"},
+    {"counters", "value", NULL, "the raw count, summed over the threads"},
+    {"counters", "time_enabled_s", "s", "time the counters were enabled, summed over the threads"},
+    {"counters", "time_running_s", "s",
+     "time they were on the PMU, summed over the threads; below `time_enabled_s` when the "
+     "kernel multiplexed them"},
+    {"counters", "value_scaled", NULL,
+     "each thread's count scaled by enabled / running, summed, in `unit` (bytes for the "
+     "memory controllers: the count times the event's sysfs scale and unit); NaN when it never ran"},
+    {"counters", "unit", NULL, "of `value_scaled`: `ns`, `events`, `B` or `pages`"},
+    {"counters", "status", NULL,
+     "`ok`; `not_applicable` (this host cannot count the event: `note` says why; one row per rank "
+     "with `measurement` -1); `failed` (perf_event_open or read failed for some thread)"},
+    {"counters", "note", NULL, "why a row is not `ok`, or that only user space was counted"},
     {"numastat", "rank", NULL, "join to `/latency` or `/bandwidth`"},
     {"numastat", "measurement", NULL, "join to `/latency` or `/bandwidth`"},
     {"numastat", "experiment", NULL, "the experiment that wrote the row"},

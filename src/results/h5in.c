@@ -276,6 +276,8 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
         in->datasets[table] = 0;
     }
     if (H5Lexists(in->file, d->name, H5P_DEFAULT) <= 0) {
+        if (in->minor >= 0 && in->minor < nprb_table_since_minor(table))
+            return 0; /* a file older than the table: read as empty */
         problem(fn, ctx, "table /%s missing", d->name);
         return -1;
     }

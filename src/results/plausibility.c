@@ -2,6 +2,7 @@
 #include "results/plausibility.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,8 +145,57 @@ static void flag_table(struct nprb_rows *rows, struct view (*view_of)(unsigned c
     }
 }
 
+#define MEASUREMENT_HEAD(type)                                                                     \
+    _Static_assert(offsetof(type, rank) == 0 && offsetof(type, measurement) == sizeof(int32_t),  \
+                   #type " must start with rank and measurement")
+MEASUREMENT_HEAD(struct nprb_latency_row);
+MEASUREMENT_HEAD(struct nprb_bandwidth_row);
+MEASUREMENT_HEAD(struct nprb_loaded_row);
+
+/* The flags column of the row of @p rank's measurement @p measurement, or NULL. */
+static char *flags_of(struct nprb_results *results, int32_t rank, int32_t measurement)
+{
+    static const struct {
+        enum nprb_table_id table;
+        struct view (*view_of)(unsigned char *);
+    } measured[] = {{NPRB_TABLE_LATENCY, latency_view},
+                    {NPRB_TABLE_BANDWIDTH, bandwidth_view},
+                    {NPRB_TABLE_LOADED_LATENCY, loaded_view}};
+    for (size_t t = 0; t < sizeof measured / sizeof measured[0]; t++) {
+        struct nprb_rows *rows = &results->tables[measured[t].table];
+        for (size_t i = 0; i < rows->count; i++) {
+            /* Every measurement row starts with rank and measurement (results.h). */
+            const int32_t *head = (const int32_t *)(rows->data + i * rows->row_bytes);
+            if (head[0] == rank && head[1] == measurement)
+                return measured[t].view_of(rows->data + i * rows->row_bytes).flags;
+        }
+    }
+    return NULL;
+}
+
+/* What the measured threads' software counters say of their samples: a pinned thread that
+ * moved, or a lone thread that was switched out (a chase never sleeps; a team's barrier may,
+ * so a team's switches are not flagged). */
+static void flag_counters(struct nprb_results *results)
+{
+    const struct nprb_rows *rows = &results->tables[NPRB_TABLE_COUNTERS];
+    for (size_t i = 0; i < rows->count; i++) {
+        const struct nprb_counter_row *c = nprb_row_at(rows, i);
+        if (!is_ok(c->status) || c->value == 0 || c->measurement < 0)
+            continue;
+        const char *flag = strcmp(c->event, "cpu_migrations") == 0 ? "migrated"
+                           : strcmp(c->event, "context_switches") == 0 && c->threads == 1
+                               ? "preempted"
+                               : NULL;
+        char *flags = flag != NULL ? flags_of(results, c->rank, c->measurement) : NULL;
+        if (flags != NULL)
+            add_flag(flags, NPRB_FLAGS_LEN, flag);
+    }
+}
+
 void nprb_flag_implausible(struct nprb_results *results)
 {
+    flag_counters(results);
     flag_table(&results->tables[NPRB_TABLE_LATENCY], latency_view, true);
     flag_table(&results->tables[NPRB_TABLE_BANDWIDTH], bandwidth_view, false);
     flag_table(&results->tables[NPRB_TABLE_LOADED_LATENCY], loaded_view, true);

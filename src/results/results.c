@@ -109,6 +109,8 @@ static const struct nprb_field bandwidth_fields[] = {
     F64(B, gbs_median),
     F64(B, gbs_worst),
     F64(B, bus_gbs_best),
+    F64(B, mc_bytes),
+    F64(B, mc_bus_ratio),
     F64(B, huge_page_frac),
     F64(B, pages_on_target_frac),
     U64(B, pages_unreported),
@@ -184,7 +186,8 @@ static const struct nprb_field balancing_fields[] = {
     I32(Z, rank),       I32(Z, measurement),    STR(Z, hostname),    I32(Z, from_node),
     I32(Z, to_node),    I32(Z, numa_balancing), I32(Z, threads),     F64(Z, t_s),
     U64(Z, pages),      U64(Z, pages_on_from),  U64(Z, pages_on_to), U64(Z, pages_unreported),
-    F64(Z, frac_on_to), F64(Z, read_gbs),       STR(Z, status),      STR(Z, note),
+    F64(Z, frac_on_to), F64(Z, read_gbs),       I64(Z, numa_hint_faults), I64(Z, numa_pages_migrated),
+    STR(Z, status),     STR(Z, note),
 };
 #undef Z
 
@@ -197,6 +200,15 @@ static const struct nprb_field hugepage_fields[] = {
 #define X struct nprb_topology_xml_row
 static const struct nprb_field topology_xml_fields[] = {I32(X, rank), I32(X, part), STR(X, text)};
 #undef X
+
+#define C struct nprb_counter_row
+static const struct nprb_field counter_fields[] = {
+    I32(C, rank),           I32(C, measurement),    STR(C, experiment),     STR(C, event),
+    STR(C, group),          STR(C, scope),          I32(C, socket),         I32(C, threads),
+    U64(C, value),          F64(C, time_enabled_s), F64(C, time_running_s), F64(C, value_scaled),
+    STR(C, unit),           STR(C, status),         STR(C, note),
+};
+#undef C
 
 #define TABLE(name, type, fields)                                                                  \
     {                                                                                              \
@@ -217,6 +229,7 @@ static const struct nprb_table_desc tables[NPRB_N_TABLES] = {
         TABLE("topology_xml", struct nprb_topology_xml_row, topology_xml_fields),
     [NPRB_TABLE_CACHE_LEVELS] =
         TABLE("cache_levels", struct nprb_cache_level_row, cache_level_fields),
+    [NPRB_TABLE_COUNTERS] = TABLE("counters", struct nprb_counter_row, counter_fields),
 };
 
 const struct nprb_table_desc *nprb_table_desc(enum nprb_table_id id)

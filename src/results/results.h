@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.6.0"
+#define NPRB_SCHEMA_VERSION "0.7.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
@@ -133,6 +133,9 @@ struct nprb_bandwidth_row {
     uint64_t bus_bytes;         /**< bytes per repetition on the bus, write-allocate included */
     double gbs_best, gbs_median, gbs_worst; /**< program bytes / time, 1 GB/s = 1e9 B/s */
     double bus_gbs_best;
+    /** Bytes the memory controllers counted over the kept samples (NaN: not counted), and
+     * their ratio to bus_bytes over the same samples. */
+    double mc_bytes, mc_bus_ratio;
     double huge_page_frac;
     double pages_on_target_frac; /**< of the pages that reported their node */
     uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
@@ -211,6 +214,27 @@ struct nprb_balancing_row {
     uint64_t pages_unreported; /**< resident pages the kernel would not place (NUMA balancing) */
     double frac_on_to;         /**< of the pages that reported their node */
     double read_gbs;           /**< read bandwidth over the interval ending at t_s */
+    /** /proc/vmstat's counters since the threads moved (system-wide); -1: the kernel has none */
+    int64_t numa_hint_faults, numa_pages_migrated;
+    char status[16];
+    char note[NPRB_NOTE_LEN];
+};
+
+/** One counter of one measurement (or, with measurement -1, one the host cannot count). */
+struct nprb_counter_row {
+    int32_t rank;
+    int32_t measurement; /**< joins the measurement's row; -1: a row of the rank, not of one */
+    char experiment[NPRB_NAME_LEN];
+    char event[NPRB_NAME_LEN]; /**< task_clock, cycles, mc_read_bytes, numa_hint_faults, ... */
+    char group[16];            /**< software, core, uncore, vmstat */
+    char scope[16];            /**< thread (summed over threads), socket, system */
+    int32_t socket;            /**< the socket an uncore row counts; -1 otherwise */
+    int32_t threads;           /**< threads summed (thread scope); 0 otherwise */
+    uint64_t value;            /**< raw count (summed) */
+    double time_enabled_s;     /**< summed over threads */
+    double time_running_s;     /**< summed over threads; below enabled when multiplexed */
+    double value_scaled;       /**< the value scaled to the time enabled, in unit */
+    char unit[16];             /**< of value_scaled: ns, events, B, pages */
     char status[16];
     char note[NPRB_NOTE_LEN];
 };
@@ -244,6 +268,7 @@ enum nprb_table_id {
     NPRB_TABLE_BALANCING,
     NPRB_TABLE_HUGEPAGES,
     NPRB_TABLE_TOPOLOGY_XML,
+    NPRB_TABLE_COUNTERS,
     NPRB_N_TABLES
 };
 

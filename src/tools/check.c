@@ -383,10 +383,11 @@ static void check_hosts(struct checker *c, size_t rows)
 
 /* ---- rows of the other tables ---------------------------------------------------------------- */
 
-/* Placement and numastat rows describe a measurement; each must name one that exists. */
+/* Placement, numastat and counter rows describe a measurement; each must name one that exists
+ * (but a counter row of measurement -1, which is the rank's). */
 static bool describes_measurement(enum nprb_table_id id)
 {
-    return id == NPRB_TABLE_PLACEMENT || id == NPRB_TABLE_NUMASTAT;
+    return id == NPRB_TABLE_PLACEMENT || id == NPRB_TABLE_NUMASTAT || id == NPRB_TABLE_COUNTERS;
 }
 
 static void check_row(struct checker *c, const struct nprb_row_rules *v, const unsigned char *row,
@@ -408,6 +409,8 @@ static void check_row(struct checker *c, const struct nprb_row_rules *v, const u
         return;
     struct nprb_check_key key = {rank, nprb_row_i32(row, v->measurement), (int)v->id, ok, i};
     if (describes_measurement(v->id)) {
+        if (v->id == NPRB_TABLE_COUNTERS && key.measurement == -1)
+            return;
         if (nprb_check_keys_find(&c->measured, key.rank, key.measurement) == NULL)
             PROBLEM(c, v->id,
                     "/%s row %zu: rank %" PRId32 " measurement %" PRId32
@@ -513,6 +516,7 @@ static void check_tables(struct checker *c)
     nprb_check_keys_sort(&c->measured);
     check_table(c, NPRB_TABLE_PLACEMENT, &placed);
     check_table(c, NPRB_TABLE_NUMASTAT, &placed);
+    check_table(c, NPRB_TABLE_COUNTERS, &placed);
     nprb_check_keys_sort(&placed);
     check_keys(c, &placed);
     /* Counting rows per host means something only when both tables were read whole. */

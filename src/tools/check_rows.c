@@ -44,6 +44,9 @@ static const struct figure_rule figure_rules[] = {
      {"gbs_worst", "gbs_median", "gbs_best"}},
     {NPRB_TABLE_LOADED_LATENCY, {"load_gbs", LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
     {NPRB_TABLE_BALANCING, {"t_s", "frac_on_to", "read_gbs"}, {NULL}},
+    {NPRB_TABLE_COUNTERS,
+     {"value_scaled", "time_enabled_s", "time_running_s"},
+     {"time_running_s", "time_enabled_s"}},
 };
 
 /* The row statuses of docs/SCHEMA.md "Conventions". */

@@ -225,7 +225,34 @@ int main(void)
         static char echo[NPRB_CONFIG_TEXT_MAX];
         nprb_config_to_yaml(&cfg, echo, sizeof echo);
         CHECK_STR_CONTAINS(echo, "  repetitions: 5\nmemory:\n  dimm_speed: 0\n  channels: 8\n"
-                                 "page_size:\n  enabled: true\n");
+                                 "counters:\n  enabled: true\n  groups: [software, core, uncore, "
+                                 "vmstat]\npage_size:\n  enabled: true\n");
+    }
+
+    /* counters.*: the config's own section after memory.*; groups parsed once into bits. */
+    defaults(&cfg);
+    CHECK(nprb_config_counter_groups(&cfg) ==
+          (NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_SOFTWARE) |
+           NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_CORE) |
+           NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_UNCORE) |
+           NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_VMSTAT)));
+    CHECK(nprb_config_set(&cfg, "counters.groups=vmstat, software", err, sizeof err) == 0);
+    CHECK(nprb_config_counter_groups(&cfg) == (NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_SOFTWARE) |
+                                               NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_VMSTAT)));
+    CHECK(nprb_config_set(&cfg, "counters.groups=software,pmu", err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "unknown counter group 'pmu' (expected software, core, uncore or "
+                            "vmstat)");
+    CHECK(nprb_config_counter_groups(&cfg) == (NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_SOFTWARE) |
+                                               NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_VMSTAT)));
+    CHECK(nprb_config_set(&cfg, "counters.groups=none", err, sizeof err) == 0);
+    CHECK(nprb_config_counter_groups(&cfg) == 0);
+    CHECK(nprb_config_set(&cfg, "counters.groups=core", err, sizeof err) == 0);
+    CHECK(nprb_config_set(&cfg, "counters.enabled=false", err, sizeof err) == 0);
+    CHECK(nprb_config_counter_groups(&cfg) == 0);
+    {
+        static char echo[NPRB_CONFIG_TEXT_MAX];
+        nprb_config_to_yaml(&cfg, echo, sizeof echo);
+        CHECK_STR_CONTAINS(echo, "counters:\n  enabled: false\n  groups: [core]\n");
     }
 
     /* Lists: YAML sequences and comma lists mean the same; "auto" clears a size list. */

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "host/counters.h"
+
+#include "util/names.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static const char *const group_names[NPRB_N_COUNTER_GROUPS] = {"software", "core", "uncore",
+                                                               "vmstat"};
+
+const char *nprb_counter_group_name(enum nprb_counter_group group)
+{
+    return group_names[group];
+}
+
+int nprb_counter_group_parse(const char *text, enum nprb_counter_group *group, char *why,
+                             size_t len)
+{
+    char choices[96];
+    int i = nprb_name_find(group_names, sizeof group_names[0], NPRB_N_COUNTER_GROUPS,
+                           NPRB_NAMES_ALL, text, false, false, choices, sizeof choices);
+    if (i >= 0) {
+        *group = (enum nprb_counter_group)i;
+        return 0;
+    }
+    snprintf(why, len, "unknown counter group '%s' (expected %s)", text, choices);
+    return -1;
+}
+
+#define CACHE_EVENT(cache, op, result)                                                             \
+    ((PERF_COUNT_HW_CACHE_##cache) | ((PERF_COUNT_HW_CACHE_OP_##op) << 8) |                        \
+     ((PERF_COUNT_HW_CACHE_RESULT_##result) << 16))
+
+static const struct {
+    const char *name; /* first: the table is a name table for nprb_name_find() */
+    enum nprb_counter_group group;
+    uint32_t type;
+    uint64_t config;
+} events[NPRB_N_THREAD_EVENTS] = {
+    [NPRB_EV_TASK_CLOCK] = {"task_clock", NPRB_COUNTERS_SOFTWARE, PERF_TYPE_SOFTWARE,
+                            PERF_COUNT_SW_TASK_CLOCK},
+    [NPRB_EV_PAGE_FAULTS] = {"page_faults", NPRB_COUNTERS_SOFTWARE, PERF_TYPE_SOFTWARE,
+                             PERF_COUNT_SW_PAGE_FAULTS},
+    [NPRB_EV_CPU_MIGRATIONS] = {"cpu_migrations", NPRB_COUNTERS_SOFTWARE, PERF_TYPE_SOFTWARE,
+                                PERF_COUNT_SW_CPU_MIGRATIONS},
+    [NPRB_EV_CONTEXT_SWITCHES] = {"context_switches", NPRB_COUNTERS_SOFTWARE, PERF_TYPE_SOFTWARE,
+                                  PERF_COUNT_SW_CONTEXT_SWITCHES},
+    [NPRB_EV_CYCLES] = {"cycles", NPRB_COUNTERS_CORE, PERF_TYPE_HARDWARE,
+                        PERF_COUNT_HW_CPU_CYCLES},
+    [NPRB_EV_INSTRUCTIONS] = {"instructions", NPRB_COUNTERS_CORE, PERF_TYPE_HARDWARE,
+                              PERF_COUNT_HW_INSTRUCTIONS},
+    [NPRB_EV_LLC_LOADS] = {"llc_loads", NPRB_COUNTERS_CORE, PERF_TYPE_HW_CACHE,
+                           CACHE_EVENT(LL, READ, ACCESS)},
+    [NPRB_EV_LLC_MISSES] = {"llc_load_misses", NPRB_COUNTERS_CORE, PERF_TYPE_HW_CACHE,
+                            CACHE_EVENT(LL, READ, MISS)},
+    [NPRB_EV_DTLB_MISSES] = {"dtlb_load_misses", NPRB_COUNTERS_CORE, PERF_TYPE_HW_CACHE,
+                             CACHE_EVENT(DTLB, READ, MISS)},
+};
+
+const char *nprb_thread_event_name(enum nprb_thread_event event)
+{
+    return events[event].name;
+}
+
+enum nprb_counter_group nprb_thread_event_group(enum nprb_thread_event event)
+{
+    return events[event].group;
+}
+
+const char *nprb_thread_event_unit(enum nprb_thread_event event)
+{
+    return event == NPRB_EV_TASK_CLOCK ? "ns" : "events";
+}
+
+double nprb_counter_scaled(uint64_t value, uint64_t enabled_ns, uint64_t running_ns)
+{
+    if (running_ns == 0)
+        return value == 0 && enabled_ns == 0 ? 0 : NAN;
+    if (running_ns >= enabled_ns)
+        return (double)value;
+    return (double)value * ((double)enabled_ns / (double)running_ns);
+}
+
+/* Opens @p event for the calling thread, disabled; counts the kernel's share too unless
+ * perf_event_paranoid refuses it, then user space alone. @return the fd, or -1 with errno. */
+static int open_event(enum nprb_thread_event event, bool *user_only)
+{
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = events[event].type;
+    attr.config = events[event].config;
+    attr.disabled = 1;
+    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    *user_only = false;
+    long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && errno == EACCES) {
+        attr.exclude_kernel = 1;
+        attr.exclude_hv = 1;
+        *user_only = true;
+        fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
+    return (int)fd;
+}
+
+/* Whether the kernel lists a CPU PMU: "cpu" (x86, most), "cpu_core"/"cpu_atom" (hybrid Intel),
+ * or an Arm PMU. */
+static bool has_cpu_pmu(void)
+{
+    static const char *const names[] = {"cpu", "cpu_core", "cpu_atom", "armv8_pmuv3_0",
+                                        "armv8_pmuv3"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[96];
+        snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s", names[i]);
+        if (access(path, F_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
+static int paranoid_level(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+    int level = 99;
+    if (f != NULL) {
+        if (fscanf(f, "%d", &level) != 1)
+            level = 99;
+        fclose(f);
+    }
+    return level;
+}
+
+static char unavailable_why[NPRB_N_THREAD_EVENTS][128];
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+
+static void probe(void)
+{
+    bool pmu = has_cpu_pmu();
+    for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++) {
+        char *why = unavailable_why[e];
+        if (events[e].group == NPRB_COUNTERS_CORE && !pmu) {
+            snprintf(why, sizeof unavailable_why[e],
+                     "no CPU PMU: /sys/bus/event_source/devices has no cpu (a virtual machine "
+                     "without a virtual PMU?)");
+            continue;
+        }
+        bool user_only;
+        int fd = open_event((enum nprb_thread_event)e, &user_only);
+        if (fd >= 0) {
+            close(fd);
+            continue;
+        }
+        int err = errno;
+        if (err == EACCES || err == EPERM)
+            snprintf(why, sizeof unavailable_why[e],
+                     "perf_event_open: %s (kernel.perf_event_paranoid is %d; root or "
+                     "CAP_PERFMON counts)",
+                     strerror(err), paranoid_level());
+        else if (err == ENOENT || err == EOPNOTSUPP || err == EINVAL)
+            snprintf(why, sizeof unavailable_why[e],
+                     "perf_event_open: %s (the kernel maps no such event for this CPU)",
+                     strerror(err));
+        else
+            snprintf(why, sizeof unavailable_why[e], "perf_event_open: %s", strerror(err));
+    }
+}
+
+bool nprb_thread_event_unavailable(enum nprb_thread_event event, char *why, size_t len)
+{
+    pthread_once(&probe_once, probe);
+    if (unavailable_why[event][0] == '\0')
+        return false;
+    snprintf(why, len, "%s", unavailable_why[event]);
+    return true;
+}
+
+void nprb_thread_counters_open(struct nprb_thread_counters *tc, unsigned groups)
+{
+    char why[8];
+    for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++) {
+        tc->fd[e] = -1;
+        tc->error[e] = 0;
+        tc->user_only[e] = false;
+        if (!(groups & NPRB_COUNTER_GROUP_BIT(events[e].group)))
+            continue;
+        if (nprb_thread_event_unavailable((enum nprb_thread_event)e, why, sizeof why)) {
+            tc->error[e] = ENOENT;
+            continue;
+        }
+        tc->fd[e] = open_event((enum nprb_thread_event)e, &tc->user_only[e]);
+        if (tc->fd[e] < 0)
+            tc->error[e] = errno;
+    }
+}
+
+void nprb_thread_counters_start(struct nprb_thread_counters *tc)
+{
+    for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++) {
+        if (tc->fd[e] >= 0) {
+            ioctl(tc->fd[e], PERF_EVENT_IOC_RESET, 0);
+            ioctl(tc->fd[e], PERF_EVENT_IOC_ENABLE, 0);
+        }
+    }
+}
+
+void nprb_thread_counters_stop(struct nprb_thread_counters *tc)
+{
+    for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++)
+        if (tc->fd[e] >= 0)
+            ioctl(tc->fd[e], PERF_EVENT_IOC_DISABLE, 0);
+}
+
+static void count_failure(struct nprb_count *c, int error)
+{
+    if (c->failed++ == 0)
+        c->error = error;
+}
+
+void nprb_count_add(struct nprb_count *c, const uint64_t read_value[3], bool user_only)
+{
+    c->value += read_value[0];
+    c->enabled_ns += read_value[1];
+    c->running_ns += read_value[2];
+    c->scaled += nprb_counter_scaled(read_value[0], read_value[1], read_value[2]);
+    c->user_only = c->user_only || user_only;
+    c->threads++;
+}
+
+void nprb_thread_counters_collect(struct nprb_thread_counters *tc, struct nprb_counts *into)
+{
+    for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++) {
+        struct nprb_count *c = &into->event[e];
+        if (tc->fd[e] < 0) {
+            if (tc->error[e] != 0)
+                count_failure(c, tc->error[e]);
+            continue;
+        }
+        uint64_t got[3]; /* value, time enabled, time running */
+        ssize_t n = read(tc->fd[e], got, sizeof got);
+        if (n != (ssize_t)sizeof got) {
+            count_failure(c, n < 0 ? errno : EIO);
+        } else {
+            nprb_count_add(c, got, tc->user_only[e]);
+        }
+        close(tc->fd[e]);
+        tc->fd[e] = -1;
+    }
+}

@@ -187,12 +187,16 @@ def sample_seconds(table, row):
 
 def check_counters(c, f):
     """Every measured row has its software counts, each consistent with the row's own samples:
-    the counters were enabled for the kept samples (no less than the fastest sample allows, no
-    more than the slowest), and task_clock is CPU time within that. An event the rank cannot
+    the counters were enabled no longer than the kept samples took (give or take a thread's wait
+    at the barrier before the first), and task_clock is CPU time within that, not a tiny part of
+    the samples. An event the rank cannot
     count has its not_applicable row with a reason and no row per measurement."""
     rows = f["counters"][()]
     unavailable = {}
     counted = {}
+    for row in rows:
+        if int(row["measurement"]) == -1:
+            unavailable.setdefault(int(row["rank"]), set()).add(text(row["event"]))
     for row in rows:
         rank, event = int(row["rank"]), text(row["event"])
         where = f"/counters rank {rank} measurement {row['measurement']} {event}"
@@ -200,14 +204,15 @@ def check_counters(c, f):
         if int(row["measurement"]) == -1:
             c.expect(status == "not_applicable" and text(row["note"]),
                      f"{where}: a rank row must be not_applicable with a reason")
-            unavailable.setdefault(rank, set()).add(event)
             continue
         c.expect(status == "ok", f"{where}: status {status}: {text(row['note'])}")
         c.expect(event not in unavailable.get(rank, ()), f"{where}: counted, yet not_applicable")
         counted[(rank, int(row["measurement"]), event)] = row
-    for rank in set(int(r) for r in f["hosts"]["rank"]):
+    refused = {int(r["rank"]) for r in rows if int(r["measurement"]) == -1
+               and "perf_event_paranoid" in text(r["note"])}
+    for rank in set(int(r) for r in f["hosts"]["rank"]) - refused:
         c.expect(not set(SOFTWARE) & unavailable.get(rank, set()),
-                 f"rank {rank}: software events not countable: Linux counts them everywhere")
+                 f"rank {rank}: software events not countable, and not for want of privilege")
     for table in ("latency", "bandwidth"):
         for row in f[table][()]:
             if text(row["status"]) != "ok":
@@ -223,15 +228,18 @@ def check_counters(c, f):
             threads = int(task["threads"])
             c.expect(threads == int(row["threads"]) if table == "bandwidth" else threads == 1,
                      f"{where}: task_clock of {threads} thread(s)")
+            # The kernel counts a thread's counter as enabled only while its thread runs, so
+            # a thread the host's other load kept off its core counts less than the samples'
+            # wall time: the lower bound is loose, the upper one firm.
             enabled = float(task["time_enabled_s"])
+            cpu = float(task["value_scaled"]) * 1e-9
             fastest, slowest = sample_seconds(table, row)
-            c.expect(enabled / threads >= 0.95 * fastest and
-                     enabled / threads <= 1.25 * slowest + 0.004,
+            c.expect(enabled / threads <= 1.25 * slowest + 0.02,
                      f"{where}: counters enabled {enabled / threads:.6f} s a thread, the samples "
                      f"took {fastest:.6f} to {slowest:.6f} s")
-            cpu = float(task["value_scaled"]) * 1e-9
-            c.expect(0 < cpu <= 1.02 * enabled + 0.001 and cpu >= 0.25 * enabled,
-                     f"{where}: task_clock {cpu:.6f} s against {enabled:.6f} s enabled")
+            c.expect(0 < cpu <= 1.02 * enabled + 0.001 and cpu / threads >= 0.1 * fastest,
+                     f"{where}: task_clock {cpu:.6f} s for {threads} thread(s), enabled "
+                     f"{enabled:.6f} s, the samples took {fastest:.6f} to {slowest:.6f} s")
 
 
 def check_topology(c, f):

@@ -27,7 +27,7 @@ foreach(case
         check_nan_in_ok_row check_fraction_range check_unknown_status check_placement_missing
         check_hosts_row_missing check_host_counts check_orphan_and_duplicate_rows
         check_hung_rank check_checkpoint check_several_files check_not_regular
-        check_older_minor check_unusual_files config_not_regular
+        check_older_minor check_minor_6 check_counter_rows check_unusual_files config_not_regular
         merge_full merge_rank_missing merge_many_missing merge_rank_unfinished
         merge_unreadable_checkpoint merge_checkpoint_crashes_hdf5 merge_checkpoint_hangs_hdf5
         merge_nothing_readable merge_mixed_jobs merge_output_checked_first merge_usage

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from .counters import counters_view
 from .metrics import host_metrics, hosts_frame, node_types_frame, summary_frame
 from .outliers import OutlierRule, find_outliers
 
@@ -20,6 +21,7 @@ class FleetView:
     summary: pd.DataFrame = None
     outliers: pd.DataFrame = None
     too_small: list = field(default_factory=list)
+    counters: object = None  # counters.Counters: what /counters says, per host
 
     def type_names(self):
         return list(self.types["type"])
@@ -34,8 +36,9 @@ def view(fleet, rule=OutlierRule()):
     v.types = node_types_frame(v.hosts)
     v.values, v.catalogue = host_metrics(fleet, v.hosts)
     v.summary = summary_frame(v.values, v.catalogue)
-    v.outliers, v.too_small = find_outliers(v.values, v.catalogue, rule,
-                                            v.hosts.groupby("type").host.nunique())
+    per_type = v.hosts.groupby("type").host.nunique()
+    v.outliers, v.too_small = find_outliers(v.values, v.catalogue, rule, per_type)
+    v.counters = counters_view(fleet, v.hosts, rule, per_type)
     return v
 
 

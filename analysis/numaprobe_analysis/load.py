@@ -20,15 +20,17 @@ SCHEMA_NAME = "numaprobe"
 SUPPORTED_MAJOR = 0
 TABLES = ("hosts", "numa_nodes", "distances", "latency", "bandwidth", "placement")
 # Added by later minor versions of the schema: read when present, empty when not.
-OPTIONAL_TABLES = ("cache_levels", "numastat", "loaded_latency", "balancing")
+OPTIONAL_TABLES = ("cache_levels", "numastat", "loaded_latency", "balancing", "counters")
 # Columns added by minor versions after the first (docs/SCHEMA.md "Versioning"): an older
-# file lacks them, and they read as these values.
+# file lacks them, and they read as these values (added_column() gives each its type: None is
+# NaN in a float64 column, a negative number an int64 column, 0 a uint64 one, text text).
 ADDED_COLUMNS = {
     "numa_nodes": {"free_bytes": 0},
     "latency": {"pages_unreported": 0, "cpus": "", "flags": ""},
-    "bandwidth": {"pages_unreported": 0, "cpus": "", "flags": ""},
+    "bandwidth": {"pages_unreported": 0, "cpus": "", "flags": "", "mc_bytes": None,
+                  "mc_bus_ratio": None},
     "loaded_latency": {"pages_unreported": 0, "cpus": "", "flags": ""},
-    "balancing": {"pages_unreported": 0},
+    "balancing": {"pages_unreported": 0, "numa_hint_faults": -1, "numa_pages_migrated": -1},
 }
 # Columns the analysis relies on; a file that lacks one is refused with its name.
 REQUIRED_COLUMNS = {
@@ -125,9 +127,22 @@ def _frame(dataset, name=None):
     frame = pd.DataFrame(columns, copy=False)
     for column, value in ADDED_COLUMNS.get(name, {}).items():
         if column not in frame.columns:
-            frame[column] = pd.Series([value] * len(frame), index=frame.index,
-                                      dtype=np.uint64 if value == 0 else object)
+            frame[column] = added_column(value, len(frame), frame.index)
     return frame
+
+
+def added_column(value, rows, index=None):
+    """A column an older file lacks, as its ADDED_COLUMNS value in the type the newer file
+    writes: None NaN (float64), text text, a negative number int64 (-1: unknown), any other
+    number uint64 (a count)."""
+    if value is None:
+        return pd.Series(np.full(rows, np.nan), index=index, dtype=np.float64)
+    if isinstance(value, str):
+        return pd.Series([value] * rows, index=index, dtype=object)
+    if isinstance(value, float):
+        return pd.Series(np.full(rows, value), index=index, dtype=np.float64)
+    dtype = np.int64 if value < 0 else np.uint64
+    return pd.Series(np.full(rows, value, dtype=dtype), index=index, dtype=dtype)
 
 
 def table_meta(dataset):

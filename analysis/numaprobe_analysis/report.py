@@ -7,8 +7,10 @@ import html
 import os
 from datetime import datetime, timezone
 
+import numpy as np
 import pandas as pd
 
+from .counters import COUNTER_LINES, host_lines, host_table
 from .metrics import NOISY_PCT
 from .outliers import small_types_text
 from .summary import (comparison_frame, drift_frame, drift_text, is_host_report,
@@ -89,10 +91,21 @@ def tables(v, reference=None):
             outliers = outliers.iloc[outliers.deviation_pct.abs().argsort()[::-1]]
         out["outliers"] = ("Outlier hosts, with their config drift (worst first)",
                            outliers.reset_index(drop=True))
+        if v.counters is not None and len(v.counters.values):
+            out["counter_outliers"] = (
+                "Hosts whose counters differ from their node type's (IPC of the local chase, "
+                "CPU migrations; the outlier rule, not counted as outliers)",
+                v.counters.outliers.drop(columns=["key"]))
         out["drift"] = ("Config drift within a node type (hosts unlike most of their type)",
                         drift)
     out["noisy"] = (f"Noisy figures (spread above {NOISY_PCT:g}%: shown, not judged)",
                     noisy_frame(v))
+    if counter_lines(v):
+        out["counters"] = ("Counters per host (derived from /counters ok rows, never stored: "
+                           "IPC and LLC misses per access of the local chase, memory-controller "
+                           "over bus bytes of the local bandwidth kernels, migrations and "
+                           "context switches over every measurement, groups not counted)",
+                           host_table(v.counters))
     out["node_types"] = ("Node types", v.types)
     classes = class_table(v.fleet, v.hosts)
     for i, typ in enumerate(v.type_names()):
@@ -132,6 +145,9 @@ def summary_line(v):
     else:
         text = (f"{len(v.hosts)} host(s) of {len(v.types)} node type(s); {n_out} outlier "
                 f"host(s).")
+        n_counters = v.counters.outliers.host.nunique() if v.counters is not None else 0
+        if n_counters:
+            text += f" {n_counters} host(s) whose counters differ from their type's."
     if len(noisy):
         text += f" {len(noisy)} noisy figure(s) not judged."
     return text, n_out
@@ -203,7 +219,35 @@ def judgement_lines(v):
                      f"{_fmt(r.type_median)} ({r.deviation_pct:+.1f}%, z {r.robust_z:+.1f}, "
                      f"{r.verdict})" + (f"; config drift: {drift[r.host]}" if r.host in drift
                                         else ""))
+    return lines + counter_judgement_lines(v, drift)
+
+
+def counter_judgement_lines(v, drift):
+    """The hosts whose IPC of the chase or CPU migrations differ from their node type's, by the
+    outlier rule: pointed out as outliers are, not counted as outlier hosts."""
+    cv = v.counters
+    if cv is None or cv.outliers is None or cv.outliers.empty:
+        return []
+    lines = [f"Counters unlike the node type's ({cv.outliers.host.nunique()} host(s); the same "
+             f"rule on the IPC of the local chase and the CPU migrations; not outliers, "
+             f"--fail-on-outliers ignores them):"]
+    for r in cv.outliers.head(TABLE_ROWS).itertuples(index=False):
+        how = (f"{r.deviation_pct:+.1f}%, z {r.robust_z:+.1f}, {r.verdict}"
+               if np.isfinite(r.deviation_pct) else r.verdict)
+        lines.append(f"{r.host} ({r.type}): {r.metric} {_fmt(r.value)} {r.unit} vs type median "
+                     f"{_fmt(r.type_median)} ({how})" + (f"; config drift: {drift[r.host]}"
+                                                         if r.host in drift else ""))
     return lines
+
+
+def counter_lines(v):
+    """The counters section: one line per host with something to say (counters.host_lines),
+    the hosts pointed out first."""
+    if v.counters is None or not v.counters.present():
+        return []
+    first = list(dict.fromkeys(v.counters.outliers.host)) if v.counters.outliers is not None \
+        else []
+    return host_lines(v.counters, first)
 
 
 def text(v, plots=None, reference=None):
@@ -221,6 +265,15 @@ def text(v, plots=None, reference=None):
             shown, note = capped(drift, "drift")
             parts.append("Config drift within a node type\n" + display(shown).to_string(
                 index=False) + (f"\n{note}" if note else ""))
+        lines = counter_lines(v)
+        if lines:
+            more = (f"\n  ... and {len(lines) - COUNTER_LINES} more line(s): counters.csv in "
+                    f"the report directory" if len(lines) > COUNTER_LINES else "")
+            shown = "\n".join(f"  {h}: {t}" for h, t in lines[:COUNTER_LINES])
+            parts.append("Counters (from the ok rows of /counters: IPC and LLC misses per "
+                         "access of the local chase, memory-controller / bus bytes of the local "
+                         "bandwidth kernels, totals of migrations and context switches)\n"
+                         + shown + more)
         parts.append("Node types\n" + display(v.types).to_string(index=False))
         for typ in v.type_names():
             s = type_summary(v, typ)

@@ -6,6 +6,8 @@ drift within a node type that usually explains an outlier host."""
 import numpy as np
 import pandas as pd
 
+from .counters import compared
+
 # /hosts columns that change what a host measures without changing its hardware fingerprint.
 DRIFT_FIELDS = ("kernel", "thp_mode", "numa_balancing", "governor", "boost", "dimms",
                 "dimm_speed_mts")
@@ -58,17 +60,14 @@ def comparison_frame(v, reference=None):
     counts = v.hosts.groupby("type").host.nunique()
     rows = [{"metric": "hosts", "unit": "", **{t: float(counts.get(t, 0)) for t in types}}]
     for key, m in v.catalogue.items():
-        row = {"metric": m.label, "unit": m.unit, "better": m.better}
-        peak = node_peak_pct(v, key) if m.unit == "GB/s" else {}
-        for t in types:
-            x = float(med.get((t, key), np.nan))
-            row[t] = x
-            if len(types) > 1 and t != ref and m.unit != "%":  # no ratio of penalties
-                r = float(med.get((ref, key), np.nan))
-                row[f"{t} / ref"] = x / r if r and np.isfinite(r) else np.nan
-            if peak:
-                row[f"{t} % of peak"] = peak.get(t, np.nan)
-        rows.append(row)
+        rows.append(_comparison_row(v, key, m, med, types, ref))
+    # Beside them, where /counters has them: the IPC of the chase and the memory controllers'
+    # bytes over the bus bytes of each bandwidth kernel (counters.py).
+    cv = getattr(v, "counters", None)
+    if cv is not None and len(cv.summary):
+        cmed = cv.summary.set_index(["type", "key"])["median"]
+        rows += [_comparison_row(v, key, m, cmed, types, ref)
+                 for key, m in cv.catalogue.items() if compared(key)]
     cols = ["metric", "unit", "better"]
     for t in types:
         cols.append(t)
@@ -78,6 +77,20 @@ def comparison_frame(v, reference=None):
             cols.append(f"{t} % of peak")
     frame = pd.DataFrame(rows)
     return frame.reindex(columns=cols).fillna({"better": ""}), ref
+
+
+def _comparison_row(v, key, m, med, types, ref):
+    row = {"metric": m.label, "unit": m.unit, "better": m.better}
+    peak = node_peak_pct(v, key) if m.unit == "GB/s" else {}
+    for t in types:
+        x = float(med.get((t, key), np.nan))
+        row[t] = x
+        if len(types) > 1 and t != ref and m.unit != "%":  # no ratio of penalties
+            r = float(med.get((ref, key), np.nan))
+            row[f"{t} / ref"] = x / r if r and np.isfinite(r) else np.nan
+        if peak:
+            row[f"{t} % of peak"] = peak.get(t, np.nan)
+    return row
 
 
 def drift_frame(v):

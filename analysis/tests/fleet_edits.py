@@ -107,3 +107,31 @@ def add_sweeps(path, scale=None):
     add_rows(path, "bandwidth", bw)
     add_rows(path, "latency", lat)
     add_rows(path, "placement", place)
+
+
+# What schema 0.7.0 added: a file of 0.6.0 has no /counters and none of these columns.
+ADDED_IN_0_7 = {"bandwidth": ["mc_bytes", "mc_bus_ratio"],
+                "balancing": ["numa_hint_faults", "numa_pages_migrated"]}
+
+
+def as_schema_0_6(path, contract):
+    """The file as a numaprobe of schema 0.6.0 wrote it: no /counters, no 0.7.0 column, and
+    every table with the attributes 0.6.0 added (description, columns, units and
+    column_descriptions, from @p contract: `numaprobe --schema` as JSON)."""
+    import numpy.lib.recfunctions as rfn
+    tables = {t["name"]: t for t in contract["tables"]}
+    with h5py.File(path, "r+") as f:
+        f.attrs["schema_version"] = "0.6.0"
+        del f["counters"]
+        for table, columns in ADDED_IN_0_7.items():
+            rows = rfn.drop_fields(f[table][()], columns, usemask=False)
+            del f[table]
+            f.create_dataset(table, data=rows)
+        for name in f:
+            documented = {c["name"]: c for c in tables[name]["columns"]}
+            columns = list(f[name].dtype.names)
+            a = f[name].attrs
+            a["description"] = tables[name]["description"]
+            a["columns"] = columns
+            a["units"] = [documented[c]["unit"] or "" for c in columns]
+            a["column_descriptions"] = [documented[c]["description"] for c in columns]

@@ -9,7 +9,20 @@ KIND is one of latency_local, latency_remote, bw_local, bw_remote: every row of 
 HOST is multiplied by FACTOR (0.6 = 40% less bandwidth, 1.35 = 35% more latency). Every other
 figure is the node type's nominal value with about 1% of noise, so nothing else strays by 10%.
 KIND noise_bw_local or noise_bw_remote sets those rows' gbs_median to FACTOR x gbs_best (0.3:
-a noisy row, spread 70%; nominal 0.97).
+a noisy row, spread 70%; nominal 0.97). KIND ipc multiplies the instructions /counters says every
+measurement of HOST retired (so its IPC), KIND migrations gives each of its measurements FACTOR
+CPU migrations (and the flag `migrated`).
+
+/counters (schema 0.7.0): every latency_matrix and bandwidth_matrix measurement of a local pair
+(those the analysis derives its per-host figures from; the binary counts every measurement, but
+the remote pairs' rows would only make the file larger) has its software rows (task_clock = the
+threads' enabled time), two /proc/vmstat rows and, on a host with a PMU, its core rows (cycles
+at the type's clock, instructions of the chase or kernel: IPC follows the latency and
+bandwidth), and on a type with memory-controller counters (icx) one uncore row per socket and
+event, which /bandwidth's mc_bytes and mc_bus_ratio sum up. Where the host cannot
+count a group, one not_applicable row per event (measurement -1) says why, as the binary does:
+the rome type has no memory-controller PMU; a host in write_fleet's no_pmu (a virtual machine)
+has neither. write_fleet's counters="software" writes the software rows only, "none" no row.
 test_fleet.py checks that the column layout matches what the numaprobe binary writes, and
 test_errors.py that `numaprobe check` calls the file valid (the report reads no other)."""
 
@@ -50,7 +63,8 @@ SCHEMA = {
                  "mem_policy:S16 pair_class:S16 slit:i4 size_bytes:u8 kernel:S16 init_mode:S16 "
                  "stride_bytes:u8 page_bytes:u8 threads:i4 repetitions:i4 passes_per_sample:u8 "
                  "program_bytes:u8 bus_bytes:u8 gbs_best:f8 gbs_median:f8 gbs_worst:f8 "
-                 "bus_gbs_best:f8 huge_page_frac:f8 pages_on_target_frac:f8 pages_unreported:u8 cpus:S128 flags:S64 "
+                 "bus_gbs_best:f8 mc_bytes:f8 mc_bus_ratio:f8 huge_page_frac:f8 "
+                 "pages_on_target_frac:f8 pages_unreported:u8 cpus:S128 flags:S64 "
                  "threads_pinned_ok:i1 valid:i1 status:S16 note:S160",
     "placement": "rank:i4 measurement:i4 experiment:S24 node:i4 pages:u8",
     "cache_levels": "rank:i4 level:i4 hwloc_bytes:u8 measured_bytes:u8 latency_ns_below:f8 "
@@ -65,9 +79,13 @@ SCHEMA = {
                       "threads_pinned_ok:i1 valid:i1 status:S16 note:S160",
     "balancing": "rank:i4 measurement:i4 hostname:S64 from_node:i4 to_node:i4 "
                  "numa_balancing:i4 threads:i4 t_s:f8 pages:u8 pages_on_from:u8 "
-                 "pages_on_to:u8 pages_unreported:u8 frac_on_to:f8 read_gbs:f8 status:S16 note:S160",
+                 "pages_on_to:u8 pages_unreported:u8 frac_on_to:f8 read_gbs:f8 numa_hint_faults:i8 "
+                 "numa_pages_migrated:i8 status:S16 note:S160",
     "hugepages": "rank:i4 node:i4 page_bytes:u8 pages_total:u8 pages_free:u8",
     "topology_xml": "rank:i4 part:i4 text:S1024",
+    "counters": "rank:i4 measurement:i4 experiment:S24 event:S24 group:S16 scope:S16 socket:i4 "
+                "threads:i4 value:u8 time_enabled_s:f8 time_running_s:f8 value_scaled:f8 "
+                "unit:S16 status:S16 note:S160",
 }
 
 
@@ -81,15 +99,27 @@ TYPES = (
      "a1b2c3d4e5f60718", "cpu_model": "Intel(R) Xeon(R) Gold 6338", "nodes": 2, "packages": 2,
      "cores_per_node": 32, "l1d": 48 << 10, "l2": 1280 << 10, "l3": 48 << 20,
      "lat_local": 92.0, "lat_remote": 145.0, "bw_local": 95.0, "bw_remote": 48.0,
-     "slit_remote": 20, "cache_ns": (1.3, 4.8, 18.0)},
+     "slit_remote": 20, "cache_ns": (1.3, 4.8, 18.0), "ghz": 2.0, "imc": True},
     {"prefix": "rome", "node_type": "AMD EPYC 7742 1S/4N/64C 512G", "fingerprint":
      "0f1e2d3c4b5a6978", "cpu_model": "AMD EPYC 7742 64-Core Processor", "nodes": 4,
      "packages": 1, "cores_per_node": 16, "l1d": 32 << 10, "l2": 512 << 10, "l3": 16 << 20,
      "lat_local": 105.0, "lat_remote": 128.0, "bw_local": 38.0, "bw_remote": 30.0,
-     "slit_remote": 12, "cache_ns": (1.2, 3.9, 12.5)},
+     "slit_remote": 12, "cache_ns": (1.2, 3.9, 12.5), "ghz": 2.25, "imc": False},
 )
 KERNEL_SCALE = {"read": 1.0, "triad": 0.88}
 PAGE = 4096
+# What the memory controllers count beyond the kernel's formula (other traffic, prefetch), and
+# the share of a kernel's bus bytes that are writes.
+MC_EXTRA = {"read": 1.02, "triad": 1.04}
+WRITE_SHARE = {"read": 0.0, "triad": 0.25}
+CHASE_INSTRUCTIONS = 4  # per access of the chase
+KERNEL_BYTES_PER_INSTRUCTION = 16
+NO_CPU_PMU = ("no CPU PMU: /sys/bus/event_source/devices has no cpu (a virtual machine without "
+              "a virtual PMU?)")
+NO_MC_PMU = ("no memory-controller PMU with byte events in /sys/bus/event_source/devices "
+             "(looked for uncore_imc_*: Intel Xeon on bare metal)")
+CORE_EVENTS = ("cycles", "instructions", "llc_loads", "llc_load_misses", "dtlb_load_misses")
+UNCORE_EVENTS = ("mc_read_bytes", "mc_write_bytes")
 
 
 class Writer:
@@ -129,7 +159,76 @@ def _pair(t, i, j):
     return ("same_package" if same_package else "cross_package"), t["slit_remote"]
 
 
-def _host(w, rank, name, t, f):
+def _not_countable(w, rank, t, mode):
+    """One not_applicable row per event the host cannot count (measurement -1)."""
+    groups = []
+    if mode == "vm":
+        groups.append(("core", "thread", CORE_EVENTS, NO_CPU_PMU))
+    if mode == "vm" or (mode == "pmu" and not t["imc"]):
+        groups.append(("uncore", "socket", UNCORE_EVENTS, NO_MC_PMU))
+    for group, scope, events, note in groups:
+        for event in events:
+            w.add("counters", rank=rank, measurement=-1, experiment="-", event=event,
+                  group=group, scope=scope, socket=-1, time_enabled_s=0.0,
+                  time_running_s=0.0, status="not_applicable", note=note)
+
+
+def _counted(w, rank, t, f, mode, mid, experiment, seconds, threads, instructions, llc=0.0,
+             mc=None):
+    """The /counters rows of one measurement of @p seconds on @p threads threads: software
+    rows; with mode pmu or vm the vmstat rows; with pmu the core rows and, on a type with
+    memory-controller counters, the uncore rows of @p mc = (read bytes, write bytes, socket of
+    the memory). Returns the bytes the memory controllers counted (None: not counted)."""
+    if mode == "none":
+        return None
+    enabled = seconds * threads
+    software = (("task_clock", int(enabled * 1e9 * 0.999), "ns"), ("page_faults", 0, "events"),
+                ("cpu_migrations", int(f.get("migrations", 0)), "events"),
+                ("context_switches", 0 if threads == 1 else threads // 4, "events"))
+    for event, value, unit in software:
+        w.add("counters", rank=rank, measurement=mid, experiment=experiment, event=event,
+              group="software", scope="thread", socket=-1, threads=threads, value=value,
+              time_enabled_s=enabled, time_running_s=enabled, value_scaled=float(value),
+              unit=unit, status="ok")
+    if mode == "software":
+        return None
+    for event, unit in (("numa_hint_faults", "events"), ("numa_pages_migrated", "pages")):
+        w.add("counters", rank=rank, measurement=mid, experiment=experiment, event=event,
+              group="vmstat", scope="system", socket=-1, value=0, time_enabled_s=0.0,
+              time_running_s=0.0, value_scaled=0.0, unit=unit, status="ok")
+    if mode != "pmu":
+        return None
+    # The llc and dtlb events share the PMU (multiplexed: on it 80% of the time); value_scaled
+    # is the figure to use.
+    core = (("cycles", enabled * t["ghz"] * 1e9, 1.0),
+            ("instructions", instructions * f.get("ipc", 1.0), 1.0),
+            ("llc_loads", llc, 0.8), ("llc_load_misses", 0.97 * llc, 0.8),
+            ("dtlb_load_misses", 0.1 * llc, 0.8))
+    for event, scaled, on_pmu in core:
+        w.add("counters", rank=rank, measurement=mid, experiment=experiment, event=event,
+              group="core", scope="thread", socket=-1, threads=threads,
+              value=int(scaled * on_pmu), time_enabled_s=enabled,
+              time_running_s=enabled * on_pmu, value_scaled=float(round(scaled)),
+              unit="events", status="ok")
+    if not t["imc"] or mc is None:
+        return None
+    reads, writes, home = mc
+    total = 0.0
+    for socket in range(t["packages"]):
+        share = 0.97 if socket == home else 0.03 / max(1, t["packages"] - 1)
+        if t["packages"] == 1:
+            share = 1.0
+        for event, b in (("mc_read_bytes", reads), ("mc_write_bytes", writes)):
+            lines = int(b * share / 64)
+            w.add("counters", rank=rank, measurement=mid, experiment=experiment, event=event,
+                  group="uncore", scope="socket", socket=socket, value=lines,
+                  time_enabled_s=seconds, time_running_s=seconds,
+                  value_scaled=64.0 * lines, unit="B", status="ok")
+            total += 64.0 * lines
+    return total
+
+
+def _host(w, rank, name, t, f, mode="pmu"):
     nodes = t["nodes"]
     cores = nodes * t["cores_per_node"]
     w.add("hosts", rank=rank, host_index=rank, ranks_on_host=1, hostname=name,
@@ -154,7 +253,11 @@ def _host(w, rank, name, t, f):
         for m in range(nodes):
             w.add("distances", rank=rank, from_node=n, to_node=m, slit=_pair(t, n, m)[1])
     ok = {"valid": 1, "status": "ok", "pages_on_target_frac": 1.0, "huge_page_frac": 0.0}
+    if f.get("migrations"):
+        ok["flags"] = "migrated"
+    _not_countable(w, rank, t, mode)
     size = 1 << 30
+    home = (lambda node: node if t["packages"] > 1 else 0)
     for i in range(nodes):
         for j in range(nodes):
             where = "local" if i == j else "remote"
@@ -170,11 +273,25 @@ def _host(w, rank, name, t, f):
                   latency_ns_max=1.2 * lat, **ok)
             w.add("placement", rank=rank, measurement=mid, experiment="latency_matrix",
                   node=j, pages=size // PAGE)
+            accesses = 20 * (1 << 20)
+            counting = mode if i == j else "none"
+            _counted(w, rank, t, f, counting, mid, "latency_matrix", accesses * lat * 1e-9, 1,
+                     CHASE_INSTRUCTIONS * accesses, llc=accesses,
+                     mc=(64.0 * 0.97 * accesses, 0.0, home(j)))
             for kernel, scale in KERNEL_SCALE.items():
                 gbs = w.noise(t[f"bw_{where}"] * scale * f.get(f"bw_{where}", 1.0))
                 mid = w.next_id()
                 w.add("placement", rank=rank, measurement=mid, experiment="bandwidth_matrix",
                       node=j, pages=size // PAGE)
+                moved = 10.0 * size  # bus_bytes x passes_per_sample x repetitions
+                mc = MC_EXTRA[kernel] * moved
+                mc_bytes = _counted(w, rank, t, f, counting, mid, "bandwidth_matrix",
+                                    moved / (gbs * 1e9), per_node,
+                                    moved / KERNEL_BYTES_PER_INSTRUCTION, llc=moved / 64,
+                                    mc=((1 - WRITE_SHARE[kernel]) * mc, WRITE_SHARE[kernel] * mc,
+                                        home(j)))
+                counted = {} if mc_bytes is None else {"mc_bytes": mc_bytes,
+                                                       "mc_bus_ratio": mc_bytes / moved}
                 w.add("bandwidth", rank=rank, measurement=mid, hostname=name,
                       experiment="bandwidth_matrix", cpu_node=i, mem_node=j,
                       mem_policy="bind", pair_class=pair, slit=slit, size_bytes=size,
@@ -183,7 +300,7 @@ def _host(w, rank, name, t, f):
                       bus_bytes=size, gbs_best=gbs,
                       gbs_median=gbs * f.get(f"noise_bw_{where}", 0.97),
                       gbs_worst=gbs * min(0.9, f.get(f"noise_bw_{where}", 0.9)),
-                      bus_gbs_best=gbs, threads_pinned_ok=1, **ok)
+                      bus_gbs_best=gbs, threads_pinned_ok=1, **counted, **ok)
     _sweep(w, rank, name, t, f, ok)
     _first_touch(w, rank, name, t, ok)
     _loaded(w, rank, name, t, f, ok)
@@ -278,7 +395,8 @@ def _balancing(w, rank, name, t):
             w.add("balancing", rank=rank, measurement=mid, hostname=name, from_node=0,
                   to_node=1, numa_balancing=setting, threads=t["cores_per_node"], t_s=ts,
                   pages=pages, pages_on_from=pages - on_to, pages_on_to=on_to,
-                  frac_on_to=on_to / pages, read_gbs=gbs, status="ok")
+                  frac_on_to=on_to / pages, read_gbs=gbs, numa_hint_faults=int(1.3 * on_to),
+                  numa_pages_migrated=on_to, status="ok")
 
 
 def host_names(n_hosts, suffix=""):
@@ -289,10 +407,13 @@ def host_names(n_hosts, suffix=""):
 
 
 def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.5.0", config=CONFIG,
-                start_utc="2026-01-01T00:00:00Z", host_suffix="", skip=()):
+                start_utc="2026-01-01T00:00:00Z", host_suffix="", skip=(), counters="pmu",
+                no_pmu=()):
     """Writes the fleet; factors maps host name -> {kind: factor}. Returns the host names.
     host_suffix is added to every name (".cluster.example": the fleet under FQDNs); the hosts
-    named in skip are left out (a host gone from the fleet)."""
+    named in skip are left out (a host gone from the fleet). counters: "pmu" (every group the
+    host's type can count), "software" (those rows only) or "none" (an empty /counters); the
+    hosts named in no_pmu (without host_suffix) count no core and no uncore event."""
     factors = factors or {}
     w = Writer(np.random.default_rng(seed))
     every = host_names(n_hosts, host_suffix)
@@ -301,8 +422,9 @@ def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.5.0", 
     n_hosts_all, n_hosts = n_hosts, len(kept)
     for rank, (index, name) in enumerate(kept):
         t = TYPES[0] if index < n_hosts_all // 2 else TYPES[1]
-        _host(w, rank, name, t, factors.get(name.removesuffix(host_suffix) if host_suffix
-                                            else name, {}))
+        short = name.removesuffix(host_suffix) if host_suffix else name
+        mode = "vm" if counters == "pmu" and short in no_pmu else counters
+        _host(w, rank, name, t, factors.get(short, {}), mode)
     with h5py.File(path, "w") as h5:
         attrs = {"schema": "numaprobe", "schema_version": schema_version,
                  "software_version": "0.1.0", "git_revision": "synthetic",

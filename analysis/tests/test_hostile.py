@@ -71,14 +71,17 @@ def keep_rows(f, table, keep):
 
 
 def drop_measurements(f, tables):
-    """Empties TABLES and removes the /placement and /numastat rows of their measurements."""
+    """Empties TABLES and removes the /placement, /numastat and /counters rows of their
+    measurements."""
     gone = set()
     for t in tables:
         rows = f[t][()]
         if "measurement" in rows.dtype.names:
             gone |= set(zip(rows["rank"].tolist(), rows["measurement"].tolist()))
         keep_rows(f, t, np.zeros(len(rows), bool))
-    for t in ("placement", "numastat"):
+    for t in ("placement", "numastat", "counters"):
+        if t not in f:
+            continue
         rows = f[t][()]
         keep_rows(f, t, np.array([(r, m) not in gone for r, m in
                                   zip(rows["rank"].tolist(), rows["measurement"].tolist())], bool))

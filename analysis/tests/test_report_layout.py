@@ -60,7 +60,12 @@ def test_comparison_has_types_as_columns_with_ratio_and_peak(full):
 def test_comparison_names_the_keys_in_its_order(full):
     frame, _ = comparison_frame(full["view"])
     labels = [m.label for m in full["view"].catalogue.values()]
-    assert list(frame.metric) == ["hosts"] + labels
+    # then, where /counters has them, the IPC of the chase and the mc/bus bytes (counters.py)
+    counted = [m.label for k, m in full["view"].counters.catalogue.items()
+               if k == "ipc_chase" or k.startswith("mc_bus_ratio_")]
+    assert counted == ["IPC of the local chase", "mc/bus bytes, read local",
+                       "mc/bus bytes, triad local"]
+    assert list(frame.metric) == ["hosts"] + labels + counted
 
 
 def test_html_opens_with_summary_comparison_outliers_then_plots(full):

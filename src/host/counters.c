@@ -54,8 +54,7 @@ static const struct {
                                 PERF_COUNT_SW_CPU_MIGRATIONS},
     [NPRB_EV_CONTEXT_SWITCHES] = {"context_switches", NPRB_COUNTERS_SOFTWARE, PERF_TYPE_SOFTWARE,
                                   PERF_COUNT_SW_CONTEXT_SWITCHES},
-    [NPRB_EV_CYCLES] = {"cycles", NPRB_COUNTERS_CORE, PERF_TYPE_HARDWARE,
-                        PERF_COUNT_HW_CPU_CYCLES},
+    [NPRB_EV_CYCLES] = {"cycles", NPRB_COUNTERS_CORE, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
     [NPRB_EV_INSTRUCTIONS] = {"instructions", NPRB_COUNTERS_CORE, PERF_TYPE_HARDWARE,
                               PERF_COUNT_HW_INSTRUCTIONS},
     [NPRB_EV_LLC_LOADS] = {"llc_loads", NPRB_COUNTERS_CORE, PERF_TYPE_HW_CACHE,
@@ -142,6 +141,15 @@ static int paranoid_level(void)
 static char unavailable_why[NPRB_N_THREAD_EVENTS][128];
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 
+/* The probe's software events, kept open (disabled) for the life of the process. The kernel
+ * turns its software-event hooks on with a static key when the first event of a kind opens and
+ * off when the last closes; each flip rewrites kernel text and waits for every CPU to take an
+ * IPI. Opening and closing counters around every measurement would flip them each time,
+ * interrupting every core of the host (other ranks' measurements included), and a multi-CPU
+ * QEMU TCG guest locked up in that flip. One event of each kind held open keeps the keys on, so
+ * a measurement's opens and closes only count references. */
+static int held_fd[NPRB_N_THREAD_EVENTS];
+
 static void probe(void)
 {
     bool pmu = has_cpu_pmu();
@@ -156,7 +164,7 @@ static void probe(void)
         bool user_only;
         int fd = open_event((enum nprb_thread_event)e, &user_only);
         if (fd >= 0) {
-            close(fd);
+            held_fd[e] = fd;
             continue;
         }
         int err = errno;

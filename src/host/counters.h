@@ -116,7 +116,8 @@ double nprb_counter_scaled(uint64_t value, uint64_t enabled_ns, uint64_t running
  * Whether @p event can never be counted on this host, and why, in @p why: a hardware event on a
  * host with no CPU PMU in /sys/bus/event_source/devices, or one perf_event_open refuses (with the
  * errno and, for EACCES, kernel.perf_event_paranoid). Probed once per process on the calling
- * thread. @return true (unavailable) or false.
+ * thread, which keeps one disabled event of each kind open from then on: call it before the
+ * first measurement (see counters.c for why). @return true (unavailable) or false.
  */
 bool nprb_thread_event_unavailable(enum nprb_thread_event event, char *why, size_t len);
 

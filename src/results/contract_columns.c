@@ -341,16 +341,20 @@ static const struct column_doc {
     {"counters", "scope", NULL,
      "`thread`: summed over the measurement's threads; `socket`: one socket's memory "
      "controllers; `system`: the whole host"},
-    {"counters", "socket", NULL, "the socket of a `socket` row (its order in the PMU's cpumask); -1 otherwise"},
+    {"counters", "socket", NULL,
+     "the socket of a `socket` row (its order in the PMU's cpumask); -1 otherwise"},
     {"counters", "threads", NULL, "threads whose counts are summed (`thread` rows); 0 otherwise"},
     {"counters", "value", NULL, "the raw count, summed over the threads"},
-    {"counters", "time_enabled_s", "s", "time the counters were enabled, summed over the threads"},
+    {"counters", "time_enabled_s", "s",
+     "time the counters were enabled, summed over the threads; a thread's counter counts it "
+     "while its thread runs"},
     {"counters", "time_running_s", "s",
      "time they were on the PMU, summed over the threads; below `time_enabled_s` when the "
      "kernel multiplexed them"},
     {"counters", "value_scaled", NULL,
      "each thread's count scaled by enabled / running, summed, in `unit` (bytes for the "
-     "memory controllers: the count times the event's sysfs scale and unit); NaN when it never ran"},
+     "memory controllers: the count times the event's sysfs scale and unit); NaN when it never "
+     "ran"},
     {"counters", "unit", NULL, "of `value_scaled`: `ns`, `events`, `B` or `pages`"},
     {"counters", "status", NULL,
      "`ok`; `not_applicable` (this host cannot count the event: `note` says why; one row per rank "

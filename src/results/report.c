@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "results/report.h"
 
+#include "results/report_counters.h"
 #include "results/report_topology.h"
 
 #include <math.h>
@@ -328,6 +329,7 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
     free(m);
     nprb_report_classes(out, rows);
     print_peak(out, host, rows);
+    nprb_report_counters(out, rows);
     notes(out, rows);
 }
 

@@ -162,6 +162,35 @@ static void check_figures(const struct nprb_row_rules *v, const unsigned char *r
     }
 }
 
+static bool one_of(const char *text, const char *const *names, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(text, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A /counters row names a group and scope of docs/SCHEMA.md, and a row of the rank (measurement
+ * -1) is one that says why an event cannot be counted. */
+static void check_counter(const struct nprb_counter_row *c, size_t i, struct reporter *r)
+{
+    static const char *const groups[] = {"software", "core", "uncore", "vmstat"};
+    static const char *const scopes[] = {"thread", "socket", "system"};
+    if (!one_of(c->group, groups, sizeof groups / sizeof groups[0]))
+        report(r, false, "/counters row %zu: group '%s' is not software, core, uncore or vmstat", i,
+               c->group);
+    if (!one_of(c->scope, scopes, sizeof scopes / sizeof scopes[0]))
+        report(r, false, "/counters row %zu: scope '%s' is not thread, socket or system", i,
+               c->scope);
+    bool of_rank = c->measurement == -1,
+         not_applicable = strcmp(c->status, NPRB_ROW_NOT_APPLICABLE) == 0;
+    if (of_rank != not_applicable)
+        report(r, false,
+               "/counters row %zu: measurement %d with status %s (a rank's row, measurement -1, "
+               "is exactly a not_applicable one)",
+               i, (int)c->measurement, c->status);
+}
+
 bool nprb_row_check(const struct nprb_row_rules *rules, const unsigned char *row, size_t index,
                     nprb_row_report_fn report_fn, void *ctx)
 {
@@ -171,5 +200,10 @@ bool nprb_row_check(const struct nprb_row_rules *rules, const unsigned char *row
                rules->desc->name, rules->unknown);
     bool ok = rules->status == NULL || check_status(rules, row, index, &r);
     check_figures(rules, row, index, ok, &r);
+    if (rules->id == NPRB_TABLE_COUNTERS) {
+        struct nprb_counter_row c;
+        memcpy(&c, row, sizeof c);
+        check_counter(&c, index, &r);
+    }
     return ok;
 }

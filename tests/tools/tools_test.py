@@ -632,23 +632,76 @@ def merge_usage(t):
 
 # ---- several files, files that are not regular, older and unusual layouts ------------------------
 
-OLDER_MINOR_DROPS = {  # the columns schema 0.4.0 added (docs/SCHEMA.md "Versioning")
+# The columns and tables schema 0.7.0 added (docs/SCHEMA.md "Versioning").
+MINOR_7_DROPS = {
+    "bandwidth": ["mc_bytes", "mc_bus_ratio"],
+    "balancing": ["numa_hint_faults", "numa_pages_migrated"],
+}
+MINOR_7_TABLES = ["counters"]
+OLDER_MINOR_DROPS = {  # the columns schema 0.4.0 added, and those of 0.7.0
     "latency": ["pages_unreported", "cpus", "flags"],
-    "bandwidth": ["pages_unreported", "cpus", "flags"],
+    "bandwidth": ["pages_unreported", "cpus", "flags"] + MINOR_7_DROPS["bandwidth"],
     "loaded_latency": ["pages_unreported", "cpus", "flags"],
-    "balancing": ["pages_unreported"],
+    "balancing": ["pages_unreported"] + MINOR_7_DROPS["balancing"],
     "numa_nodes": ["free_bytes"],
 }
 
 
-def older_minor(path):
-    """The file as a numaprobe of schema 0.3.0 wrote it: without the columns 0.4.0 added."""
+def drop_columns(path, version, drops, tables):
+    """The file as a numaprobe of schema @version wrote it: without @drops and @tables."""
     with h5py.File(path, "r+") as f:
-        f.attrs["schema_version"] = "0.3.0"
-        for table, columns in OLDER_MINOR_DROPS.items():
+        f.attrs["schema_version"] = version
+        for table, columns in drops.items():
             rows = rfn.drop_fields(f[table][()], columns, usemask=False)
+            attrs = dict(f[table].attrs)
             del f[table]
             f.create_dataset(table, data=rows, maxshape=(None,), chunks=True)
+            # The table's own attributes (0.6.0 on), each per-column list without the columns.
+            if "columns" in attrs:
+                keep = [i for i, c in enumerate(attrs["columns"]) if str(c) not in columns]
+                for name, value in attrs.items():
+                    if name in ("columns", "units", "column_descriptions"):
+                        value = [value[i] for i in keep]
+                    f[table].attrs[name] = value
+        for table in tables:
+            del f[table]
+
+
+def older_minor(path):
+    """The file as a numaprobe of schema 0.3.0 wrote it: without the columns 0.4.0 added (nor
+    what later minors added)."""
+    drop_columns(path, "0.3.0", OLDER_MINOR_DROPS, MINOR_7_TABLES)
+
+
+@case
+def check_minor_6(t):
+    """A file of schema 0.6.0 has no /counters and lacks 0.7.0's columns: valid; under 0.7.0 the
+    same absence is a problem."""
+    old = t.copy("v0.6.h5")
+    drop_columns(old, "0.6.0", MINOR_7_DROPS, MINOR_7_TABLES)
+    t.run(["check", old], 0, ["valid (schema 0.6.0"])
+    set_attrs(old, schema_version="0.7.0")
+    t.run(["check", old], 4, ["table /counters missing", "/bandwidth: column mc_bytes missing"])
+
+
+@case
+def check_counter_rows(t):
+    """/counters rows join a measurement, name a known group and scope, and a rank's row
+    (measurement -1) is exactly a not_applicable one."""
+    bad = t.copy("counters.h5")
+    rows = rows_of(bad, "counters")
+    ok = ok_rows(rows)
+    t.expect(len(ok) >= 4, f"too few ok counter rows: {len(ok)}")
+    edit_column(bad, "counters", "measurement", ok[0], 99999)
+    edit_column(bad, "counters", "group", ok[1], b"pmu")
+    edit_column(bad, "counters", "scope", ok[2], b"core")
+    edit_column(bad, "counters", "measurement", ok[3], -1)
+    t.run(["check", bad], 4, [
+        f"/counters row {ok[0]}: rank {rows['rank'][ok[0]]} measurement 99999 matches no "
+        "measurement",
+        f"/counters row {ok[1]}: group 'pmu' is not software, core, uncore or vmstat",
+        f"/counters row {ok[2]}: scope 'core' is not thread, socket or system",
+        f"/counters row {ok[3]}: measurement -1 with status ok"])
 
 
 @case

@@ -297,6 +297,22 @@ def main():
             # The threads stay on the to node: a page that reached it never goes back, so the
             # share there never falls (pages the scanner had unmapped are not counted as gone).
             rows.sort(key=lambda r: float(r["t_s"]))
+            # The kernel's own counters (/proc/vmstat, since the move) tell the same story: on,
+            # every page that reached the threads' node was migrated by balancing after a
+            # hinting fault; off, the scanner makes no hinting faults and nothing migrates.
+            last = rows[-1]
+            for column in ("numa_hint_faults", "numa_pages_migrated"):
+                counts = [int(r[column]) for r in rows]
+                expect(min(counts) >= 0, f"balancing {setting}: {column} unknown ({counts})")
+                expect(counts == sorted(counts), f"balancing {setting}: {column} fell ({counts})")
+                if setting == 0:
+                    expect(counts[-1] == 0, f"balancing off: {column} grew to {counts[-1]}")
+            if setting == 1 and int(last["pages_on_to"]) > 0:
+                expect(int(last["numa_pages_migrated"]) >= int(last["pages_on_to"]),
+                       f"balancing on: {last['pages_on_to']} pages reached the threads' node, "
+                       f"numa_pages_migrated says {last['numa_pages_migrated']}")
+                expect(int(last["numa_hint_faults"]) > 0,
+                       "balancing on: pages moved without a hinting fault")
             for before, after in zip(rows, rows[1:]):
                 expect(float(after["frac_on_to"]) >= float(before["frac_on_to"]) - 0.005,
                        f"balancing {setting}: share on the threads' node fell from "

@@ -299,14 +299,18 @@ def main():
             rows.sort(key=lambda r: float(r["t_s"]))
             # The kernel's own counters (/proc/vmstat, since the move) tell the same story: on,
             # every page that reached the threads' node was migrated by balancing after a
-            # hinting fault; off, the scanner makes no hinting faults and nothing migrates.
+            # hinting fault; off, the scanner marks no pages, so only the few it marked before
+            # the setting changed (in any process, while the guest booted with it on) can still
+            # fault and move: system-wide, under 2% of the array's pages.
             last = rows[-1]
+            stale = max(64, int(last["pages"]) // 50)
             for column in ("numa_hint_faults", "numa_pages_migrated"):
                 counts = [int(r[column]) for r in rows]
                 expect(min(counts) >= 0, f"balancing {setting}: {column} unknown ({counts})")
                 expect(counts == sorted(counts), f"balancing {setting}: {column} fell ({counts})")
                 if setting == 0:
-                    expect(counts[-1] == 0, f"balancing off: {column} grew to {counts[-1]}")
+                    expect(counts[-1] <= stale,
+                           f"balancing off: {column} grew to {counts[-1]} (at most {stale})")
             if setting == 1 and int(last["pages_on_to"]) > 0:
                 expect(int(last["numa_pages_migrated"]) >= int(last["pages_on_to"]),
                        f"balancing on: {last['pages_on_to']} pages reached the threads' node, "

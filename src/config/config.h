@@ -142,7 +142,6 @@ struct nprb_counters_config {
 /** The config's own section of counters.* keys (config.c), added after memory.*. */
 extern const struct nprb_config_section nprb_config_counters;
 
-
 struct nprb_config {
     uint64_t seed;     /**< seed of every random chain; recorded in the file */
     double watchdog_s; /**< longest one measurement may take; a host silent twice as long is hung */
@@ -198,7 +197,6 @@ const void *nprb_config_section(const struct nprb_config *cfg,
  * or the config never added the section.
  */
 unsigned nprb_config_counter_groups(const struct nprb_config *cfg);
-
 
 /**
  * Where the value of the key called @p name ("latency_matrix.size") is kept in @p cfg, or NULL

@@ -61,8 +61,8 @@ static void memory_controller_bytes(struct nprb_bandwidth_row *row,
     for (int e = 0; e < NPRB_N_UNCORE_EVENTS; e++)
         for (int s = 0; s < uncore->sockets; s++)
             row->mc_bytes += uncore->bytes[e][s];
-    double computed = (double)row->bus_bytes * (double)row->passes_per_sample *
-                      (double)row->repetitions;
+    double computed =
+        (double)row->bus_bytes * (double)row->passes_per_sample * (double)row->repetitions;
     row->mc_bus_ratio = computed > 0 ? row->mc_bytes / computed : NAN;
 }
 

@@ -49,7 +49,7 @@ struct team {
     struct nprb_cpus_seen *cpus;
     size_t align;
     double local_frac;
-    struct nprb_counts *counts;  /* the team's, summed */
+    struct nprb_counts *counts; /* the team's, summed */
     struct nprb_uncore *uncore; /* NULL: the memory controllers are not counted */
 };
 

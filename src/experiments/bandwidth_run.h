@@ -51,12 +51,12 @@ struct nprb_bandwidth_result {
     bool census_ok;
     double local_frac; /**< pages on the node of the thread that reads them; -1 not checked */
     bool pinned_ok;
-    struct nprb_cpus_seen cpus; /**< where the threads were when they finished */
-    int bad_threads;            /**< threads whose validation failed */
-    int threads_ran;            /**< threads OpenMP started (OMP_THREAD_LIMIT may cap them) */
-    struct nprb_counts counts;         /**< the team's, summed, over the kept samples */
+    struct nprb_cpus_seen cpus;       /**< where the threads were when they finished */
+    int bad_threads;                  /**< threads whose validation failed */
+    int threads_ran;                  /**< threads OpenMP started (OMP_THREAD_LIMIT may cap them) */
+    struct nprb_counts counts;        /**< the team's, summed, over the kept samples */
     struct nprb_uncore_counts uncore; /**< the memory controllers', over the same samples */
-    int error;                  /**< errno of what failed, 0 when the run happened */
+    int error;                        /**< errno of what failed, 0 when the run happened */
     char note[160];
 };
 

@@ -24,9 +24,9 @@ void nprb_kernel_snapshot_take(const struct nprb_context *ctx, struct nprb_kerne
             snap->numastat = NULL;
         }
     }
-    snap->vmstat_ok = (nprb_config_counter_groups(ctx->cfg) &
-                       NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_VMSTAT)) &&
-                      nprb_vmstat_read(NULL, &snap->vmstat) == 0;
+    snap->vmstat_ok =
+        (nprb_config_counter_groups(ctx->cfg) & NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_VMSTAT)) &&
+        nprb_vmstat_read(NULL, &snap->vmstat) == 0;
 }
 
 void nprb_kernel_snapshot_free(struct nprb_kernel_snapshot *snap)
@@ -148,8 +148,8 @@ static void record_vmstat(struct nprb_context *ctx, int32_t measurement, const c
         bool pages = field == NPRB_VMSTAT_NUMA_PAGES_MIGRATED ||
                      field == NPRB_VMSTAT_PGMIGRATE_SUCCESS || field == NPRB_VMSTAT_PGMIGRATE_FAIL;
         struct nprb_counter_row row =
-            counter_row(ctx, measurement, experiment, nprb_vmstat_name(field),
-                        NPRB_COUNTERS_VMSTAT, "system", pages ? "pages" : "events");
+            counter_row(ctx, measurement, experiment, nprb_vmstat_name(field), NPRB_COUNTERS_VMSTAT,
+                        "system", pages ? "pages" : "events");
         row.value = delta;
         row.value_scaled = (double)delta;
         add_row(ctx, &row);
@@ -158,8 +158,7 @@ static void record_vmstat(struct nprb_context *ctx, int32_t measurement, const c
 
 void nprb_record_counters(struct nprb_context *ctx, int32_t measurement, const char *experiment,
                           const struct nprb_kernel_snapshot *before,
-                          const struct nprb_counts *counts,
-                          const struct nprb_uncore_counts *uncore)
+                          const struct nprb_counts *counts, const struct nprb_uncore_counts *uncore)
 {
     struct nprb_kernel_snapshot after;
     nprb_kernel_snapshot_take(ctx, &after);
@@ -190,8 +189,8 @@ void nprb_record_counters_unavailable(struct nprb_context *ctx)
         enum nprb_thread_event ev = (enum nprb_thread_event)e;
         if ((groups & NPRB_COUNTER_GROUP_BIT(nprb_thread_event_group(ev))) &&
             nprb_thread_event_unavailable(ev, why, sizeof why))
-            unavailable_row(ctx, nprb_thread_event_name(ev), nprb_thread_event_group(ev),
-                            "thread", why);
+            unavailable_row(ctx, nprb_thread_event_name(ev), nprb_thread_event_group(ev), "thread",
+                            why);
     }
     if ((groups & NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_UNCORE)) &&
         nprb_uncore_unavailable(why, sizeof why))

@@ -310,8 +310,8 @@ static bool report(FILE *out, const struct nprb_results *rows)
                     "in %.1f s; read %.1f -> %.1f GB/s; %lld hinting faults, %lld pages "
                     "migrated (system-wide)\n",
                     first->numa_balancing, 100 * first->frac_on_to, 100 * last->frac_on_to,
-                    last->t_s, first->read_gbs, last->read_gbs,
-                    (long long)last->numa_hint_faults, (long long)last->numa_pages_migrated);
+                    last->t_s, first->read_gbs, last->read_gbs, (long long)last->numa_hint_faults,
+                    (long long)last->numa_pages_migrated);
         }
         i = j;
     }

@@ -165,8 +165,7 @@ void nprb_uncore_collect(struct nprb_uncore *uc, struct nprb_uncore_counts *coun
             continue;
         int e = uc->event[i], s = uc->socket[i];
         counts->value[e][s] += got[0];
-        counts->bytes[e][s] +=
-            nprb_counter_scaled(got[0], got[1], got[2]) * uc->bytes_per_count[i];
+        counts->bytes[e][s] += nprb_counter_scaled(got[0], got[1], got[2]) * uc->bytes_per_count[i];
         if (counts->enabled_ns[e][s] == 0) {
             counts->enabled_ns[e][s] = got[1];
             counts->running_ns[e][s] = got[2];

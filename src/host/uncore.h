@@ -24,9 +24,9 @@ const char *nprb_uncore_event_name(enum nprb_uncore_event event);
 
 /** Bytes each socket's memory controllers moved while counting. */
 struct nprb_uncore_counts {
-    int sockets; /**< 0: nothing was counted */
-    uint64_t value[NPRB_N_UNCORE_EVENTS][NPRB_UNCORE_MAX_SOCKETS];  /**< raw, summed over boxes */
-    double bytes[NPRB_N_UNCORE_EVENTS][NPRB_UNCORE_MAX_SOCKETS];    /**< scaled, in bytes */
+    int sockets;                                                   /**< 0: nothing was counted */
+    uint64_t value[NPRB_N_UNCORE_EVENTS][NPRB_UNCORE_MAX_SOCKETS]; /**< raw, summed over boxes */
+    double bytes[NPRB_N_UNCORE_EVENTS][NPRB_UNCORE_MAX_SOCKETS];   /**< scaled, in bytes */
     uint64_t enabled_ns[NPRB_N_UNCORE_EVENTS][NPRB_UNCORE_MAX_SOCKETS]; /**< of the first box */
     uint64_t running_ns[NPRB_N_UNCORE_EVENTS][NPRB_UNCORE_MAX_SOCKETS];
 };

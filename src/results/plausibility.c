@@ -146,7 +146,7 @@ static void flag_table(struct nprb_rows *rows, struct view (*view_of)(unsigned c
 }
 
 #define MEASUREMENT_HEAD(type)                                                                     \
-    _Static_assert(offsetof(type, rank) == 0 && offsetof(type, measurement) == sizeof(int32_t),  \
+    _Static_assert(offsetof(type, rank) == 0 && offsetof(type, measurement) == sizeof(int32_t),    \
                    #type " must start with rank and measurement")
 MEASUREMENT_HEAD(struct nprb_latency_row);
 MEASUREMENT_HEAD(struct nprb_bandwidth_row);

@@ -183,11 +183,24 @@ static const struct nprb_field loaded_fields[] = {
 
 #define Z struct nprb_balancing_row
 static const struct nprb_field balancing_fields[] = {
-    I32(Z, rank),       I32(Z, measurement),    STR(Z, hostname),    I32(Z, from_node),
-    I32(Z, to_node),    I32(Z, numa_balancing), I32(Z, threads),     F64(Z, t_s),
-    U64(Z, pages),      U64(Z, pages_on_from),  U64(Z, pages_on_to), U64(Z, pages_unreported),
-    F64(Z, frac_on_to), F64(Z, read_gbs),       I64(Z, numa_hint_faults), I64(Z, numa_pages_migrated),
-    STR(Z, status),     STR(Z, note),
+    I32(Z, rank),
+    I32(Z, measurement),
+    STR(Z, hostname),
+    I32(Z, from_node),
+    I32(Z, to_node),
+    I32(Z, numa_balancing),
+    I32(Z, threads),
+    F64(Z, t_s),
+    U64(Z, pages),
+    U64(Z, pages_on_from),
+    U64(Z, pages_on_to),
+    U64(Z, pages_unreported),
+    F64(Z, frac_on_to),
+    F64(Z, read_gbs),
+    I64(Z, numa_hint_faults),
+    I64(Z, numa_pages_migrated),
+    STR(Z, status),
+    STR(Z, note),
 };
 #undef Z
 
@@ -203,10 +216,10 @@ static const struct nprb_field topology_xml_fields[] = {I32(X, rank), I32(X, par
 
 #define C struct nprb_counter_row
 static const struct nprb_field counter_fields[] = {
-    I32(C, rank),           I32(C, measurement),    STR(C, experiment),     STR(C, event),
-    STR(C, group),          STR(C, scope),          I32(C, socket),         I32(C, threads),
-    U64(C, value),          F64(C, time_enabled_s), F64(C, time_running_s), F64(C, value_scaled),
-    STR(C, unit),           STR(C, status),         STR(C, note),
+    I32(C, rank),  I32(C, measurement),    STR(C, experiment),     STR(C, event),
+    STR(C, group), STR(C, scope),          I32(C, socket),         I32(C, threads),
+    U64(C, value), F64(C, time_enabled_s), F64(C, time_running_s), F64(C, value_scaled),
+    STR(C, unit),  STR(C, status),         STR(C, note),
 };
 #undef C
 

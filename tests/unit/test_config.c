@@ -231,11 +231,10 @@ int main(void)
 
     /* counters.*: the config's own section after memory.*; groups parsed once into bits. */
     defaults(&cfg);
-    CHECK(nprb_config_counter_groups(&cfg) ==
-          (NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_SOFTWARE) |
-           NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_CORE) |
-           NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_UNCORE) |
-           NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_VMSTAT)));
+    CHECK(nprb_config_counter_groups(&cfg) == (NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_SOFTWARE) |
+                                               NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_CORE) |
+                                               NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_UNCORE) |
+                                               NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_VMSTAT)));
     CHECK(nprb_config_set(&cfg, "counters.groups=vmstat, software", err, sizeof err) == 0);
     CHECK(nprb_config_counter_groups(&cfg) == (NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_SOFTWARE) |
                                                NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_VMSTAT)));

@@ -6,6 +6,9 @@
   LLC misses/access   llc_load_misses / (accesses_per_sample x samples) of a latency row
   mc/bus bytes        /bandwidth's mc_bus_ratio: what the memory controllers counted over what
                       the kernel's formula says the bus carried (1: as computed)
+  prefetch coverage   of a stride_sweep row: 1 - llc_load_misses / the lines the walk touched
+                      (accesses x min(stride, 64 B) / 64 B); where the working set is past the
+                      LLC, the share of lines the prefetchers brought in before they were loaded
 
 An event counts for a measurement only where every row of it is `ok` with a value_scaled (the
 uncore events have one row per socket, summed); a figure whose events did not count is absent,
@@ -42,6 +45,12 @@ SWITCHES = Metric("context_switches", "context switches (total)", "events", "low
                   judged=False)
 # The figures the node-type comparison shows beside the headline metrics.
 COMPARED = ("ipc_chase", "mc_bus_ratio_")
+
+
+def coverage_metric(stride):
+    # How well the prefetchers keep up at a stride: shown, never judged.
+    return Metric(f"prefetch_coverage_{stride}B", f"LLC prefetch coverage, stride {stride} B", "1",
+                  "higher", judged=False)
 
 
 def mc_ratio_metric(kernel):
@@ -106,6 +115,20 @@ def latency_figures(latency, counted):
                        llc_misses_per_access=_ratio(rows.llc_load_misses, accesses))
 
 
+def stride_figures(latency, counted):
+    """The stride_sweep rows with their stride (B) and prefetch_coverage: 1 - LLC misses over
+    the cache lines the walk touched (one per access from 64 B on, stride/64 below); NaN where
+    llc_load_misses did not count."""
+    rows = _with_events(latency, counted, ("llc_load_misses",))
+    if rows.empty:
+        return rows.assign(stride=np.nan, prefetch_coverage=np.nan)
+    stride = rows.pattern.astype(str).str.extract(r"^stride:(\d+)$")[0].astype(float)
+    lines = rows.accesses_per_sample.astype(float) * rows.samples.astype(float) \
+        * np.minimum(stride, 64.0) / 64.0
+    return rows.assign(stride=stride,
+                       prefetch_coverage=1.0 - _ratio(rows.llc_load_misses, lines))
+
+
 def bandwidth_figures(bandwidth, counted):
     """The bandwidth rows with ipc and mc_bus_ratio: the row's own, kept only where both uncore
     events counted (ok rows); NaN otherwise."""
@@ -150,6 +173,12 @@ def host_figures(fleet, hosts):
     lat = latency_figures(_local(fleet["latency"], "latency_matrix"), counted)
     _medians(lat, "ipc", IPC_CHASE, out, catalogue)
     _medians(lat, "llc_misses_per_access", LLC_CHASE, out, catalogue)
+    lat = fleet["latency"]
+    strides = stride_figures(ok_rows(lat, experiment="stride_sweep") if len(lat) else lat,
+                             counted)
+    for stride in sorted(strides.stride.dropna().unique()) if len(strides) else ():
+        _medians(strides[strides.stride == stride], "prefetch_coverage",
+                 coverage_metric(int(stride)), out, catalogue)
     bw = bandwidth_figures(_local(fleet["bandwidth"], "bandwidth_matrix"), counted)
     for kernel in sorted(bw.kernel.unique()) if len(bw) else ():
         _medians(bw[bw.kernel == kernel], "mc_bus_ratio", mc_ratio_metric(kernel), out,
@@ -258,9 +287,13 @@ def host_text(vals, missing, flags):
     chase = [f"{SHORT[k]} {_fmt(vals[k])}" for k in figures if k in SHORT]
     ratios = [f"{k[len('mc_bus_ratio_'):]} {_fmt(vals[k])}" for k in figures
               if k.startswith("mc_bus_ratio_")]
+    coverage = [f"{k[len('prefetch_coverage_'):]} {_fmt(vals[k])}" for k in figures
+                if k.startswith("prefetch_coverage_")]
     parts = [", ".join(chase)] if chase else []
     if ratios:
         parts.append("mc/bus bytes " + ", ".join(ratios))
+    if coverage:
+        parts.append("prefetch coverage by stride " + ", ".join(coverage))
     if figures or vals.get(MIGRATIONS.name, 0) > 0:
         totals = [f"{SHORT[k]} {vals[k]:.0f}" for k in TOTALS if k in vals]
         if totals:

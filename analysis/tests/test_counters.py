@@ -118,6 +118,29 @@ def test_derived_figures_from_known_inputs():
     assert got.loc[[11, 12], "ipc"].isna().all()
 
 
+def test_prefetch_coverage_of_the_stride_sweep():
+    """1 - LLC misses / lines touched: a line per access from 64 B on, stride/64 below; NaN
+    where llc_load_misses did not count; a host line names each stride's figure."""
+    ev = counters.events(pd.DataFrame([
+        _counter(1, "llc_load_misses", 100.0),    # stride 8: 1000 accesses touch 125 lines
+        _counter(2, "llc_load_misses", 250.0),    # stride 64: 1000 lines
+        _counter(3, "llc_load_misses", 1000.0),   # stride 4096: every access misses
+        _counter(4, "llc_load_misses", 0.0, status="failed"),
+    ]))
+    lat = pd.DataFrame({"rank": 0, "measurement": [1, 2, 3, 4],
+                        "pattern": ["stride:8", "stride:64", "stride:4096", "stride:128"],
+                        "accesses_per_sample": 100, "samples": 10})
+    got = counters.stride_figures(lat, ev).set_index("measurement")
+    assert list(got.stride) == [8, 64, 4096, 128]
+    assert got.at[1, "prefetch_coverage"] == pytest.approx(1 - 100 / 125)
+    assert got.at[2, "prefetch_coverage"] == pytest.approx(0.75)
+    assert got.at[3, "prefetch_coverage"] == pytest.approx(0.0)
+    assert np.isnan(got.at[4, "prefetch_coverage"])
+    line = counters.host_text({"prefetch_coverage_64B": 0.75, "prefetch_coverage_4096B": 0.0},
+                              None, {})
+    assert line == "prefetch coverage by stride 64B 0.75, 4096B 0"
+
+
 def test_synthetic_ipc_follows_the_chase():
     """Per measurement on a synthetic fleet: the IPC the analysis derives is the generator's
     instructions per access over the cycles of an access, and mc/bus its MC_EXTRA; the remote

@@ -272,7 +272,8 @@ def text(v, plots=None, reference=None):
             shown = "\n".join(f"  {h}: {t}" for h, t in lines[:COUNTER_LINES])
             parts.append("Counters (from the ok rows of /counters: IPC and LLC misses per "
                          "access of the local chase, memory-controller / bus bytes of the local "
-                         "bandwidth kernels, totals of migrations and context switches)\n"
+                         "bandwidth kernels, the stride sweep's prefetch coverage, totals of "
+                         "migrations and context switches)\n"
                          + shown + more)
         parts.append("Node types\n" + display(v.types).to_string(index=False))
         for typ in v.type_names():

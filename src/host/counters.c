@@ -89,26 +89,34 @@ double nprb_counter_scaled(uint64_t value, uint64_t enabled_ns, uint64_t running
     return (double)value * ((double)enabled_ns / (double)running_ns);
 }
 
-/* Opens @p event for the calling thread, disabled; counts the kernel's share too unless
- * perf_event_paranoid refuses it, then user space alone. @return the fd, or -1 with errno. */
-static int open_event(enum nprb_thread_event event, bool *user_only)
+int nprb_perf_event_open(uint32_t type, const uint64_t config[3], int pid, int cpu, bool user_only)
 {
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
     attr.size = sizeof attr;
-    attr.type = events[event].type;
-    attr.config = events[event].config;
+    attr.type = type;
+    attr.config = config[0];
+    attr.config1 = config[1];
+    attr.config2 = config[2];
     attr.disabled = 1;
     attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    attr.exclude_kernel = user_only;
+    attr.exclude_hv = user_only;
+    return (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Opens @p event for the calling thread, disabled; counts the kernel's share too unless
+ * perf_event_paranoid refuses it, then user space alone. @return the fd, or -1 with errno. */
+static int open_event(enum nprb_thread_event event, bool *user_only)
+{
+    const uint64_t config[3] = {events[event].config, 0, 0};
     *user_only = false;
-    long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    int fd = nprb_perf_event_open(events[event].type, config, 0, -1, false);
     if (fd < 0 && errno == EACCES) {
-        attr.exclude_kernel = 1;
-        attr.exclude_hv = 1;
         *user_only = true;
-        fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        fd = nprb_perf_event_open(events[event].type, config, 0, -1, true);
     }
-    return (int)fd;
+    return fd;
 }
 
 /* Whether the kernel lists a CPU PMU: "cpu" (x86, most), "cpu_core"/"cpu_atom" (hybrid Intel),

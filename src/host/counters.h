@@ -86,6 +86,13 @@ struct nprb_thread_counters {
  */
 void nprb_thread_counters_open(struct nprb_thread_counters *tc, unsigned groups);
 
+/**
+ * perf_event_open() of one event, disabled, reading value, time enabled and time running:
+ * @p pid and @p cpu as the syscall takes them; @p user_only leaves the kernel's share out.
+ * @return the fd, or -1 with errno.
+ */
+int nprb_perf_event_open(uint32_t type, const uint64_t config[3], int pid, int cpu, bool user_only);
+
 /** Resets and enables the open counters. Call outside the timed region. */
 void nprb_thread_counters_start(struct nprb_thread_counters *tc);
 

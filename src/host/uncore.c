@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The memory-controller PMUs whose sysfs names read and write byte events: Intel's integrated
@@ -33,16 +32,8 @@ const char *nprb_uncore_event_name(enum nprb_uncore_event event)
 
 static int open_on_cpu(const struct nprb_pmu_event *ev, int cpu)
 {
-    struct perf_event_attr attr;
-    memset(&attr, 0, sizeof attr);
-    attr.size = sizeof attr;
-    attr.type = ev->type;
-    attr.config = ev->config;
-    attr.config1 = ev->config1;
-    attr.config2 = ev->config2;
-    attr.disabled = 1;
-    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-    return (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+    const uint64_t config[3] = {ev->config, ev->config1, ev->config2};
+    return nprb_perf_event_open(ev->type, config, -1, cpu, false);
 }
 
 static void close_all(struct nprb_uncore *uc)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "results/report_counters.h"
 
+#include "util/timer.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -12,18 +14,9 @@ struct measured {
     bool migrated, preempted, counted;
 };
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(double *v, size_t n)
 {
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return nprb_stats_of(v, n).median; /* NaN when there is none */
 }
 
 /* Each measurement's counters, indexed by measurement id (@p n of them). */

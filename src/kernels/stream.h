@@ -19,6 +19,7 @@ enum nprb_kernel_id {
     NPRB_KERNEL_WRITE_NT,     /**< a[i] = x, non-temporal stores */
     NPRB_KERNEL_COPY,         /**< c[i] = a[i] */
     NPRB_KERNEL_COPY_NT,      /**< c[i] = a[i], non-temporal stores */
+    NPRB_KERNEL_COPY_MOVSB,   /**< c[i] = a[i], one rep movsb */
     NPRB_KERNEL_SCALE,        /**< b[i] = s * c[i] */
     NPRB_KERNEL_ADD,          /**< c[i] = a[i] + b[i] */
     NPRB_KERNEL_TRIAD,        /**< a[i] = b[i] + s * c[i] */

@@ -29,7 +29,13 @@
  * the same kernel read 13 to 35 GB/s from run to run) the four-page write led the single stream
  * in every run, by 1.25-2.0x, so write_nt streams four pages (below); the four-page copy led in
  * some runs and trailed in others, so copy_nt keeps one stream. On the Intel Xeon of issue 19
- * glibc's copy led copy_nt by 6-8%; that gap is not reproduced or closed here (no such CPU). */
+ * glibc's copy led copy_nt by 6-8%; that gap is not reproduced or closed here (no such CPU).
+ * On the Zen 5 guest of stop 25, with the loops in a shuffled order (a copy right after a
+ * non-temporal write had been measured while that write still drained), best of 10 passes:
+ * copy_nt 40.5 and 73.4 GB/s with one and two threads, glibc memcpy 31.3 and 59.2, the
+ * four-page copy 37.2 and 66.6, and rep movsb 41.2 and 76.4 (copy_nt 0.98 and 0.96 of it): that
+ * CPU's string engine moves lines a little faster than any store loop, which is why rep movsb
+ * is a kernel of its own (copy_movsb, stream.c) rather than a peer left ahead. */
 
 /* Elements before @p p reaches an @p align-byte boundary, at most @p n. Doubles are 8-byte
  * aligned, so the boundary is always reached on a whole element. */

@@ -203,8 +203,8 @@ static const struct column_doc {
     {"bandwidth", "slit", NULL, "as in `/latency`"},
     {"bandwidth", "size_bytes", "B", "per array"},
     {"bandwidth", "kernel", NULL,
-     "`read`, `write`, `write_nt`, `copy`, `copy_nt`, `scale`, `add`, `triad`, `read_strided`, "
-     "`read_random` (formulas and byte counts: `numaprobe --kernels`)"},
+     "`read`, `write`, `write_nt`, `copy`, `copy_nt`, `copy_movsb`, `scale`, `add`, `triad`, "
+     "`read_strided`, `read_random` (formulas and byte counts: `numaprobe --kernels`)"},
     {"bandwidth", "init_mode", NULL,
      "who wrote the arrays first: `threaded` (each thread its own chunk, the kernel's schedule), "
      "and for `first_touch`: `serial` (one thread on `mem_node` wrote everything), `mismatched` "

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* peer_loops: numaprobe's read, write_nt, copy_nt and triad kernels against the loops the peers
- * compile to, alternating, best of ROUNDS, threads = OMP_NUM_THREADS, each thread on its own
- * chunk: glibc memcpy (what gcc makes of STREAM's copy; past glibc's non-temporal threshold it is
- * its 4-page interleaved large copy), glibc memset, a pure-load loop (likwid-bench load's shape:
+/* peer_loops: numaprobe's read, write_nt, copy_nt, copy_movsb and triad kernels against the loops
+ * the peers compile to, alternating, best of ROUNDS, threads = OMP_NUM_THREADS, each thread on its
+ * own chunk: glibc memcpy (what gcc makes of STREAM's copy; past glibc's non-temporal threshold it
+ * is its 4-page interleaved large copy), glibc memset, a pure-load loop (likwid-bench load's shape:
  * vector loads into independent accumulators, nothing else) and STREAM's triad loop. A stand-in
  * where the peers' own sources are not at hand; bench/compare-peers runs the real ones. A
  * benchmark, not a test: it asserts nothing about time.
@@ -123,14 +123,15 @@ enum {
     NP_WRITE_NT4,
     NP_WRITE_NT1,
     NP_COPY_NT4,
+    NP_COPY_MOVSB,
     NP_N
 };
-static const char *const names[NP_N] = {"np read",   "np write_nt",  "np copy_nt",  "np triad",
-                                        "np copy",   "load avx512",  "load avx2",   "memset",
-                                        "memcpy",    "STREAM triad", "rep movsb",   "memset 0x3f",
-                                        "rep stosq", "nt 4 pages",   "nt 1 stream", "copy nt4"};
+static const char *const names[NP_N] = {
+    "np read",   "np write_nt", "np copy_nt",  "np triad",     "np copy",      "load avx512",
+    "load avx2", "memset",      "memcpy",      "STREAM triad", "rep movsb",    "memset 0x3f",
+    "rep stosq", "nt 4 pages",  "nt 1 stream", "copy nt4",     "np copy_movsb"};
 /* Program bytes per element, STREAM's count. */
-static const int bytes_per[NP_N] = {8, 8, 16, 24, 16, 8, 8, 8, 16, 24, 16, 8, 8, 8, 8, 16};
+static const int bytes_per[NP_N] = {8, 8, 16, 24, 16, 8, 8, 8, 16, 24, 16, 8, 8, 8, 8, 16, 16};
 
 static volatile double sink;
 
@@ -152,6 +153,9 @@ static void one(int which, size_t lo, size_t m)
         break;
     case NP_COPY:
         nprb_kernel_get(NPRB_KERNEL_COPY)->run(&args);
+        break;
+    case NP_COPY_MOVSB:
+        nprb_kernel_get(NPRB_KERNEL_COPY_MOVSB)->run(&args);
         break;
     case NP_LOAD512:
         sink = load512(a + lo, m);
@@ -205,9 +209,23 @@ int main(int argc, char **argv)
     /* PEER_ONLY: a comma-separated list of row names to run, the others left out. */
     const char *only = getenv("PEER_ONLY");
     double best[NP_N] = {0};
-    for (int r = 0; r < rounds; r++)
+    /* A new order each round, shuffled: a loop run right after a non-temporal write reads while
+     * the memory controller still drains that write, so a fixed order (or a rotation, which
+     * keeps each loop's predecessor) handicaps the same loops in every round. */
+    int order[NP_N];
+    for (int k = 0; k < NP_N; k++)
+        order[k] = k;
+    unsigned long long state = 0x9e3779b97f4a7c15ULL;
+    for (int r = 0; r < rounds; r++) {
+        for (int k = NP_N - 1; k > 0; k--) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            int pick = (int)((state >> 33) % (unsigned long long)(k + 1));
+            int swap = order[k];
+            order[k] = order[pick];
+            order[pick] = swap;
+        }
         for (int j = 0; j < NP_N; j++) {
-            int k = (j + r * 5) % NP_N; /* a different order each round */
+            int k = order[j];
             if (only != NULL && strstr(only, names[k]) == NULL)
                 continue;
             if ((k == NP_LOAD512 && !__builtin_cpu_supports("avx512f")) ||
@@ -228,6 +246,7 @@ int main(int argc, char **argv)
             double gbs = (double)n * bytes_per[k] / ((double)nprb_now_ns() * 1e-9 - t0) / 1e9;
             best[k] = gbs > best[k] ? gbs : best[k];
         }
+    }
     printf("%zu MiB per array, %d thread(s), best of %d alternating rounds, GB/s\n", mib, threads,
            rounds);
     for (int k = 0; k < NP_N; k++)

@@ -143,6 +143,13 @@ static void run_series(struct series *s)
         if (pinned)
             nprb_unpin_thread(&pin);
 #pragma omp barrier
+#pragma omp single
+        {
+            /* The kernel's counters from here, every thread's first touch done: balancing may
+             * migrate pages as soon as the threads run on the other node, during the timing
+             * pass below too. */
+            s->at_move_ok = nprb_vmstat_read(NULL, &s->at_move) == 0;
+        }
         pinned = nprb_pin_thread(&pin, hw, s->to_pus[t]) == 0; /* the move */
         double sum = 0;
 #pragma omp single
@@ -153,7 +160,6 @@ static void run_series(struct series *s)
             passes = pass_s > 0 && s->item->sample_s > pass_s
                          ? (uint64_t)(s->item->sample_s / pass_s)
                          : 1;
-            s->at_move_ok = nprb_vmstat_read(NULL, &s->at_move) == 0;
             t_move = t_interval = nprb_now_ns();
         }
         while (!done) {

@@ -173,27 +173,22 @@ def check_placement(c, f):
                      f"{row['size_bytes']} bytes")
 
 
-def sample_seconds(table, row):
-    """The slowest kept sample's seconds, times the samples: a bound on the time one thread's
-    counters can have been enabled."""
-    if table == "bandwidth":
-        passes = int(row["passes_per_sample"]) * int(row["repetitions"])
-        return passes * int(row["program_bytes"]) / 1e9 / float(row["gbs_worst"])
-    accesses = int(row["accesses_per_sample"]) * int(row["samples"]) * 1e-9
-    return accesses * float(row["latency_ns_max"])
-
-
 # The least CPU time the kept samples' work can take on any core, whatever else the host runs:
 # no core retires more than three loads a cycle at 6 GHz (0.055 ns an access), nor moves 2 TB/s.
 ACCESS_S_FLOOR = 0.02e-9
 BYTES_PER_S_CEILING = 2e12
 
 
-def work_seconds_floor(table, row):
+def kept_sample_bounds(table, row):
+    """Bounds on one measurement's CPU time from its kept samples' work: the least any core
+    needs for it, and the slowest sample's seconds times the samples (the most one thread's
+    counters can have been enabled)."""
     if table == "bandwidth":
         passes = int(row["passes_per_sample"]) * int(row["repetitions"])
-        return passes * int(row["program_bytes"]) / BYTES_PER_S_CEILING
-    return int(row["accesses_per_sample"]) * int(row["samples"]) * ACCESS_S_FLOOR
+        bytes_moved = passes * int(row["program_bytes"])
+        return bytes_moved / BYTES_PER_S_CEILING, bytes_moved / 1e9 / float(row["gbs_worst"])
+    accesses = int(row["accesses_per_sample"]) * int(row["samples"])
+    return accesses * ACCESS_S_FLOOR, accesses * 1e-9 * float(row["latency_ns_max"])
 
 
 def check_counters(c, f):
@@ -246,8 +241,7 @@ def check_counters(c, f):
             # time alone would not.
             enabled = float(task["time_enabled_s"])
             cpu = float(task["value_scaled"]) * 1e-9
-            slowest = sample_seconds(table, row)
-            floor = work_seconds_floor(table, row)
+            floor, slowest = kept_sample_bounds(table, row)
             c.expect(enabled / threads <= 1.25 * slowest + 0.02,
                      f"{where}: counters enabled {enabled / threads:.6f} s a thread, the samples "
                      f"took at most {slowest:.6f} s")

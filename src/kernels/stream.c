@@ -71,9 +71,9 @@ CLONES LOOP_STAYS_LOOP static void copy_loop(double *restrict c, const double *r
 
 /* The CPU's own string copy: one rep movsb over the thread's share. On CPUs with ERMS (and FSRM)
  * the microcode moves whole lines, and for large copies Intel documents that it skips the read
- * for ownership of lines it overwrites whole. On the Zen 5 EPYC guest of issue 19 it led copy_nt
- * by 2 to 11% with two threads and by 4% with one (bench/peer_loops, 640 MiB, best of 10
- * alternating passes): the row exists because it won there. Whether the bus carries 24 bytes
+ * for ownership of lines it overwrites whole. On the Zen 5 EPYC guest of stop 25 it led copy_nt
+ * by 2 to 4% with one thread and with two (bench/peer_loops, 640 MiB, best of 10 passes in a
+ * shuffled order): the row exists because it won there. Whether the bus carries 24 bytes
  * per element or 16 is the CPU's choice: the row states 24, write-allocate's count, and
  * /bandwidth's mc_bus_ratio measures which where the memory controllers can be counted. */
 static void copy_movsb(double *c, const double *a, size_t n)

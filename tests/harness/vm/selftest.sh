@@ -134,6 +134,24 @@ check_timeout() {
     else fail "timeout: want 124, got $rc"; fi
 }
 
+# A guest whose console reports a lockup in text patching is booted again, the command run again
+# from the start, and given up (125) after NPRB_VM_REBOOTS more boots. The report is printed by
+# the command itself, so that the check does not wait on QEMU's defect to happen.
+check_lockup_reboot() {
+    local rc=0 boots
+    rm -f "$work/boots"
+    NPRB_VM_REBOOTS=1 vm -- sh -c 'echo boot >>boots
+echo "watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [numaprobe:176]"
+echo " text_poke_bp_batch+0x2c0/0x300"; sleep 600' || rc=$?
+    boots=$(grep -c boot "$work/boots" 2>/dev/null || echo 0)
+    if ((rc == 125 && boots == 2)) && grep -q "locked up patching its text" "$work/err" &&
+        grep -q "giving up" "$work/err"; then
+        pass "a lockup in text patching: booted again once, then given up (125)"
+    else
+        fail "lockup in text patching: want 125 after 2 boots, got $rc after $boots: $(cat "$work/err")"
+    fi
+}
+
 main() {
     if [[ ${SELFTEST_BREAK:-0} == 1 ]]; then
         # Ask for 4 nodes, assert 2: this run must fail.
@@ -146,6 +164,7 @@ main() {
         check_exit_status
         check_share_and_settings
         check_timeout
+        check_lockup_reboot
     fi
     echo "$passed passed, $failed failed"
     ((failed == 0))

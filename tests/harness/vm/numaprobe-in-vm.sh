@@ -71,12 +71,14 @@ result="$outdir/$name.h5"
 rm -f "$result" "$result.lock" # a lock of a guest killed earlier: its PID may run again in a new guest
 
 # The guest sees the host's root read-only but has its own /tmp, so a build under /tmp (a CI
-# clone, say) would be invisible there: run copies from the shared output directory.
-mkdir -p "$outdir/bin"
-cp "$exe" "$outdir/bin/numaprobe"
-cp "$config" "$outdir/bin/config.yaml"
-cp "$here/in-cpuset" "$outdir/bin/in-cpuset"
-cmd=("$outdir/bin/numaprobe" -c "$outdir/bin/config.yaml" -o "$result" --quiet ${sets[@]+"${sets[@]}"})
+# clone, say) would be invisible there: run copies from the shared output directory, one
+# directory a test, as two guests run at once and neither may overwrite what the other runs.
+bin="$outdir/bin-$name"
+mkdir -p "$bin"
+cp "$exe" "$bin/numaprobe"
+cp "$config" "$bin/config.yaml"
+cp "$here/in-cpuset" "$bin/in-cpuset"
+cmd=("$bin/numaprobe" -c "$bin/config.yaml" -o "$result" --quiet ${sets[@]+"${sets[@]}"})
 if [ -n "$mpirun_args" ]; then
     # shellcheck disable=SC2206 # the launcher options are words on purpose
     cmd=(mpirun -np "$ranks" $mpirun_args --report-bindings "${cmd[@]}")
@@ -84,7 +86,7 @@ elif [ "$ranks" -gt 1 ]; then
     cmd=(mpirun -np "$ranks" --map-by numa --bind-to numa --report-bindings "${cmd[@]}")
 fi
 if [ -n "$cpuset_node" ]; then
-    cmd=("$outdir/bin/in-cpuset" "$cpuset_node" "${cmd[@]}")
+    cmd=("$bin/in-cpuset" "$cpuset_node" "${cmd[@]}")
 fi
 # As a user without privileges: no SMBIOS, no sysctl, and page frames read as 0 in pagemap, so
 # the census must place pages the balancing scanner unmapped without them.
@@ -104,9 +106,12 @@ fi
 # numaprobe changes kernel.numa_balancing for its balancing experiment and must put it back:
 # the guest boots with --balancing (1 by default, as on most NUMA servers); record what is left
 # after the run.
+# A guest that locks up is booted again (vm-run) and runs this again from the start: the first
+# boot's results, lock, temporary and checkpoints go first, as a killed job's would be in the way.
 after="$outdir/$name.balancing-after"
 rm -f "$after"
-cmd=(sh -c '"$@"; rc=$?; cat /proc/sys/kernel/numa_balancing > "'"$after"'"; exit $rc' sh "${cmd[@]}")
+cmd=(sh -c 'r=$1 after=$2; shift 2; rm -rf "$r" "$r.lock" "$r".tmp-* "$r".checkpoints*
+"$@"; rc=$?; cat /proc/sys/kernel/numa_balancing >"$after"; exit $rc' sh "$result" "$after" "${cmd[@]}")
 # With balancing on, the scanner is made eager (no start delay, a scan every 10-100 ms instead of
 # every 1-60 s) so that it unmaps the pages of the test's short-lived buffers while numaprobe
 # counts them, as it does to a long run's buffers on a real server.

@@ -9,7 +9,6 @@ set(NPRB_PREFIX "${NPRB_OUT}/install/prefix")
 set(NPRB_REPORT_SRC "${PROJECT_SOURCE_DIR}/analysis/numaprobe-report")
 
 # ---- configs by name, from the build tree -----------------------------------------------------
-nprb_add_unit_test(test_config_find SOURCES unit/test_config_find.c)
 nprb_cli_test(config_by_name 0 "config and plan ok" -- ${NPRB_EXE} -c default --dry-run)
 # (. for the ; that CMake would split the pattern at)
 nprb_cli_test(config_name_unknown 2

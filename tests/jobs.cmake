@@ -72,11 +72,13 @@ set_tests_properties(jobs.slurm_numa_srun_2nodes jobs.slurm_numa_mpirun_2nodes P
 nprb_add_script_test(jobs.nightly_fake_sbatch LABELS "jobs;analysis" TIMEOUT 600
   COMMAND ${JOBS_TESTS}/nightly-test.sh --fake --exe ${NPRB_EXE} --outdir ${NPRB_OUT})
 # It writes under ${NPRB_OUT}: after outputs.clean, never while it removes the directory.
-set_tests_properties(jobs.nightly_fake_sbatch PROPERTIES FIXTURES_REQUIRED outputs)
+# Both nightly tests take minutes: started right after the guests (COST), not last.
+set_tests_properties(jobs.nightly_fake_sbatch PROPERTIES FIXTURES_REQUIRED outputs COST 500)
 nprb_add_script_test(slurm.nightly_3nights LABELS "jobs;slurm;analysis" TIMEOUT 700
   COMMAND ${JOBS_TESTS}/nightly-test.sh --slurm --exe ${NPRB_EXE} --config ${NPRB_TINY}
           --outdir ${NPRB_OUT} --nights 3)
-set_tests_properties(slurm.nightly_3nights PROPERTIES RESOURCE_LOCK slurm FIXTURES_REQUIRED outputs)
+set_tests_properties(slurm.nightly_3nights PROPERTIES RESOURCE_LOCK slurm FIXTURES_REQUIRED outputs
+                     COST 500)
 
 # ---- fuzz targets: the seed corpora replayed in every build (dev and ASan+UBSan) --------------
 # fuzz/run does the timed libFuzzer search (scripts/test); here each target runs as a plain
@@ -95,8 +97,7 @@ nprb_add_script_test(fuzz.replay_size LABELS "fuzz;unit" TIMEOUT 60
   COMMAND fuzz_size_replay ${PROJECT_SOURCE_DIR}/fuzz/corpus/size)
 
 # ---- textbook capabilities: remote latency curves, one read_strided curve per stride ---------
-nprb_add_unit_test(test_plan_sweeps SOURCES unit/test_plan_sweeps.c
-                   ARGS "${CMAKE_CURRENT_SOURCE_DIR}/topologies")
+# (unit.test_plan_sweeps, registered with the other unit tests)
 # The CI fuzz step (fuzz/run in scripts/test) must fail on a finding: a planted crash proves it.
 nprb_add_script_test(fuzz.run_fails_on_crash LABELS fuzz TIMEOUT 120
   COMMAND ${PROJECT_SOURCE_DIR}/fuzz/run --selftest)

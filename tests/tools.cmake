@@ -54,9 +54,6 @@ foreach(t check_flipped_bytes check_hdf5_crashes check_hdf5_loops merge_checkpoi
     ENVIRONMENT "${NPRB_MPI_TEST_ENV};${NPRB_DAMAGED_FILE_ENV}")
 endforeach()
 
-# Reading back what the writer wrote: every column of every table, through the shared types.
-nprb_add_unit_test(test_h5in SOURCES tools/test_h5in.c ARGS ${NPRB_OUT})
-set_tests_properties(unit.test_h5in PROPERTIES LABELS "unit;tools" FIXTURES_REQUIRED outputs)
 
 nprb_cli_test(help_subcommands 0 "numaprobe merge DIR -o FILE" -- ${NPRB_EXE} --help)
 set_tests_properties(cli.help_subcommands PROPERTIES LABELS "cli;tools")

@@ -134,15 +134,15 @@ check_timeout() {
     else fail "timeout: want 124, got $rc"; fi
 }
 
-# A guest whose console reports a lockup in text patching is booted again, the command run again
-# from the start, and given up (125) after NPRB_VM_REBOOTS more boots. The report is printed by
-# the command itself, so that the check does not wait on QEMU's defect to happen.
+# A guest whose kernel reports a lockup in text patching is booted again, the command run again
+# from the start, and given up (125) after NPRB_VM_REBOOTS more boots. The command writes the
+# report into the kernel's log itself, so that the check does not wait on QEMU's defect.
 check_lockup_reboot() {
     local rc=0 boots
     rm -f "$work/boots"
     NPRB_VM_REBOOTS=1 vm -- sh -c 'echo boot >>boots
-echo "watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [numaprobe:176]"
-echo " text_poke_bp_batch+0x2c0/0x300"; sleep 600' || rc=$?
+echo "<0>watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [numaprobe:176]" >/dev/kmsg
+echo "<4> text_poke_bp_batch+0x2c0/0x300" >/dev/kmsg; sleep 600' || rc=$?
     boots=$(grep -c boot "$work/boots" 2>/dev/null || echo 0)
     if ((rc == 125 && boots == 2)) && grep -q "locked up patching its text" "$work/err" &&
         grep -q "giving up" "$work/err"; then

@@ -18,7 +18,7 @@ import synthetic_fleet
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
                                 "tests", "tools"))
-import tools_test  # noqa: E402  (the tools tests' damage: split(), crash_hdf5())
+import h5inputs  # noqa: E402  (the tools tests' damage: split(), crash_hdf5())
 from numaprobe_analysis.load import ResultsError, read
 from numaprobe_analysis.validate import find_numaprobe
 
@@ -89,12 +89,12 @@ def drop_measurements(f, tables):
 
 def test_damage_that_crashes_hdf5(written, tmp_path):
     """A rank's checkpoint split from a file the binary wrote, whose first global heap object (the
-    text of a root attribute) claims 1 TiB (tests/tools/tools_test.py crash_hdf5): h5py (HDF5
+    text of a root attribute) claims 1 TiB (tests/tools/h5inputs.py crash_hdf5): h5py (HDF5
     1.10) dies reading it with SIGSEGV and no message; check reads it in a child process and
     calls it invalid, and so the report refuses it."""
-    tools_test.split(written, str(tmp_path), ranks=[0])
+    h5inputs.split(written, str(tmp_path), ranks=[0])
     bad = tmp_path / "rank-00000.h5"
-    tools_test.crash_hdf5(str(bad))
+    h5inputs.crash_hdf5(str(bad))
     if sanitized():
         # Under AddressSanitizer HDF5's own overrun is caught before it becomes SIGSEGV: check's
         # child exits 1 with ASan's report, and the report still refuses the file in one line.

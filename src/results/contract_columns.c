@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What every column means and its unit: the text of docs/SCHEMA.md's tables, one row a column,
- * for `numaprobe --schema` (tests/schema_drift.py keeps the names and types of both in step). */
+ * for `numaprobe --schema` (tests/test_schema_drift.py keeps the names and types of both in
+ * step). */
 #include "results/contract.h"
 
 #include <string.h>

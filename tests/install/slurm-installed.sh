@@ -41,7 +41,8 @@ if [ ${#files[@]} -ne 1 ]; then
 fi
 hosts=()
 for i in $(seq 1 "$nodes"); do hosts+=("n$i=1"); done
-/usr/bin/python3 "$root/tests/check_results.py" "${files[0]}" --ranks "$nodes" --hosts "$nodes" \
+/usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$root/tests/test_run_results.py" \
+    --exe "$prefix/bin/numaprobe" --results "${files[0]}" --ranks "$nodes" --hosts "$nodes" \
     --host-ranks "${hosts[@]}"
 # The config came from the installation, found by name.
 /usr/bin/python3 - "${files[0]}" "$prefix" <<'PY'

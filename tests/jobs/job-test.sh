@@ -3,7 +3,7 @@
 # job-test.sh SCHEDULER --exe EXE --config FILE --outdir DIR [--hosts N] [--script FILE]
 #             [--launcher L] [--ranks-per-host R]
 # Submits a job script of jobs/ unchanged to a stand-in for its scheduler, then checks the
-# results: exactly one numaprobe-<jobid>.h5, valid (tests/check_results.py) with R ranks on each
+# results: exactly one numaprobe-<jobid>.h5, valid (tests/test_run_results.py) with R ranks on each
 # of N hosts, and its scheduler, job id and config recorded.
 #   slurm  the local Slurm cluster (tests/harness/slurm), hosts n1..nN
 #   lsf    the bsub/blaunch stub over fake hosts (tests/harness/lsf), hosts lsfhost1..N
@@ -93,8 +93,9 @@ if [ -n "$host_prefix" ]; then
 else
     host_ranks=("$(hostname)=1")
 fi
-/usr/bin/python3 "$root/tests/check_results.py" "$file" --ranks $((hosts * per_host)) \
-    --hosts "$hosts" --host-ranks "${host_ranks[@]}"
+/usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$root/tests/test_run_results.py" \
+    --exe "$exe" --results "$file" --ranks $((hosts * per_host)) --hosts "$hosts" \
+    --host-ranks "${host_ranks[@]}"
 # The file is named after the job, and says which scheduler and job and config made it.
 /usr/bin/python3 - "$file" "$scheduler_name" "$config" <<'PY'
 import re, sys, h5py

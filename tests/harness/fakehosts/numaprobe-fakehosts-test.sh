@@ -47,5 +47,6 @@ if [ -n "$report_hosts" ]; then
     fi
     echo "report_hosts=$report_hosts: $full host(s) in full, $lines on one line: ok"
 fi
-exec /usr/bin/python3 "$root/tests/check_results.py" "$result" --ranks "$ranks" \
-    --hosts "$host_count" --host-ranks "${expect[@]}" --identical-hardware
+exec /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$root/tests/test_run_results.py" \
+    --exe "$exe" --results "$result" --ranks "$ranks" --hosts "$host_count" \
+    --host-ranks "${expect[@]}" --identical-hardware

@@ -37,5 +37,6 @@ if [ ${#files[@]} -ne 1 ] || [ ! -f "${files[0]}" ]; then
     echo "FAIL: expected one numaprobe-<jobid>.h5 in $outdir, found: ${files[*]}"
     exit 1
 fi
-exec /usr/bin/python3 "$root/tests/check_results.py" "${files[0]}" --ranks "$nodes" \
-    --hosts "$nodes" $(for i in $(seq 1 "$nodes"); do printf 'n%d=1 ' "$i"; done | sed 's/^/--host-ranks /')
+exec /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$root/tests/test_run_results.py" \
+    --exe "$exe" --results "${files[0]}" --ranks "$nodes" --hosts "$nodes" \
+    $(for i in $(seq 1 "$nodes"); do printf 'n%d=1 ' "$i"; done | sed 's/^/--host-ranks /')

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""What the guest checks (check_vm.py, check_cpuset.py) share: reading a results file's tables
-and collecting failures instead of stopping at the first."""
+"""What the guest tests (test_guest_*.py) share: reading a results file's tables, the layout
+vm-run gives the guest, and the guest as the options (tests/conftest.py) describe it."""
+
+from types import SimpleNamespace
 
 import h5py
 
@@ -10,23 +12,53 @@ def text(v):
 
 
 def tables(path, *names):
-    """The named tables of a results file, as numpy record arrays, in the order asked."""
+    """The named tables of a results file, as numpy record arrays, by name."""
     with h5py.File(path, "r") as f:
-        return [f[name][()] for name in names]
+        return {name: f[name][()] for name in names}
 
 
-class Failures:
-    """expect(ok, msg) collects what went wrong; report() prints it and gives the exit status."""
+class Layout:
+    """The guest vm-run boots: N CPU nodes, grouped into packages (0: one package per node),
+    and the SLIT it gives each pair."""
 
-    def __init__(self):
-        self.messages = []
+    def __init__(self, nodes, packages=0, slit_package=12, slit_cross=32):
+        self.nodes, self.packages = nodes, packages
+        self.slit_package, self.slit_cross = slit_package, slit_cross
 
-    def expect(self, ok, msg):
-        if not ok:
-            self.messages.append(msg)
+    def package(self, i):
+        return i // (self.nodes // self.packages) if self.packages else i
 
-    def report(self, path):
-        for msg in self.messages:
-            print("FAIL:", msg)
-        print(f"{path}: {'ok' if not self.messages else f'{len(self.messages)} failure(s)'}")
-        return 1 if self.messages else 0
+    def distance(self, i, j):
+        if i == j:
+            return 10
+        if i >= self.nodes or j >= self.nodes:
+            return 31
+        if self.packages:
+            return self.slit_package if self.package(i) == self.package(j) else self.slit_cross
+        return 10 + 10 * abs(i - j) + 1
+
+    def pair_class(self, i, j):
+        if i == j:
+            return "local"
+        if j >= self.nodes:
+            return "memory_only"
+        return "same_package" if self.package(i) == self.package(j) else "cross_package"
+
+
+def guest_of(config):
+    """The guest as the options (tests/conftest.py) describe it: its CPU and memory-only nodes,
+    vCPUs, ranks, layout, and how numaprobe ran there."""
+    o = config.getoption
+    nodes = o("nodes")
+    ranks = o("ranks")
+    return SimpleNamespace(
+        nodes=nodes, memonly=o("memonly"), total=nodes + o("memonly"), cpus=o("cpus"),
+        ranks=1 if ranks is None else ranks,
+        layout=Layout(nodes, o("packages"), o("slit_package"), o("slit_cross")),
+        simd=o("simd"), hmat=o("hmat"), unprivileged=o("unprivileged"),
+        expect_binding=o("expect_binding"), shared_node=o("shared_node"),
+        cpuset_node=o("cpuset_node"), sweep_from_every=o("sweep_from_every"))
+
+
+def assert_none(wrong):
+    assert not wrong, f"{len(wrong)} problem(s):\n" + "\n".join(wrong[:40])

@@ -5,20 +5,20 @@
 #                    [--balancing 0|1] [--packages P [--slit-package D] [--slit-cross D]]
 #                    [--mem-per-node MIB] [--set KEY=VALUE]... [--numactl] [--mpirun-args "ARGS"]
 #                    [--expect-binding WORD] [--shared-node] [--unprivileged]
-# Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with
-# check_vm.py: recorded topology and distances, verified page placement, interleave spread,
+# Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with the pytest
+# module test_guest_placement.py: recorded topology and distances, verified page placement, interleave spread,
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`;
 # --mpirun-args replaces those launcher options (and runs mpirun even for one rank).
 # --expect-binding WORD: the first rank's binding_check must contain WORD (e.g. "widened");
-# --shared-node: the launcher must have bound two ranks to the same node (check_vm.py checks
+# --shared-node: the launcher must have bound two ranks to the same node (the placement tests check
 # that it did, so the test of sharing nodes out cannot pass vacuously).
 # With --cpuset-node K it runs in a cgroup v2 cpuset holding only node K's CPUs and memory (a
-# Slurm job's cgroup), and check_cpuset.py checks that the other nodes are listed as not allowed.
+# Slurm job's cgroup), and test_guest_cpuset.py checks that the other nodes are listed as not allowed.
 # With --fault NAME (NUMAPROBE_FAULT) numaprobe must exit with RC and leave no results file; the
 # balancing setting is checked on every path. A fault with RC 0 (no_populate) must change nothing:
 # the run's file is checked as any other. With --packages the guest groups its CPU nodes into
 # P packages (vm-run --packages). With --numactl the guest also runs `numactl --hardware` just
-# before numaprobe, and check_topology_report.py compares numaprobe's stdout (topology block,
+# before numaprobe, and test_guest_topology_report.py compares numaprobe's stdout (topology block,
 # class table) with it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -128,7 +128,7 @@ set +e
     --numa-balancing "$balancing" \
     ${cpu_model:+--cpu-model "$cpu_model"} $hmat \
     --packages "$packages" --slit-package "$slit_package" --slit-cross "$slit_cross" \
-    --mem-mib $(((nodes + memonly) * mem_per_node)) --timeout 400 -- "${cmd[@]}"
+    --mem-mib $(((nodes + memonly) * mem_per_node)) --timeout 500 -- "${cmd[@]}"
 rc=$?
 set -e
 if [ "$rc" -ne "$expect_rc" ]; then
@@ -146,15 +146,17 @@ if [ -n "$fault" ] && [ "$expect_rc" -ne 0 ]; then
     exit 0
 fi
 if [ -n "$cpuset_node" ]; then
-    exec /usr/bin/python3 "$here/check_cpuset.py" "$result" --nodes "$nodes" --memonly "$memonly" \
-        --node "$cpuset_node"
+    exec /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$here/test_guest_cpuset.py" \
+        --results "$result" --nodes "$nodes" --memonly "$memonly" --cpuset-node "$cpuset_node"
 fi
 layout=(--packages "$packages" --slit-package "$slit_package" --slit-cross "$slit_cross")
 if [ -n "$numactl" ]; then
-    /usr/bin/python3 "$here/check_topology_report.py" "$result" --stdout "$outdir/$name.stdout" \
-        --numactl "$outdir/$name.numactl" --nodes "$nodes" --cpus "$cpus" "${layout[@]}" \
+    /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$here/test_guest_topology_report.py" \
+        --results "$result" --guest-stdout "$outdir/$name.stdout" \
+        --guest-numactl "$outdir/$name.numactl" --nodes "$nodes" --cpus "$cpus" "${layout[@]}" \
         ${sweep_every:+--sweep-from-every} ||
         exit 1
 fi
-exec /usr/bin/python3 "$here/check_vm.py" "$result" --nodes "$nodes" --memonly "$memonly" \
-    --ranks "$ranks" --cpus "$cpus" ${simd:+--simd "$simd"} $hmat "${layout[@]}" "${check_args[@]}"
+exec /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$here/test_guest_placement.py" \
+    --results "$result" --nodes "$nodes" --memonly "$memonly" --ranks "$ranks" --cpus "$cpus" \
+    ${simd:+--simd "$simd"} $hmat "${layout[@]}" "${check_args[@]}"

@@ -68,22 +68,35 @@ static struct nprb_stream_args thread_args(const struct team *tm, struct chunk c
     return a;
 }
 
-/* Pages of each thread's chunk (of every array) found on that thread's node. */
+/* Pages of each thread's chunk (of every array) found on that thread's node. A chunk is cut out
+ * of its array's mapping to be counted only where no transparent huge page could span the cut. */
 static double local_fraction(const struct team *tm)
 {
     const struct nprb_bandwidth_request *req = tm->req;
+    struct nprb_piece *pieces = calloc((size_t)tm->threads, sizeof *pieces);
+    struct nprb_census *census = calloc((size_t)tm->threads, sizeof *census);
+    int *node_of = calloc((size_t)tm->threads, sizeof *node_of);
     uint64_t local = 0, total = 0;
-    for (int t = 0; t < tm->threads; t++) {
-        struct chunk c = chunk_of(tm->n, tm->threads, t, tm->align);
-        for (unsigned a = 0; a < req->kernel->arrays; a++) {
-            struct nprb_census one;
-            if (c.count == 0 ||
-                nprb_census_take(tm->arrays[a] + c.first, c.count * sizeof(double), &one) != 0)
+    for (unsigned a = 0; a < req->kernel->arrays && pieces && census && node_of; a++) {
+        int count = 0;
+        for (int t = 0; t < tm->threads; t++) {
+            struct chunk c = chunk_of(tm->n, tm->threads, t, tm->align);
+            if (c.count == 0)
                 continue;
-            local += one.per_node[req->thread_nodes[t]];
-            total += nprb_census_reported(&one);
+            pieces[count] = (struct nprb_piece){tm->arrays[a] + c.first, c.count * sizeof(double)};
+            node_of[count++] = (int)req->thread_nodes[t];
+        }
+        bool may_split = nprb_buffer_huge_fraction(&tm->buffers[a]) == 0;
+        if (nprb_census_take_pieces(pieces, count, may_split, census) != 0)
+            continue;
+        for (int i = 0; i < count; i++) {
+            local += census[i].per_node[node_of[i]];
+            total += nprb_census_reported(&census[i]);
         }
     }
+    free(pieces);
+    free(census);
+    free(node_of);
     return total > 0 ? (double)local / (double)total : -1;
 }
 

@@ -118,8 +118,14 @@ static const char *judge(const struct nprb_plan_item *item, const struct nprb_ba
                                  row->note, sizeof row->note)
                    ? NPRB_ROW_OK
                    : NPRB_ROW_INVALID;
-    if ((item->init == NPRB_INIT_THREADED || item->init == NPRB_INIT_BOUND) &&
-        !(res->local_frac >= 0.99)) {
+    if (item->init != NPRB_INIT_THREADED && item->init != NPRB_INIT_BOUND)
+        return NPRB_ROW_OK;
+    if (res->local_frac < 0) {
+        snprintf(row->note, sizeof row->note,
+                 "placement unverified: no page of the threads' chunks reported its node");
+        return NPRB_ROW_INVALID;
+    }
+    if (!(res->local_frac >= 0.99)) {
         snprintf(row->note, sizeof row->note,
                  "only %.1f%% of pages on their reader's node (need 99%%)", 100 * res->local_frac);
         return NPRB_ROW_INVALID;
@@ -164,8 +170,10 @@ static bool report(FILE *out, const struct nprb_results *rows)
             snprintf(mode, sizeof mode, "threads, chunks bound");
         else
             snprintf(mode, sizeof mode, "threads, %s", b->init_mode);
-        fprintf(out, "%-22s %13.1f%% %12.1f  %s\n", mode, 100 * b->pages_on_target_frac,
-                b->gbs_best, b->status);
+        char beside[16] = "-"; /* no page of the chunks reported its node */
+        if (b->pages_on_target_frac >= 0)
+            snprintf(beside, sizeof beside, "%.1f%%", 100 * b->pages_on_target_frac);
+        fprintf(out, "%-22s %14s %12.1f  %s\n", mode, beside, b->gbs_best, b->status);
     }
     return header;
 }

@@ -2,6 +2,7 @@
 #include "host/verify.h"
 
 #include "host/numa_maps.h"
+#include "util/fault.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -114,16 +115,17 @@ static int node_after_touch(const void *page_addr)
 static void account_failed(void **pages, int *status, size_t n, size_t page, int *pagemap,
                            struct nprb_census *census)
 {
+    bool hidden = pagemap == NULL; /* the hidden_frames fault: nothing but mincore answers */
     size_t failed = 0;
     for (size_t i = 0; i < n; i++)
         if (status[i] < 0 || status[i] >= NPRB_MAX_NODES)
             pages[failed++] = pages[i];
     if (failed == 0)
         return;
-    if (move_pages(0, (unsigned long)failed, pages, NULL, status, 0) != 0)
+    if (hidden || move_pages(0, (unsigned long)failed, pages, NULL, status, 0) != 0)
         for (size_t i = 0; i < failed; i++)
             status[i] = -EFAULT;
-    if (*pagemap == -2)
+    if (!hidden && *pagemap == -2)
         *pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     for (size_t i = 0; i < failed; i++) {
         if (status[i] >= 0 && status[i] < NPRB_MAX_NODES) {
@@ -136,8 +138,8 @@ static void account_failed(void **pages, int *status, size_t n, size_t page, int
             census->unplaced++;
             continue;
         }
-        int node = node_by_frame(*pagemap, aligned, page);
-        if (node < 0)
+        int node = hidden ? -1 : node_by_frame(*pagemap, aligned, page);
+        if (node < 0 && !hidden)
             node = node_after_touch(aligned);
         if (node >= 0 && node < NPRB_MAX_NODES)
             census->per_node[node]++;
@@ -170,6 +172,7 @@ static void account_by_mappings(const void *addr, size_t bytes, struct nprb_cens
 
 int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
 {
+    bool hidden = nprb_fault("hidden_frames");
     memset(census, 0, sizeof *census);
     long page = sysconf(_SC_PAGESIZE);
     if (page <= 0)
@@ -192,10 +195,13 @@ int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
             rc = -1;
             break;
         }
+        if (hidden)
+            for (size_t i = 0; i < n; i++)
+                status[i] = -EFAULT;
         for (size_t i = 0; i < n; i++)
             if (status[i] >= 0 && status[i] < NPRB_MAX_NODES)
                 census->per_node[status[i]]++;
-        account_failed(pages, status, n, (size_t)page, &pagemap, census);
+        account_failed(pages, status, n, (size_t)page, hidden ? NULL : &pagemap, census);
         census->pages += n;
     }
     int e = errno;
@@ -205,6 +211,51 @@ int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
         close(pagemap);
     free(pages);
     free(status);
+    errno = e;
+    return rc;
+}
+
+static bool any_unreported(const struct nprb_census *census, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (census[i].unreported > 0)
+            return true;
+    return false;
+}
+
+/* Two hints that change nothing for anonymous memory but make a mapping differ from both its
+ * neighbours, so that the kernel keeps each piece a mapping of its own until MADV_NORMAL. */
+static int split_into_pieces(const struct nprb_piece *pieces, int count, size_t page)
+{
+    for (int i = 0; i < count; i++) {
+        uintptr_t lo = (uintptr_t)pieces[i].addr;
+        size_t len = (pieces[i].bytes + page - 1) & ~(page - 1);
+        if ((lo & (page - 1)) != 0 ||
+            madvise((void *)lo, len, i % 2 ? MADV_SEQUENTIAL : MADV_RANDOM) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int nprb_census_take_pieces(const struct nprb_piece *pieces, int count, bool may_split,
+                            struct nprb_census *census)
+{
+    for (int i = 0; i < count; i++)
+        if (nprb_census_take(pieces[i].addr, pieces[i].bytes, &census[i]) != 0)
+            return -1;
+    if (count < 2 || !may_split || !any_unreported(census, count))
+        return 0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)pieces[0].addr & ~(uintptr_t)(page - 1);
+    uintptr_t hi = ((uintptr_t)pieces[count - 1].addr + pieces[count - 1].bytes + page - 1) &
+                   ~(uintptr_t)(page - 1);
+    int rc = 0;
+    if (split_into_pieces(pieces, count, page) == 0)
+        for (int i = 0; i < count && rc == 0; i++)
+            if (census[i].unreported > 0)
+                rc = nprb_census_take(pieces[i].addr, pieces[i].bytes, &census[i]);
+    int e = errno;
+    (void)madvise((void *)lo, hi - lo, MADV_NORMAL);
     errno = e;
     return rc;
 }

@@ -20,6 +20,7 @@
 
 #include "host/topo.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,23 @@ struct nprb_census {
  * @return 0, or -1 with errno from move_pages.
  */
 int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census);
+
+/** One piece of a mapping: a thread's chunk of an array. */
+struct nprb_piece {
+    const void *addr;
+    size_t bytes;
+};
+
+/**
+ * The census of each of @p count adjacent pieces of one mapping, into @p census[count]. Pages
+ * move_pages cannot place (frames hidden) are counted from numa_maps, which counts whole
+ * mappings: where a piece has such pages and @p may_split (the caller knows no transparent huge
+ * page spans a cut, which the split would break up), each piece is made a mapping of its own
+ * for that look, by madvise hints that differ from its neighbours', and merged back after.
+ * @return 0, or -1 with errno when a piece's census failed.
+ */
+int nprb_census_take_pieces(const struct nprb_piece *pieces, int count, bool may_split,
+                            struct nprb_census *census);
 
 /** Adds @p more's counts into @p into (a buffer made of several mappings). */
 void nprb_census_add(struct nprb_census *into, const struct nprb_census *more);

@@ -238,7 +238,7 @@ static const struct column_doc {
     {"bandwidth", "huge_page_frac", "1", "as in `/latency`"},
     {"bandwidth", "pages_on_target_frac", "1",
      "as in `/latency`; for `first_touch`, the share of pages on the node of the thread that reads "
-     "them"},
+     "them, -1 where none of them reported its node"},
     {"bandwidth", "pages_unreported", NULL, "as in `/latency`"},
     {"bandwidth", "cpus", NULL, "as in `/latency`; lists every thread's CPU"},
     {"bandwidth", "flags", NULL, "as in `/latency`"},

@@ -23,7 +23,8 @@ bool nprb_fault(const char *name)
  * test run with it would pass or fail for the wrong reason: refused. */
 static const char *const known_faults[] = {
     "corrupt_bandwidth", "corrupt_chain", "hang_last_rank", "hang_rank0",  "hang_rank1",
-    "kill_last_rank",    "kill_writer",   "no_populate",    "term_writer", "term_in_balancing",
+    "hidden_frames",     "kill_last_rank", "kill_writer",   "no_populate", "term_writer",
+    "term_in_balancing",
 };
 
 int nprb_fault_check(char *err, size_t errlen)

@@ -12,6 +12,9 @@
  *                      watchdog thread must write what the job has
  *   hang_rank1         rank 1 (of 2 or more) stops for ever before measuring: with rank 0 on the
  *                      same host, rank 0 must stop waiting for its turn
+ *   hidden_frames      the page census is told nothing by move_pages, pagemap or a touch, as
+ *                      for an unprivileged run whose pages NUMA balancing unmapped: every node
+ *                      must then come from numa_maps
  *   kill_last_rank     the job's last rank kills itself (SIGKILL) after its first checkpoint
  *   kill_writer        rank 0 kills itself after writing every row, before the rename
  *   no_populate        pages are not faulted in ahead of their first store (nprb_populate()

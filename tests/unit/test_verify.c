@@ -8,10 +8,28 @@
 #include <fcntl.h>
 #include <numaif.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* Lines of /proc/self/maps that overlap [addr, addr + bytes). */
+static int mappings_over(const void *addr, size_t bytes)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (f == NULL)
+        return -1;
+    uintptr_t lo = (uintptr_t)addr, hi = lo + bytes;
+    unsigned long start, end;
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "%lx-%lx", &start, &end) == 2 && start < hi && end > lo)
+            n++;
+    fclose(f);
+    return n;
+}
 
 int main(void)
 {
@@ -31,6 +49,34 @@ int main(void)
     CHECK(c.unplaced == pages / 2);
     CHECK(c.unreported == 0);
     CHECK(nprb_census_reported(&c) == pages);
+
+    /* Pieces of one mapping are counted each on its own, and the mapping is left whole. */
+    struct nprb_piece pieces[4];
+    struct nprb_census piece_census[4];
+    for (int i = 0; i < 4; i++)
+        pieces[i] = (struct nprb_piece){buf + (size_t)i * pages / 4 * page, pages / 4 * page};
+    CHECK(nprb_census_take_pieces(pieces, 4, true, piece_census) == 0);
+    for (int i = 0; i < 4; i++) {
+        CHECK(piece_census[i].pages == pages / 4);
+        CHECK(piece_census[i].unplaced == (i < 2 ? 0 : pages / 4));
+    }
+    CHECK(mappings_over(buf, pages * page) == 1);
+    /* With frames hidden (an unprivileged run under NUMA balancing) a piece's pages are found
+     * only in numa_maps, which counts whole mappings: each piece is cut out to be counted, and
+     * the mapping is whole again afterwards. */
+    setenv("NUMAPROBE_FAULT", "hidden_frames", 1);
+    CHECK(nprb_census_take_pieces(pieces, 4, false, piece_census) == 0);
+    CHECK(piece_census[0].unreported == pages / 4);
+    CHECK(nprb_census_take_pieces(pieces, 4, true, piece_census) == 0);
+    for (int i = 0; i < 4; i++) {
+        uint64_t found = 0;
+        for (int n = 0; n < NPRB_MAX_NODES; n++)
+            found += piece_census[i].per_node[n];
+        CHECK(piece_census[i].unreported == 0);
+        CHECK(found == (i < 2 ? pages / 4 : 0));
+    }
+    CHECK(mappings_over(buf, pages * page) == 1);
+    unsetenv("NUMAPROBE_FAULT");
 
     /* The fraction is over reported pages: unreported ones are left out, not counted as off. */
     struct nprb_census made = {.pages = 100, .unreported = 40};

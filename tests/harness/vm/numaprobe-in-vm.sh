@@ -5,6 +5,7 @@
 #                    [--balancing 0|1] [--packages P [--slit-package D] [--slit-cross D]]
 #                    [--mem-per-node MIB] [--set KEY=VALUE]... [--numactl] [--mpirun-args "ARGS"]
 #                    [--expect-binding WORD] [--shared-node] [--unprivileged]
+#                    [--phase all|prepare|check]
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with the pytest
 # module test_guest_placement.py: recorded topology and distances, verified page placement, interleave spread,
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`;
@@ -20,11 +21,16 @@
 # P packages (vm-run --packages). With --numactl the guest also runs `numactl --hardware` just
 # before numaprobe, and test_guest_topology_report.py compares numaprobe's stdout (topology block,
 # class table) with it.
+# --phase: "all" (the default) boots a guest for this run alone. guest-batch.sh runs several runs
+# of one guest layout in one boot: "prepare" writes this run's guest script ($outdir/NAME.guest.sh,
+# which leaves its exit status in NAME.rc) and its vm-run options (NAME.vmargs) and prints NAME;
+# "check" checks what that run left, as "all" does after its own boot.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
 cpuset_node="" fault="" expect_rc=0 balancing=1 mpirun_args="" check_args=() unprivileged=""
 packages=0 slit_package=12 slit_cross=32 mem_per_node=512 numactl="" sets=() sweep_every=""
+phase=all
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -52,6 +58,7 @@ while [ $# -gt 0 ]; do
     --expect-binding) check_args+=(--expect-binding "$2"); shift 2 ;;
     --shared-node) check_args+=(--shared-node); shift ;;
     --unprivileged) unprivileged=1; check_args+=(--unprivileged); shift ;; # run as nobody
+    --phase) phase=$2; shift 2 ;;
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -68,8 +75,17 @@ name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}"
 [ -z "$mpirun_args" ] || name+="-$(tr -cs 'A-Za-z0-9' '-' <<<"$mpirun_args" | sed 's/^-*//; s/-*$//')"
 name+="${unprivileged:+-nobody}-bal${balancing}"
 result="$outdir/$name.h5"
-rm -f "$result" "$result.lock" # a lock of a guest killed earlier: its PID may run again in a new guest
+guest_script="$outdir/$name.guest.sh" rc_file="$outdir/$name.rc"
+after="$outdir/$name.balancing-after"
+case $phase in
+all | prepare)
+    # A lock of a guest killed earlier: its PID may run again in a new guest.
+    rm -f "$result" "$result.lock" "$rc_file" "$after" "$outdir/$name.skipped" ;;
+check) ;;
+*) echo "numaprobe-in-vm.sh: --phase all, prepare or check, not $phase" >&2; exit 2 ;;
+esac
 
+if [ "$phase" != check ]; then
 # The guest sees the host's root read-only but has its own /tmp, so a build under /tmp (a CI
 # clone, say) would be invisible there: run copies from the shared output directory, one
 # directory a test, as two guests run at once and neither may overwrite what the other runs.
@@ -108,8 +124,6 @@ fi
 # after the run.
 # A guest that locks up is booted again (vm-run) and runs this again from the start: the first
 # boot's results, lock, temporary and checkpoints go first, as a killed job's would be in the way.
-after="$outdir/$name.balancing-after"
-rm -f "$after"
 cmd=(sh -c 'r=$1 after=$2; shift 2; rm -rf "$r" "$r.lock" "$r".tmp-* "$r".checkpoints*
 "$@"; rc=$?; cat /proc/sys/kernel/numa_balancing >"$after"; exit $rc' sh "$result" "$after" "${cmd[@]}")
 # With balancing on, the scanner is made eager (no start delay, a scan every 10-100 ms instead of
@@ -117,20 +131,42 @@ cmd=(sh -c 'r=$1 after=$2; shift 2; rm -rf "$r" "$r.lock" "$r".tmp-* "$r".checkp
 # counts them, as it does to a long run's buffers on a real server.
 if [ "$balancing" = 1 ]; then
     eager='d=/sys/kernel/debug/sched/numa_balancing
-mount -t debugfs none /sys/kernel/debug || exit 125
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug || exit 125
 echo 0 >$d/scan_delay_ms && echo 10 >$d/scan_period_min_ms && echo 100 >$d/scan_period_max_ms || exit 125
 exec "$@"'
     cmd=(sh -c "$eager" sh "${cmd[@]}")
 fi
+# The guest script runs in $outdir and leaves the command's exit status beside its results.
+{
+    printf 'cd %q || exit 125\n' "$outdir"
+    printf '%q ' "${cmd[@]}"
+    printf '\necho $? >%q\n' "$rc_file"
+} >"$guest_script"
+vm_args=(--nodes "$nodes" --cpus "$cpus" --memonly-nodes "$memonly" --numa-balancing "$balancing"
+    ${cpu_model:+--cpu-model "$cpu_model"} ${hmat:+"$hmat"}
+    --packages "$packages" --slit-package "$slit_package" --slit-cross "$slit_cross"
+    --mem-mib $(((nodes + memonly) * mem_per_node)))
+if [ "$phase" = prepare ]; then
+    printf '%s\n' "${vm_args[@]}" >"$outdir/$name.vmargs"
+    echo "$name"
+    exit 0
+fi
 cd "$outdir"
 set +e
-"$here/vm-run" --nodes "$nodes" --cpus "$cpus" --memonly-nodes "$memonly" \
-    --numa-balancing "$balancing" \
-    ${cpu_model:+--cpu-model "$cpu_model"} $hmat \
-    --packages "$packages" --slit-package "$slit_package" --slit-cross "$slit_cross" \
-    --mem-mib $(((nodes + memonly) * mem_per_node)) --timeout 500 -- "${cmd[@]}"
-rc=$?
+"$here/vm-run" "${vm_args[@]}" --timeout 500 -- bash "$guest_script"
+vm_rc=$?
 set -e
+[ -f "$rc_file" ] || { echo "numaprobe in the guest did not finish: vm-run exited $vm_rc"; exit $((vm_rc ? vm_rc : 1)); }
+fi # not --phase check
+if [ -f "$outdir/$name.skipped" ]; then
+    cat "$outdir/$name.skipped"
+    exit 77
+fi
+if [ ! -f "$rc_file" ]; then
+    echo "FAIL: no exit status from the guest ($rc_file): see the output of the guest's boot test"
+    exit 1
+fi
+rc=$(cat "$rc_file")
 if [ "$rc" -ne "$expect_rc" ]; then
     echo "numaprobe in the guest exited with $rc${fault:+ (want $expect_rc)}"
     [ "$rc" -ne 0 ] && exit "$rc"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # soak.sh BUILD_DIR ROUNDS REGEX [BUSY]: runs the ctest tests matching REGEX (guest tests, say
-# 'vm\.mpi_ppr_numa4\.') ROUNDS times, one at a time, with BUSY (default 2) busy loops on the
-# host beside them, as a loaded CI machine has. Prints a line a test and round: passed or failed,
+# 'vm\.mpi_ppr_numa4\.', each after its guest's boot, which makes every run of that guest)
+# ROUNDS times, one at a time, with BUSY (default 2) busy loops on the host beside them, as a
+# loaded CI machine has. Prints a line a test and round: passed or failed,
 # its time, and how often vm-run booted a guest again; then the totals. Exit 0 when every run
 # passed. Each run's output is kept in BUILD_DIR/soak/.
 set -uo pipefail
@@ -22,8 +23,9 @@ for ((r = 1; r <= rounds; r++)); do
     for t in "${tests[@]}"; do
         log="$build/soak/$t.round$r.log"
         start=$SECONDS
-        # -FA: the outputs fixture would empty the output directory of the runs beside.
-        if (cd "$build" && ctest -R "^${t//./\\.}\$" -FA '.*' --output-on-failure) >"$log" 2>&1; then
+        # -FS: not the outputs fixture, which would empty the output directory of the runs beside;
+        # the guest's boot (vm.guest.LAYOUT.balB) runs first as the test's fixture.
+        if (cd "$build" && ctest -R "^${t//./\\.}\$" -FS '^outputs$' --output-on-failure) >"$log" 2>&1; then
             verdict=passed passed=$((passed + 1))
         else
             verdict=FAILED failed=$((failed + 1))

@@ -81,7 +81,7 @@ __attribute__((target("avx512f"))) static void write_nt4(double *p, double x, si
     _mm_sfence();
 }
 
-/* numaprobe's write_nt before issue 19: one stream of 64-byte non-temporal stores. */
+/* numaprobe's earlier write_nt: one stream of 64-byte non-temporal stores. */
 __attribute__((target("avx512f"))) static void write_nt1(double *p, double x, size_t m)
 {
     const __m512d v = _mm512_set1_pd(x);

@@ -42,7 +42,7 @@ nprb_add_script_test(analysis.fleet LABELS analysis TIMEOUT 600
 # Minutes of pytest (411 s on the idle 2-core VM): started early (COST), not last.
 set_tests_properties(analysis.fleet PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}" COST 500)
 
-# A fleet over time (issue 17): history and drift on synthetic histories, openmetrics checked by
+# A fleet over time: history and drift on synthetic histories, openmetrics checked by
 # promtool (CI=true passes through: there a missing promtool fails), --json against
 # docs/report.schema.json.
 nprb_add_script_test(analysis.history LABELS analysis TIMEOUT 600
@@ -58,7 +58,7 @@ set_tests_properties(analysis.render PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV
   SKIP_REGULAR_EXPRESSION "SKIPPED .*chromium not installed")
 
 # Fleet scale: bench_write's synthetic fleet of 200 hosts from the singleton's file is valid, and
-# the report on it renders with its long tables capped (issue 15 item 7; timings in ANALYSIS.md).
+# the report on it renders with its long tables capped (timings in ANALYSIS.md).
 nprb_add_script_test(analysis.scale LABELS analysis TIMEOUT 600 FIXTURE_REQUIRED run_singleton
   COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider ${NPRB_PYTESTS}/test_scale.py)
 set_tests_properties(analysis.scale PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")

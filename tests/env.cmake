@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Included by tests/CMakeLists.txt: the environment a job inherits, made hostile (issue 13, items
-# 9 and 10 and the cases beside them). HWLOC_* that point hwloc at another machine, OMP_* that
+# Included by tests/CMakeLists.txt: the environment a job inherits, made hostile. HWLOC_* that point hwloc at another machine, OMP_* that
 # bind or cap OpenMP's threads before main() runs, NUMAPROBE_FAULT misspelt.
 set(NPRB_TOPOLOGIES "${CMAKE_CURRENT_SOURCE_DIR}/topologies")
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Installing like a site tool (issue 16): configs by name, --version's build facts, a prefix
+# Installing like a site tool: configs by name, --version's build facts, a prefix
 # installation used from anywhere (and by the Slurm job script), man pages and completion in step
 # with --help, the Lmod modulefile, the .deb, and the recipes against CMake's dependencies.
 # Included by tests/CMakeLists.txt: NPRB_EXE, NPRB_OUT, NPRB_TINY, EXPECT and the helpers of

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Job scripts, shipped configs, the config error table and the fuzz corpora (issue 7).
+# Job scripts, shipped configs, the config error table and the fuzz corpora.
 # Included by tests/CMakeLists.txt: NPRB_EXE, NPRB_OUT, NPRB_TINY, EXPECT and the helpers of
 # cmake/NprbTesting.cmake are defined there.
 set(JOBS_TESTS "${CMAKE_CURRENT_SOURCE_DIR}/jobs")
@@ -66,7 +66,7 @@ nprb_job_test(slurm_numa_mpirun_2nodes slurm slurm --hosts 2 --launcher mpirun
 set_tests_properties(jobs.slurm_numa_srun_2nodes jobs.slurm_numa_mpirun_2nodes PROPERTIES
                      RESOURCE_LOCK slurm)
 
-# ---- jobs/nightly: night after night, then history, openmetrics and compare (issue 17) -------
+# ---- jobs/nightly: night after night, then history, openmetrics and compare -------
 # The script's logic with a stand-in sbatch (synthetic fleets; the fourth night drifts, exit 1),
 # then for real on the local Slurm cluster: three nights of the tiny config on 2 nodes.
 nprb_add_script_test(jobs.nightly_fake_sbatch LABELS "jobs;analysis" TIMEOUT 600

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""numaprobe-report history (issue 17): a host whose bandwidth drops over its last runs is
+"""numaprobe-report history: a host whose bandwidth drops over its last runs is
 flagged (exit 1), a stable history is not (exit 0), a vanished host is reported, mixed configs
 are refused, and the trend plots and CSV files are written."""
 

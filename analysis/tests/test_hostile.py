@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Damaged and unusual files (issue 13 item 8): the report reads a file only after
+"""Damaged and unusual files: the report reads a file only after
 `numaprobe check` called it valid, exits 2 with one line for any other, and handles every file
 check accepts (a partial one, an older minor version, odd text, ...)."""
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The loader reads a table a block of rows at a time and shares one str object per distinct
-text (fleet scale, issue 15 item 7). Whatever the block size, the frames hold exactly what
+text (fleet scale). Whatever the block size, the frames hold exactly what
 h5py reads row by row: every number, every text decoded, in file order; and stacking several
 files leaves each file's frames as its own rows."""
 

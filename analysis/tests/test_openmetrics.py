@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""numaprobe-report openmetrics (issue 17): one HOST.prom per host that `promtool check metrics`
+"""numaprobe-report openmetrics: one HOST.prom per host that `promtool check metrics`
 accepts, in Prometheus base units, with the documented names and labels; written atomically.
 promtool is Debian's prometheus package (tests/deps/analysis.txt): without it the test is
 skipped, except under CI=true, where it fails."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Runs are never mixed (issue 15): different measurement configs are refused with the keys
+"""Runs are never mixed: different measurement configs are refused with the keys
 that differ, a host in several runs counts once (its latest run), and compare says when it
 cannot judge (exit 2: configs differ, no host or too few matched)."""
 

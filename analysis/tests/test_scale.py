@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Fleet scale (issue 15 item 7): tests/bench/bench_write makes a synthetic fleet from a file the
+"""Fleet scale: tests/bench/bench_write makes a synthetic fleet from a file the
 binary wrote, `numaprobe check` calls it valid, and the report on it renders with its long tables
 capped (every row in the CSV beside them). Timings are in docs/ANALYSIS.md, never asserted."""
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The file explains itself (issue 15 item 6): every table the binary writes carries
+"""The file explains itself: every table the binary writes carries
 `description`, `columns`, `units` and `column_descriptions` attributes from the contract
 (`numaprobe --schema`), h5py and the loader read them as str, and `numaprobe check` refuses a
 file of schema 0.6.0 or later whose table lacks them, while an older file need not have them."""

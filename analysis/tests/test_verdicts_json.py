@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""--json FILE (issue 17): the verdicts of report and compare validate against
+"""--json FILE: the verdicts of report and compare validate against
 docs/report.schema.json (python3-jsonschema) and say what the tables say; a document that breaks
 the schema is refused by the same check (negative control). history's JSON: test_history.py."""
 

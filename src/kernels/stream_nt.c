@@ -48,10 +48,10 @@ static size_t head_of(const double *p, size_t n, size_t align)
 
 /* The write streams four pages at once, a line of each in turn (glibc's large memcpy and memset
  * interleave pages the same way): four open DRAM pages instead of one, and the memory controller
- * has four streams to schedule. On the AMD EPYC (Zen 5) guest of stop 23 (bench/peer_loops,
+ * has four streams to schedule. On an AMD EPYC (Zen 5) guest (bench/peer_loops,
  * 640 MiB, best of 5 alternating rounds): 1.25 to 2.0 times a single stream's GB/s in each of
  * ten runs, with one thread and with two (quiet: 27.9 against 16.7 and 37.2 against 29.7; the
- * best peer, memset to a non-zero byte, 18.4 and 30.7); on the earlier EPYC guest of issue 19
+ * best peer, memset to a non-zero byte, 18.4 and 30.7); on an earlier EPYC guest
  * the two were equal (42.5 against 42.6). */
 #define PAGE_DOUBLES ((size_t)512)       /* 4 KiB */
 #define GROUP_DOUBLES (4 * PAGE_DOUBLES) /* the four pages written together */

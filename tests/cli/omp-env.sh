@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # omp-env.sh NUMAPROBE CONFIG OUTDIR CASE
-# numaprobe pins its own threads whatever OMP_* says (issue 13 item 10). Each CASE runs the
+# numaprobe pins its own threads whatever OMP_* says. Each CASE runs the
 # bandwidth matrix alone under one OpenMP variable and checks the rows and /hosts:
 #   thread_limit  OMP_THREAD_LIMIT=1: rows say 1 of N threads ran and why, are invalid, and the
 #                 whole array was streamed (pages on target, not 50%)

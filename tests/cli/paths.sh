@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# paths.sh MODE EXE CONFIG OUTDIR: the output path under hostile conditions (issue 13). Each mode
+# paths.sh MODE EXE CONFIG OUTDIR: the output path under hostile conditions. Each mode
 # works in its own directory OUTDIR/paths-MODE and checks the exit code, the message, what is
 # left on disk, and that no temporary (*.tmp-*) or lock survives.
 #   not_regular     -o a FIFO, a symlink to /dev/null, a dangling symlink: exit 2, node intact

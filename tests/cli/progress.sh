@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # progress.sh NUMAPROBE TINY OUTDIR MPIEXEC [MPIEXEC FLAGS...]
-# What a batch log shows (issue 17), asserting only what cannot flake, never a timing:
+# What a batch log shows, asserting only what cannot flake, never a timing:
 # - progress lines carry an ISO 8601 timestamp with date and zone, item k of n, the experiment
 #   and the node pair; with a short --progress, more than one line per experiment;
 # - rank 0 adds the fleet's state ("hosts: D done, M measuring, L late, H hung"), also while it

@@ -94,7 +94,7 @@ int main(void)
         CHECK(VALUE(&again, double, "numa_balancing.interval") ==
               VALUE(&cfg, double, "numa_balancing.interval"));
     }
-    /* Issue 13 item 15: durations take what sizes and numbers take, and every duration that
+    /* Durations take what sizes and numbers take, and every duration that
      * loads is echoed in a form that loads again as the very value. */
     rejects("latency_matrix:\n  sample_time: 0x10\n",
             "test.yaml:2: latency_matrix.sample_time: expected a duration from 1ns to 60min");
@@ -131,7 +131,7 @@ int main(void)
                   VALUE(&cfg, double, "latency_matrix.sample_time"));
         }
     }
-    /* Issue 13 items 12-14, 16 and the hostile configs beside them. */
+    /* The hostile configs: deep nesting, control keys, keys named twice, a mapping for a list. */
     {
         static char deep[300000];
         size_t depth = 100000;

@@ -52,7 +52,7 @@ int main(void)
     CHECK(nprb_parse_duration("10 parsecs", &s) == -1);
     CHECK(nprb_parse_duration("-1s", &s) == -1);
     CHECK(nprb_parse_duration(".5", &s) == 0 && s == 0.5);
-    /* Durations follow the rules of sizes and whole numbers: decimal digits only (issue 13). */
+    /* Durations follow the rules of sizes and whole numbers: decimal digits only. */
     CHECK(nprb_parse_duration("0x10", &s) == -1);
     CHECK(nprb_parse_duration("0x1p3s", &s) == -1);
     CHECK(nprb_parse_duration("1e3", &s) == -1);

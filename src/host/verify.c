@@ -228,10 +228,10 @@ static bool any_unreported(const struct nprb_census *census, int count)
 static int split_into_pieces(const struct nprb_piece *pieces, int count, size_t page)
 {
     for (int i = 0; i < count; i++) {
-        uintptr_t lo = (uintptr_t)pieces[i].addr;
+        char *start = (char *)pieces[i].addr;
         size_t len = (pieces[i].bytes + page - 1) & ~(page - 1);
-        if ((lo & (page - 1)) != 0 ||
-            madvise((void *)lo, len, i % 2 ? MADV_SEQUENTIAL : MADV_RANDOM) != 0)
+        if (((uintptr_t)start & (page - 1)) != 0 ||
+            madvise(start, len, i % 2 ? MADV_SEQUENTIAL : MADV_RANDOM) != 0)
             return -1;
     }
     return 0;
@@ -246,16 +246,16 @@ int nprb_census_take_pieces(const struct nprb_piece *pieces, int count, bool may
     if (count < 2 || !may_split || !any_unreported(census, count))
         return 0;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    uintptr_t lo = (uintptr_t)pieces[0].addr & ~(uintptr_t)(page - 1);
-    uintptr_t hi = ((uintptr_t)pieces[count - 1].addr + pieces[count - 1].bytes + page - 1) &
-                   ~(uintptr_t)(page - 1);
+    char *lo = (char *)pieces[0].addr - ((uintptr_t)pieces[0].addr & (page - 1));
+    char *hi = (char *)pieces[count - 1].addr + pieces[count - 1].bytes;
+    hi += (page - ((uintptr_t)hi & (page - 1))) & (page - 1);
     int rc = 0;
     if (split_into_pieces(pieces, count, page) == 0)
         for (int i = 0; i < count && rc == 0; i++)
             if (census[i].unreported > 0)
                 rc = nprb_census_take(pieces[i].addr, pieces[i].bytes, &census[i]);
     int e = errno;
-    (void)madvise((void *)lo, hi - lo, MADV_NORMAL);
+    (void)madvise(lo, (size_t)(hi - lo), MADV_NORMAL);
     errno = e;
     return rc;
 }

@@ -112,10 +112,10 @@ static int node_after_touch(const void *page_addr)
 
 /* Pages move_pages did not place (status < 0) are asked about again, then sorted into resident
  * (found by frame, or unreported) and not resident (unplaced). */
-static void account_failed(void **pages, int *status, size_t n, size_t page, int *pagemap,
-                           struct nprb_census *census)
+/* hidden: the hidden_frames fault, under which nothing but mincore answers. */
+static void account_failed(void **pages, int *status, size_t n, size_t page, bool hidden,
+                           int *pagemap, struct nprb_census *census)
 {
-    bool hidden = pagemap == NULL; /* the hidden_frames fault: nothing but mincore answers */
     size_t failed = 0;
     for (size_t i = 0; i < n; i++)
         if (status[i] < 0 || status[i] >= NPRB_MAX_NODES)
@@ -201,7 +201,7 @@ int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
         for (size_t i = 0; i < n; i++)
             if (status[i] >= 0 && status[i] < NPRB_MAX_NODES)
                 census->per_node[status[i]]++;
-        account_failed(pages, status, n, (size_t)page, hidden ? NULL : &pagemap, census);
+        account_failed(pages, status, n, (size_t)page, hidden, &pagemap, census);
         census->pages += n;
     }
     int e = errno;

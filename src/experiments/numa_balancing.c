@@ -240,10 +240,11 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
         return NPRB_OK;
     }
     int found = nprb_balancing_get();
-    if (nprb_balancing_set(item->balancing) != 0) {
+    char why[160];
+    if (nprb_balancing_set(item->balancing, why, sizeof why) != 0) {
         snprintf(row.note, sizeof row.note,
                  "not applicable: cannot set kernel.numa_balancing to %d (it is %d): %s",
-                 item->balancing, found, strerror(errno));
+                 item->balancing, found, why);
         row.numa_balancing = found;
         add_row(ctx, &row, NPRB_ROW_NOT_APPLICABLE);
         return NPRB_OK;

@@ -49,6 +49,19 @@ static const struct scheduler schedulers[] = {
     {"pbs", "PBS_JOBID"},
 };
 
+const char *nprb_provenance_job_id(const char **scheduler)
+{
+    for (size_t i = 0; i < sizeof schedulers / sizeof schedulers[0]; i++) {
+        const char *id = getenv(schedulers[i].job_var);
+        if (id != NULL && *id != '\0') {
+            if (scheduler != NULL)
+                *scheduler = schedulers[i].name;
+            return id;
+        }
+    }
+    return NULL;
+}
+
 /* "on"/"off" from the cpufreq boost switch (AMD, acpi-cpufreq) or intel_pstate's no_turbo. */
 static void read_boost(char *out, size_t len)
 {
@@ -192,16 +205,9 @@ void nprb_provenance_collect(struct nprb_provenance *prov)
     read_cgroup(prov->cgroup, sizeof prov->cgroup);
     read_launcher(prov->launcher, sizeof prov->launcher);
 
-    NPRB_SET_TEXT(prov->scheduler, "none");
-    NPRB_SET_TEXT(prov->job_id, "");
-    for (size_t i = 0; i < sizeof schedulers / sizeof schedulers[0]; i++) {
-        const char *id = getenv(schedulers[i].job_var);
-        if (id != NULL && *id != '\0') {
-            NPRB_SET_TEXT(prov->scheduler, schedulers[i].name);
-            NPRB_SET_TEXT(prov->job_id, id);
-            break;
-        }
-    }
+    const char *scheduler = NULL, *id = nprb_provenance_job_id(&scheduler);
+    NPRB_SET_TEXT(prov->scheduler, scheduler != NULL ? scheduler : "none");
+    NPRB_SET_TEXT(prov->job_id, id != NULL ? id : "");
 
     static const char *const omp_vars[] = {"OMP_NUM_THREADS",  "OMP_PLACES",  "OMP_PROC_BIND",
                                            "OMP_THREAD_LIMIT", "OMP_DYNAMIC", "GOMP_CPU_AFFINITY",

@@ -25,9 +25,16 @@ struct nprb_provenance {
     char launcher[128];    /**< who started this process, and the binding it asked for */
     char omp_undone[96];   /**< what OMP_* had bound before main() and numaprobe undid (job) */
     char omp_binder[64];   /**< who bound the process, when OMP_PLACES may have (job) */
+    char restored[240];    /**< a setting a killed run left changed, put back at start (job) */
 };
 
 struct nprb_results;
+
+/**
+ * The scheduler's job id from the environment (Slurm, LSF, PBS), or NULL outside a job;
+ * @p scheduler (may be NULL) gets the scheduler's name.
+ */
+const char *nprb_provenance_job_id(const char **scheduler);
 
 /** Reads the current environment. Fields that cannot be read say "unknown" (or -1). */
 void nprb_provenance_collect(struct nprb_provenance *prov);

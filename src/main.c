@@ -11,6 +11,7 @@
 #include "tools/merge.h"
 #include "results/contract.h"
 #include "results/results.h"
+#include "job/restore.h"
 #include "job/run.h"
 #include "util/status.h"
 
@@ -33,13 +34,15 @@ static bool probably_rank0(void)
     return true;
 }
 
-/* Serial tools on results files: no MPI, nothing measured. */
+/* Serial tools: no MPI, nothing measured; check and merge read results files, restore puts back
+ * what a killed run left changed. */
 static const struct subcommand {
     const char *name;
     enum nprb_status (*run)(int argc, char **argv, FILE *out, FILE *err);
 } subcommands[] = {
     {"check", nprb_check_command},
     {"merge", nprb_merge_command},
+    {"restore", nprb_restore_command},
 };
 
 static void join_args(int argc, char **argv, char *buf, size_t len)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "job/cli.h"
 
+#include "host/balancing.h"
 #include "kernels/stream.h"
 #include "util/status.h"
 #include "util/units.h"
@@ -107,11 +108,18 @@ void nprb_cli_print_help(FILE *out)
             "Usage: numaprobe [OPTIONS]\n"
             "  or:  mpirun --map-by ppr:1:node --bind-to none numaprobe [OPTIONS]\n"
             "  or:  numaprobe check FILE...\n"
-            "  or:  numaprobe merge DIR -o FILE\n\n"
+            "  or:  numaprobe merge DIR -o FILE\n"
+            "  or:  numaprobe restore\n\n"
             "Measures memory latency and bandwidth of every NUMA node of every host in the job\n"
             "and writes all results to one HDF5 file (see docs/SCHEMA.md). 'numaprobe check'\n"
             "validates results files (0 valid, 4 invalid); 'numaprobe merge' rebuilds a results\n"
-            "file from a job's checkpoints (0 complete, 5 partial); each takes --help.\n\n"
+            "file from a job's checkpoints (0 complete, 5 partial); 'numaprobe restore' puts\n"
+            "back kernel.numa_balancing where a killed run left it changed (0 as found, 1 not\n"
+            "put back); each takes --help. The numa_balancing experiment alone changes a system\n"
+            "setting (kernel.numa_balancing, as root), recorded first in " NPRB_BALANCING_STATE_DIR
+            "\n"
+            "and put back at exit, on SIGINT/SIGTERM/SIGHUP, and after SIGKILL by the next start\n"
+            "on the host or 'numaprobe restore'.\n\n"
             "Options:\n");
     for (int i = 0; i < N_OPTIONS; i++) {
         char left[64];

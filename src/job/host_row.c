@@ -65,6 +65,7 @@ void nprb_host_row_fill(struct nprb_host_row *h, const struct nprb_host_facts *f
     NPRB_SET_TEXT(h->usable_cpus, s->bound_cpus);
     NPRB_SET_TEXT(h->binding_check, f->binding->text);
     NPRB_SET_TEXT(h->job_id, prov->job_id);
+    NPRB_SET_TEXT(h->restored, prov->restored);
     NPRB_SET_TEXT(h->status, status);
     h->elapsed_s = (double)(nprb_now_ns() - f->start_ns) * 1e-9;
 }

@@ -7,6 +7,7 @@
 
 #include "experiments/plan.h"
 #include "experiments/registry.h"
+#include "host/balancing.h"
 #include "host/binding.h"
 #include "host/omp_env.h"
 #include "host/place.h"
@@ -109,7 +110,17 @@ static enum nprb_status discover(struct nprb_job *job)
                   xml);
     if ((status = nprb_fleet_worst(job->fleet, status)) != NPRB_OK)
         return status;
+    /* Before provenance reads the setting: a killed run's change put back first, so that this
+     * run measures, and records, the host as it should be. */
+    struct nprb_balancing_recovery rec;
+    nprb_balancing_recover(&rec);
+    if (rec.outcome == NPRB_RECOVERY_CLEARED)
+        NPRB_INFO(job->log, "%s: %s", job->fleet->hostname, rec.text);
+    else if (rec.outcome != NPRB_RECOVERY_NONE)
+        NPRB_WARN(job->log, "%s: %s", job->fleet->hostname, rec.text);
     nprb_provenance_collect(&job->prov);
+    if (rec.outcome == NPRB_RECOVERY_RESTORED || rec.outcome == NPRB_RECOVERY_FAILED)
+        NPRB_SET_TEXT(job->prov.restored, rec.text);
     snprintf(job->prov.omp_undone, sizeof job->prov.omp_undone, "%s", omp.note);
     snprintf(job->prov.omp_binder, sizeof job->prov.omp_binder, "%s", omp.binder);
     settle_binding(job);

@@ -104,6 +104,7 @@ static const struct added_column {
     {"bandwidth", "mc_bus_ratio", 7},
     {"balancing", "numa_hint_faults", 7},
     {"balancing", "numa_pages_migrated", 7},
+    {"hosts", "restored", 8},
 };
 
 /* Tables added by a minor version after the major's first: a file of an older minor lacks them,

@@ -88,6 +88,10 @@ static const struct column_doc {
      "rebuilt from a rank that never finished"},
     {"hosts", "error", NULL, "first failure on this rank"},
     {"hosts", "elapsed_s", "s", "seconds this rank spent from start to its last measurement"},
+    {"hosts", "restored", NULL,
+     "a system setting an earlier numaprobe run on this host left changed when it was killed "
+     "(SIGKILL), found at this rank's start, and what was done: `restored to 1`, or `not "
+     "restored` and what to run; empty when there was none (the rank that found it has it)"},
     {"numa_nodes", "rank", NULL, "MPI world rank; joins /hosts"},
     {"numa_nodes", "node", NULL, "Linux node id"},
     {"numa_nodes", "memory_bytes", "B",

@@ -282,6 +282,9 @@ void nprb_report_rank(FILE *out, const struct nprb_results *rows)
     fprintf(out, "\n%s (rank %d): %s, %s%s%s\n", host->hostname, host->rank, host->node_type,
             host->binding_check, strcmp(host->status, "ok") != 0 ? "; host " : "",
             strcmp(host->status, "ok") != 0 ? host->status : "");
+    /* A host left changed by a killed run ran every job since under that setting: said first. */
+    if (host->restored[0] != '\0')
+        fprintf(out, "  at start: %s\n", host->restored);
     nprb_report_topology(out, rows);
     struct matrix *m = malloc(sizeof *m);
     if (m == NULL)
@@ -383,6 +386,8 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
         fprintf(out, "; binding: %s", host->binding_check);
     if (host->error[0] != '\0')
         fprintf(out, "; %s", host->error);
+    if (host->restored[0] != '\0')
+        fprintf(out, "; at start: %s", host->restored);
     fputc('\n', out);
 }
 

@@ -30,7 +30,7 @@ static const struct nprb_field host_fields[] = {
     STR(H, cgroup),         STR(H, scheduler),   STR(H, dimms),
     I32(H, dimm_speed_mts), F64(H, peak_gbs),    STR(H, peak_basis),
     STR(H, job_id),         STR(H, status),      STR(H, error),
-    F64(H, elapsed_s),
+    F64(H, elapsed_s),      STR(H, restored),
 };
 #undef H
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.7.0"
+#define NPRB_SCHEMA_VERSION "0.8.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
@@ -59,6 +59,7 @@ struct nprb_host_row {
     char status[16];
     char error[NPRB_NOTE_LEN];
     double elapsed_s;
+    char restored[240]; /**< a setting a killed run left changed, and what this run did */
 };
 
 struct nprb_numa_node_row {

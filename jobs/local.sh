@@ -34,4 +34,8 @@ export OMP_DYNAMIC=false OMP_NUM_THREADS
 OMP_NUM_THREADS=$(nproc --all)
 
 echo "numaprobe on $(hostname -s): config $config, results $out"
-exec "$exe" -c "$config" -o "$out" "${extra[@]}"
+# After the run, however it ended (it failed, the OOM killer took it): numaprobe restore puts back
+# a setting that a numaprobe killed by SIGKILL left changed. Hence no exec, which would leave no
+# shell to run the trap; the exit status stays numaprobe's, whatever restore says.
+trap '"$exe" restore || echo "numaprobe restore failed (exit $?)" >&2' EXIT
+"$exe" -c "$config" -o "$out" "${extra[@]}"

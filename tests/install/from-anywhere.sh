@@ -21,13 +21,13 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 for f in bin/numaprobe bin/numaprobe-report libexec/numaprobe/numaprobe_analysis/cli.py \
     share/numaprobe/configs/{default,quick,full,textbook}.yaml \
     share/numaprobe/jobs/{README.md,local.sh,slurm/numaprobe.sbatch,slurm/numaprobe-numa.sbatch} \
-    share/numaprobe/jobs/{lsf/numaprobe.lsf,pbs/numaprobe.pbs} \
+    share/numaprobe/jobs/{lsf/numaprobe.lsf,pbs/numaprobe.pbs,epilog/numaprobe-restore} \
     share/doc/numaprobe/{README.md,LICENSE,SCHEMA.md,CONFIG.md,ANALYSIS.md} \
     share/man/man1/{numaprobe,numaprobe-report}.1 \
     share/bash-completion/completions/{numaprobe,numaprobe-report}; do
     [ -e "$p/$f" ] || fail "not installed: $f"
 done
-for f in local.sh slurm/numaprobe.sbatch lsf/numaprobe.lsf pbs/numaprobe.pbs; do
+for f in local.sh slurm/numaprobe.sbatch lsf/numaprobe.lsf pbs/numaprobe.pbs epilog/numaprobe-restore; do
     [ -x "$p/share/numaprobe/jobs/$f" ] || fail "job script not executable: $f"
 done
 [ "$(command -v numaprobe)" = "$p/bin/numaprobe" ] || fail "numaprobe on PATH is $(command -v numaprobe)"
@@ -52,6 +52,11 @@ grep -Eq "^numaprobe-report $version, reads results schema [0-9]+\.x$" <<<"$out"
 out=$(numaprobe --schema 2>&1) || fail "numaprobe --schema exited $?"
 grep -q '"root_attributes"' <<<"$out" || fail "numaprobe --schema: no root attributes: $out"
 [ -z "$(find "$p/libexec" -name __pycache__)" ] || fail "numaprobe-report wrote __pycache__"
+# The epilog's command, installed: on this host no killed run left anything to put back.
+out=$(numaprobe restore 2>&1) || fail "numaprobe restore exited $?: $out"
+grep -q "^numaprobe restore: nothing to put back" <<<"$out" || fail "numaprobe restore: $out"
+out=$(NUMAPROBE="$p/bin/numaprobe" "$p/share/numaprobe/jobs/epilog/numaprobe-restore" 2>&1) ||
+    fail "the installed epilog exited $?: $out"
 
 for page in numaprobe numaprobe-report; do
     out=$(MANPAGER=cat MANWIDTH=100 man -l "$p/share/man/man1/$page.1" 2>&1) ||
@@ -77,6 +82,8 @@ complete_words "$comp/numaprobe" _numaprobe numaprobe --sche | grep -qx -- --sch
     fail "completion: numaprobe --sche<TAB> does not give --schema"
 complete_words "$comp/numaprobe" _numaprobe numaprobe --set latency_matrix.si |
     grep -qx "latency_matrix.size=" || fail "completion: --set latency_matrix.si<TAB>"
+complete_words "$comp/numaprobe" _numaprobe numaprobe res | grep -qx restore ||
+    fail "completion: numaprobe res<TAB> does not give restore"
 complete_words "$comp/numaprobe-report" _numaprobe_report numaprobe-report --ver |
     grep -qx -- --version || fail "completion: numaprobe-report --ver<TAB>"
 

@@ -20,6 +20,7 @@ from .fleetview import view
 from .load import ResultsError, load_fleet
 from .outliers import OutlierRule
 from .runs import MixedConfigs, refuse_mixed
+from .summary import still_changed_hosts
 from .plots import render_all
 from .tables import hosts_table, local_table
 from .topology import first_rank_rows, numactl_lines
@@ -27,8 +28,9 @@ from .verdicts import compare_doc, report_doc, write_json
 from .version import version_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
-EXIT_TEXT = ("Exit status: 0 ok; 1 findings (compare: a regression; report: an outlier host, "
-             "only with --fail-on-outliers); 2 unusable input: unreadable file, unsupported "
+EXIT_TEXT = ("Exit status: 0 ok; 1 findings (compare: a regression; report: an outlier host "
+             "or a host a killed run left with a setting still changed, only with "
+             "--fail-on-outliers); 2 unusable input: unreadable file, unsupported "
              "schema, runs of different measurement configs, compare with no host (or too "
              "few) matched, usage error or unwritable output.")
 
@@ -103,7 +105,10 @@ def cmd_report(args):
     sys.stdout.write(report.text(v, plots))
     if plots is not None:
         print(f"\nReport: {html_path} (also report.md, *.csv, *.png, *.svg in {outdir})")
-    status = EXIT_FINDINGS if args.fail_on_outliers and len(v.outliers) else EXIT_OK
+    # A host still running with a setting a killed run changed measures unlike its peers, now
+    # and later: the gate cannot judge it, so it fails as an outlier host does.
+    findings = len(v.outliers) or still_changed_hosts(v)
+    status = EXIT_FINDINGS if args.fail_on_outliers and findings else EXIT_OK
     if args.json:
         from .summary import comparison_frame, drift_frame
         comparison, ref = comparison_frame(v)
@@ -250,7 +255,8 @@ def parser_for(command):
                    help="report directory (default: FIRST_FILE without .h5, plus -report)")
     p.add_argument("--no-report", action="store_true", help="print the tables only")
     p.add_argument("--fail-on-outliers", action="store_true",
-                   help="exit 1 when an outlier host is found")
+                   help="exit 1 when an outlier host is found, or a host that a killed "
+                        "run left with a system setting changed and not put back")
     p.add_argument("--json", metavar="FILE", help="also write the verdicts (node types, "
                    "hosts, outliers, node-type comparison) as JSON (docs/report.schema.json)")
     _runs_options(p)

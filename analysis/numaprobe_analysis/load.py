@@ -25,6 +25,7 @@ OPTIONAL_TABLES = ("cache_levels", "numastat", "loaded_latency", "balancing", "c
 # file lacks them, and they read as these values (added_column() gives each its type: None is
 # NaN in a float64 column, a negative number an int64 column, 0 a uint64 one, text text).
 ADDED_COLUMNS = {
+    "hosts": {"restored": ""},
     "numa_nodes": {"free_bytes": 0},
     "latency": {"pages_unreported": 0, "cpus": "", "flags": ""},
     "bandwidth": {"pages_unreported": 0, "cpus": "", "flags": "", "mc_bytes": None,

@@ -40,6 +40,8 @@ def hosts_frame(fleet):
     cols = [c for c in cols if c in hosts.columns]
     per_host = hosts.groupby("host", sort=True)[cols[1:]].first().reset_index()
     per_host["ranks"] = hosts.groupby("host", sort=True).size().values
+    if "restored" in hosts.columns:
+        per_host["restored"] = restored_texts(hosts).reindex(per_host.host).fillna("").values
     # The human label names the type; where two fingerprints share a label, the fingerprint
     # tells them apart.
     labels = per_host.groupby("node_type")["fingerprint"].nunique()
@@ -50,6 +52,15 @@ def hosts_frame(fleet):
         per_host["type"] = [f"{t} (config {c[:6]})" for t, c in zip(per_host.type,
                                                                      per_host.config)]
     return per_host
+
+
+def restored_texts(hosts):
+    """host -> the non-empty `restored` texts of its ranks, each once, joined by "; ": only the
+    rank that found a setting a killed run left changed writes it, so `.first()` would miss it."""
+    texts = hosts.restored.fillna("").astype(str).str.strip()
+    texts = texts[texts != ""]
+    return texts.groupby(hosts.host[texts.index], sort=True).agg(
+        lambda t: "; ".join(dict.fromkeys(t)))
 
 
 def node_types_frame(hosts):

@@ -13,8 +13,8 @@ import pandas as pd
 from .counters import COUNTER_LINES, host_lines, host_table
 from .metrics import NOISY_PCT
 from .outliers import small_types_text
-from .summary import (comparison_frame, drift_frame, drift_text, is_host_report,
-                      outliers_with_drift)
+from .summary import (RESTORE_ACTION, comparison_frame, drift_frame, drift_text,
+                      is_host_report, outliers_with_drift, restored_frame, still_changed_hosts)
 from .topology import class_table, first_rank_rows, numactl_lines, sweep_table
 
 
@@ -91,6 +91,10 @@ def tables(v, reference=None):
             outliers = outliers.iloc[outliers.deviation_pct.abs().argsort()[::-1]]
         out["outliers"] = ("Outlier hosts, with their config drift (worst first)",
                            outliers.reset_index(drop=True))
+    restored = restored_frame(v)
+    if len(restored):
+        out["restored"] = (RESTORED_TITLE, restored)
+    if not is_host_report(v):
         if v.counters is not None and len(v.counters.values):
             out["counter_outliers"] = (
                 "Hosts whose counters differ from their node type's (IPC of the local chase, "
@@ -127,8 +131,11 @@ def tables(v, reference=None):
     return out
 
 
-# The tables after which the plots come: the answer (comparison, outliers, drift) first.
-LEAD = ("comparison", "outliers", "drift")
+# The tables after which the plots come: the answer (comparison, outliers, settings left
+# changed, drift) first.
+LEAD = ("comparison", "outliers", "restored", "drift")
+RESTORED_TITLE = ("Settings left changed by a killed run (every job on these hosts ran with "
+                  "them changed for an unknown time)")
 
 
 def n_hosts(frame):
@@ -150,6 +157,12 @@ def summary_line(v):
             text += f" {n_counters} host(s) whose counters differ from their type's."
     if len(noisy):
         text += f" {len(noisy)} noisy figure(s) not judged."
+    restored = restored_frame(v)
+    if len(restored):
+        still = len(still_changed_hosts(v))
+        text += (f" {len(restored)} host(s) with a setting a killed run left changed"
+                 + (f", {still} still not put back (run 'numaprobe restore' as root)."
+                    if still else ", put back."))
     return text, n_out
 
 
@@ -240,6 +253,13 @@ def counter_judgement_lines(v, drift):
     return lines
 
 
+def restored_lines(v):
+    """(host, text) per host whose setting a killed run left changed, those still changed first
+    and saying what they need."""
+    return [(r.host, f"({RESTORE_ACTION}) {r.restored}" if r.action == RESTORE_ACTION
+             else r.restored) for r in restored_frame(v).itertuples(index=False)]
+
+
 def counter_lines(v):
     """The counters section: one line per host with something to say (counters.host_lines),
     the hosts pointed out first."""
@@ -260,6 +280,12 @@ def text(v, plots=None, reference=None):
         frame, ref = comparison_frame(v, reference)
         parts.append(f"{comparison_title(v, ref)}\n" + display(frame).to_string(index=False))
         parts.append("Outliers\n" + "\n".join(judgement_lines(v)))
+        restored = restored_lines(v)
+        if restored:
+            more = (f"\n  ... and {len(restored) - TABLE_ROWS} more host(s): restored.csv in "
+                    f"the report directory" if len(restored) > TABLE_ROWS else "")
+            parts.append(f"{RESTORED_TITLE}\n" + "\n".join(
+                f"  {h}: {t}" for h, t in restored[:TABLE_ROWS]) + more)
         drift = drift_frame(v)
         if len(drift) and not is_host_report(v):
             shown, note = capped(drift, "drift")
@@ -368,8 +394,9 @@ def _data_uri(png):
 def write_html(v, tabs, plots, path):
     e = html.escape
     line, n_out = summary_line(v)
+    bad = n_out or still_changed_hosts(v)
     body = [f"<h1>{e(title(v))}</h1><p class=note>{e(_generated())}</p>",
-            f"<p id=summary class={'bad' if n_out else 'note'}>{e(line)}</p>"]
+            f"<p id=summary class={'bad' if bad else 'note'}>{e(line)}</p>"]
     if v.fleet.notes:
         body.append("<ul class=note>" + "".join(f"<li>{e(n)}</li>" for n in v.fleet.notes)
                     + "</ul>")

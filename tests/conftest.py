@@ -59,6 +59,9 @@ def pytest_addoption(parser):
     g.addoption("--cpuset-node", type=int, metavar="K",
                 help="numaprobe ran in a cgroup cpuset holding node K alone")
     g.addoption("--guest-stdout", metavar="FILE", help="numaprobe's stdout in the guest")
+    g.addoption("--killed-pid", type=int, metavar="PID",
+                help="the numaprobe run killed before the one under test; without it, no "
+                     "rank may report a restored setting")
     g.addoption("--guest-numactl", metavar="FILE", help="numactl --hardware in the same guest")
     g.addoption("--sweep-from-every", action="store_true",
                 help="numaprobe ran with latency_sweep.from=every: every CPU node swept")

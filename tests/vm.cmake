@@ -77,6 +77,18 @@ nprb_vm_test(nodes2_unprivileged n2 --nodes 2 --cpus 4 --unprivileged)
 # the signal handler must put the guest's setting back.
 nprb_vm_test(balancing_sigterm n2 --nodes 2 --cpus 4 --fault term_in_balancing --expect-rc 143)
 
+# A run killed by SIGKILL (a time limit's KillWait, the OOM killer) while its balancing series has
+# kernel.numa_balancing off, in a guest booted with it on (restore-scenario.sh says each step):
+# the next start puts it back, says so and records it in /hosts; so does `numaprobe restore`
+# (refused without root); a run beside a live one leaves that one's setting alone; and a job of
+# jobs/slurm killed at its time limit under a local Slurm is repaired by jobs/epilog. A guest of
+# its own, beside the other two-node one.
+set(NPRB_GUEST_BALANCING "${CMAKE_CURRENT_SOURCE_DIR}/configs/guest-balancing.yaml")
+foreach(scenario start restore concurrent slurm)
+  nprb_vm_test(restore_${scenario} n2_restore BALANCING 1 --nodes 2 --cpus 4
+               --config ${NPRB_GUEST_BALANCING} --scenario ${scenario})
+endforeach()
+
 # Four nodes of one vCPU each.
 nprb_vm_test(nodes4 n4 --nodes 4 --cpus 4)
 nprb_vm_test(mpi_bind_numa4 n4 --nodes 4 --ranks 4 --cpus 4)

@@ -5,7 +5,7 @@
 #                    [--balancing 0|1] [--packages P [--slit-package D] [--slit-cross D]]
 #                    [--mem-per-node MIB] [--set KEY=VALUE]... [--numactl] [--mpirun-args "ARGS"]
 #                    [--expect-binding WORD] [--shared-node] [--unprivileged]
-#                    [--phase all|prepare|check]
+#                    [--scenario start|restore|concurrent] [--phase all|prepare|check]
 # Runs numaprobe inside a multi-NUMA guest (vm-run) and checks its results file with the pytest
 # module test_guest_placement.py: recorded topology and distances, verified page placement, interleave spread,
 # thread pinning. With --ranks R > 1 numaprobe runs under `mpirun --map-by numa --bind-to numa`;
@@ -21,6 +21,9 @@
 # P packages (vm-run --packages). With --numactl the guest also runs `numactl --hardware` just
 # before numaprobe, and test_guest_topology_report.py compares numaprobe's stdout (topology block,
 # class table) with it.
+# --scenario NAME runs restore-scenario.sh NAME in the guest in place of one numaprobe run: a run
+# killed while kernel.numa_balancing is off, and the setting put back after it (the script says
+# how); test_guest_restore.py then checks the /hosts row of the run that put it back.
 # --phase: "all" (the default) boots a guest for this run alone. guest-batch.sh runs several runs
 # of one guest layout in one boot: "prepare" writes this run's guest script ($outdir/NAME.guest.sh,
 # which leaves its exit status in NAME.rc) and its vm-run options (NAME.vmargs) and prints NAME;
@@ -30,7 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 exe="" config="" outdir="" nodes=2 memonly=0 ranks=1 cpus="" cpu_model="" simd="" hmat=""
 cpuset_node="" fault="" expect_rc=0 balancing=1 mpirun_args="" check_args=() unprivileged=""
 packages=0 slit_package=12 slit_cross=32 mem_per_node=512 numactl="" sets=() sweep_every=""
-phase=all
+phase=all scenario=""
 while [ $# -gt 0 ]; do
     case $1 in
     --exe) exe=$2; shift 2 ;;
@@ -58,6 +61,7 @@ while [ $# -gt 0 ]; do
     --expect-binding) check_args+=(--expect-binding "$2"); shift 2 ;;
     --shared-node) check_args+=(--shared-node); shift ;;
     --unprivileged) unprivileged=1; check_args+=(--unprivileged); shift ;; # run as nobody
+    --scenario) scenario=$2; shift 2 ;;
     --phase) phase=$2; shift 2 ;;
     *) echo "numaprobe-in-vm.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -73,7 +77,7 @@ name+="${cpuset_node:+-cpuset$cpuset_node}${fault:+-$fault}"
 [ ${#sets[@]} = 0 ] || name+="-set$(printf '%s' "${sets[*]}" | cksum | cut -c1-6)"
 # Launcher options name the file too: "--map-by ppr:1:numa" -> "map-by-ppr-1-numa".
 [ -z "$mpirun_args" ] || name+="-$(tr -cs 'A-Za-z0-9' '-' <<<"$mpirun_args" | sed 's/^-*//; s/-*$//')"
-name+="${unprivileged:+-nobody}-bal${balancing}"
+name+="${unprivileged:+-nobody}${scenario:+-restore-$scenario}-bal${balancing}"
 result="$outdir/$name.h5"
 guest_script="$outdir/$name.guest.sh" rc_file="$outdir/$name.rc"
 after="$outdir/$name.balancing-after"
@@ -112,6 +116,14 @@ if [ -n "$unprivileged" ]; then
 fi
 if [ -n "$fault" ]; then
     cmd=(env NUMAPROBE_FAULT="$fault" "${cmd[@]}")
+fi
+if [ -n "$scenario" ]; then
+    cp "$here/restore-scenario.sh" "$bin/restore-scenario.sh"
+    # The Slurm harness, the job script and the epilog: the guest cannot see a checkout in /tmp.
+    rm -rf "$bin/slurm" && cp -r "$here/../slurm" "$bin/slurm"
+    cp "$here/../../../jobs/slurm/numaprobe.sbatch" "$here/../../../jobs/epilog/numaprobe-restore" "$bin/"
+    cmd=(bash "$bin/restore-scenario.sh" "$bin/numaprobe" "$bin/config.yaml" "$outdir/$name"
+        "$scenario")
 fi
 # numactl --hardware, then numaprobe with its stdout kept (still shown on the console).
 if [ -n "$numactl" ]; then
@@ -181,6 +193,17 @@ if [ -n "$fault" ] && [ "$expect_rc" -ne 0 ]; then
     echo "$fault: exit $rc, kernel.numa_balancing put back to $balancing, no results file: ok"
     exit 0
 fi
+case $scenario in
+start)
+    exec /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$here/test_guest_restore.py" \
+        --results "$result" --killed-pid "$(cat "$outdir/$name.killed-pid")" ;;
+concurrent)
+    exec /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$here/test_guest_restore.py" \
+        --results "$outdir/$name-second.h5" ;;
+restore | slurm)
+    echo "$scenario: kernel.numa_balancing put back: ok"
+    exit 0 ;;
+esac
 if [ -n "$cpuset_node" ]; then
     exec /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$here/test_guest_cpuset.py" \
         --results "$result" --nodes "$nodes" --memonly "$memonly" --cpuset-node "$cpuset_node"

@@ -119,7 +119,6 @@ def as_schema_0_6(path, contract):
     every table with the attributes 0.6.0 added (description, columns, units and
     column_descriptions, from @p contract: `numaprobe --schema` as JSON)."""
     import numpy.lib.recfunctions as rfn
-    tables = {t["name"]: t for t in contract["tables"]}
     with h5py.File(path, "r+") as f:
         f.attrs["schema_version"] = "0.6.0"
         del f["counters"]
@@ -127,6 +126,15 @@ def as_schema_0_6(path, contract):
             rows = rfn.drop_fields(f[table][()], columns, usemask=False)
             del f[table]
             f.create_dataset(table, data=rows)
+    describe_tables(path, contract)
+
+
+def describe_tables(path, contract):
+    """Every table of the file given the attributes `numaprobe check` asks of schema 0.6.0 and
+    later (description, columns, units, column_descriptions), from @p contract: `numaprobe
+    --schema` as JSON."""
+    tables = {t["name"]: t for t in contract["tables"]}
+    with h5py.File(path, "r+") as f:
         for name in f:
             documented = {c["name"]: c for c in tables[name]["columns"]}
             columns = list(f[name].dtype.names)

@@ -15,7 +15,7 @@ import pytest
 from conftest import run_report
 
 import synthetic_fleet
-from fleet_edits import edit, set_host
+from fleet_edits import describe_tables, edit, set_host
 from numaprobe_analysis.metrics import hosts_frame
 from numaprobe_analysis.validate import find_numaprobe
 
@@ -31,23 +31,10 @@ ACTION = "still changed: run 'numaprobe restore' as root on the host"
 
 
 def explained(path):
-    """Gives every table the attributes `numaprobe check` asks of schema 0.6.0 and later, from
-    the binary's contract (`numaprobe --schema`); `restored` is described here where the
-    binary predates it."""
+    """The table attributes of schema 0.6.0 and later, from the binary's contract."""
     contract = json.loads(subprocess.run([NUMAPROBE, "--schema"], capture_output=True,
                                          text=True, check=True).stdout)
-    tables = {t["name"]: t for t in contract["tables"]}
-    with h5py.File(path, "r+") as f:
-        for name in f:
-            documented = {"restored": {"unit": "", "description": "a setting a killed run left "
-                                       "changed, and what this run did about it"},
-                          **{c["name"]: c for c in tables[name]["columns"]}}
-            columns = list(f[name].dtype.names)
-            a = f[name].attrs
-            a["description"] = tables[name]["description"]
-            a["columns"] = columns
-            a["units"] = [documented[c]["unit"] or "" for c in columns]
-            a["column_descriptions"] = [documented[c]["description"] for c in columns]
+    describe_tables(path, contract)
     return path
 
 

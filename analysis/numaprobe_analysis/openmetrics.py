@@ -45,9 +45,16 @@ def _sample(name, labels, value):
         f"{name}{{{body}}} {value}"
 
 
+def _percent(match):
+    return "".join(f"%{b:02X}" for b in match.group().encode("utf-8"))
+
+
 def file_name(host):
-    """HOST.prom with every character outside [A-Za-z0-9._-] replaced by _."""
-    return _SAFE.sub("_", host) + ".prom"
+    """HOST.prom, HOST percent-encoded: each UTF-8 byte of a character outside [A-Za-z0-9._-]
+    (% included) as %XX. Replacing them by one character would give "node 1" and "node_1" the
+    same file, one host's figures lost; this encoding is reversible (urllib.parse.unquote), so
+    no two hosts share a name, and plain hostnames and FQDNs keep theirs."""
+    return _SAFE.sub(_percent, host) + ".prom"
 
 
 def _ok_matrix(frame, experiment):

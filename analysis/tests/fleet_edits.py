@@ -143,3 +143,15 @@ def describe_tables(path, contract):
             a["columns"] = columns
             a["units"] = [documented[c]["unit"] or "" for c in columns]
             a["column_descriptions"] = [documented[c]["description"] for c in columns]
+
+
+def rename_host(path, old, new):
+    """Renames host @p old to @p new in every table that names hosts."""
+    with h5py.File(path, "r") as f:
+        tables = [t for t in f if isinstance(f[t], h5py.Dataset) and f[t].dtype.names
+                  and "hostname" in f[t].dtype.names]
+
+    def change(rows):
+        rows["hostname"][rows["hostname"] == old.encode()] = new.encode()
+    for table in tables:
+        edit(path, table, change)

@@ -8,10 +8,12 @@ import os
 import re
 import shutil
 import subprocess
+from urllib.parse import unquote
 
 import pytest
 from conftest import run_report
 
+import fleet_edits
 import synthetic_fleet
 
 
@@ -82,3 +84,24 @@ def test_unreadable_input_exits_2(tmp_path):
     proc = run_report("openmetrics", tmp_path / "missing.h5", "--out", tmp_path / "o")
     assert proc.returncode == 2 and "missing.h5" in proc.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_every_host_keeps_its_own_file(tmp_path):
+    """Hosts whose names differ only in characters a file name avoids get a file each, named
+    reversibly; plain names and FQDNs keep theirs."""
+    path = tmp_path / "fleet.h5"
+    hosts = synthetic_fleet.write_fleet(str(path), 10, seed=5, host_suffix=".cluster.example")
+    renamed = {hosts[0]: "node 1", hosts[1]: "node_1", hosts[2]: "n\u0153ud%3"}
+    for old, new in renamed.items():
+        fleet_edits.rename_host(str(path), old, new)
+    proc = run_report("openmetrics", path, "--out", tmp_path / "out")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "10 file(s) written" in proc.stdout
+    names = sorted(p.name for p in (tmp_path / "out").iterdir())
+    expected = [f"{h}.prom" for h in hosts[3:]] + ["node%201.prom", "node_1.prom",
+                                                   "n%C5%93ud%253.prom"]
+    assert names == sorted(expected)
+    for name in names:
+        host = unquote(name.removesuffix(".prom"))
+        text = (tmp_path / "out" / name).read_text(encoding="utf-8")
+        assert f'numaprobe_host_ok{{host="{host}",' in text, name

@@ -18,6 +18,7 @@ from . import report
 from .cli_fleet import COMMANDS as FLEET_COMMANDS
 from .fleetview import view
 from .load import ResultsError, load_fleet
+from .options import PERCENT, number, tolerance
 from .outliers import OutlierRule
 from .runs import MixedConfigs, refuse_mixed
 from .summary import still_changed_hosts
@@ -63,11 +64,11 @@ def print_file(results, out):
 
 def _rule_options(parser):
     g = parser.add_argument_group("outlier rule")
-    g.add_argument("--z", type=float, default=3.5, metavar="Z",
+    g.add_argument("--z", type=number(float, 0), default=3.5, metavar="Z",
                    help="robust z-score a host must exceed within its node type (default 3.5)")
-    g.add_argument("--pct", type=float, default=10.0, metavar="PCT",
+    g.add_argument("--pct", type=PERCENT, default=10.0, metavar="PCT",
                    help="and its deviation from the type median, in percent (default 10)")
-    g.add_argument("--min-hosts", type=int, default=5, metavar="N",
+    g.add_argument("--min-hosts", type=number(int, 1), default=5, metavar="N",
                    help="node types with fewer hosts are not judged (default 5)")
 
 
@@ -222,12 +223,13 @@ def parser_for(command):
         p.add_argument("files", nargs="+", metavar="BASE NEW",
                        help="baseline results file and new results file (same hosts); "
                             "with --references, the new file alone")
-        p.add_argument("--threshold", type=float, default=10.0, metavar="PCT",
+        p.add_argument("--threshold", type=PERCENT, default=10.0, metavar="PCT",
                        help="change in percent that counts (default 10)")
         p.add_argument("--tolerance", action="append", default=[], metavar="METRIC=PCT",
+                       type=tolerance(plain=False),
                        help="the change that counts for one metric (key such as "
                             "latency_local_ns, or its label); repeatable")
-        p.add_argument("--min-matched", type=float, default=50.0, metavar="PCT",
+        p.add_argument("--min-matched", type=number(float, 0, 100), default=50.0, metavar="PCT",
                        help="share of the baseline's hosts that must be in NEW, else exit 2 "
                             "(default 50; no host matched is always exit 2)")
         p.add_argument("--references", metavar="REF.yaml",

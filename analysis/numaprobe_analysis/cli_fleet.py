@@ -15,10 +15,13 @@ from .fleetview import view
 from .history import DriftRule, judge, load_history
 from .load import load_fleet
 from .openmetrics import write_dir
+from .options import number, tolerance
 from .runs import config_groups
 from .verdicts import history_doc, write_json
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+# Longer would reach before year 1, where the date arithmetic of the last night overflows.
+RECENT_HOURS_MAX = 876000
 HISTORY_EXIT = ("Exit status: 0 no drift; 1 drift: a host's figure worse than its own recent "
                 "median or its node type's by more than the tolerance (with --fail-on-vanished "
                 "also a vanished host); 2 unusable input: unreadable file, runs of different "
@@ -35,18 +38,21 @@ def history_parser():
     p.add_argument("files", nargs="+", metavar="RESULTS", help="numaprobe .h5 results files, "
                    "one per run, in any order (ordered by start time)")
     p.add_argument("--tolerance", default=[], action="append", metavar="PCT|METRIC=PCT",
+                   type=tolerance(plain=True),
                    help="change in percent that counts as drift (default 10); METRIC=PCT for "
                         "one metric (repeatable)")
-    p.add_argument("--window", type=int, default=7, metavar="N",
+    p.add_argument("--window", type=number(int, 1), default=7, metavar="N",
                    help="a host's latest run is judged against the median of its N previous "
                         "runs (default 7)")
-    p.add_argument("--min-runs", type=int, default=3, metavar="N",
+    p.add_argument("--min-runs", type=number(int, 1), default=3, metavar="N",
                    help="previous runs a host needs before its own history judges it (default 3)")
-    p.add_argument("--min-hosts", type=int, default=3, metavar="N",
+    p.add_argument("--min-hosts", type=number(int, 1), default=3, metavar="N",
                    help="hosts a node type needs before its median judges them (default 3)")
-    p.add_argument("--recent-hours", type=float, default=20.0, metavar="H",
+    p.add_argument("--recent-hours", type=number(float, 0, RECENT_HOURS_MAX, low_open=True),
+                   default=20.0, metavar="H",
                    help="the last night: runs within H hours of the newest run; a host in "
-                        "none of them has vanished (default 20)")
+                        f"none of them has vanished (default 20; at most {RECENT_HOURS_MAX}: 100 "
+                        "years)")
     p.add_argument("--fail-on-vanished", action="store_true",
                    help="exit 1 when a host vanished")
     p.add_argument("--allow-mixed-configs", action="store_true",
@@ -61,21 +67,11 @@ def history_parser():
 
 
 def _rule(args, catalogue):
-    overall, per = 10.0, []
-    for item in args.tolerance:
-        if "=" in item:
-            per.append(item)
-            continue
-        try:
-            overall = float(item)
-        except ValueError:
-            raise cmp.UnusableInput(f"--tolerance {item!r}: expected PCT or METRIC=PCT") \
-                from None
-    per_metric = cmp.parse_tolerances(per, catalogue)
-    for name, value in (("--window", args.window), ("--min-runs", args.min_runs),
-                        ("--min-hosts", args.min_hosts)):
-        if value < 1:
-            raise cmp.UnusableInput(f"{name} {value}: must be at least 1")
+    overall = 10.0
+    for key, pct in args.tolerance:
+        if key is None:
+            overall = pct
+    per_metric = cmp.parse_tolerances([t for t in args.tolerance if t[0] is not None], catalogue)
     return DriftRule(tolerance_pct=overall, window=args.window, min_runs=args.min_runs,
                      min_hosts=args.min_hosts, recent_hours=args.recent_hours,
                      tolerances=per_metric)

@@ -69,23 +69,17 @@ def matched_hosts(base_hosts, new_hosts):
     return sorted(set(base_hosts.host) & set(new_hosts.host))
 
 
-def parse_tolerances(items, catalogue):
-    """`KEY=PCT` items (KEY: a metric key such as bw_read_local_gbs, or its label) -> dict."""
+def parse_tolerances(pairs, catalogue):
+    """(KEY, PCT) pairs, as options.tolerance parsed them (KEY: a metric key such as
+    bw_read_local_gbs, or its label) -> {key: pct}."""
     by_label = {m.label: k for k, m in catalogue.items()}
     out = {}
-    for item in items or []:
-        key, sep, pct = item.partition("=")
-        key = by_label.get(key.strip(), key.strip())
-        try:
-            value = float(pct)
-        except ValueError:
-            value = None
-        if not sep or value is None or value < 0:
-            raise UnusableInput(f"--tolerance {item!r}: expected METRIC=PCT")
+    for name, pct in pairs or []:
+        key = by_label.get(name, name)
         if key not in catalogue:
-            raise UnusableInput(f"--tolerance {item!r}: no metric {key!r} in these files "
+            raise UnusableInput(f"--tolerance {name}={pct:g}: no metric {key!r} in these files "
                                 f"(metrics: {', '.join(catalogue)})")
-        out[key] = value
+        out[key] = pct
     return out
 
 

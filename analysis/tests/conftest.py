@@ -25,6 +25,16 @@ def run_report(*args, cwd=None):
                           text=True, timeout=300, cwd=cwd)
 
 
+def assert_refused_option(proc, option, value):
+    """A numeric option's value refused as a usage error: exit 2, one line naming it, no
+    traceback."""
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2, out
+    assert "Traceback" not in out, out
+    last = proc.stderr.strip().splitlines()[-1]
+    assert f"error: argument {option}: '{value}': expected " in last, out
+
+
 @pytest.fixture(scope="session")
 def synthetic(tmp_path_factory):
     """40 hosts of 2 node types with the PLANTED hosts, and its report directory."""

@@ -2,7 +2,7 @@
 """numaprobe-report compare BASE NEW: a planted regression is named and fails the exit status."""
 
 import pandas as pd
-from conftest import run_report
+from conftest import assert_refused_option, run_report
 
 import synthetic_fleet
 
@@ -44,3 +44,17 @@ def test_threshold_is_configurable(tmp_path):
     base, new = _pair(tmp_path, {"rome05": {"bw_local": 0.75}})
     assert run_report("compare", base, new, "--threshold", "30").returncode == 0
     assert run_report("compare", base, new, "--threshold", "20").returncode == 1
+
+
+def test_numbers_out_of_range_are_refused(tmp_path):
+    """NaN compares false with every limit: --threshold nan judged nothing and exited 0 on two
+    regressions."""
+    base, new = _pair(tmp_path, {"rome05": {"bw_local": 0.75}})
+    assert run_report("compare", base, new).returncode == 1
+    for option, value, shown in (("--threshold", "nan", "nan"), ("--threshold", "inf", "inf"),
+                                 ("--threshold", "-1", "-1"),
+                                 ("--tolerance", "bw_read_local_gbs=nan", "nan"),
+                                 ("--tolerance", "20", "20"), ("--min-matched", "nan", "nan"),
+                                 ("--min-matched", "101", "101")):
+        proc = run_report("compare", base, new, option, value)
+        assert_refused_option(proc, option, shown)

@@ -8,7 +8,7 @@ import h5py
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import PLANTED, run_report
+from conftest import PLANTED, assert_refused_option, run_report
 
 import synthetic_fleet
 from numaprobe_analysis.fleetview import view
@@ -70,6 +70,15 @@ def test_small_types_are_not_judged(tmp_path):
     # with the minimum lowered the bad host is found
     proc = run_report(small, "--no-report", "--min-hosts", "4")
     assert "icx02 (Intel Xeon 6338 2S/2N/64C 256G): bandwidth read remote" in proc.stdout
+
+
+def test_rule_numbers_out_of_range_are_refused(synthetic):
+    """NaN compares false with every limit: --z nan flagged no host and exited 0 with
+    --fail-on-outliers on a fleet with two outliers."""
+    for option, value in (("--z", "nan"), ("--z", "-1"), ("--pct", "inf"), ("--pct", "nan"),
+                          ("--min-hosts", "0")):
+        proc = run_report(synthetic["path"], "--no-report", "--fail-on-outliers", option, value)
+        assert_refused_option(proc, option, value)
 
 
 def _values(xs):

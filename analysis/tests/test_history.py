@@ -7,7 +7,7 @@ import json
 
 import pandas as pd
 import pytest
-from conftest import run_report
+from conftest import assert_refused_option, run_report
 
 import synthetic_fleet
 from synthetic_history import write_history
@@ -43,6 +43,30 @@ def test_vanished_host_is_reported(failing_dimm):
     assert list(gone.host) == ["rome05"]
     assert gone.last_seen_utc.iloc[0].startswith("2026-01-10")  # the third run from the end
     assert "Vanished hosts: 1" in failing_dimm["proc"].stdout
+
+
+def test_tolerance_must_be_a_percentage(failing_dimm):
+    """NaN compares false with every limit: --tolerance nan judged nothing and exited 0 on the
+    drop the defaults flag (exit 1)."""
+    paths = failing_dimm["paths"]
+    for item, shown in (("nan", "nan"), ("inf", "inf"), ("-5", "-5"),
+                        ("bw_read_local_gbs=nan", "nan"), ("=5", "=5")):
+        proc = run_report("history", *paths, "--no-report", "--tolerance", item)
+        assert_refused_option(proc, "--tolerance", shown)
+    proc = run_report("history", *paths, "--no-report", "--tolerance", "45")
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # a 30% drop is within 45%
+
+
+def test_history_counts_must_be_in_range(failing_dimm):
+    """--recent-hours nan raised a traceback (exit 1, the drift code), -1 called every host
+    vanished; each count needs a run or host to count."""
+    paths = failing_dimm["paths"]
+    for option, value in (("--recent-hours", "nan"), ("--recent-hours", "-1"),
+                          ("--recent-hours", "0"), ("--recent-hours", "inf"),
+                          ("--recent-hours", "1e12"), ("--window", "0"), ("--min-runs", "-1"),
+                          ("--min-hosts", "nan"), ("--window", "2.5")):
+        proc = run_report("history", *paths, "--no-report", option, value)
+        assert_refused_option(proc, option, value)
 
 
 def test_history_report_files(failing_dimm):

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool ends_with(const char *s, const char *suffix)
@@ -48,15 +49,23 @@ static void own_dirs(struct nprb_config_dirs *dirs)
     nprb_config_dirs(exe, dirs);
 }
 
+/* Whether @p path is there and could be a config: a directory never is, so a directory that
+ * happens to share a shipped config's name does not hide that config. */
+static bool maybe_config(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
 const char *nprb_config_find(const char *arg, char *buf, size_t len)
 {
-    if (!nprb_config_is_name(arg) || access(arg, F_OK) == 0)
+    if (!nprb_config_is_name(arg) || maybe_config(arg))
         return arg;
     struct nprb_config_dirs dirs;
     own_dirs(&dirs);
     for (size_t i = 0; i < dirs.count; i++) {
         int n = snprintf(buf, len, "%s/%s.yaml", dirs.path[i], arg);
-        if (n > 0 && (size_t)n < len && access(buf, R_OK) == 0)
+        if (n > 0 && (size_t)n < len && maybe_config(buf) && access(buf, R_OK) == 0)
             return buf;
     }
     return arg;

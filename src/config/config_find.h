@@ -30,8 +30,9 @@ void nprb_config_dirs(const char *exe, struct nprb_config_dirs *dirs);
 
 /**
  * Resolves the -c argument @p arg for the running executable. @return @p arg itself when it is a
- * path or an existing file, else @p buf holding DIR/NAME.yaml from the first directory that has
- * it, else @p arg (reading it then fails, and nprb_config_find_hint() says where it looked).
+ * path or an existing file (a directory is not one), else @p buf holding DIR/NAME.yaml from the
+ * first directory that has it, else @p arg (reading it then fails, and nprb_config_find_hint() says
+ * where it looked).
  */
 const char *nprb_config_find(const char *arg, char *buf, size_t len);
 

@@ -5,7 +5,12 @@
 #include "check.h"
 #include "config/config_find.h"
 
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int main(void)
 {
@@ -42,6 +47,18 @@ int main(void)
     CHECK(nprb_config_find(path, buf, sizeof buf) == path);
     const char *missing = "no-such-config";
     CHECK(nprb_config_find(missing, buf, sizeof buf) == missing);
+
+    /* A file of that name here is taken as the config; a directory is not a config and never
+     * hides the shipped one. */
+    char here[PATH_MAX], dir[] = "/tmp/nprb-config-find-XXXXXX";
+    CHECK(getcwd(here, sizeof here) != NULL && mkdtemp(dir) != NULL && chdir(dir) == 0);
+    CHECK(mkdir("textbook", 0700) == 0);
+    found = nprb_config_find("textbook", buf, sizeof buf);
+    CHECK(found == buf && strcmp(found, NPRB_SOURCE_CONFIGS "/textbook.yaml") == 0);
+    FILE *f = fopen("quick", "w");
+    CHECK(f != NULL && fclose(f) == 0);
+    CHECK(strcmp(nprb_config_find("quick", buf, sizeof buf), "quick") == 0);
+    CHECK(unlink("quick") == 0 && rmdir("textbook") == 0 && chdir(here) == 0 && rmdir(dir) == 0);
 
     char hint[1024];
     CHECK_STR_CONTAINS(nprb_config_find_hint(missing, hint, sizeof hint),

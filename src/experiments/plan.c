@@ -11,14 +11,26 @@
 int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item)
 {
     struct nprb_plan *plan = p->plan;
-    struct nprb_plan_item *items = realloc(plan->items, (plan->count + 1) * sizeof *items);
-    if (items == NULL) {
-        snprintf(p->err, p->errlen, "out of memory building the plan");
-        return -1;
+    /* Doubling: a matrix of a thousand nodes plans millions of items. */
+    if (plan->count == plan->capacity) {
+        size_t capacity = plan->capacity > 0 ? 2 * plan->capacity : 64;
+        struct nprb_plan_item *items = realloc(plan->items, capacity * sizeof *items);
+        if (items == NULL) {
+            snprintf(p->err, p->errlen, "out of memory building the plan");
+            return -1;
+        }
+        plan->items = items;
+        plan->capacity = capacity;
     }
-    plan->items = items;
     struct nprb_plan_item *added = &plan->items[plan->count++];
     *added = *item;
+    /* Carried from the item before, so that an item's cost never walks back over the others. */
+    added->kept_bytes = 0;
+    const struct nprb_plan_item *before = plan->count > 1 ? added - 1 : NULL;
+    if (before != NULL && before->experiment == added->experiment) {
+        uint64_t size = before->skip_reason[0] == '\0' ? before->size_bytes : 0;
+        added->kept_bytes = size > before->kept_bytes ? size : before->kept_bytes;
+    }
     /* A chase needs two slots or more: a working set below that (a 4 KiB stride over 2 KiB or
      * 4 KiB, from an auto sweep) is no measurement, and its row says so. */
     uint64_t slot = added->pattern.desc != NULL ? nprb_pattern_slot_bytes(&added->pattern) : 0;
@@ -156,10 +168,7 @@ struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k)
         return cost;
     /* A sweep's buffers are kept between its points: only growth past the largest point before
      * this one is new memory. */
-    uint64_t largest = 0;
-    for (size_t i = k; i-- > 0 && plan->items[i].experiment == item->experiment;)
-        if (plan->items[i].skip_reason[0] == '\0' && plan->items[i].size_bytes > largest)
-            largest = plan->items[i].size_bytes;
+    uint64_t largest = item->kept_bytes;
     double grown = item->size_bytes > largest ? (double)(item->size_bytes - largest) : 0;
     cost.scaled_s -= (cost.fault_bytes - grown) / FAULT_BPS;
     cost.fault_bytes = grown;

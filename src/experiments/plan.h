@@ -58,11 +58,15 @@ struct nprb_plan_item {
     bool own_huge_pages;
     enum nprb_thp_mode huge_pages;
     char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
+    /** Set by nprb_plan_add(): the largest size of the applicable items before this one in the
+     * same run of its experiment (a sweep's buffers kept from them; 0: none). */
+    uint64_t kept_bytes;
 };
 
 struct nprb_plan {
     struct nprb_plan_item *items;
     size_t count;
+    size_t capacity; /**< items allocated */
 };
 
 /** Which measurements are this rank's among its host's ranks (see binding.h). */

@@ -48,7 +48,7 @@ SCHEMA = {
              "governor:S24 simd_path:S16 usable_cpus:S128 binding_check:S160 launcher:S128 "
              "omp_env:S128 boost:S16 cpuset_cpus:S128 cpuset_mems:S128 cgroup:S128 "
              "scheduler:S8 dimms:S128 dimm_speed_mts:i4 peak_gbs:f8 peak_basis:S128 job_id:S32 "
-             "status:S16 error:S160 elapsed_s:f8",
+             "status:S16 error:S160 elapsed_s:f8 restored:S240",
     "numa_nodes": "rank:i4 node:i4 memory_bytes:u8 free_bytes:u8 cpus:i4 usable_cores:i4 package:i4 "
                   "cpu_list:S128 mem_allowed:i4 cpus_allowed:i4",
     "distances": "rank:i4 from_node:i4 to_node:i4 slit:i4 hmat_latency_ns:u8 "

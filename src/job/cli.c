@@ -63,7 +63,9 @@ static const struct option_row rows[N_OPTIONS] = {
     [OPT_SUMMARY_JSON] = {"summary-json", 0, "FILE",
                           "also write the job's verdict as JSON (run id, config fingerprint, "
                           "statuses, each host's headline figures and problems; "
-                          "docs/summary.schema.json); checked before measuring, like -o"},
+                          "docs/summary.schema.json); checked before measuring, like -o, and "
+                          "never one of the job's own files (-o, its .lock, .checkpoints, "
+                          ".tmp-*)"},
     [OPT_VERBOSE] = {"verbose", 'v', NULL, "debug messages on stderr"},
     [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
     [OPT_DRY_RUN] = {"dry-run", 0, NULL,

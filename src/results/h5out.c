@@ -129,10 +129,8 @@ int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t err
         return -1;
     }
     snprintf(h5->path, sizeof h5->path, "%s", path);
-    char suffix[32];
-    snprintf(suffix, sizeof suffix, ".tmp-%ld", (long)getpid());
     h5->tmp_fd = -1;
-    if (nprb_output_sibling(path, suffix, h5->tmp_path, sizeof h5->tmp_path) != 0) {
+    if (nprb_output_temporary(path, h5->tmp_path, sizeof h5->tmp_path) != 0) {
         snprintf(err, errlen, "cannot write results to %s: path too long", path);
         free(h5);
         return -1;

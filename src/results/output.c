@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,7 +80,7 @@ int nprb_output_check(const char *path, bool force, char *err, size_t errlen)
         if (!S_ISREG(st.st_mode)) {
             snprintf(err, errlen,
                      "cannot write results to %s: it is %s; numaprobe writes a temporary file "
-                     "and renames it over the target, which would replace the device node",
+                     "and renames it over the target, which would replace the node itself",
                      path, nprb_file_kind(st.st_mode));
             return -1;
         }
@@ -115,6 +116,79 @@ int nprb_output_check(const char *path, bool force, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+/* @p path with its directory resolved (symbolic links, "." and ".."): the real directory and
+ * the name in it, so that two spellings of one file, existing or not, compare equal as text.
+ * @return 0, or -1 when the directory cannot be resolved. */
+static int resolve(const char *path, char *buf, size_t len)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    dir_name(path, dir, sizeof dir);
+    if (realpath(dir, real) == NULL)
+        return -1;
+    int n = snprintf(buf, len, "%s/%s", strcmp(real, "/") == 0 ? "" : real, base_name(path));
+    return n >= 0 && (size_t)n < len ? 0 : -1;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The resolved name of the sibling of @p output with @p suffix; "" when it has none. */
+static void resolved_sibling(const char *output, const char *suffix, char *buf, size_t len)
+{
+    char sibling[PATH_MAX];
+    if (nprb_output_sibling(output, suffix, sibling, sizeof sibling) != 0 ||
+        resolve(sibling, buf, len) != 0)
+        buf[0] = '\0';
+}
+
+bool nprb_output_owns(const char *output, const char *path, char *why, size_t whylen)
+{
+    char out[2 * PATH_MAX], mine[2 * PATH_MAX], lock[2 * PATH_MAX], ckpt[2 * PATH_MAX];
+    char tmp_name[PATH_MAX], tmp[2 * PATH_MAX], tmp_any[2 * PATH_MAX + 8];
+    struct stat a, b;
+    /* The same inode: a hard link, or any spelling of an existing results file. */
+    bool same = stat(path, &a) == 0 && stat(output, &b) == 0 && a.st_dev == b.st_dev &&
+                a.st_ino == b.st_ino;
+    if (!same && (resolve(output, out, sizeof out) != 0 || resolve(path, mine, sizeof mine) != 0))
+        return false;
+    if (same || strcmp(mine, out) == 0) {
+        snprintf(why, whylen, "it is the results file %s", output);
+        return true;
+    }
+    resolved_sibling(output, ".lock", lock, sizeof lock);
+    if (lock[0] != '\0' && strcmp(mine, lock) == 0) {
+        snprintf(why, whylen, "it is the lock of the results file %s, removed when the job ends",
+                 output);
+        return true;
+    }
+    resolved_sibling(output, ".checkpoints", ckpt, sizeof ckpt);
+    size_t n = strlen(ckpt);
+    bool in_ckpt = n > 0 && starts_with(mine, ckpt) && mine[n] == '/';
+    if (n > 0 && (strcmp(mine, ckpt) == 0 || in_ckpt)) {
+        snprintf(why, whylen,
+                 "it is %sthe checkpoint directory of the results file %s, which the job moves "
+                 "aside or removes",
+                 in_ckpt ? "in " : "", output);
+        return true;
+    }
+    /* OUT.tmp-*: any job's temporary of this output, this one's by its exact name too (one cut
+     * to NAME_MAX does not start with OUT). */
+    snprintf(tmp_any, sizeof tmp_any, "%s.tmp-", out);
+    if (nprb_output_temporary(output, tmp_name, sizeof tmp_name) != 0 ||
+        resolve(tmp_name, tmp, sizeof tmp) != 0)
+        tmp[0] = '\0';
+    if (starts_with(mine, tmp_any) || (tmp[0] != '\0' && strcmp(mine, tmp) == 0)) {
+        snprintf(why, whylen,
+                 "it is a temporary name of the results file %s, which the job renames into "
+                 "place",
+                 output);
+        return true;
+    }
+    return false;
 }
 
 /* The lock this process holds, for the signal handler: a job stopped by its time limit does not

@@ -22,6 +22,15 @@
  */
 int nprb_output_check(const char *path, bool force, char *err, size_t errlen);
 
+/**
+ * Whether @p path names one of the files a job writing @p output owns: the output itself (the
+ * same inode, or the same name once both directories are resolved, whether it exists yet or
+ * not), its lock, its checkpoint directory or anything in it, or a temporary name of it
+ * (OUT.tmp-*). @return true with "it is ..." in @p why; false for none of them, and for a path
+ * whose directory cannot be resolved (nprb_output_check() refuses it).
+ */
+bool nprb_output_owns(const char *output, const char *path, char *why, size_t whylen);
+
 /** The lock of one output: OUT.lock, holding "HOST PID", created with O_CREAT|O_EXCL. */
 struct nprb_output_lock {
     char path[PATH_MAX];

@@ -4,6 +4,7 @@
 #include "results/summary.h"
 
 #include "results/output.h"
+#include "util/sibling.h"
 #include "util/timer.h"
 
 #include <errno.h>
@@ -42,8 +43,9 @@ int nprb_summary_check_path(const char *path, const char *output, bool force, ch
                             size_t errlen)
 {
     char why[PATH_MAX + 128];
-    if (output != NULL && strcmp(path, output) == 0) {
-        snprintf(err, errlen, "cannot write the summary to %s: it is the results file (-o)", path);
+    /* By what the paths name, not how they are spelled: the job would replace or remove it. */
+    if (output != NULL && nprb_output_owns(output, path, why, sizeof why)) {
+        snprintf(err, errlen, "cannot write the summary to %s: %s", path, why);
         return -1;
     }
     if (nprb_output_check(path, force, why, sizeof why) != 0) {
@@ -284,23 +286,26 @@ int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *jo
         json_array_append_new(hosts, host_json(&s->hosts[i]));
     json_object_set_new(root, "hosts", hosts);
 
-    char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    const int flags = JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6);
     /* As the results file: complete under its final name or not there at all. */
-    FILE *f = fopen(tmp, "w");
-    int rc = f != NULL &&
-                     json_dumpf(root, f,
-                                JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6)) == 0 &&
-                     fputc('\n', f) != EOF && fflush(f) == 0 && fsync(fileno(f)) == 0
+    char tmp[PATH_MAX];
+    FILE *f = NULL;
+    errno = ENAMETOOLONG;
+    if (nprb_output_temporary(path, tmp, sizeof tmp) == 0)
+        f = fopen(tmp, "w");
+    bool made = f != NULL;
+    int rc = made && json_dumpf(root, f, flags) == 0 && fputc('\n', f) != EOF && fflush(f) == 0 &&
+                     fsync(fileno(f)) == 0
                  ? 0
                  : -1;
-    if (f != NULL && fclose(f) != 0)
+    if (made && fclose(f) != 0)
         rc = -1;
     json_decref(root);
     if (rc != 0 || rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot write the summary to %s: %s", path,
                  strerror(errno != 0 ? errno : EIO));
-        unlink(tmp);
+        if (made)
+            unlink(tmp);
         return -1;
     }
     return 0;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The file name part of @p path (after the last '/'). */
 static const char *base_name(const char *path)
@@ -38,4 +39,11 @@ int nprb_output_sibling(const char *path, const char *suffix, char *buf, size_t 
                      path, path_hash(path), suffix);
     }
     return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int nprb_output_temporary(const char *path, char *buf, size_t len)
+{
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, ".tmp-%ld", (long)getpid());
+    return nprb_output_sibling(path, suffix, buf, len);
 }

@@ -17,4 +17,10 @@
  */
 int nprb_output_sibling(const char *path, const char *suffix, char *buf, size_t len);
 
+/**
+ * The temporary name this process writes @p path under before renaming it into place: the
+ * sibling "PATH.tmp-PID". @return 0, or -1 when @p len is too small.
+ */
+int nprb_output_temporary(const char *path, char *buf, size_t len);
+
 #endif

@@ -3,10 +3,12 @@
 """summary_json.py NUMAPROBE TINY OUTDIR [MPIEXEC...]
 
 numaprobe --summary-json FILE: the path is checked before anything is measured (exit 2, no
-results file: an existing file without --force, a directory, the results file itself, a
-missing directory); a run writes a summary that docs/summary.schema.json accepts, whose run id,
-config fingerprint and hosts agree with the results file; two ranks on one host (a rank per
-NUMA node) give one host entry holding both ranks, whose figures cover both.
+results file: an existing file without --force, a directory, a FIFO, a missing directory, and
+any of the job's own files however spelled: the results file, its lock, its checkpoint
+directory and what is in it, its temporary names); a run writes a summary that
+docs/summary.schema.json accepts, whose run id, config fingerprint and hosts agree with the
+results file; two ranks on one host (a rank per NUMA node) give one host entry holding both ranks, whose figures
+cover both.
 Needs Debian's python3-jsonschema and python3-h5py; skips (77) without them."""
 import json
 import os
@@ -53,11 +55,23 @@ js = os.path.join(outdir, "summary.json")
 taken = os.path.join(outdir, "taken.json")
 with open(taken, "w") as f:
     f.write("{}")
+fifo = os.path.join(outdir, "fifo.json")
+fresh(fifo)
+os.mkfifo(fifo)
+checkpoints = h5 + ".checkpoints"
+elsewhere = os.path.basename(outdir)
 refusals = [
     (taken, "exists"),
     (outdir, "directory"),
-    (h5, "it is the results file"),
+    (fifo, "a FIFO"),
     (os.path.join(outdir, "no-such-dir", "s.json"), "no-such-dir"),
+    # The job's own files, by what the path names, not how it is spelled.
+    (h5, "it is the results file"),
+    (os.path.join(outdir, ".", "summary.h5"), "it is the results file"),
+    (os.path.join(outdir, "..", elsewhere, "summary.h5"), "it is the results file"),
+    (h5 + ".lock", "it is the lock of the results file"),
+    (checkpoints, "it is the checkpoint directory of the results file"),
+    (h5 + ".tmp-1", "it is a temporary name of the results file"),
 ]
 for path, why in refusals:
     fresh(h5)
@@ -69,11 +83,38 @@ for path, why in refusals:
 with open(taken) as f:
     if f.read() != "{}":
         fail("an existing summary was overwritten without --force")
+# The checkpoint directory as it exists (an earlier job's, or an empty one), and a file in it.
+os.makedirs(checkpoints, exist_ok=True)
+for path in (checkpoints, os.path.join(checkpoints, "s.json")):
+    fresh(h5)
+    r = run(["-o", h5, "--summary-json", path])
+    if r.returncode != 2 or "checkpoint directory of the results file" not in r.stderr:
+        fail(f"--summary-json {path}: exit {r.returncode}, stderr: {r.stderr.strip()[-300:]}")
+os.rmdir(checkpoints)
+# A hard link to an existing results file is that file, even with --force.
+with open(h5, "w") as f:
+    f.write("earlier")
+linked = os.path.join(outdir, "linked.json")
+fresh(linked)
+os.link(h5, linked)
+r = run(["-o", h5, "--summary-json", linked, "--force"])
+if r.returncode != 2 or "it is the results file" not in r.stderr:
+    fail(f"--summary-json (hard link): exit {r.returncode}, stderr: {r.stderr.strip()[-300:]}")
+with open(h5) as f:
+    if f.read() != "earlier":
+        fail("a refused summary path let the results file be replaced")
+fresh(linked, fifo)
 
 
-def check(summary_path, h5_path, ranks):
-    with open(summary_path) as f:
-        doc = json.load(f)
+def check(summary_path, h5_path, ranks, text=None):
+    """The summary at summary_path (or in text, from stdout) against the schema and h5_path."""
+    if text is None:
+        with open(summary_path) as f:
+            text = f.read()
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        fail(f"{summary_path} is not one JSON document: {e}: {text[:300]!r}")
     errors = sorted(validator.iter_errors(doc), key=str)
     if errors:
         fail(f"{summary_path} does not match the schema: {errors[0]}")

@@ -105,6 +105,14 @@ static void record_thread_counts(struct nprb_context *ctx, int32_t measurement,
             NPRB_SET_TEXT(row.status, NPRB_ROW_FAILED);
             snprintf(row.note, sizeof row.note, "%d of %d threads could not count it: %s",
                      c->failed, c->failed + c->threads, strerror(c->error));
+        } else if (c->never_enabled > 0) {
+            /* Its zero would read as "no migration, no preemption": a verdict never seen. */
+            NPRB_SET_TEXT(row.status, NPRB_ROW_FAILED);
+            row.value_scaled = NAN;
+            snprintf(row.note, sizeof row.note,
+                     "not counted: %d of %d threads' counters were never enabled (0 s enabled; "
+                     "the kernel's perf, as in an emulated guest)",
+                     c->never_enabled, c->threads);
         } else if (isnan(row.value_scaled)) {
             NPRB_SET_TEXT(row.status, NPRB_ROW_FAILED);
             NPRB_SET_TEXT(row.note, "never on the PMU: the kernel multiplexed it out entirely");
@@ -129,6 +137,12 @@ static void record_uncore(struct nprb_context *ctx, int32_t measurement, const c
             row.time_running_s = (double)uncore->running_ns[e][s] * 1e-9;
             row.value_scaled = uncore->bytes[e][s];
             NPRB_SET_TEXT(row.note, "every process's traffic on the socket, not only ours");
+            if (isnan(row.value_scaled)) {
+                NPRB_SET_TEXT(row.status, NPRB_ROW_FAILED);
+                NPRB_SET_TEXT(row.note, uncore->enabled_ns[e][s] == 0
+                                            ? "not counted: the counter was never enabled"
+                                            : "not counted: never on the PMU (multiplexed out)");
+            }
             add_row(ctx, &row);
         }
     }

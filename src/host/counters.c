@@ -82,8 +82,10 @@ const char *nprb_thread_event_unit(enum nprb_thread_event event)
 
 double nprb_counter_scaled(uint64_t value, uint64_t enabled_ns, uint64_t running_ns)
 {
+    /* Never on the PMU, or never enabled at all over a measurement that ran (an emulated
+     * guest's perf reads so now and then): unknown, not zero. */
     if (running_ns == 0)
-        return value == 0 && enabled_ns == 0 ? 0 : NAN;
+        return NAN;
     if (running_ns >= enabled_ns)
         return (double)value;
     return (double)value * ((double)enabled_ns / (double)running_ns);
@@ -248,6 +250,7 @@ void nprb_count_add(struct nprb_count *c, const uint64_t read_value[3], bool use
     c->running_ns += read_value[2];
     c->scaled += nprb_counter_scaled(read_value[0], read_value[1], read_value[2]);
     c->user_only = c->user_only || user_only;
+    c->never_enabled += read_value[1] == 0;
     c->threads++;
 }
 

@@ -61,6 +61,7 @@ struct nprb_count {
     uint64_t enabled_ns; /**< time the counters were enabled, summed over threads */
     uint64_t running_ns; /**< time they were on the PMU, summed over threads */
     int threads;         /**< threads whose counter was read */
+    int never_enabled;   /**< of them, those whose counter reads 0 s enabled: it never ran */
     int failed;          /**< threads whose counter could not be opened or read */
     int error;           /**< errno of the first failure */
     bool user_only;      /**< counted user space alone (perf_event_paranoid refused the kernel) */

@@ -363,7 +363,10 @@ static const struct column_doc {
     {"counters", "unit", NULL, "of `value_scaled`: `ns`, `events`, `B` or `pages`"},
     {"counters", "status", NULL,
      "`ok`; `not_applicable` (this host cannot count the event: `note` says why; one row per rank "
-     "with `measurement` -1); `failed` (perf_event_open or read failed for some thread)"},
+     "with `measurement` -1); `failed` (perf_event_open or read failed for some thread, the "
+     "counter "
+     "never got on the PMU, or the kernel never enabled it: `note` says which, `value_scaled` is "
+     "NaN)"},
     {"counters", "note", NULL, "why a row is not `ok`, or that only user space was counted"},
     {"numastat", "rank", NULL, "join to `/latency` or `/bandwidth`"},
     {"numastat", "measurement", NULL, "join to `/latency` or `/bandwidth`"},

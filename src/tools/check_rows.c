@@ -189,6 +189,12 @@ static void check_counter(const struct nprb_counter_row *c, size_t i, struct rep
                "/counters row %zu: measurement %d with status %s (a rank's row, measurement -1, "
                "is exactly a not_applicable one)",
                i, (int)c->measurement, c->status);
+    /* A perf counter (thread or socket scope; vmstat rows have no times) that was never enabled
+     * counted nothing: its zero is no figure. */
+    if (strcmp(c->status, NPRB_ROW_OK) == 0 && strcmp(c->group, "vmstat") != 0 &&
+        c->time_enabled_s == 0)
+        report(r, false, "/counters row %zu: %s is ok but was never enabled (time_enabled_s 0)", i,
+               c->event);
 }
 
 bool nprb_row_check(const struct nprb_row_rules *rules, const unsigned char *row, size_t index,

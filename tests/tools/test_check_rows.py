@@ -135,3 +135,17 @@ def test_check_counter_rows(numaprobe, mpi4, work):
         f"/counters row {ok[1]}: group 'pmu' is not software, core, uncore or vmstat",
         f"/counters row {ok[2]}: scope 'core' is not thread, socket or system",
         f"/counters row {ok[3]}: measurement -1 with status ok"])
+
+
+def test_check_counter_never_enabled(numaprobe, mpi4, work):
+    """An ok perf counter row that was never enabled (time 0, value 0: what an emulated guest's
+    perf reads now and then) counted nothing, and check says so; vmstat rows have no times."""
+    bad = copy(mpi4, work, "counters-never.h5")
+    rows = rows_of(bad, "counters")
+    perf = [i for i in ok_rows(rows) if rows["group"][i] != b"vmstat"]
+    assert perf, "no ok perf counter row to forge"
+    for column in ("value", "time_enabled_s", "time_running_s", "value_scaled"):
+        edit_column(bad, "counters", column, perf[0], 0)
+    numaprobe.run(["check", bad], 4, [
+        f"/counters row {perf[0]}: {rows['event'][perf[0]].decode()} is ok but was never "
+        "enabled (time_enabled_s 0)"])

@@ -43,8 +43,8 @@ static void test_scaling(void)
     CHECK(fabs(nprb_counter_scaled(3, 10, 7) - 3.0 * 10.0 / 7.0) < 1e-12);
     /* Never on the PMU: unknown, not zero. */
     CHECK(isnan(nprb_counter_scaled(0, 8000000, 0)));
-    /* Never enabled at all: nothing happened. */
-    CHECK(nprb_counter_scaled(0, 0, 0) == 0.0);
+    /* Never enabled at all over a measurement that ran: unknown too, never a zero count. */
+    CHECK(isnan(nprb_counter_scaled(0, 0, 0)));
     /* Running a hair longer than enabled (clock rounding) does not scale down. */
     CHECK(nprb_counter_scaled(500, 999, 1000) == 500.0);
 
@@ -59,8 +59,15 @@ static void test_scaling(void)
     CHECK(c.enabled_ns == 8000 && c.running_ns == 6000);
     CHECK(c.scaled == 1000.0 + 1200.0);
     CHECK(c.user_only);
+    CHECK(c.never_enabled == 0);
     /* Scaling the sums instead would give 1600 * 8000 / 6000 = 2133: not what was counted. */
     CHECK(fabs(c.scaled - nprb_counter_scaled(c.value, c.enabled_ns, c.running_ns)) > 50);
+    /* A third thread whose counter the kernel never enabled: the sum is unknown, and the count
+     * says how many threads were never counted. */
+    const uint64_t never[3] = {0, 0, 0};
+    nprb_count_add(&c, never, false);
+    CHECK(c.never_enabled == 1 && c.threads == 3);
+    CHECK(isnan(c.scaled));
 }
 
 static uint64_t thread_cpu_ns(void)

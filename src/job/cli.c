@@ -65,7 +65,7 @@ static const struct option_row rows[N_OPTIONS] = {
                           "statuses, each host's headline figures and problems; "
                           "docs/summary.schema.json); checked before measuring, like -o, and "
                           "never one of the job's own files (-o, its .lock, .checkpoints, "
-                          ".tmp-*)"},
+                          ".tmp-*). FILE '-': the JSON alone on stdout, the report on stderr"},
     [OPT_VERBOSE] = {"verbose", 'v', NULL, "debug messages on stderr"},
     [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
     [OPT_DRY_RUN] = {"dry-run", 0, NULL,
@@ -215,12 +215,15 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             }
             break;
         case OPT_SUMMARY_JSON:
-            if (cli->summary_json != NULL) {
+            if (cli->summary_json != NULL || cli->summary_stdout) {
                 snprintf(err, errlen, "option --summary-json given twice ('%s' and '%s')",
-                         cli->summary_json, optarg);
+                         cli->summary_stdout ? "-" : cli->summary_json, optarg);
                 return -1;
             }
-            cli->summary_json = optarg;
+            if (strcmp(optarg, "-") == 0)
+                cli->summary_stdout = true;
+            else
+                cli->summary_json = optarg;
             break;
         case OPT_VERBOSE:
             cli->verbose = true;

@@ -24,7 +24,9 @@ struct nprb_cli {
     bool schema;  /**< print the results-file contract as JSON (results/contract.h) */
     bool dry_run; /**< validate config and plan on every host, print the plan, measure nothing */
     double progress_s;        /**< a progress line at least this often (seconds; default 30) */
-    const char *summary_json; /**< NULL, or where the job's verdict goes as JSON */
+    const char *summary_json; /**< NULL, or the file the job's verdict goes to as JSON */
+    bool summary_stdout;      /**< --summary-json -: the verdict alone on stdout, the report on
+                                   stderr */
 };
 
 /**

@@ -56,9 +56,9 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
     if (c->summary != NULL && nprb_summary_add_rank(c->summary, rows) != 0)
         rc = -1;
     if (report_in_full(c, host)) {
-        nprb_report_rank(stdout, rows);
+        nprb_report_rank(c->report, rows);
     } else {
-        nprb_report_rank_line(stdout, rows);
+        nprb_report_rank_line(c->report, rows);
         c->line_reports++;
     }
     /* The experiments' sections (sweep tables and the like), each from the first rank whose
@@ -207,7 +207,7 @@ enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct np
     char *sweep_text = NULL;
     size_t sweep_len = 0;
     if (c->fleet->rank == 0) {
-        nprb_report_header(stdout);
+        nprb_report_header(c->report);
         c->sweep_out = open_memstream(&sweep_text, &sweep_len);
     }
     uint64_t t0 = nprb_now_ns();
@@ -220,7 +220,7 @@ enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct np
         fclose(c->sweep_out);
         c->sweep_out = NULL;
         if (sweep_text != NULL)
-            fputs(sweep_text, stdout);
+            fputs(sweep_text, c->report);
         free(sweep_text);
     }
     nprb_collector_write_attributes(c, c->h5, rc == 0 && c->lost_ranks == 0);
@@ -244,11 +244,12 @@ enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct np
         c->log, "results of %d rank(s) gathered and written in %.3f s; writing %.2f ms a rank",
         c->fleet->size, took, 1e-6 * (double)c->write_ns / c->fleet->size);
     if (c->line_reports > 0)
-        printf("%d rank(s) on one line each (report_hosts: %d); every host's matrices are in the "
-               "file: numaprobe-report %s\n",
-               c->line_reports, c->cfg->report_hosts, c->output);
-    nprb_report_footer(stdout, c->output, c->fleet->host_count, c->fleet->size, c->failed_hosts);
-    fflush(stdout);
+        fprintf(c->report,
+                "%d rank(s) on one line each (report_hosts: %d); every host's matrices are in "
+                "the file: numaprobe-report %s\n",
+                c->line_reports, c->cfg->report_hosts, c->output);
+    nprb_report_footer(c->report, c->output, c->fleet->host_count, c->fleet->size, c->failed_hosts);
+    fflush(c->report);
     return rc == 0 ? NPRB_OK : NPRB_ERR_SYSTEM;
 }
 

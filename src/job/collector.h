@@ -2,9 +2,10 @@
 /**
  * @file collector.h
  * Rank 0's side of the results file: it receives every rank's rows through the fleet's gather,
- * appends them through results/, reports each rank on stdout, writes the /hosts row of a rank
- * given up as hung, writes the root attributes and commits the file. The root attributes are
- * also every checkpoint's (on every rank, where the gather's counts are still zero).
+ * appends them through results/, reports each rank (on stdout; on stderr when the summary takes
+ * stdout), writes the /hosts row of a rank given up as hung, writes the root attributes and commits
+ * the file. The root attributes are also every checkpoint's (on every rank, where the gather's
+ * counts are still zero).
  */
 #ifndef NPRB_COLLECTOR_H
 #define NPRB_COLLECTOR_H
@@ -41,8 +42,10 @@ struct nprb_collector {
     const char *job_identity;  /**< rank 0's host, PID and start */
     uint64_t start_ns;
     struct nprb_h5 *h5;           /**< rank 0: the open output; NULL once committed */
-    const char *summary_path;     /**< --summary-json, or NULL */
+    const char *summary_path;     /**< --summary-json FILE; NULL: stdout (or none) */
     struct nprb_summary *summary; /**< rank 0 with --summary-json: the hosts as they come */
+    FILE *report;                 /**< rank 0: where the report goes (stdout, or stderr when
+                                       the summary goes to stdout) */
 
     /* Rank 0: what the gather saw. */
     int failed_hosts;

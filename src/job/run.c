@@ -152,7 +152,7 @@ static enum nprb_status open_output(struct nprb_job *job)
             ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock,
                                    &job->collector.h5, aside, sizeof aside, warning, sizeof warning,
                                    err, sizeof err) == 0;
-        if (ok && job->cli->summary_json != NULL &&
+        if (ok && (job->cli->summary_json != NULL || job->cli->summary_stdout) &&
             (job->collector.summary = nprb_summary_create()) == NULL) {
             snprintf(err, sizeof err, "cannot write the summary: out of memory");
             ok = 0;
@@ -278,6 +278,9 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         .config_source = cli->config_path != NULL ? cli->config_path : "built-in defaults",
         .job_identity = job->job_identity,
         .summary_path = cli->summary_json,
+        /* With the verdict on stdout, the report moves to stderr: stdout stays one JSON
+         * document a script can parse, and the report still reaches the batch log. */
+        .report = cli->summary_stdout ? stderr : stdout,
     };
     omp_set_dynamic(0); /* every parallel region gets the threads it asks for, or says why not */
     if (omp_get_max_active_levels() < 1)

@@ -287,6 +287,18 @@ int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *jo
     json_object_set_new(root, "hosts", hosts);
 
     const int flags = JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6);
+    if (path == NULL) {
+        errno = 0;
+        int rc = json_dumpf(root, stdout, flags) == 0 && fputc('\n', stdout) != EOF &&
+                         fflush(stdout) == 0
+                     ? 0
+                     : -1;
+        json_decref(root);
+        if (rc != 0)
+            snprintf(err, errlen, "cannot write the summary to stdout: %s",
+                     strerror(errno != 0 ? errno : EIO));
+        return rc;
+    }
     /* As the results file: complete under its final name or not there at all. */
     char tmp[PATH_MAX];
     FILE *f = NULL;

@@ -60,8 +60,8 @@ struct nprb_summary_job {
 };
 
 /**
- * Writes the summary to @p path: to a temporary name beside it, then renamed into place. Sorts
- * the values it holds (the medians).
+ * Writes the summary to @p path: to a temporary name beside it, then renamed into place; with
+ * @p path NULL, to stdout. Sorts the values it holds (the medians).
  * @return 0, or -1 with "cannot write the summary to PATH: why" in @p err.
  */
 int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *job, const char *path,

@@ -7,7 +7,8 @@ results file: an existing file without --force, a directory, a FIFO, a missing d
 any of the job's own files however spelled: the results file, its lock, its checkpoint
 directory and what is in it, its temporary names); a run writes a summary that
 docs/summary.schema.json accepts, whose run id, config fingerprint and hosts agree with the
-results file; two ranks on one host (a rank per NUMA node) give one host entry holding both ranks, whose figures
+results file; --summary-json - puts that JSON alone on stdout and the report on stderr; two
+ranks on one host (a rank per NUMA node) give one host entry holding both ranks, whose figures
 cover both.
 Needs Debian's python3-jsonschema and python3-h5py; skips (77) without them."""
 import json
@@ -152,6 +153,14 @@ r = run(["-o", h5, "--summary-json", js, "--force"])
 if r.returncode != 0:
     fail(f"--force run: exit {r.returncode}: {r.stderr.strip()[-500:]}")
 doc = check(js, h5, 1)
+# "-": the JSON alone on stdout, the report on stderr, the results file as ever.
+fresh(h5)
+r = run(["-o", h5, "--summary-json", "-"])
+if r.returncode != 0:
+    fail(f"--summary-json -: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+check("stdout", h5, 1, text=r.stdout)
+if "NUMA matrices per host" not in r.stderr:
+    fail(f"--summary-json -: the report is not on stderr: {r.stderr.strip()[-500:]}")
 if mpiexec:
     h5b, jsb = os.path.join(outdir, "summary2.h5"), os.path.join(outdir, "summary2.json")
     fresh(h5b, jsb)
@@ -159,5 +168,11 @@ if mpiexec:
     if r.returncode != 0:
         fail(f"mpirun: exit {r.returncode}: {r.stderr.strip()[-500:]}")
     check(jsb, h5b, 2)
+    # No other rank writes to stdout: it still holds the one JSON document.
+    fresh(h5b)
+    r = run(["-o", h5b, "--summary-json", "-"], launcher=mpiexec)
+    if r.returncode != 0:
+        fail(f"mpirun, --summary-json -: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+    check("stdout", h5b, 2, text=r.stdout)
 print(f"ok: summaries valid against docs/summary.schema.json; local latency "
       f"{doc['hosts'][0]['local_latency_ns']:.1f} ns")

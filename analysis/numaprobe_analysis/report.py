@@ -159,7 +159,7 @@ def summary_line(v):
         text += f" {len(noisy)} noisy figure(s) not judged."
     restored = restored_frame(v)
     if len(restored):
-        still = len(still_changed_hosts(v))
+        still = int((restored.action == RESTORE_ACTION).sum())
         text += (f" {len(restored)} host(s) with a setting a killed run left changed"
                  + (f", {still} still not put back (run 'numaprobe restore' as root)."
                     if still else ", put back."))

@@ -151,7 +151,7 @@ def restored_frame(v):
     rows = v.hosts[v.hosts.restored.astype(str) != ""]
     frame = rows.assign(action=[RESTORE_ACTION if still_changed(t) else "none: put back"
                                 for t in rows.restored])
-    order = np.argsort([not still_changed(t) for t in frame.restored], kind="stable")
+    order = np.argsort((frame.action != RESTORE_ACTION).to_numpy(), kind="stable")
     return frame[cols].iloc[order].reset_index(drop=True)
 
 

@@ -6,7 +6,6 @@
 #include "util/signals.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -15,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Process-wide by nature: the signal handler can reach nothing else (signals.h). */
@@ -41,6 +39,15 @@ static int self_index(const struct nprb_record *s)
     return -1;
 }
 
+/* Takes owner @p i out of the record, the others keeping their order. */
+static struct nprb_owner take_owner(struct nprb_record *s, int i)
+{
+    struct nprb_owner o = s->owners[i];
+    memmove(&s->owners[i], &s->owners[i + 1], (size_t)(s->count - i - 1) * sizeof o);
+    s->count--;
+    return o;
+}
+
 void nprb_balancing_restore(void)
 {
     if (!armed || self.pid != (long)getpid()) /* a forked child holds nothing */
@@ -52,8 +59,7 @@ void nprb_balancing_restore(void)
     int i;
     if (fd >= 0 && nprb_record_read(&s) == 0) {
         if (s.found && (i = self_index(&s)) >= 0) {
-            memmove(&s.owners[i], &s.owners[i + 1], (size_t)(s.count - i - 1) * sizeof self);
-            s.count--;
+            take_owner(&s, i);
             nprb_record_prune(&s, NULL);
             if (nprb_record_write(&s) == 0)
                 (void)nprb_record_write_setting(nprb_record_target(&s));
@@ -120,15 +126,10 @@ static int change_locked(int value, char *err, size_t errlen)
         errno = EBUSY;
         return -1;
     }
-    if (i < 0) {
-        i = s.count++;
-        s.owners[i] = self;
-    }
-    s.owners[i].wanted = value;
     /* The latest wish counts: the wanting run becomes the last owner. */
-    struct nprb_owner me = s.owners[i];
-    memmove(&s.owners[i], &s.owners[i + 1], (size_t)(s.count - i - 1) * sizeof me);
-    s.owners[s.count - 1] = me;
+    struct nprb_owner me = i >= 0 ? take_owner(&s, i) : self;
+    me.wanted = value;
+    s.owners[s.count++] = me;
     if (nprb_record_write(&s) != 0) {
         snprintf(err, errlen, "cannot record the setting in %s: %s",
                  nprb_record_path(NPRB_RECORD_STATE), strerror(errno));
@@ -140,8 +141,8 @@ static int change_locked(int value, char *err, size_t errlen)
         int e = errno;
         snprintf(err, errlen, "cannot write %s: %s", nprb_record_path(NPRB_RECORD_SETTING),
                  strerror(e));
-        s.count--;
-        if (nprb_record_write(&s) == 0 && s.count == 0)
+        s.count--; /* this run, last: out again, as it changed nothing */
+        if (nprb_record_write(&s) == 0)
             armed = 0;
         errno = e;
         return -1;
@@ -194,13 +195,11 @@ int nprb_balancing_set(int value, char *err, size_t errlen)
     return rc;
 }
 
-static void describe(struct nprb_balancing_recovery *out, const struct nprb_owner *dead, int left)
+/* "numaprobe pid N (job J)", the job where there is one. */
+static void name_owner(char *buf, size_t len, const struct nprb_owner *o)
 {
-    snprintf(out->text, sizeof out->text,
-             "kernel.numa_balancing was left at %d by numaprobe pid %ld%s%s%s, which ended "
-             "without putting it back",
-             left, dead->pid, dead->job[0] != '\0' ? " (job " : "", dead->job,
-             dead->job[0] != '\0' ? ")" : "");
+    snprintf(buf, len, "numaprobe pid %ld%s%s%s", o->pid, o->job[0] != '\0' ? " (job " : "", o->job,
+             o->job[0] != '\0' ? ")" : "");
 }
 
 static void append(struct nprb_balancing_recovery *out, const char *fmt, ...)
@@ -228,19 +227,22 @@ static void recover_locked(struct nprb_balancing_recovery *out, bool may_write)
     if (!s.found)
         return;
     struct nprb_owner dead;
+    char who[NPRB_RECORD_JOB_LEN + 48];
     int left = out->left = nprb_balancing_get();
     if (nprb_record_prune(&s, &dead) == 0) {
         out->outcome = NPRB_RECOVERY_HELD;
-        const struct nprb_owner *o = &s.owners[s.count - 1];
+        name_owner(who, sizeof who, &s.owners[s.count - 1]);
         snprintf(out->text, sizeof out->text,
-                 "kernel.numa_balancing is %d, set by numaprobe pid %ld%s%s%s, still running "
-                 "(it puts back %d when it ends)",
-                 left, o->pid, o->job[0] != '\0' ? " (job " : "", o->job,
-                 o->job[0] != '\0' ? ")" : "", s.original);
+                 "kernel.numa_balancing is %d, set by %s, still running (it puts back %d when it "
+                 "ends)",
+                 left, who, s.original);
         return;
     }
     int want = out->restored = nprb_record_target(&s);
-    describe(out, &dead, left);
+    name_owner(who, sizeof who, &dead);
+    snprintf(out->text, sizeof out->text,
+             "kernel.numa_balancing was left at %d by %s, which ended without putting it back",
+             left, who);
     if (!may_write) {
         out->outcome = NPRB_RECOVERY_FAILED;
         append(out,
@@ -258,10 +260,9 @@ static void recover_locked(struct nprb_balancing_recovery *out, bool may_write)
     if (left == want) {
         out->outcome = NPRB_RECOVERY_CLEARED;
         snprintf(out->text, sizeof out->text,
-                 "numaprobe pid %ld%s%s%s ended without removing its record of "
-                 "kernel.numa_balancing, which was already back at %d: record removed",
-                 dead.pid, dead.job[0] != '\0' ? " (job " : "", dead.job,
-                 dead.job[0] != '\0' ? ")" : "", want);
+                 "%s ended without removing its record of kernel.numa_balancing, which was "
+                 "already back at %d: record removed",
+                 who, want);
         return;
     }
     if (nprb_record_write_setting(want) != 0) {

@@ -45,7 +45,7 @@ SCHEMA = {
     "hosts": "rank:i4 host_index:i4 ranks_on_host:i4 hostname:S64 fingerprint:S17 node_type:S64 "
              "cpu_model:S64 packages:i4 numa_nodes:i4 cores:i4 pus:i4 memory_bytes:u8 "
              "l1d_bytes:u8 l2_bytes:u8 l3_bytes:u8 kernel:S64 thp_mode:S16 numa_balancing:i4 "
-             "governor:S24 simd_path:S16 usable_cpus:S128 binding_check:S160 launcher:S128 "
+             "governor:S24 simd_path:S16 usable_cpus:S128 binding_check:S240 launcher:S128 "
              "omp_env:S128 boost:S16 cpuset_cpus:S128 cpuset_mems:S128 cgroup:S128 "
              "scheduler:S8 dimms:S128 dimm_speed_mts:i4 peak_gbs:f8 peak_basis:S128 job_id:S32 "
              "status:S16 error:S160 elapsed_s:f8 restored:S240",

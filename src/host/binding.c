@@ -50,10 +50,13 @@ static void append(char *text, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* What the launcher's binding reaches, against what the job's cgroup allows. */
+/* What the launcher's binding reaches, against what the job's cgroup allows: home nodes (CPUs
+ * and memory both allowed), and the cgroup's CPU and memory nodes counted against the host's. */
 struct reach {
     uint64_t mine[MASK_WORDS]; /* CPU nodes (logical index) with a core in the launcher binding */
-    int allowed, allowed_pus, total, mine_count;
+    int allowed, total, mine_count;
+    int cpu_nodes_allowed;      /* CPU nodes with a CPU in the cgroup's cpuset */
+    int mem_allowed, mem_total; /* nodes with memory: in the cgroup's cpuset.mems, and all */
 };
 
 static void launcher_reach(const struct nprb_topo *topo, struct reach *r)
@@ -61,13 +64,17 @@ static void launcher_reach(const struct nprb_topo *topo, struct reach *r)
     memset(r, 0, sizeof *r);
     for (int i = 0; i < nprb_topo_node_count(topo); i++) {
         const struct nprb_node_info *n = nprb_topo_node(topo, i);
+        if (n->memory_bytes > 0) {
+            r->mem_total++;
+            r->mem_allowed += n->mem_allowed;
+        }
         if (n->cpu_count == 0)
             continue;
         r->total++;
+        r->cpu_nodes_allowed += n->allowed_pus > 0;
         if (!n->cpus_allowed || !n->mem_allowed)
             continue;
         r->allowed++;
-        r->allowed_pus += n->cpu_count;
         if (n->bound_cores > 0) {
             r->mine[i / 64] |= UINT64_C(1) << (i % 64);
             r->mine_count++;
@@ -112,7 +119,7 @@ void nprb_binding_settle(struct nprb_topo *topo, const struct nprb_provenance *p
     const struct nprb_topo_summary *s = nprb_topo_summary(topo);
     bool alone = host_size == 1;
     bool nodes_ok = reached == r.allowed;
-    bool cpus_ok = !alone || s->bound_pus >= r.allowed_pus;
+    bool cpus_ok = !alone || s->bound_pus >= s->allowed_pus;
     /* numaprobe pins its own threads, one per core of the node it measures: a lone rank bound
      * narrower than its cgroup (mpirun --bind-to numa, one rank per host) widens to the cgroup's
      * CPUs and measures every node; the first rank of several widens too when its binding misses
@@ -120,7 +127,8 @@ void nprb_binding_settle(struct nprb_topo *topo, const struct nprb_provenance *p
      * rank of the host reaches. The host's ranks still take turns, so this never competes. */
     bool want_wide = alone ? !nodes_ok || !cpus_ok : host_rank == 0 && r.mine_count < r.allowed;
     char err[160] = "";
-    out->widened = want_wide && !respect_binding && nprb_topo_widen(topo, err, sizeof err) == 0;
+    out->widened = want_wide && !respect_binding && nprb_topo_widen(topo, err, sizeof err) == 0 &&
+                   s->usable_pus > s->bound_pus;
     nprb_binding_share_nodes(all, host_size, nprb_topo_node_count(topo), out->widened,
                              out->node_owner);
 
@@ -135,11 +143,11 @@ void nprb_binding_settle(struct nprb_topo *topo, const struct nprb_provenance *p
         snprintf(text, len,
                  "%s: %s bound this rank to CPUs %.40s (%d of %d allowed, %d of %d NUMA "
                  "nodes); numaprobe widened it to the cgroup's CPUs %.40s",
-                 omp_ok ? "widened" : "narrow", binder, s->bound_cpus, s->bound_pus, r.allowed_pus,
+                 omp_ok ? "widened" : "narrow", binder, s->bound_cpus, s->bound_pus, s->allowed_pus,
                  reached, r.allowed, s->usable_cpus);
     } else {
         snprintf(text, len, "%s: CPUs %.40s (%d of %d allowed) reach %d of %d NUMA nodes",
-                 out->ok ? "ok" : "narrow", s->bound_cpus, s->bound_pus, r.allowed_pus, reached,
+                 out->ok ? "ok" : "narrow", s->bound_cpus, s->bound_pus, s->allowed_pus, reached,
                  r.allowed);
         if (!alone)
             append(text, len, " with the host's %d ranks", host_size);
@@ -149,8 +157,12 @@ void nprb_binding_settle(struct nprb_topo *topo, const struct nprb_provenance *p
     }
     if (err[0] != '\0')
         append(text, len, "; %s", err);
-    if (r.allowed < r.total)
-        append(text, len, "; the cgroup allows %d of %d nodes", r.allowed, r.total);
+    /* What the cgroup confines, apart from what a launcher bound: the CPUs and memory nodes of
+     * the cpuset (/hosts cpuset_cpus and cpuset_mems list them). */
+    if (s->allowed_pus < s->pus || r.mem_allowed < r.mem_total)
+        append(text, len,
+               "; the cgroup allows %d of %d CPUs (on %d of %d nodes), memory on %d of %d nodes",
+               s->allowed_pus, s->pus, r.cpu_nodes_allowed, r.total, r.mem_allowed, r.mem_total);
     if (!omp_ok)
         append(text, len, "; OMP_THREAD_LIMIT=%d caps %d cores", limit, cores);
     else if (prov->omp_undone[0] != '\0')

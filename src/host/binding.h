@@ -28,8 +28,9 @@ struct nprb_binding {
     bool widened;
     /** Per logical node: the host rank that measures its row, -1 when none does. */
     int node_owner[NPRB_MAX_NODES];
-    /** "ok: ...", "narrow: ..." or "widened: ..." for binding_check in /hosts. */
-    char text[160];
+    /** "ok: ...", "narrow: ..." or "widened: ..." for binding_check in /hosts: what a launcher
+     * bound, what numaprobe did, and what the cgroup confines. */
+    char text[240];
 };
 
 /** Words of one rank's node mask: NPRB_MAX_NODES bits. */

@@ -177,6 +177,17 @@ static void read_hmat(struct nprb_topo *t, hwloc_obj_t *objs)
     }
 }
 
+/* How many of @p cpus the job's cgroup allows. */
+static int allowed_weight(hwloc_topology_t hw, hwloc_const_bitmap_t cpus)
+{
+    hwloc_bitmap_t both = hwloc_bitmap_alloc();
+    int weight = 0;
+    if (both != NULL && hwloc_bitmap_and(both, cpus, hwloc_topology_get_allowed_cpuset(hw)) == 0)
+        weight = hwloc_bitmap_weight(both);
+    hwloc_bitmap_free(both);
+    return weight > 0 ? weight : 0;
+}
+
 static void summarise(struct nprb_topo *t)
 {
     struct nprb_topo_summary *s = &t->summary;
@@ -197,6 +208,7 @@ static void summarise(struct nprb_topo *t)
     s->usable_pus = hwloc_bitmap_weight(t->usable);
     hwloc_bitmap_list_snprintf(s->bound_cpus, sizeof s->bound_cpus, t->bound);
     s->bound_pus = hwloc_bitmap_weight(t->bound);
+    s->allowed_pus = allowed_weight(t->hw, hwloc_topology_get_topology_cpuset(t->hw));
     if (t->this_system)
         nprb_dimms_read(&s->dimms);
     make_fingerprint(t);
@@ -269,9 +281,8 @@ static int fill(struct nprb_topo *t, char *err, size_t errlen)
         hwloc_bitmap_list_snprintf(n->cpus, sizeof n->cpus, t->node_cpus[i]);
         n->mem_allowed =
             hwloc_bitmap_isset(hwloc_topology_get_allowed_nodeset(t->hw), obj->os_index);
-        n->cpus_allowed =
-            n->cpu_count == 0 ||
-            hwloc_bitmap_intersects(t->node_cpus[i], hwloc_topology_get_allowed_cpuset(t->hw));
+        n->allowed_pus = allowed_weight(t->hw, t->node_cpus[i]);
+        n->cpus_allowed = n->cpu_count == 0 || n->allowed_pus > 0;
     }
     read_distances(t);
     read_hmat(t, objs);
@@ -302,9 +313,10 @@ static int create_with(struct nprb_topo **out, const char *xml, const char *synt
         goto fail;
     }
     /* Keep what the job's cgroup hides: a Slurm job confined to one socket still describes the
-     * whole machine, and lists the other nodes as not allowed rather than not there. */
-    if (xml == NULL && synthetic == NULL &&
-        hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) != 0) {
+     * whole machine, and lists the other nodes as not allowed rather than not there. An XML
+     * topology keeps the allowed sets it was saved with, so a confined host's shape reads back
+     * the same way. */
+    if (hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) != 0) {
         snprintf(err, errlen, "hwloc cannot include disallowed resources: %s", strerror(errno));
         goto fail;
     }

@@ -25,6 +25,7 @@ struct nprb_node_info {
     unsigned os_index;     /**< Linux node id (sparse ids are normal) */
     uint64_t memory_bytes; /**< memory attached to the node */
     int cpu_count;         /**< PUs local to the node (0: memory-only node) */
+    int allowed_pus;       /**< those of its PUs the job's cgroup cpuset allows */
     int usable_cores;      /**< cores with a PU numaprobe runs threads on (see nprb_topo_widen) */
     int bound_cores;       /**< cores with a PU in the launcher's binding of this process */
     int package;           /**< os index of its package, -1 when it spans none or several */
@@ -54,6 +55,7 @@ struct nprb_topo_summary {
     char label[64];                         /**< short human name of the node type */
     char usable_cpus[128];                  /**< PUs numaprobe runs threads on, as a list */
     int usable_pus;                         /**< how many PUs that is */
+    int allowed_pus;         /**< PUs the job's cgroup cpuset allows (hwloc's allowed cpuset) */
     char bound_cpus[128];    /**< PUs the launcher bound this process to (before any widening) */
     int bound_pus;           /**< how many PUs that is */
     struct nprb_dimms dimms; /**< memory modules (this system only) */

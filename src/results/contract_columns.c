@@ -48,7 +48,11 @@ static const struct column_doc {
      "1 of 4 NUMA nodes); numaprobe widened it to the cgroup's CPUs 0-7`). The first of several "
      "ranks on a host whose binding misses a node widens too, for the measurements that span "
      "nodes: `ok: ... with the host's 4 ranks; widened to CPUs 0-7 for cross-node measurements`. "
-     "`--strict` fails on anything but `ok`"},
+     "`--strict` fails on anything but `ok`. A cgroup that confines the rank is named apart from "
+     "any "
+     "launcher: `; the cgroup allows 1 of 8 CPUs (on 1 of 4 nodes), memory on 3 of 4 nodes`, "
+     "counted "
+     "within the cgroup (cpuset_cpus and cpuset_mems list them)"},
     {"hosts", "launcher", NULL,
      "who started the rank and the binding it asked for: `Open MPI mpirun, bind-to none`, `srun "
      "(PMIx), cpu-bind none`, `none (singleton)`"},

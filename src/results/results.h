@@ -43,10 +43,10 @@ struct nprb_host_row {
     char governor[24];
     char simd_path[16];
     char usable_cpus[NPRB_TEXT_LEN]; /**< what the launcher left us (affinity mask) */
-    char binding_check[NPRB_NOTE_LEN];
-    char launcher[NPRB_TEXT_LEN];    /**< who started the rank and what it said of binding */
-    char omp_env[NPRB_TEXT_LEN];     /**< OMP_* variables as k=v;... */
-    char boost[16];                  /**< CPU boost / turbo: on, off, unknown */
+    char binding_check[240];      /**< room for a launcher's binding and a cgroup's confinement */
+    char launcher[NPRB_TEXT_LEN]; /**< who started the rank and what it said of binding */
+    char omp_env[NPRB_TEXT_LEN];  /**< OMP_* variables as k=v;... */
+    char boost[16];               /**< CPU boost / turbo: on, off, unknown */
     char cpuset_cpus[NPRB_TEXT_LEN]; /**< Cpus_allowed_list: what the cgroup and binding allow */
     char cpuset_mems[NPRB_TEXT_LEN]; /**< Mems_allowed_list */
     char cgroup[NPRB_TEXT_LEN];      /**< the process's cgroup (v2 path, or v1 cpuset's) */

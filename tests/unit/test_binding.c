@@ -7,6 +7,7 @@
 #include "host/topo.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { WORDS = NPRB_MAX_NODES / 64 };
@@ -64,9 +65,39 @@ static void check_widen(void)
     nprb_topo_destroy(t);
 }
 
-int main(void)
+/* A rank no launcher bound, confined by its cgroup to CPU 0 and the memory of nodes 0-2 of a
+ * 4-node host: the cgroup confines it, nothing is widened, and the counts are the cgroup's. */
+static void check_cgroup_confined(const char *dir)
+{
+    char path[1024], err[256];
+    snprintf(path, sizeof path, "%s/cgroup-4n.xml", dir);
+    struct nprb_topo *t = NULL;
+    if (nprb_topo_create(&t, path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", path, err);
+        check_failures++;
+        return;
+    }
+    static uint64_t mine[WORDS];
+    nprb_binding_reach(t, mine);
+    struct nprb_provenance prov;
+    memset(&prov, 0, sizeof prov);
+    struct nprb_binding b;
+    nprb_binding_settle(t, &prov, mine, 1, 0, false, &b);
+    CHECK(b.ok && !b.widened);
+    CHECK_STR_CONTAINS(b.text, "ok: CPUs 0 (1 of 1 allowed) reach 1 of 1 NUMA nodes");
+    CHECK_STR_CONTAINS(b.text,
+                       "the cgroup allows 1 of 8 CPUs (on 1 of 4 nodes), memory on 3 of 4 nodes");
+    CHECK(strstr(b.text, "launcher") == NULL && strstr(b.text, "widened") == NULL);
+    nprb_topo_destroy(t);
+}
+
+int main(int argc, char **argv)
 {
     check_sharing();
     check_widen();
+    if (argc > 1)
+        check_cgroup_confined(argv[1]);
+    else
+        CHECK(!"the topologies directory is the first argument");
     return CHECK_DONE();
 }

@@ -54,7 +54,8 @@ def test_confinement_recorded(t, nodes):
     if "numaprobe-job" not in text(h["cgroup"]):
         wrong.append(f"cgroup '{text(h['cgroup'])}'")
     check = text(h["binding_check"])
-    if not (check.startswith("ok:") and f"the cgroup allows 1 of {cpu_nodes} nodes" in check):
+    if not (check.startswith("ok:") and f"(on 1 of {cpu_nodes} nodes)" in check
+            and "memory on 1 of" in check and "widened" not in check):
         wrong.append(f"binding_check '{check}'")
     assert_none(wrong)
 

@@ -80,7 +80,9 @@ bool nprb_h5_field_matches(hid_t file_type, const struct nprb_field *field, char
             snprintf(found, len, "variable-length string");
         else
             snprintf(found, len, "str%zu", size);
-        return field->kind == NPRB_FIELD_STR && variable == 0 && size == field->size;
+        /* A narrower string reads back whole (HDF5 pads it): how files written before a column
+         * grew stay valid. A wider one would be cut. */
+        return field->kind == NPRB_FIELD_STR && variable == 0 && size <= field->size;
     }
     default:
         snprintf(found, len, "HDF5 type class %d", (int)H5Tget_class(file_type));

@@ -28,7 +28,7 @@ void nprb_h5_field_type_name(const struct nprb_field *field, char *buf, size_t l
 
 /**
  * Whether a column found in a file has the type the descriptor gives it: the same class, size
- * and signedness, and for text a fixed-length string of the descriptor's size. Writes the
+ * and signedness, and for text a fixed-length string no longer than the descriptor's. Writes the
  * found type's name, in the words of nprb_h5_field_type_name(), into @p found.
  */
 bool nprb_h5_field_matches(hid_t file_type, const struct nprb_field *field, char *found,

@@ -90,3 +90,15 @@ def test_check_older_minor(numaprobe, mpi4, work):
     set_attrs(old, schema_version="0.4.0")
     numaprobe.run(["check", old], 4, ["/numa_nodes: column free_bytes missing",
                                       "/latency: column pages_unreported missing"])
+
+
+def test_check_string_width(numaprobe, mpi4, work):
+    """A text column narrower than the contract's, as files written before it grew have it, reads
+    back whole: valid. A wider one would be cut on reading: a problem."""
+    for width, rc, says in ((160, 0, "valid"), (300, 4, "column binding_check is str300")):
+        path = copy(mpi4, work, f"binding-{width}.h5")
+        rows = rows_of(path, "hosts")
+        dtype = [(n, f"S{width}" if n == "binding_check" else rows.dtype[n])
+                 for n in rows.dtype.names]
+        replace_table(path, "hosts", rows.astype(dtype))
+        numaprobe.run(["check", path], rc, [says])

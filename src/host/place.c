@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "host/place.h"
 
+#include "host/place_keep.h"
 #include "host/topo.h"
+#include "util/fault.h"
 #include "util/populate.h"
 #include "util/timer.h"
 
@@ -73,6 +75,8 @@ static uint64_t free_in(const char *text)
  * pages are reclaimed on demand, so they count as free for a measurement buffer. */
 uint64_t nprb_node_free_bytes(unsigned node)
 {
+    if (nprb_fault("small_nodes"))
+        return 64ULL << 20;
     char text[4096];
     if (!read_node_meminfo(node, text, sizeof text))
         return 0;
@@ -106,14 +110,39 @@ uint64_t nprb_node_memfree_bytes(unsigned node)
 
 /* Leave a tenth of the free memory to the kernel and the other processes of the node: filling
  * a node to the last page under MPOL_BIND invites the OOM killer instead of an error. */
-static int check_room(size_t bytes, const unsigned *nodes, int node_count, char *err, size_t errlen)
+static bool fits(uint64_t bytes, uint64_t free_bytes)
 {
-    uint64_t free_bytes = 0;
-    for (int i = 0; i < node_count; i++)
-        free_bytes += nprb_node_free_bytes(nodes[i]);
-    if (free_bytes == 0 || bytes <= free_bytes / 10 * 9)
-        return 0;
-    if (node_count == 1)
+    return free_bytes == 0 || bytes <= free_bytes / 10 * 9;
+}
+
+/* Whether @p bytes fit on @p nodes with each holding an even share (an interleaved buffer fills
+ * all of them alike); @p free_bytes gets what they have free together. With no nodes named,
+ * the host's free memory is the figure. */
+static bool fits_on_each(size_t bytes, const unsigned *nodes, int node_count, uint64_t *free_bytes)
+{
+    if (node_count == 0) {
+        *free_bytes = host_free_bytes();
+        return fits(bytes, *free_bytes);
+    }
+    bool each = true;
+    *free_bytes = 0;
+    for (int i = 0; i < node_count; i++) {
+        uint64_t node_free = nprb_node_free_bytes(nodes[i]);
+        *free_bytes += node_free;
+        each = each && fits(bytes / (size_t)node_count, node_free);
+    }
+    return each;
+}
+
+static int refuse(size_t bytes, enum nprb_mem_policy policy, const unsigned *nodes, int node_count,
+                  uint64_t free_bytes, char *err, size_t errlen)
+{
+    if (policy == NPRB_MEM_FIRST_TOUCH)
+        snprintf(err, errlen,
+                 "cannot place %zu MiB by first touch: the host has %" PRIu64
+                 " MiB free (numaprobe keeps 10%% spare)",
+                 bytes >> 20, free_bytes >> 20);
+    else if (node_count == 1)
         snprintf(err, errlen,
                  "cannot place %zu MiB on NUMA node %u: it has %" PRIu64
                  " MiB free (numaprobe keeps 10%% spare)",
@@ -126,26 +155,28 @@ static int check_room(size_t bytes, const unsigned *nodes, int node_count, char 
     return -1;
 }
 
-/* First touch puts pages where the touching thread runs and spills to other nodes when that one
- * is full, so only the host's free memory bounds it; past that the OOM killer answers. */
-static int check_host_room(size_t bytes, char *err, size_t errlen)
+/* Whether @p bytes fit where @p policy puts them, counting numaprobe's own kept mappings as
+ * room: when the nodes lack room without them, the kept ones with pages there are unmapped
+ * first, or a bound buffer would be refused, and a preferred, interleaved or first-touch one
+ * would spill, for memory numaprobe holds itself. The free figures are read before that, so
+ * the pages given back are counted once. First touch spills to other nodes when its own is
+ * full, so only the host's free memory bounds it; past that the OOM killer answers. */
+static int make_room(size_t bytes, enum nprb_mem_policy policy, const unsigned *nodes,
+                     int node_count, char *err, size_t errlen)
 {
-    uint64_t free_bytes = host_free_bytes();
-    if (free_bytes == 0 || bytes <= free_bytes / 10 * 9)
-        return 0;
-    snprintf(err, errlen,
-             "cannot place %zu MiB by first touch: the host has %" PRIu64
-             " MiB free (numaprobe keeps 10%% spare)",
-             bytes >> 20, free_bytes >> 20);
-    errno = ENOMEM;
-    return -1;
-}
-
-static void unmap(struct nprb_buffer *buf)
-{
-    if (buf->map_addr != NULL)
-        munmap(buf->map_addr, buf->map_bytes);
-    memset(buf, 0, sizeof *buf);
+    uint64_t nodes_free;
+    bool room = fits_on_each(bytes, nodes, node_count, &nodes_free);
+    uint64_t host_free = policy != NPRB_MEM_FIRST_TOUCH ? 0
+                         : node_count == 0              ? nodes_free
+                                                        : host_free_bytes();
+    uint64_t released = room ? 0 : nprb_keep_release_on(nodes, node_count);
+    if (policy == NPRB_MEM_FIRST_TOUCH)
+        return fits(bytes, host_free + released)
+                   ? 0
+                   : refuse(bytes, policy, nodes, node_count, host_free + released, err, errlen);
+    return fits(bytes, nodes_free + released)
+               ? 0
+               : refuse(bytes, policy, nodes, node_count, nodes_free + released, err, errlen);
 }
 
 /* Applies the buffer's policy over its node mask (set_key) to the whole mapping; @p nodes only
@@ -161,7 +192,7 @@ static int apply_policy(struct nprb_buffer *buf, const unsigned *nodes, int node
         int e = errno;
         snprintf(err, errlen, "mbind(%s) over %d node(s) starting at node %u failed: %s",
                  nprb_mem_policy_name(buf->policy), node_count, nodes[0], strerror(e));
-        unmap(buf);
+        nprb_buffer_unmap(buf);
         errno = e;
         return -1;
     }
@@ -223,16 +254,6 @@ static int map_hugetlb(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_poli
     return apply_policy(buf, nodes, node_count, err, errlen);
 }
 
-/* The mappings kept between the points of a sweep (nprb_buffer_keep_begin). The measuring
- * thread alone maps and frees buffers. */
-#define KEPT_MAX 4
-static struct {
-    bool on;
-    size_t capacity;
-    int count;
-    struct nprb_buffer kept[KEPT_MAX];
-} keep;
-
 static void set_key(struct nprb_buffer *buf, enum nprb_mem_policy policy, const unsigned *nodes,
                     int node_count, enum nprb_thp_mode thp)
 {
@@ -244,25 +265,6 @@ static void set_key(struct nprb_buffer *buf, enum nprb_mem_policy policy, const 
         buf->node_mask[nodes[i] / word_bits] |= 1UL << (nodes[i] % word_bits);
 }
 
-/* A kept mapping for @p want's placement with room for @p bytes, the most touched first (the
- * one a growing sweep has been using); false when none. */
-static bool take_kept(struct nprb_buffer *buf, const struct nprb_buffer *want, size_t bytes)
-{
-    int best = -1;
-    for (int i = 0; i < keep.count; i++) {
-        const struct nprb_buffer *k = &keep.kept[i];
-        if (k->capacity >= bytes && k->policy == want->policy && k->thp == want->thp &&
-            memcmp(k->node_mask, want->node_mask, sizeof k->node_mask) == 0 &&
-            (best < 0 || k->touched > keep.kept[best].touched))
-            best = i;
-    }
-    if (best < 0)
-        return false;
-    *buf = keep.kept[best];
-    keep.kept[best] = keep.kept[--keep.count];
-    return true;
-}
-
 int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_policy policy,
                       const unsigned *nodes, int node_count, enum nprb_thp_mode thp, char *err,
                       size_t errlen)
@@ -270,13 +272,11 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
     memset(buf, 0, sizeof *buf);
     set_key(buf, policy, nodes, node_count, thp);
     struct nprb_buffer kept;
-    bool reuse = keep.on && thp != NPRB_THP_HUGETLB && take_kept(&kept, buf, bytes);
+    bool reuse = thp != NPRB_THP_HUGETLB && nprb_keep_take(&kept, buf, bytes);
     /* A kept mapping's touched pages are had already: only the rest must fit. */
     size_t had = reuse ? kept.touched : 0;
     size_t need = bytes > had ? bytes - had : 0;
-    int room = policy == NPRB_MEM_FIRST_TOUCH ? check_host_room(need, err, errlen)
-                                              : check_room(need, nodes, node_count, err, errlen);
-    if (room != 0) {
+    if (make_room(need, policy, nodes, node_count, err, errlen) != 0) {
         if (reuse)
             nprb_buffer_free(&kept);
         return -1;
@@ -289,7 +289,7 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
     }
     if (thp == NPRB_THP_HUGETLB)
         return map_hugetlb(buf, bytes, policy, nodes, node_count, err, errlen);
-    size_t capacity = keep.on && keep.capacity > bytes ? keep.capacity : bytes;
+    size_t capacity = nprb_keep_capacity() > bytes ? nprb_keep_capacity() : bytes;
     /* Over-map by one huge page and align the start, so THP can back the buffer from its first
      * byte and placement is decided at the same granularity for every run. */
     size_t map_bytes = capacity + HUGE_PAGE_BYTES;
@@ -318,25 +318,11 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
         int e = errno;
         snprintf(err, errlen, "madvise(%s) refused: %s",
                  thp == NPRB_THP_ON ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", strerror(e));
-        unmap(buf);
+        nprb_buffer_unmap(buf);
         errno = e;
         return -1;
     }
     return apply_policy(buf, nodes, node_count, err, errlen);
-}
-
-void nprb_buffer_keep_begin(size_t capacity)
-{
-    nprb_buffer_keep_end();
-    keep.on = true;
-    keep.capacity = capacity;
-}
-
-void nprb_buffer_keep_end(void)
-{
-    keep.on = false;
-    while (keep.count > 0)
-        unmap(&keep.kept[--keep.count]);
 }
 
 double nprb_first_touch_bps(size_t bytes, enum nprb_thp_mode thp)
@@ -363,24 +349,6 @@ int nprb_bind_range(void *addr, size_t bytes, unsigned node)
     memset(mask, 0, sizeof mask);
     mask[node / (8 * sizeof mask[0])] |= 1UL << (node % (8 * sizeof mask[0]));
     return mbind(addr, bytes, MPOL_BIND, mask, NPRB_MAX_NODES + 1, 0) == 0 ? 0 : -1;
-}
-
-void nprb_buffer_free(struct nprb_buffer *buf)
-{
-    /* Never a first-touch mapping: where its pages are depends on who touched them, which the
-     * key a request is matched by does not say. */
-    if (!keep.on || buf->map_addr == NULL || buf->page_bytes == HUGE_PAGE_BYTES ||
-        buf->policy == NPRB_MEM_FIRST_TOUCH) {
-        unmap(buf);
-        return;
-    }
-    if (keep.count == KEPT_MAX) { /* the oldest goes */
-        unmap(&keep.kept[0]);
-        memmove(&keep.kept[0], &keep.kept[1], (KEPT_MAX - 1) * sizeof keep.kept[0]);
-        keep.count--;
-    }
-    keep.kept[keep.count++] = *buf;
-    memset(buf, 0, sizeof *buf);
 }
 
 double nprb_buffer_huge_fraction(const struct nprb_buffer *buf)

@@ -92,7 +92,10 @@ struct nprb_buffer {
  * pool cannot serve the request: never a silent fallback to small pages.
  * Pages are not touched: the caller's first touch decides placement under NPRB_MEM_FIRST_TOUCH.
  * Refuses (NPRB_ERR_NOMEM-like -1, errno ENOMEM) when the nodes lack free memory, instead of
- * letting the OOM killer decide; the message names node, size and what is free.
+ * letting the OOM killer decide; the message names node, size and what is free. The pages of
+ * mappings kept for reuse (nprb_buffer_keep_begin()) are free memory to this check: when the
+ * nodes lack room without them, the kept mappings with pages there are unmapped first, so that
+ * no buffer is refused, or spills to another node, for memory numaprobe holds itself.
  * @return 0, or -1 with a message in @p err.
  */
 int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_policy policy,
@@ -117,7 +120,8 @@ void nprb_buffer_free(struct nprb_buffer *buf);
  * Not for hugetlbfs pages (reserved whole at mmap), nor where fresh pages are what is measured
  * (first touch, balancing, page sizes): only the experiments whose descriptor says keeps_buffers
  * (the sweeps, bandwidth_matrix, thread_scaling and loaded_latency) call it. First-touch
- * mappings are never kept (their key does not say who touched them).
+ * mappings are never kept (their key does not say who touched them). A kept mapping stays only
+ * as long as no request of another placement needs its room (nprb_buffer_alloc()).
  */
 void nprb_buffer_keep_begin(size_t capacity);
 

@@ -22,9 +22,9 @@ bool nprb_fault(const char *name)
 /* Every fault the code asks for (fault.h says what each does). A name not here is a typo, and a
  * test run with it would pass or fail for the wrong reason: refused. */
 static const char *const known_faults[] = {
-    "corrupt_bandwidth", "corrupt_chain", "hang_last_rank",    "hang_rank0",
-    "hang_rank1",        "hidden_frames", "kill_last_rank",    "kill_writer",
-    "no_populate",       "term_writer",   "term_in_balancing",
+    "corrupt_bandwidth", "corrupt_chain", "hang_last_rank", "hang_rank0",
+    "hang_rank1",        "hidden_frames", "kill_last_rank", "kill_writer",
+    "no_populate",       "small_nodes",   "term_writer",    "term_in_balancing",
 };
 
 int nprb_fault_check(char *err, size_t errlen)

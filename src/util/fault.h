@@ -19,6 +19,8 @@
  *   kill_writer        rank 0 kills itself after writing every row, before the rename
  *   no_populate        pages are not faulted in ahead of their first store (nprb_populate()
  *                      does nothing), as on kernels before 5.14: placement must not change
+ *   small_nodes        every node says it has 64 MiB free, as a small guest's node does with a
+ *                      sweep's buffers on it: the room checks must count what numaprobe keeps
  *   term_writer        the same with SIGTERM (a scheduler's time limit): the temporary file goes
  *   term_in_balancing  SIGTERM while the balancing experiment has changed kernel.numa_balancing:
  *                      the handler must put the setting back

@@ -135,6 +135,45 @@ int main(void)
     nprb_buffer_free(&kept);
     CHECK(kept.addr == NULL);
 
+    /* The pages numaprobe keeps are room it can give back. On nodes that say they have 64 MiB
+     * free (57 MiB once a tenth is spared), a kept 32 MiB bind mapping on node 0 makes room
+     * for 80 MiB of another placement there, as for the bind cell and then the preferred and
+     * first-touch cells of one pair on a small guest, and is unmapped first, so the new pages
+     * find it free instead of spilling. Whether it went shows in the next bind request of its
+     * key: a fresh mapping's touched bytes are its own. */
+    setenv("NUMAPROBE_FAULT", "small_nodes", 1);
+    CHECK(nprb_node_free_bytes(node0) == 64 * mib);
+    nprb_buffer_keep_begin(32 * mib);
+    const enum nprb_mem_policy others[] = {NPRB_MEM_PREFERRED, NPRB_MEM_INTERLEAVE,
+                                           NPRB_MEM_FIRST_TOUCH};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        CHECK(nprb_buffer_alloc(&kept, 32 * mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_OFF, err,
+                                sizeof err) == 0);
+        memset(kept.addr, 5, kept.bytes);
+        nprb_buffer_free(&kept);
+        if (nprb_buffer_alloc(&other, 80 * mib, others[i], &node0, 1, NPRB_THP_OFF, err,
+                              sizeof err) != 0) {
+            fprintf(stderr, "%s: 80 MiB refused: %s\n", nprb_mem_policy_name(others[i]), err);
+            check_failures++;
+            continue;
+        }
+        nprb_buffer_free(&other);
+        CHECK(nprb_buffer_alloc(&kept, mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_OFF, err,
+                                sizeof err) == 0);
+        CHECK(kept.touched == mib); /* 32 MiB: still kept, in the way */
+        nprb_buffer_free(&kept);
+    }
+    /* Past what is free and kept together, the refusal names both: 64 + 32 MiB. */
+    CHECK(nprb_buffer_alloc(&kept, 32 * mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_OFF, err,
+                            sizeof err) == 0);
+    memset(kept.addr, 6, kept.bytes);
+    nprb_buffer_free(&kept);
+    CHECK(nprb_buffer_alloc(&other, 120 * mib, NPRB_MEM_BIND, &node0, 1, NPRB_THP_SYSTEM, err,
+                            sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "it has 96 MiB free");
+    nprb_buffer_keep_end();
+    unsetenv("NUMAPROBE_FAULT");
+
     /* Pages faulted in ahead of their stores: only those wholly inside the range, where the
      * policy says (the last node's, bound); nothing with the fault that stands for an old
      * kernel, whose stores then fault them as before. */

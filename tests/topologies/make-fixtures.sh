@@ -52,11 +52,14 @@ distances cxl 3 10 21 24 21 10 24 24 24 10
 
 # Sparse node ids (0 and 2), as left by offlined nodes or some firmware.
 synthetic sparse "pack:2 [numa(memory=17179869184)] l3:1(size=16777216) l2:4(size=524288) l1d:1(size=32768) core:1 pu:1"
-sed -i 's/type="NUMANode" os_index="1"/type="NUMANode" os_index="2"/' "$tmp/sparse.xml"
+# Node 1 becomes node 2, in every nodeset too: hwloc reads the allowed nodeset from the XML.
+sed -i -e 's/type="NUMANode" os_index="1"/type="NUMANode" os_index="2"/' \
+    -e 's/nodeset="0x00000002"/nodeset="0x00000004"/g' \
+    -e 's/nodeset="0x0000000[37]"/nodeset="0x00000005"/g' "$tmp/sparse.xml"
 distances sparse 2 10 20 20 10
 
 # A job confined by its cgroup to CPU 0 and the memory of nodes 0-2 of a 4-node host, as a
 # hand-made cpuset or a site's scheduler may leave it: hwloc reads the allowed sets from the XML.
-synthetic cgroup-4n "pack:4 [numa(memory=268435456)] l3:1(size=16777216) l2:2(size=524288) l1d:1(size=32768) core:1 pu:1"
+synthetic cgroup-4n "pack:4 [numa(memory=17179869184)] l3:1(size=16777216) l2:2(size=524288) l1d:1(size=32768) core:1 pu:1"
 sed -i 's/allowed_cpuset="0x000000ff"/allowed_cpuset="0x00000001"/; s/allowed_nodeset="0x0000000f"/allowed_nodeset="0x00000007"/' "$tmp/cgroup-4n.xml"
 distances cgroup-4n 4 $(slit 4 10 20 20 1)

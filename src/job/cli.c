@@ -70,7 +70,8 @@ static const struct option_row rows[N_OPTIONS] = {
     [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
     [OPT_DRY_RUN] = {"dry-run", 0, NULL,
                      "check the config and plan on every host (sizes against each node's "
-                     "memory), print the plan and exit; nothing is measured or written"},
+                     "memory) and the output paths as the run would (-o, --summary-json), print "
+                     "the plan and exit; nothing is measured or written"},
     [OPT_CONFIG_REFERENCE] = {"config-reference", 0, NULL,
                               "print every configuration key, its default and meaning; exit"},
     [OPT_KERNELS] = {"kernels", 0, NULL,

@@ -132,6 +132,27 @@ static enum nprb_status discover(struct nprb_job *job)
     return nprb_fleet_worst(job->fleet, status);
 }
 
+/* A dry run refuses what the real run would refuse of its paths (-o and --summary-json, as
+ * given), so that a job script checked with --dry-run does not fail at the start of the job; it
+ * creates and locks nothing. Rank 0 checks; every rank returns the verdict. */
+static enum nprb_status dry_run_paths(struct nprb_job *job)
+{
+    enum nprb_status st = NPRB_OK;
+    char err[2 * PATH_MAX + 256] = "", stamp[32], fresh[64];
+    nprb_utc_now(stamp, sizeof stamp, true);
+    snprintf(fresh, sizeof fresh, "numaprobe-%s.h5", stamp);
+    const char *path = job->cli->output_path != NULL ? job->cli->output_path : fresh;
+    if (job->fleet->rank == 0 &&
+        (nprb_output_check(path, job->cli->force, err, sizeof err) != 0 ||
+         (job->cli->summary_json != NULL &&
+          nprb_summary_check_path(job->cli->summary_json, path, job->cli->force, err, sizeof err) !=
+              0))) {
+        NPRB_ERROR(job->log, "%s", err);
+        st = NPRB_ERR_USAGE;
+    }
+    return nprb_fleet_worst(job->fleet, st);
+}
+
 /* Rank 0 checks the output path and locks it for the whole job, before anything is measured. */
 static enum nprb_status open_output(struct nprb_job *job)
 {
@@ -227,6 +248,8 @@ static enum nprb_status prepare(struct nprb_job *job)
         return NPRB_OK;
     }
     st = discover(job);
+    if (st == NPRB_OK && job->cli->dry_run)
+        st = dry_run_paths(job);
     if (st != NPRB_OK || job->cli->dry_run) {
         /* Every host's plan was checked; rank 0's is shown (hosts of one type plan alike). */
         double host_s = 0, job_s = 0;

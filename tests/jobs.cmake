@@ -30,6 +30,36 @@ if(_n LESS 30)
   message(FATAL_ERROR "tests/config_errors/cases.txt: ${_n} cases, the table promises at least 30")
 endif()
 
+# ---- hostile cases (tests/hostile/cases.txt): the documented exit code and the one error line --
+set(HOSTILE "${CMAKE_CURRENT_SOURCE_DIR}/hostile")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${HOSTILE}/cases.txt")
+file(STRINGS "${HOSTILE}/cases.txt" _cases REGEX "^[a-z]")
+foreach(_case IN LISTS _cases)
+  if(NOT _case MATCHES "^([a-z0-9_]+) *\\| *([0-9]+) *\\| *([^|]*[^| ]) *\\| *(.*)$")
+    message(FATAL_ERROR "tests/hostile/cases.txt: malformed line: ${_case}")
+  endif()
+  set(_name "${CMAKE_MATCH_1}")
+  set(_rc "${CMAKE_MATCH_2}")
+  set(_fragment "${CMAKE_MATCH_3}")
+  set(_command "${CMAKE_MATCH_4}")
+  set(_fixtures outputs)
+  if(_command MATCHES "@RESULTS@")
+    list(APPEND _fixtures run_mpi4)
+  endif()
+  string(REPLACE "@NUMAPROBE@" "${NPRB_EXE}" _command "${_command}")
+  string(REPLACE "@TINY@" "${NPRB_TINY}" _command "${_command}")
+  string(REPLACE "@RESULTS@" "${NPRB_OUT}/mpi4.h5" _command "${_command}")
+  string(REPLACE "@REPORT@" "env NUMAPROBE_BIN=${NPRB_EXE} ${NPRB_TEST_PYTHON} ${PROJECT_SOURCE_DIR}/analysis/numaprobe-report" _command "${_command}")
+  separate_arguments(_command UNIX_COMMAND "${_command}")
+  nprb_add_script_test(hostile.${_name} LABELS "cli;hostile" TIMEOUT 120
+    FIXTURE_REQUIRED ${_fixtures}
+    COMMAND ${HOSTILE}/run-case.sh ${NPRB_OUT}/hostile/${_name} ${_rc} "${_fragment}" -- ${_command})
+endforeach()
+list(LENGTH _cases _n)
+if(_n LESS 20)
+  message(FATAL_ERROR "tests/hostile/cases.txt: ${_n} cases, the table promises at least 20")
+endif()
+
 # ---- shipped configs, the config reference in docs/CONFIG.md, shellcheck ---------------------
 nprb_add_script_test(jobs.shipped_configs LABELS "jobs;cli" TIMEOUT 120
   COMMAND ${JOBS_TESTS}/shipped-configs.sh ${NPRB_EXE} ${PROJECT_SOURCE_DIR})

@@ -38,9 +38,17 @@ nprb_add_script_test(analysis.fleet LABELS analysis TIMEOUT 600
   FIXTURE_REQUIRED "run_singleton;run_mpi4;analysis_fleet3"
   COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider ${NPRB_PYTESTS}
           --ignore=${NPRB_PYTESTS}/test_report.py --ignore=${NPRB_PYTESTS}/test_render.py
-          --ignore=${NPRB_PYTESTS}/test_scale.py ${NPRB_NIGHTLY_IGNORE})
+          --ignore=${NPRB_PYTESTS}/test_scale.py --ignore=${NPRB_PYTESTS}/test_gates.py
+          ${NPRB_NIGHTLY_IGNORE})
 # Minutes of pytest (411 s on the idle 2-core VM): started early (COST), not last.
 set_tests_properties(analysis.fleet PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}" COST 500)
+
+# Gates that fail safe (a reference that cannot be evaluated, PyYAML missing, a defect of the
+# command: exit 2 in one line, never a pass or a traceback) and the report's closing verdict
+# line and capped outlier sentences.
+nprb_add_script_test(analysis.gates LABELS analysis TIMEOUT 600
+  COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider ${NPRB_PYTESTS}/test_gates.py)
+set_tests_properties(analysis.gates PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")
 
 # A fleet over time: history and drift on synthetic histories, openmetrics checked by
 # promtool (CI=true passes through: there a missing promtool fails), --json against

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""numaprobe-report: tables, outlier hosts, plots and reports from numaprobe results files.
+"""The commands of numaprobe-report that read one fleet (cli.py is the entry point):
 
   numaprobe-report [report] FILE...   per-host and per-node-type tables, outliers, report
   numaprobe-report compare BASE NEW   regressions and improvements since a baseline
+  numaprobe-report compare --references REF NEW   against reference values per node type
   numaprobe-report history RESULTS... trends and drift over many runs (cli_fleet.py)
   numaprobe-report openmetrics RESULTS... --out DIR   Prometheus textfile files (cli_fleet.py)
 """
@@ -14,7 +15,7 @@ import sys
 import pandas as pd
 
 from . import compare as cmp
-from . import report
+from . import references, report
 from .cli_fleet import COMMANDS as FLEET_COMMANDS
 from .fleetview import view
 from .load import ResultsError, load_fleet
@@ -29,11 +30,12 @@ from .verdicts import compare_doc, report_doc, write_json
 from .version import version_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
-EXIT_TEXT = ("Exit status: 0 ok; 1 findings (compare: a regression; report: an outlier host "
-             "or a host a killed run left with a setting still changed, only with "
-             "--fail-on-outliers); 2 unusable input: unreadable file, unsupported "
-             "schema, runs of different measurement configs, compare with no host (or too "
-             "few) matched, usage error or unwritable output.")
+EXIT_TEXT = ("Exit status: 0 nothing found; 1 findings, and only findings (compare: a "
+             "regression; report: an outlier host or a host a killed run left with a setting "
+             "still changed, only with --fail-on-outliers); 2 cannot judge: unreadable file, "
+             "unsupported schema, runs of different measurement configs, compare with no host "
+             "(or too few) matched, a reference that cannot be evaluated, usage error, "
+             "unwritable output or an internal error.")
 
 
 def print_file(results, out):
@@ -115,7 +117,35 @@ def cmd_report(args):
         comparison, ref = comparison_frame(v)
         write_json(report_doc(v, fleet.runs, comparison, ref, drift_frame(v), status),
                    args.json)
+    print(verdict_line(v, status, args.fail_on_outliers))
     return status
+
+
+def verdict_line(v, status, gate):
+    """The report's last line on stdout: what was found and what the exit status means, where
+    a reader (or a job's log tail) looks first."""
+    hosts = v.hosts
+    small = {t for t, _ in v.too_small}
+    not_judged = int(hosts.type.isin(small).sum())
+    # No analysis judges a host degraded yet; the nearest verdict that exists is a host whose
+    # run did not end ok (failed, hung), so that is what is counted.
+    degraded = int((hosts.status.astype(str) != "ok").sum()) if "status" in hosts else 0
+    noisy = report.noisy_frame(v)
+    still = still_changed_hosts(v)
+    parts = [f"{len(hosts)} host(s)", f"{len(v.types)} node type(s)",
+             f"{v.outliers.host.nunique()} outlier host(s)", f"{degraded} degraded",
+             f"{len(noisy)} noisy figure(s)"]
+    if not_judged:
+        parts.append(f"{not_judged} host(s) not judged (node type too small)")
+    if still:
+        parts.append(f"{still} host(s) with a setting not restored")
+    if status == EXIT_FINDINGS:
+        meaning = "findings (--fail-on-outliers)"
+    elif len(v.outliers) or still:
+        meaning = "findings reported, not failed on (without --fail-on-outliers)"
+    else:
+        meaning = "nothing found"
+    return f"verdict: {', '.join(parts)}; exit {status}: {meaning}"
 
 
 def _print_frames(frames):
@@ -126,10 +156,10 @@ def _print_frames(frames):
 
 
 def cmd_references(args, path):
+    refs = references.load(args.references)
     new = load_fleet([path])
     nv = view(new)
-    refs = cmp.load_references(args.references)
-    frame, matched, notes = cmp.against_references(nv.values, nv.hosts, nv.catalogue, refs)
+    frame, matched, notes = references.judge(nv.values, nv.hosts, nv.catalogue, refs)
     print(f"{path} ({new.files[0].attrs.get('start_utc')}) against the references in "
           f"{args.references}; {len(matched)} of {len(nv.hosts)} host(s) matched a reference")
     for line in notes + new.notes:
@@ -139,17 +169,30 @@ def cmd_references(args, path):
               f"{args.references}: nothing compared", file=sys.stderr)
         return EXIT_BAD_INPUT
     bad = frame[frame.verdict == "regression"]
-    _print_frames([("Regressions", bad, ["host", "type", "metric", "unit", "value", "min",
-                                         "max"])])
+    unjudged = frame[frame.verdict == references.NOT_JUDGED]
+    cols = ["host", "type", "metric", "unit", "value", "min", "max"]
+    _print_frames([("Regressions", bad, cols),
+                   ("Not judged", unjudged, ["host", "type", "metric", "reason"])])
     if args.output:
         os.makedirs(args.output, exist_ok=True)
         frame.drop(columns=["key"]).to_csv(os.path.join(args.output, "references.csv"),
                                            index=False)
-    if len(bad):
+    # A reference that cannot be evaluated makes the gate's verdict incomplete, whatever else it
+    # found: its input must be fixed, so this wins over a regression.
+    status = EXIT_BAD_INPUT if len(unjudged) else EXIT_FINDINGS if len(bad) else EXIT_OK
+    if len(unjudged):
+        first = unjudged.iloc[0]
+        print(f"numaprobe-report compare: {len(unjudged)} reference figure(s) on "
+              f"{unjudged.host.nunique()} host(s) not judged, e.g. {first.host} {first.key}: "
+              f"{first.reason}", file=sys.stderr)
+    elif len(bad):
         print(f"\n{len(bad)} value(s) outside the references on {bad.host.nunique()} host(s)",
               file=sys.stderr)
-        return EXIT_FINDINGS
-    return EXIT_OK
+    meaning = {EXIT_OK: "nothing found", EXIT_FINDINGS: "findings",
+               EXIT_BAD_INPUT: "cannot judge"}[status]
+    print(f"verdict: {len(matched)} host(s) matched references, {bad.host.nunique()} outside "
+          f"them, {len(unjudged)} figure(s) not judged; exit {status}: {meaning}")
+    return status
 
 
 def cmd_compare(args):
@@ -160,7 +203,7 @@ def cmd_compare(args):
             return EXIT_BAD_INPUT
         return cmd_references(args, args.files[0])
     if len(args.files) != 2:
-        print("numaprobe-report compare: give BASE and NEW (or --references REF.yaml NEW)",
+        print("numaprobe-report compare: give BASE and NEW (or --references REF NEW)",
               file=sys.stderr)
         return EXIT_BAD_INPUT
     base_path, new_path = args.files
@@ -232,9 +275,12 @@ def parser_for(command):
         p.add_argument("--min-matched", type=number(float, 0, 100), default=50.0, metavar="PCT",
                        help="share of the baseline's hosts that must be in NEW, else exit 2 "
                             "(default 50; no host matched is always exit 2)")
-        p.add_argument("--references", metavar="REF.yaml",
+        p.add_argument("--references", metavar="REF",
                        help="judge NEW against reference values per node type instead of a "
-                            "baseline: NODE_TYPE: {METRIC: {min: 0.8 * peak, max: 110}}")
+                            "baseline, from JSON or YAML: NODE_TYPE: {METRIC: {min: 0.8 * "
+                            "peak, max: 110}} or {METRIC: {ref: 150, tol: 10%%}}; a bound "
+                            "that cannot be evaluated (peak unknown) or a figure missing is "
+                            "not judged: exit 2")
         p.add_argument("--allow-mixed-configs", action="store_true",
                        help="compare runs of different measurement configs (with a note) "
                             "instead of refusing them (exit 2)")
@@ -266,8 +312,8 @@ def parser_for(command):
     return p
 
 
-def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
+def dispatch(argv):
+    """Runs the command @p argv names (cli.main catches what escapes as an internal error)."""
     command = "report"
     if argv and argv[0] in ("report", "compare", *FLEET_COMMANDS):
         command = argv.pop(0)

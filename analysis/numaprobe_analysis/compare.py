@@ -3,8 +3,6 @@
 firmware change), metric by metric. A change beyond the threshold in the worse direction is a
 regression, in the better direction an improvement."""
 
-import re
-
 import numpy as np
 import pandas as pd
 
@@ -81,66 +79,3 @@ def parse_tolerances(pairs, catalogue):
                                 f"(metrics: {', '.join(catalogue)})")
         out[key] = pct
     return out
-
-
-_BOUND = re.compile(r"^\s*(?:([0-9.eE+-]+)\s*\*\s*)?peak\s*$")
-
-
-def _bound(expr, peak):
-    """A reference bound: a number, `peak` or `F * peak` (the host's peak_gbs)."""
-    if isinstance(expr, (int, float)) and not isinstance(expr, bool):
-        return float(expr)
-    m = _BOUND.match(str(expr))
-    if not m:
-        raise UnusableInput(f"reference bound {expr!r}: expected a number, peak or F * peak")
-    factor = float(m.group(1)) if m.group(1) else 1.0
-    return factor * peak if peak and peak > 0 else np.nan
-
-
-def load_references(path):
-    import yaml
-    try:
-        with open(path, encoding="utf-8") as f:
-            refs = yaml.safe_load(f)
-    except (OSError, yaml.YAMLError) as e:
-        raise UnusableInput(f"{path}: cannot read the references: {e}") from None
-    if not isinstance(refs, dict) or not all(isinstance(v, dict) for v in refs.values()):
-        raise UnusableInput(f"{path}: references are NODE_TYPE: {{METRIC: {{min: X, max: Y}}}}")
-    return refs
-
-
-REFERENCE_COLUMNS = ["host", "type", "metric", "unit", "value", "min", "max", "verdict", "key"]
-
-
-def against_references(values, hosts, catalogue, refs):
-    """Every host of a node type named in @p refs (its label, node_type or fingerprint) against
-    each bound: `regression` when a value is below min or above max. Returns (frame, matched
-    hosts, notes)."""
-    rows, notes, matched = [], [], set()
-    info = hosts.set_index("host")
-    for name, metrics in refs.items():
-        sel = hosts[(hosts.type == name) | (hosts.node_type == name) |
-                    (hosts.fingerprint == str(name))]
-        if sel.empty:
-            notes.append(f"reference node type {name!r}: no host of it in this file")
-            continue
-        for key, bounds in metrics.items():
-            if key not in catalogue:
-                raise UnusableInput(f"reference {name!r}: no metric {key!r} in this file "
-                                    f"(metrics: {', '.join(catalogue)})")
-            if not isinstance(bounds, dict) or not set(bounds) <= {"min", "max"}:
-                raise UnusableInput(f"reference {name!r} {key}: expected {{min: X, max: Y}}")
-            m = catalogue[key]
-            vals = values[(values.metric == key) & values.host.isin(sel.host)
-                          & values.value.notna()]
-            for r in vals.itertuples(index=False):
-                peak = info.at[r.host, "peak_gbs"] if "peak_gbs" in info.columns else np.nan
-                lo = _bound(bounds["min"], peak) if "min" in bounds else np.nan
-                hi = _bound(bounds["max"], peak) if "max" in bounds else np.nan
-                bad = (not np.isnan(lo) and r.value < lo) or (not np.isnan(hi) and r.value > hi)
-                matched.add(r.host)
-                rows.append([r.host, r.type, m.label, m.unit, r.value, lo, hi,
-                             "regression" if bad else "same", key])
-    frame = pd.DataFrame(rows, columns=REFERENCE_COLUMNS)
-    frame = frame.sort_values(["verdict", "host", "metric"], ascending=[True, True, True])
-    return frame.reset_index(drop=True), sorted(matched), notes

@@ -20,9 +20,9 @@ REPORT = os.environ.get("NUMAPROBE_REPORT", os.path.join(ANALYSIS, "numaprobe-re
 PLANTED = {"icx07": {"bw_remote": 0.6}, "rome13": {"latency_local": 1.35}}
 
 
-def run_report(*args, cwd=None):
+def run_report(*args, cwd=None, env=None):
     return subprocess.run(["/usr/bin/python3", REPORT, *map(str, args)], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
+                          text=True, timeout=300, cwd=cwd, env=env)
 
 
 def assert_refused_option(proc, option, value):

@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Reference values per node type (`compare --references REF NEW`), as ReFrame's references:
+bounds each host's figures must stay within. REF is JSON or YAML:
+
+  NODE_TYPE: {METRIC: {min: X, max: Y}}        either bound alone too
+  NODE_TYPE: {METRIC: {ref: R, tol: P%}}       min R x (1 - P/100), max R x (1 + P/100)
+
+X, Y and R are a number in the metric's unit, `peak` or `F * peak` (the host's peak_gbs).
+A bound that cannot be evaluated (the peak unknown) and a host of the type without the figure
+are *not judged*: a gate that passed them would pass what it never looked at."""
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+
+from .compare import UnusableInput
+
+FORMS = ("{min: X, max: Y} (either alone), or {ref: R, tol: P%}; X, Y, R: a number, peak or "
+         "F * peak")
+_BOUND = re.compile(r"^\s*(?:([0-9.eE+-]+)\s*\*\s*)?peak\s*$")
+_PERCENT = re.compile(r"^\s*([0-9.eE+]+)\s*%\s*$")
+NOT_JUDGED = "not judged"
+COLUMNS = ["host", "type", "metric", "unit", "value", "min", "max", "verdict", "reason", "key"]
+
+
+def _parse_yaml(text, path):
+    try:
+        import yaml
+    except ImportError:
+        raise UnusableInput(f"{path}: reading YAML references needs PyYAML (Debian: "
+                            f"python3-yaml; pip: numaprobe_analysis[references]); or write "
+                            f"them as JSON (REF.json)") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise UnusableInput(f"{path}: not valid YAML: {' '.join(str(e).split())}") from None
+
+
+def _parse(text, path):
+    """JSON where the name ends in .json, YAML where it ends in .yaml or .yml; any other name
+    by its content: a JSON object starts with `{`, so JSON is tried first and YAML (a superset)
+    only where that fails."""
+    lower = str(path).lower()
+    if lower.endswith(".json") or (not lower.endswith((".yaml", ".yml"))
+                                   and text.lstrip().startswith("{")):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as e:
+            if lower.endswith(".json"):
+                raise UnusableInput(f"{path}: not valid JSON: {e}") from None
+    return _parse_yaml(text, path)
+
+
+def _expr(value, what):
+    """A bound as written: a number, or the factor of `peak` as ('peak', F)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not np.isfinite(value):
+            raise UnusableInput(f"{what} {value!r}: not a finite number")
+        return float(value)
+    m = _BOUND.match(str(value))
+    try:
+        factor = float(m.group(1)) if m and m.group(1) else 1.0
+    except ValueError:
+        m = None
+    if not m:
+        raise UnusableInput(f"{what} {value!r}: expected a number, peak or F * peak")
+    return ("peak", factor)
+
+
+def _bounds(spec, what):
+    """{min, max} of one metric's reference as written: (lo, hi, tol_pct), each None if absent."""
+    if not isinstance(spec, dict) or not spec or not (
+            set(spec) <= {"min", "max"} or set(spec) == {"ref", "tol"}):
+        raise UnusableInput(f"{what}: expected {FORMS}")
+    if "ref" in spec:
+        m = _PERCENT.match(spec["tol"]) if isinstance(spec["tol"], str) else None
+        # A bare number is refused: ReFrame writes 0.1 for 10%, others 10; which was meant?
+        if not m or not np.isfinite(float(m.group(1))):
+            raise UnusableInput(f"{what}: tol {spec['tol']!r}: expected a percentage such as "
+                                f"10%")
+        return _expr(spec["ref"], f"{what}: ref"), None, float(m.group(1))
+    lo = _expr(spec["min"], f"{what}: min") if "min" in spec else None
+    hi = _expr(spec["max"], f"{what}: max") if "max" in spec else None
+    return lo, hi, None
+
+
+def load(path):
+    """The references of @p path: {node type: {metric key: (lo, hi, tol_pct)}}, every bound
+    checked as it is read (so a malformed one is refused whether or not a host matches it)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UnusableInput(f"{path}: cannot read the references: {e}") from None
+    refs = _parse(text, path)
+    if not isinstance(refs, dict) or not refs or not all(isinstance(v, dict)
+                                                         for v in refs.values()):
+        raise UnusableInput(f"{path}: references are NODE_TYPE: {{METRIC: BOUNDS}}, BOUNDS "
+                            f"{FORMS}")
+    return {str(name): {str(key): _bounds(spec, f"{path}: {name!r} {key}")
+                        for key, spec in metrics.items()} for name, metrics in refs.items()}
+
+
+def _value(expr, peak):
+    if expr is None:
+        return np.nan
+    if isinstance(expr, tuple):
+        return expr[1] * peak if np.isfinite(peak) and peak > 0 else np.nan
+    return expr
+
+
+def _limits(bounds, peak):
+    """(min, max, reason): NaN where a bound is absent; reason names a bound that cannot be
+    evaluated (empty when both can)."""
+    lo, hi, tol = bounds
+    if tol is not None:
+        r = _value(lo, peak)
+        lo_v, hi_v = r * (1 - tol / 100), r * (1 + tol / 100)
+        missing = [] if np.isfinite(r) else [lo]
+    else:
+        lo_v, hi_v = _value(lo, peak), _value(hi, peak)
+        missing = [e for e, v in ((lo, lo_v), (hi, hi_v)) if e is not None and np.isnan(v)]
+    reason = ""
+    if missing:
+        reason = ("the peak is unknown (peak_gbs 0: no DIMM speed from SMBIOS and none "
+                  "configured in memory.dimm_speed)")
+    return lo_v, hi_v, reason
+
+
+def judge(values, hosts, catalogue, refs):
+    """Every host of a node type named in @p refs (its label, node_type or fingerprint) against
+    each of its metrics' bounds: `regression` when its value is below min or above max, `not
+    judged` (with the reason) when it has no value or a bound cannot be evaluated, else `same`.
+    Returns (frame, matched hosts, notes)."""
+    rows, notes, matched = [], [], set()
+    info = hosts.set_index("host")
+    have = values[values.value.notna()].set_index(["host", "metric"]).value
+    for name, metrics in refs.items():
+        sel = hosts[(hosts.type == name) | (hosts.node_type == name) |
+                    (hosts.fingerprint == name)]
+        if sel.empty:
+            notes.append(f"reference node type {name!r}: no host of it in this file")
+            continue
+        for key, bounds in metrics.items():
+            if key not in catalogue:
+                raise UnusableInput(f"reference {name!r}: no metric {key!r} in this file "
+                                    f"(metrics: {', '.join(catalogue)})")
+            m = catalogue[key]
+            for host, typ in zip(sel.host, sel.type):
+                matched.add(host)
+                peak = float(info.at[host, "peak_gbs"]) if "peak_gbs" in info.columns \
+                    else np.nan
+                lo, hi, reason = _limits(bounds, peak)
+                value = have.get((host, key), np.nan)
+                if not np.isfinite(value):
+                    reason = "no value (no ok rows measured it)"
+                if reason:
+                    verdict = NOT_JUDGED
+                else:
+                    verdict = "regression" if value < lo or value > hi else "same"
+                rows.append([host, typ, m.label, m.unit, value, lo, hi, verdict, reason, key])
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    order = frame.verdict.map({"regression": 0, NOT_JUDGED: 1, "same": 2})
+    frame = frame.assign(_o=order).sort_values(["_o", "host", "metric"]).drop(columns="_o")
+    return frame.reset_index(drop=True), sorted(matched), notes

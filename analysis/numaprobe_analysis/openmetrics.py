@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Prometheus metrics: one node_exporter textfile-collector file per host (HOST.prom), in the
-Prometheus text exposition format, written atomically (a temporary name node_exporter ignores,
-then rename) since node_exporter may read the directory at any time.
+OpenMetrics text format (every family with # HELP, # TYPE and, where its name ends in a unit,
+# UNIT; the file ends with the one # EOF), written atomically (a temporary name node_exporter
+ignores, then rename) since node_exporter may read the directory at any time. Every family is a
+gauge: node_exporter reads the files with the Prometheus text parser, which knows no OpenMetrics
+`info` type but skips # UNIT and # EOF as comments, so one file suits both readers.
 
 Names start with numaprobe_ and carry Prometheus base units (seconds, bytes per second); the
-figures are the matrix cells of the host's latest run (docs/ANALYSIS.md, "Prometheus metrics").
-No sample carries a timestamp: the textfile collector refuses them; the run's start time is a
-metric of its own."""
+figures are the matrix cells of the host's latest run (docs/ANALYSIS.md, "Prometheus metrics"),
+beside the report's verdicts on the host (outlier, noisy figures, config drift). No sample
+carries a timestamp: the textfile collector refuses them; the run's start time is a metric of
+its own."""
 
 import calendar
 import os
@@ -15,8 +19,10 @@ import re
 import numpy as np
 
 from .history import parse_time
+from .metrics import NOISY_PCT
+from .summary import drift_frame
 
-# name, type, help
+# name, type, help; the unit is the name's suffix where it ends in one of UNITS.
 FAMILIES = (
     ("numaprobe_latency_seconds", "gauge",
      "Idle latency of a dependent load from CPUs of cpu_node to memory bound to mem_node "
@@ -28,9 +34,20 @@ FAMILIES = (
      "Start of the run the host's figures come from, seconds since the epoch"),
     ("numaprobe_host_info", "gauge",
      "The host's node type, hardware fingerprint, OS kernel and run (value always 1)"),
+    ("numaprobe_host_judged", "gauge",
+     "1 when the host's node type has enough hosts for the outlier rule, else 0 (not judged)"),
+    ("numaprobe_host_outlier", "gauge",
+     "1 when the host is an outlier of its node type on any headline metric, else 0"),
     ("numaprobe_outlier", "gauge",
      "1 for each headline metric on which the host is an outlier within its node type"),
+    ("numaprobe_host_noisy_figures", "gauge",
+     f"Headline figures of the host whose spread is above {NOISY_PCT:g}% (shown, not judged)"),
+    ("numaprobe_noisy", "gauge",
+     "1 for each headline metric whose figure is too noisy to judge on this host"),
+    ("numaprobe_config_drift", "gauge",
+     "1 for each /hosts setting in which the host differs from most hosts of its node type"),
 )
+UNITS = ("seconds", "bytes_per_second")
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -108,23 +125,59 @@ def host_samples(v):
                 "run_id": run.run_id if run else "",
                 "config_fingerprint": run.fingerprint if run else ""}
         out[host]["numaprobe_host_info"].append(_sample("numaprobe_host_info", info, 1))
+    _verdicts(v, out, base)
+    return out
+
+
+def _verdicts(v, out, base):
+    """The report's verdicts on each host: judged, outlier (overall and per metric), noisy
+    figures (count and per metric) and config drift (per field)."""
+    small = {t for t, _ in v.too_small}
+    outliers = set(v.outliers.host)
+    noisy = v.values[v.values.noisy] if "noisy" in v.values.columns else v.values.iloc[:0]
+    counts = noisy.groupby("host").metric.count()
+    type_of = dict(zip(v.hosts.host, v.hosts.type))
+    for host in out:
+        judged = type_of.get(host) not in small
+        out[host]["numaprobe_host_judged"].append(_sample("numaprobe_host_judged", base(host),
+                                                          int(judged)))
+        out[host]["numaprobe_host_outlier"].append(_sample(
+            "numaprobe_host_outlier", base(host), int(host in outliers)))
+        out[host]["numaprobe_host_noisy_figures"].append(_sample(
+            "numaprobe_host_noisy_figures", base(host), int(counts.get(host, 0))))
     for r in v.outliers.itertuples(index=False):
         if r.host in out:
             out[r.host]["numaprobe_outlier"].append(_sample(
                 "numaprobe_outlier", {**base(r.host), "metric": r.key}, 1))
-    return out
+    for r in noisy.itertuples(index=False):
+        if r.host in out:
+            out[r.host]["numaprobe_noisy"].append(_sample(
+                "numaprobe_noisy", {**base(r.host), "metric": r.metric}, 1))
+    for r in drift_frame(v).itertuples(index=False):
+        if r.host in out:
+            out[r.host]["numaprobe_config_drift"].append(_sample(
+                "numaprobe_config_drift", {**base(r.host), "field": r.field, "value": r.value,
+                                           "type_value": r.type_value}, 1))
 
 
 def host_text(samples):
-    """The file's text: HELP and TYPE before each family that has samples."""
+    """The file's text: HELP, TYPE and UNIT before each family that has samples, # EOF last."""
     lines = []
     for name, kind, help_text in FAMILIES:
         if not samples.get(name):
             continue
-        lines.append(f"# HELP {name} {help_text}")
+        lines.append(f"# HELP {name} {_help(help_text)}")
         lines.append(f"# TYPE {name} {kind}")
+        unit = next((u for u in UNITS if name.endswith(f"_{u}")), None)
+        if unit:
+            lines.append(f"# UNIT {name} {unit}")
         lines += sorted(samples[name])
+    lines.append("# EOF")
     return "\n".join(lines) + "\n"
+
+
+def _help(text):
+    return text.replace("\\", "\\\\").replace("\n", "\\n")
 
 
 def write_dir(v, outdir):

@@ -31,6 +31,11 @@ def _fmt(x):
 TABLE_ROWS = 50
 
 
+# Outlier sentences the HTML and Markdown report write above the outlier table: beyond a few,
+# sentences bury the page's answer; the table below holds them all, worst first.
+SENTENCES = 10
+
+
 def capped(frame, name):
     """The first TABLE_ROWS rows of @p frame and a note naming the CSV with all of them."""
     if len(frame) <= TABLE_ROWS:
@@ -194,8 +199,9 @@ def type_topology(v, typ):
     return hosts[0], numactl_lines(nodes, dist)
 
 
-def judgement_lines(v):
-    """Sentences about outliers: who is off and by how much, and which types were not judged."""
+def judgement_lines(v, cap=TABLE_ROWS):
+    """Sentences about outliers: who is off and by how much (the @p cap worst, then how many
+    more), and which types were not judged."""
     rule = v.rule
     if is_host_report(v):
         lines = ["A single host: outliers need peers of its node type; see the host figures."]
@@ -224,18 +230,23 @@ def judgement_lines(v):
                          for r in noisy.head(10).itertuples(index=False))
                      + (", ..." if len(noisy) > 10 else ""))
     drift = drift_text(drift_frame(v))
-    if len(v.outliers) > TABLE_ROWS:
+    if len(v.outliers) > cap:
         lines.append(f"{len(v.outliers)} outlier figure(s) on {n_hosts(v.outliers)} host(s); "
-                     f"the first {TABLE_ROWS} below, all in outliers.csv.")
-    for r in v.outliers.head(TABLE_ROWS).itertuples(index=False):
+                     f"the {cap} worst:")
+    worst = v.outliers.iloc[v.outliers.deviation_pct.abs().argsort(kind="stable")[::-1]] \
+        if len(v.outliers) else v.outliers
+    for r in worst.head(cap).itertuples(index=False):
         lines.append(f"{r.host} ({r.type}): {r.metric} {_fmt(r.value)} {r.unit} vs type median "
                      f"{_fmt(r.type_median)} ({r.deviation_pct:+.1f}%, z {r.robust_z:+.1f}, "
                      f"{r.verdict})" + (f"; config drift: {drift[r.host]}" if r.host in drift
                                         else ""))
-    return lines + counter_judgement_lines(v, drift)
+    if len(v.outliers) > cap:
+        lines.append(f"and {len(v.outliers) - cap} more: see the table (all of them in "
+                     f"outliers.csv)")
+    return lines + counter_judgement_lines(v, drift, cap)
 
 
-def counter_judgement_lines(v, drift):
+def counter_judgement_lines(v, drift, cap=TABLE_ROWS):
     """The hosts whose IPC of the chase or CPU migrations differ from their node type's, by the
     outlier rule: pointed out as outliers are, not counted as outlier hosts."""
     cv = v.counters
@@ -244,12 +255,15 @@ def counter_judgement_lines(v, drift):
     lines = [f"Counters unlike the node type's ({cv.outliers.host.nunique()} host(s); the same "
              f"rule on the IPC of the local chase and the CPU migrations; not outliers, "
              f"--fail-on-outliers ignores them):"]
-    for r in cv.outliers.head(TABLE_ROWS).itertuples(index=False):
+    for r in cv.outliers.head(cap).itertuples(index=False):
         how = (f"{r.deviation_pct:+.1f}%, z {r.robust_z:+.1f}, {r.verdict}"
                if np.isfinite(r.deviation_pct) else r.verdict)
         lines.append(f"{r.host} ({r.type}): {r.metric} {_fmt(r.value)} {r.unit} vs type median "
                      f"{_fmt(r.type_median)} ({how})" + (f"; config drift: {drift[r.host]}"
                                                          if r.host in drift else ""))
+    if len(cv.outliers) > cap:
+        lines.append(f"and {len(cv.outliers) - cap} more: see the table (all of them in "
+                     f"counter_outliers.csv)")
     return lines
 
 
@@ -354,7 +368,7 @@ def write_markdown(v, tabs, plots, path):
         shown, note = capped(frame, name)
         out.append(f"## {heading}\n\n{_md_table(shown)}" + (f"\n{note}\n" if note else ""))
         if name == "comparison":
-            out.append("\n".join(f"- {line}" for line in judgement_lines(v)) + "\n")
+            out.append("\n".join(f"- {line}" for line in judgement_lines(v, SENTENCES)) + "\n")
         if name == _last_lead(tabs):
             out.append(_md_plots(plots))
     with open(path, "w") as f:
@@ -407,7 +421,8 @@ def write_html(v, tabs, plots, path):
         body.append(f"<h2 id={name}>{e(heading)}</h2>{_html_table(shown, name)}"
                     + (f"<p class=note id=more-{name}>{e(note)}</p>" if note else ""))
         if name == "comparison":
-            body.append("<ul>" + "".join(f"<li>{e(x)}</li>" for x in judgement_lines(v))
+            body.append("<ul id=judgement>" + "".join(f"<li>{e(x)}</li>"
+                                                      for x in judgement_lines(v, SENTENCES))
                         + "</ul>")
         if name.startswith("classes_type"):
             host, lines = type_topology(v, v.type_names()[int(name[len("classes_type"):]) - 1])

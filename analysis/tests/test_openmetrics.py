@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""numaprobe-report openmetrics: one HOST.prom per host that `promtool check metrics`
-accepts, in Prometheus base units, with the documented names and labels; written atomically.
-promtool is Debian's prometheus package (tests/deps/analysis.txt): without it the test is
-skipped, except under CI=true, where it fails."""
+"""numaprobe-report openmetrics: one HOST.prom per host that `promtool check metrics` (what
+node_exporter reads) and the OpenMetrics parser of prometheus_client both accept, in Prometheus
+base units, with the documented names and labels and the report's verdicts on the host; written
+atomically. promtool is Debian's prometheus package, the parser python3-prometheus-client
+(tests/deps/analysis.txt): without them the tests that need them are skipped, except under
+CI=true, where they fail."""
 
 import os
 import re
@@ -26,6 +28,18 @@ def _promtool():
     return exe
 
 
+def openmetrics_families(text):
+    """The families prometheus_client's OpenMetrics parser reads from @p text (it raises on a
+    file that breaks the format: no # EOF, a # UNIT its name does not end in, ...)."""
+    try:
+        from prometheus_client.openmetrics.parser import text_string_to_metric_families
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("python3-prometheus-client not installed (tests/deps)")
+        pytest.skip("python3-prometheus-client not installed")
+    return {f.name: f for f in text_string_to_metric_families(text)}
+
+
 def promtool_check(text):
     proc = subprocess.run([_promtool(), "check", "metrics"], input=text, capture_output=True,
                           text=True, timeout=60)
@@ -36,7 +50,9 @@ def promtool_check(text):
 def textfiles(tmp_path_factory):
     d = tmp_path_factory.mktemp("om")
     path = d / "fleet.h5"
-    synthetic_fleet.write_fleet(str(path), 20, seed=3, factors={"icx04": {"bw_remote": 0.6}})
+    synthetic_fleet.write_fleet(str(path), 20, seed=3, factors={
+        "icx04": {"bw_remote": 0.6}, "icx06": {"noise_bw_local": 0.3}})
+    fleet_edits.set_host(str(path), "icx05", thp_mode="always")
     out = d / "textfile"
     out.mkdir()
     (out / "other.prom").write_text("# another collector's file, left alone\n")
@@ -70,6 +86,49 @@ def test_names_units_and_labels(textfiles):
     assert re.search(r'^numaprobe_outlier\{[^}]*metric="bw_read_remote_gbs"\} 1$', text, re.M)
     assert "numaprobe_outlier" not in (textfiles / "icx05.prom").read_text()
     assert re.search(r"^numaprobe_run_start_timestamp_seconds\{[^}]*\} 1767225600", text, re.M)
+
+
+def test_every_file_is_openmetrics(textfiles):
+    for h in synthetic_fleet.host_names(20):
+        text = (textfiles / f"{h}.prom").read_text()
+        assert text.endswith("\n# EOF\n") and text.count("# EOF") == 1, h
+        families = openmetrics_families(text)
+        assert families["numaprobe_latency_seconds"].unit == "seconds", h
+        assert families["numaprobe_bandwidth_bytes_per_second"].unit == "bytes_per_second", h
+        assert families["numaprobe_run_start_timestamp_seconds"].unit == "seconds", h
+        assert all(f.documentation and f.type == "gauge" for f in families.values()), h
+
+
+def test_openmetrics_parser_rejects_a_broken_file(textfiles):
+    # Negative control: the parser used above can fail, here on a file without its # EOF.
+    text = (textfiles / "icx01.prom").read_text().replace("# EOF\n", "")
+    with pytest.raises(ValueError):
+        openmetrics_families(text)
+
+
+def _value(families, name, **labels):
+    found = [s.value for s in families[name].samples
+             if all(s.labels.get(k) == v for k, v in labels.items())]
+    assert len(found) == 1, (name, labels, families[name].samples)
+    return found[0]
+
+
+def test_verdicts_per_host(textfiles):
+    """icx04 is an outlier (remote bandwidth), icx06's local bandwidth figures are noisy,
+    icx05's THP mode is not its type's: each file says so, and the others say 0."""
+    om = {h: openmetrics_families((textfiles / f"{h}.prom").read_text())
+          for h in ("icx04", "icx05", "icx06")}
+    assert _value(om["icx04"], "numaprobe_host_outlier") == 1
+    assert _value(om["icx04"], "numaprobe_outlier", metric="bw_read_remote_gbs") == 1
+    assert _value(om["icx05"], "numaprobe_host_outlier") == 0
+    assert all(_value(f, "numaprobe_host_judged") == 1 for f in om.values())
+    assert _value(om["icx06"], "numaprobe_host_noisy_figures") == 2
+    assert _value(om["icx06"], "numaprobe_noisy", metric="bw_read_local_gbs") == 1
+    assert _value(om["icx04"], "numaprobe_host_noisy_figures") == 0
+    assert "numaprobe_noisy" not in om["icx04"]
+    assert _value(om["icx05"], "numaprobe_config_drift", field="thp_mode", value="always",
+                  type_value="madvise") == 1
+    assert "numaprobe_config_drift" not in om["icx04"]
 
 
 def test_promtool_rejects_a_broken_file(textfiles):

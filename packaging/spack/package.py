@@ -39,6 +39,7 @@ class Numaprobe(CMakePackage):
     depends_on("py-matplotlib", type="run")
     depends_on("py-numpy", type="run")
     depends_on("py-scipy", type="run")
+    depends_on("py-pyyaml", type="run")  # compare --references REF.yaml
 
     def cmake_args(self):
         return [

@@ -6,7 +6,8 @@ packaging/dependencies.txt is the one table of dependencies. This checks that it
 exactly what cmake/NprbDependencies.cmake finds (find_package, pkg_check_modules), that the Spack
 recipe's depends_on() and the easyconfig's (build)dependencies are exactly its rows (with the
 right dependency types), that the Python rows (Spack's py-NAME) are exactly the dependencies of
-analysis/pyproject.toml, and that every row gives a Debian and an RPM package or says why not.
+analysis/pyproject.toml (a row whose Debian package is PACKAGE:recommends: of its
+optional-dependencies), and that every row gives a Debian and an RPM package or says why not.
 Neither Spack nor EasyBuild can be run here: this is the consistency check packaging/README.md
 promises, not a build. Exits 0 when consistent, 1 with every mismatch."""
 
@@ -120,13 +121,23 @@ def main():
 
     # analysis/pyproject.toml names its dependencies as PyPI does; Spack's names add py-.
     project = tomllib.loads((root / "analysis/pyproject.toml").read_text())["project"]
-    in_pyproject = {re.split(r"[<>=!~;\[ ]", d)[0].lower() for d in project["dependencies"]}
-    python_rows = {with_type(r["spack"], "")[0][len("py-"):] for r in rows
-                   if r["spack"].startswith("py-")}
-    for name in sorted(python_rows - in_pyproject):
-        problems.append(f"analysis/pyproject.toml lacks the dependency {name}")
-    for name in sorted(in_pyproject - python_rows):
-        problems.append(f"analysis/pyproject.toml depends on {name}, which dependencies.txt lacks")
+    def names(deps):
+        return {re.split(r"[<>=!~;\[ ]", d)[0].lower() for d in deps}
+    optional = {r["spack"] for r in rows if r["debian"].endswith(":recommends")}
+    for what, key, want in (
+            ("dependencies", "dependencies", lambda r: r["spack"] not in optional),
+            ("optional-dependencies", "optional-dependencies", lambda r: r["spack"] in optional)):
+        declared = project.get(key, [])
+        if isinstance(declared, dict):
+            declared = [d for extra in declared.values() for d in extra]
+        have = names(declared)
+        python_rows = {with_type(r["spack"], "")[0][len("py-"):] for r in rows
+                       if r["spack"].startswith("py-") and want(r)}
+        for name in sorted(python_rows - have):
+            problems.append(f"analysis/pyproject.toml lacks the {what} {name}")
+        for name in sorted(have - python_rows):
+            problems.append(f"analysis/pyproject.toml {what} name {name}, which "
+                            f"dependencies.txt lacks (or marks otherwise)")
 
     for p in problems:
         print(f"FAIL: {p}")

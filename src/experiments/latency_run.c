@@ -110,9 +110,9 @@ static bool prepare(const struct nprb_latency_request *req, struct nprb_buffer *
  * order: placement then follows the policy page by page (and THP can assemble huge pages). The
  * chasing node's cores share the work, each a contiguous 2 MiB-aligned share from its own core,
  * so a first-touch buffer still lands on that node: where a page fault costs microseconds (a
- * VM's shadow paging here: 0.3 GB/s from one thread), a 1 GiB chain spent most of its setup
- * there (nprb_fault_in()). A helper that cannot be pinned leaves its share to the chasing
- * thread. */
+ * VM's shadow paging), one thread faulting a 1 GiB chain in spent most of its setup there
+ * (nprb_fault_in(), bench/README.md). A helper that cannot be pinned leaves its share to the
+ * chasing thread. */
 static void fault_in(hwloc_topology_t hw, const struct nprb_latency_request *req,
                      const struct nprb_buffer *buf)
 {

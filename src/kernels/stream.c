@@ -33,13 +33,8 @@
 
 /* Sums with 32 independent accumulators: one accumulator would chain every add on the previous
  * one and cap the kernel at one vector per FP-add latency, well below what L1 and L2 deliver.
- * 32 doubles fill 4 AVX-512, 8 AVX2 or 16 SSE2 registers, enough on every path. Against a
- * pure-load loop of eight 512-bit accumulators (likwid-bench load_avx512's shape; bench/peer_loops,
- * 640 MiB, one thread, best of 5 alternating rounds, AMD EPYC guest): 41.8 against 40.8 GB/s.
- * On a Zen 5 EPYC guest, best of 10 passes in a shuffled order: 33.2 and 62.4 GB/s with
- * one and two threads against the best load loop's 33.3 and 58.3. In a fixed rotation the read
- * always ran right after a non-temporal copy and trailed (0.59 to 0.91) while that copy's
- * writes still drained; read alone against the load loops it led (1.03 to 1.07). */
+ * 32 doubles fill 4 AVX-512, 8 AVX2 or 16 SSE2 registers, enough on every path. It matches a
+ * pure-load loop of vector accumulators (likwid-bench load's shape; bench/README.md). */
 CLONES static double read_loop(const double *restrict a, size_t n)
 {
     double acc[32] = {0};
@@ -71,9 +66,8 @@ CLONES LOOP_STAYS_LOOP static void copy_loop(double *restrict c, const double *r
 
 /* The CPU's own string copy: one rep movsb over the thread's share. On CPUs with ERMS (and FSRM)
  * the microcode moves whole lines, and for large copies Intel documents that it skips the read
- * for ownership of lines it overwrites whole. On a Zen 5 EPYC guest it led copy_nt
- * by 2 to 4% with one thread and with two (bench/peer_loops, 640 MiB, best of 10 passes in a
- * shuffled order): the row exists because it won there. Whether the bus carries 24 bytes
+ * for ownership of lines it overwrites whole. It is a row of its own because on some CPUs it
+ * beats every store loop (bench/README.md). Whether the bus carries 24 bytes
  * per element or 16 is the CPU's choice: the row states 24, write-allocate's count, and
  * /bandwidth's mc_bus_ratio measures which where the memory controllers can be counted. */
 static void copy_movsb(double *c, const double *a, size_t n)

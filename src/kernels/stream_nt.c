@@ -18,24 +18,9 @@
  * loop ends; the closing sfence drains them, so a timer read after return counts their trip to
  * memory and another thread that reads the array after a barrier sees every value.
  *
- * Against the peers (bench/peer_loops, 640 MiB arrays, one thread, best of 5-7
- * alternating rounds, on an AMD EPYC guest with AVX-512): copy_nt 57 GB/s against glibc 2.36
- * memcpy 41 (what STREAM's copy compiles to) and rep movsb 54-58, so 1.0-1.4x; write_nt 42-43
- * against memset to a non-zero byte 42-43 and rep stosq 42, so 1.00x (memset to zero reads
- * 60-88 GB/s: zeros are cheaper to the memory system than any value, and no peer's kernel writes
- * them). Streaming four pages at once, as glibc's large copy does: no faster for the write
- * (42.5 against 42.6) and a third slower for the copy (38 against 57) on that CPU, which is also
- * why glibc's memcpy trails copy_nt there. On a Zen 5 EPYC guest (a noisier host:
- * the same kernel read 13 to 35 GB/s from run to run) the four-page write led the single stream
- * in every run, by 1.25-2.0x, so write_nt streams four pages (below); the four-page copy led in
- * some runs and trailed in others, so copy_nt keeps one stream. On an Intel Xeon (Sapphire Rapids)
- * glibc's copy led copy_nt by 6-8%; that gap is not reproduced or closed here (no such CPU).
- * On a Zen 5 guest, with the loops in a shuffled order (a copy right after a
- * non-temporal write had been measured while that write still drained), best of 10 passes:
- * copy_nt 40.5 and 73.4 GB/s with one and two threads, glibc memcpy 31.3 and 59.2, the
- * four-page copy 37.2 and 66.6, and rep movsb 41.2 and 76.4 (copy_nt 0.98 and 0.96 of it): that
- * CPU's string engine moves lines a little faster than any store loop, which is why rep movsb
- * is a kernel of its own (copy_movsb, stream.c) rather than a peer left ahead. */
+ * copy_nt keeps one stream: copying four pages at once, as glibc's large copy does, was slower on
+ * one EPYC and no faster on another. How both compare with glibc, rep movsb and STREAM:
+ * bench/README.md. */
 
 /* Elements before @p p reaches an @p align-byte boundary, at most @p n. Doubles are 8-byte
  * aligned, so the boundary is always reached on a whole element. */
@@ -48,11 +33,8 @@ static size_t head_of(const double *p, size_t n, size_t align)
 
 /* The write streams four pages at once, a line of each in turn (glibc's large memcpy and memset
  * interleave pages the same way): four open DRAM pages instead of one, and the memory controller
- * has four streams to schedule. On an AMD EPYC (Zen 5) guest (bench/peer_loops,
- * 640 MiB, best of 5 alternating rounds): 1.25 to 2.0 times a single stream's GB/s in each of
- * ten runs, with one thread and with two (quiet: 27.9 against 16.7 and 37.2 against 29.7; the
- * best peer, memset to a non-zero byte, 18.4 and 30.7); on an earlier EPYC guest
- * the two were equal (42.5 against 42.6). */
+ * has four streams to schedule. It led a single stream on a Zen 5 EPYC and tied it elsewhere
+ * (bench/README.md). */
 #define PAGE_DOUBLES ((size_t)512)       /* 4 KiB */
 #define GROUP_DOUBLES (4 * PAGE_DOUBLES) /* the four pages written together */
 

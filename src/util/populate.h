@@ -4,9 +4,8 @@
  * Pages faulted in by the calling thread before it writes them: what every buffer's first touch
  * does first. The kernel allocates each page exactly as the thread's first store would (the
  * VMA's policy, else the thread's node; a huge page where THP would give one), but in one system
- * call instead of one trap per page. Where page faults are slow this is most of a measurement's
- * setup: in a VM with shadow paging here, a 512 MiB memset ran at 0.31 GB/s and
- * MADV_POPULATE_WRITE at 5.1 GB/s (8.4 GB/s with two threads).
+ * call instead of one trap per page. Where page faults are slow (a VM's shadow paging) this is
+ * most of a measurement's setup, and the call is many times faster (bench/README.md).
  */
 #ifndef NPRB_POPULATE_H
 #define NPRB_POPULATE_H

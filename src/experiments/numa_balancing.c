@@ -121,12 +121,39 @@ static void vmstat_since_move(const struct series *s, struct nprb_balancing_row 
             : -1;
 }
 
-/* The master samples between barriers: all threads read for one interval, then the census. */
+/* Elements a reading thread runs the kernel over between two looks at the clock: 1 MiB, a
+ * millisecond or less on a real machine, where one pass over the whole array can outlast the
+ * interval (hundreds of MiB, or software emulation) and so could not keep a sample's deadline. */
+#define CHUNK_ELEMS ((size_t)1 << 17)
+
+/* One thread's reads for one sample: its part of the array chunk by chunk, going on from where
+ * the last sample left off, until the deadline; at least one chunk, so that every sample reads
+ * something. Returns the bytes read; *last and *sum are the last chunk and its checksum. */
+static uint64_t read_until(const struct nprb_kernel *read, const struct nprb_stream_args *part,
+                           size_t *at, uint64_t deadline_ns, struct nprb_stream_args *last,
+                           double *sum)
+{
+    uint64_t bytes = 0;
+    do {
+        size_t n = part->n - *at < CHUNK_ELEMS ? part->n - *at : CHUNK_ELEMS;
+        *last = (struct nprb_stream_args){.a = part->a + *at, .n = n};
+        *sum = read->run(last);
+        bytes += n * sizeof(double);
+        *at = *at + n == part->n ? 0 : *at + n;
+    } while (nprb_now_ns() < deadline_ns);
+    return bytes;
+}
+
+/* The master samples between barriers: all threads read until the sample's deadline, a point of
+ * the schedule interval, 2 * interval, ... after the move, then the census. The row holds the
+ * time the reads actually ended and the bytes they read over the time they actually took. */
 static void run_series(struct series *s)
 {
     const struct nprb_kernel *read = nprb_kernel_get(NPRB_KERNEL_READ);
     hwloc_topology_t hw = nprb_topo_hwloc(s->ctx->topo);
-    uint64_t passes = 1, t_move = 0, t_interval = 0;
+    const uint64_t period_ns = (uint64_t)llround(s->item->sample_s * 1e9),
+                   duration_ns = (uint64_t)llround(s->item->duration_s * 1e9);
+    uint64_t t_move = 0, t_start = 0, deadline = 0, bytes = 0;
     int samples = 0;
     bool done = false;
 #pragma omp parallel num_threads(s->threads)
@@ -146,25 +173,23 @@ static void run_series(struct series *s)
 #pragma omp single
         {
             /* The kernel's counters from here, every thread's first touch done: balancing may
-             * migrate pages as soon as the threads run on the other node, during the timing
-             * pass below too. */
+             * migrate pages as soon as the threads run on the other node. */
             s->at_move_ok = nprb_vmstat_read(NULL, &s->at_move) == 0;
         }
         pinned = nprb_pin_thread(&pin, hw, s->to_pus[t]) == 0; /* the move */
-        double sum = 0;
+#pragma omp barrier
 #pragma omp single
         {
-            uint64_t t0 = nprb_now_ns();
-            sum = read->run(&args);
-            double pass_s = (double)(nprb_now_ns() - t0) * 1e-9;
-            passes = pass_s > 0 && s->item->sample_s > pass_s
-                         ? (uint64_t)(s->item->sample_s / pass_s)
-                         : 1;
-            t_move = t_interval = nprb_now_ns();
+            t_move = t_start = nprb_now_ns();
+            deadline = nprb_deadline_next(t_move, period_ns, t_start);
         }
+        struct nprb_stream_args last = {.a = args.a};
+        size_t at = 0;
+        double sum = 0;
         while (!done) {
-            for (uint64_t k = 0; k < passes; k++)
-                sum = read->run(&args);
+            uint64_t mine = read_until(read, &args, &at, deadline, &last, &sum);
+#pragma omp atomic
+            bytes += mine;
 #pragma omp barrier
 #pragma omp single
             {
@@ -173,8 +198,7 @@ static void run_series(struct series *s)
                 struct nprb_balancing_row *row = s->row;
                 row->t_s = (double)(now - t_move) * 1e-9;
                 vmstat_since_move(s, row);
-                row->read_gbs = (double)(s->n * sizeof(double)) * (double)passes /
-                                ((double)(now - t_interval) * 1e-9) * 1e-9;
+                row->read_gbs = (double)bytes / (double)(now - t_start); /* B/ns = GB/s */
                 const char *status = NPRB_ROW_INVALID;
                 row->note[0] = '\0';
                 if (nprb_census_take(s->a, s->n * sizeof(double), &census) != 0) {
@@ -206,12 +230,14 @@ static void run_series(struct series *s)
                 /* At least two samples, so the series has a start and an end even when one
                  * interval outlasted the whole duration (a loaded or emulated machine). */
                 samples++;
-                done = row->t_s >= s->item->duration_s && samples >= 2;
-                t_interval = nprb_now_ns();
+                done = now - t_move >= duration_ns && samples >= 2;
+                bytes = 0;
+                t_start = nprb_now_ns();
+                deadline = nprb_deadline_next(t_move, period_ns, t_start);
             }
         }
         size_t bad_index;
-        if (nprb_kernel_validate(read, &args, sum, &bad_index) != 0) {
+        if (nprb_kernel_validate(read, &last, sum, &bad_index) != 0) {
 #pragma omp atomic
             s->bad++;
         }

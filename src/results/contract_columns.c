@@ -315,7 +315,9 @@ static const struct column_doc {
     {"balancing", "to_node", NULL, "where the pages were first touched, where the threads moved"},
     {"balancing", "numa_balancing", NULL, "`kernel.numa_balancing` during the series"},
     {"balancing", "threads", NULL, "threads that ran the measurement"},
-    {"balancing", "t_s", "s", "seconds since the threads moved"},
+    {"balancing", "t_s", "s",
+     "seconds since the threads moved, when this sample's reads ended (measured: at or just "
+     "after a multiple of the interval)"},
     {"balancing", "pages", NULL, "pages of the array, and on each node"},
     {"balancing", "pages_on_from", NULL, "pages of the array, and on each node"},
     {"balancing", "pages_on_to", NULL, "pages of the array, and on each node"},
@@ -326,7 +328,9 @@ static const struct column_doc {
      "share of the pages that reported their node already on the threads' node (so a page the "
      "scanner has just unmapped never looks as if it went back); a sample in which no page "
      "reported is `invalid`, \"placement unverified\""},
-    {"balancing", "read_gbs", "GB/s", "read bandwidth over the interval ending at `t_s`, 1e9 B/s"},
+    {"balancing", "read_gbs", "GB/s",
+     "read bandwidth over the sample ending at `t_s`: bytes the threads read over the time from "
+     "the last census to `t_s`, 1e9 B/s"},
     {"balancing", "status", NULL,
      "`ok`, `not_applicable` (why), `failed`, `invalid` (the read kernel's checksum was wrong)"},
     {"balancing", "note", NULL,

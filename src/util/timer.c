@@ -27,6 +27,16 @@ uint64_t nprb_clock_tick_ns(void)
     return best;
 }
 
+uint64_t nprb_deadline_next(uint64_t origin_ns, uint64_t period_ns, uint64_t now_ns)
+{
+    if (period_ns == 0)
+        return now_ns;
+    uint64_t earliest = now_ns + period_ns / 4;
+    if (earliest < origin_ns + period_ns)
+        return origin_ns + period_ns;
+    return origin_ns + (earliest - origin_ns + period_ns - 1) / period_ns * period_ns;
+}
+
 static int compare_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

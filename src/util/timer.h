@@ -19,6 +19,15 @@ uint64_t nprb_now_ns(void);
  */
 uint64_t nprb_clock_tick_ns(void);
 
+/**
+ * When the sample that starts at @p now_ns ends, on the schedule @p origin_ns + j * @p period_ns
+ * (j >= 1): the first point of it at least a quarter period after @p now_ns, so that a sample
+ * started late (the work between samples overran) skips a point rather than lasting an instant.
+ * Keeping to the points, not to a period after each start, keeps that work from stretching the
+ * spacing. With @p period_ns 0 it is @p now_ns: samples as often as they can be made.
+ */
+uint64_t nprb_deadline_next(uint64_t origin_ns, uint64_t period_ns, uint64_t now_ns);
+
 /** The wall-clock time now, in UTC: ISO 8601 (2026-01-31T12:00:00Z), or with @p compact the
  * basic form (20260131T120000Z) that fits in a file name. */
 void nprb_utc_now(char *buf, size_t len, bool compact);

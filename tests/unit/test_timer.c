@@ -22,6 +22,25 @@ int main(void)
     CHECK(nprb_stats_of(even, 4).median == 2.5);
     CHECK(isnan(nprb_stats_of(even, 0).median));
 
+    /* A sampler's deadlines keep to origin + j * period, whenever each sample starts: a start
+     * a little late still ends on the next point, one with less than a quarter period left
+     * ends on the point after it, and none drifts by the time spent between samples. */
+    const uint64_t origin = 1000000000, period = 250000000;
+    CHECK(nprb_deadline_next(origin, period, origin) == origin + period);
+    CHECK(nprb_deadline_next(origin, period, origin + period + 5000000) == origin + 2 * period);
+    CHECK(nprb_deadline_next(origin, period, origin + 2 * period - period / 4) ==
+          origin + 2 * period);
+    CHECK(nprb_deadline_next(origin, period, origin + 2 * period - period / 4 + 1) ==
+          origin + 3 * period);
+    CHECK(nprb_deadline_next(origin, period, origin + 7 * period + 1) == origin + 8 * period);
+    uint64_t at = origin, ends[40];
+    for (int k = 0; k < 40; k++) {
+        ends[k] = nprb_deadline_next(origin, period, at);
+        at = ends[k] + period / 10; /* each sample's census and bookkeeping take a tenth */
+    }
+    CHECK(ends[39] == origin + 40 * period);
+    CHECK(nprb_deadline_next(origin, 0, origin + 123) == origin + 123);
+
     uint64_t a = nprb_now_ns(), b = nprb_now_ns();
     CHECK(b >= a);
     uint64_t tick = nprb_clock_tick_ns();

@@ -2,9 +2,13 @@
 """What the guest tests (test_guest_*.py) share: reading a results file's tables, the layout
 vm-run gives the guest, and the guest as the options (tests/conftest.py) describe it."""
 
+import re
 from types import SimpleNamespace
 
 import h5py
+import yaml
+
+SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "": 1.0}
 
 
 def text(v):
@@ -15,6 +19,16 @@ def tables(path, *names):
     """The named tables of a results file, as numpy record arrays, by name."""
     with h5py.File(path, "r") as f:
         return {name: f[name][()] for name in names}
+
+
+def config_seconds(path, section, key):
+    """A duration key of the effective configuration the results file records (its `config`
+    root attribute: defaults, file and --set merged), in seconds."""
+    with h5py.File(path, "r") as f:
+        value = str(yaml.safe_load(text(f.attrs["config"]))[section][key])
+    m = re.fullmatch(r"([0-9.]+)\s*(ns|us|ms|s|min|)", value.strip())
+    assert m, f"config {section}.{key}: '{value}' is no duration"
+    return float(m.group(1)) * SECONDS[m.group(2)]
 
 
 class Layout:

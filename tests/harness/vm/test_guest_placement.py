@@ -11,10 +11,11 @@ measured once, and the experiments that move pages (first touch, numa_balancing)
 numaprobe-in-vm.sh runs it after each guest run; the options are tests/conftest.py's."""
 
 from collections import Counter, defaultdict
+from statistics import median
 
 import pytest
 
-from guest_results import assert_none, guest_of, tables, text
+from guest_results import assert_none, config_seconds, guest_of, tables, text
 
 pytestmark = pytest.mark.needs_options("results", "nodes", "cpus")
 
@@ -368,6 +369,41 @@ def test_balancing_series(t, guest):
         wrong.append(f"balancing series for settings {sorted(series)}")
     for setting, rows in series.items():
         wrong += balancing_problems(setting, rows)
+    assert_none(wrong)
+
+
+def test_balancing_schedule(t, guest, results):
+    """Each series samples on its own schedule: a sample's reads end at interval, 2 * interval,
+    ... after the threads moved, and the row records when they actually ended. So the recorded
+    times are never before the first point, the series lasts its duration, and the times are
+    spaced by the interval: the median spacing within 20%, the last sample left out, and a
+    sample the machine held up (a loaded host, a guest's vCPU descheduled) moves no median."""
+    if guest.nodes < 2 or guest.unprivileged:
+        pytest.skip("the balancing series of a privileged run on 2 nodes or more")
+    interval = config_seconds(results, "numa_balancing", "interval")
+    duration = config_seconds(results, "numa_balancing", "duration")
+    series, wrong = defaultdict(list), []
+    for r in t["balancing"]:
+        if int(r["rank"]) == 0 and text(r["status"]) == "ok":
+            series[int(r["numa_balancing"])].append(float(r["t_s"]))
+    for setting, times in sorted(series.items()):
+        if times != sorted(times) or len(set(times)) != len(times):
+            wrong.append(f"balancing {setting}: sample times out of order {times}")
+        times = sorted(times)
+        if times[0] < interval - 1e-6:
+            wrong.append(f"balancing {setting}: first sample at {times[0]:.3f} s, before the "
+                         f"interval of {interval} s ended")
+        if times[-1] < duration - 1e-6:
+            wrong.append(f"balancing {setting}: last sample at {times[-1]:.3f} s, before the "
+                         f"duration of {duration} s")
+        spacing = [b - a for a, b in zip(times, times[1:-1])]
+        if len(spacing) < 2:
+            wrong.append(f"balancing {setting}: {len(times)} samples, too few to space")
+            continue
+        if abs(median(spacing) - interval) > 0.2 * interval:
+            wrong.append(f"balancing {setting}: samples {median(spacing):.3f} s apart (median "
+                         f"of {len(spacing)}), not every {interval} s; times "
+                         + " ".join(f"{x:.3f}" for x in times))
     assert_none(wrong)
 
 

@@ -85,10 +85,9 @@ int main(int argc, char **argv)
         nprb_cli_print_kernels(stdout);
         return NPRB_EXIT_OK;
     }
-    if (cli.schema) {
-        nprb_schema_print_json(stdout);
-        return NPRB_EXIT_OK;
-    }
+    if (cli.schema)
+        return nprb_schema_print_json(stdout) == 0 && fflush(stdout) == 0 ? NPRB_EXIT_OK
+                                                                          : NPRB_EXIT_RUNTIME;
     if (cli.config_reference) {
         static struct nprb_config defaults;
         if (nprb_experiments_config_defaults(&defaults, err, sizeof err) != 0) {

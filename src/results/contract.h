@@ -67,7 +67,8 @@ int nprb_table_since_minor(enum nprb_table_id table);
 /** The minor version of @p version when it is of this binary's major, else -1. */
 int nprb_schema_minor(const char *version);
 
-/** Writes the whole contract as one JSON document (`numaprobe --schema`). */
-void nprb_schema_print_json(FILE *out);
+/** Writes the whole contract as one JSON document (`numaprobe --schema`, schema_json.c).
+ * @return 0, or -1 when it could not be built or written. */
+int nprb_schema_print_json(FILE *out);
 
 #endif

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* `numaprobe --schema`: the whole results-file contract as one JSON document, built with
+ * jansson (the summary's writer too), from the tables of contract.c, the row descriptors of
+ * results.c and the column meanings of contract_columns.c. */
+#include "results/contract.h"
+#include "results/h5types.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* "MAJOR.MINOR.0" of the minor that added a thing, in this binary's major. */
+static json_t *since(int minor)
+{
+    int major = 0;
+    if (sscanf(NPRB_SCHEMA_VERSION, "%d.", &major) != 1)
+        major = 0;
+    return json_sprintf("%d.%d.0", major, minor);
+}
+
+/* A string that may be NULL (a column without a unit): JSON null then. */
+static json_t *text_or_null(const char *s)
+{
+    return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *root_attributes(void)
+{
+    static const char *const scopes[] = {[NPRB_ATTR_EVERY] = "every",
+                                         [NPRB_ATTR_FINAL] = "final",
+                                         [NPRB_ATTR_CHECKPOINT] = "checkpoint",
+                                         [NPRB_ATTR_MERGED] = "merged"};
+    size_t count = 0;
+    const struct nprb_root_attr *attrs = nprb_root_attrs(&count);
+    json_t *list = json_array();
+    for (size_t i = 0; i < count; i++) {
+        const struct nprb_root_attr *a = &attrs[i];
+        json_array_append_new(list,
+                              json_pack("{s:s, s:s, s:o, s:o, s:s, s:b, s:s}", "name", a->name,
+                                        "type", a->type == NPRB_ATTR_INT ? "int" : "text", "unit",
+                                        text_or_null(a->unit), "since", since(a->since_minor), "in",
+                                        scopes[a->scope], "required", a->required, "description",
+                                        a->description));
+    }
+    return list;
+}
+
+/* The attributes every table carries (h5meta.h), one entry per column for the arrays. */
+static json_t *table_attributes(void)
+{
+    static const char *const attrs[][2] = {
+        {"description", "string: what the table holds"},
+        {"columns", "strings, one per column in the order of the row's members: its name"},
+        {"units", "strings, one per column: its unit, empty where it has none"},
+        {"column_descriptions", "strings, one per column: what it means"},
+    };
+    json_t *list = json_array();
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+        json_array_append_new(list, json_pack("{s:s, s:o, s:s}", "name", attrs[i][0], "since",
+                                              since(NPRB_TABLE_ATTRS_SINCE_MINOR), "description",
+                                              attrs[i][1]));
+    return list;
+}
+
+static json_t *table(enum nprb_table_id id)
+{
+    const struct nprb_table_desc *d = nprb_table_desc(id);
+    json_t *columns = json_array();
+    for (size_t i = 0; i < d->field_count; i++) {
+        const struct nprb_field *f = &d->fields[i];
+        char type[32];
+        nprb_h5_field_type_name(f, type, sizeof type);
+        json_array_append_new(columns,
+                              json_pack("{s:s, s:s, s:o, s:o, s:s}", "name", f->name, "type", type,
+                                        "unit", text_or_null(nprb_column_unit(d->name, f->name)),
+                                        "since", since(nprb_column_since_minor(d->name, f->name)),
+                                        "description", nprb_column_description(d->name, f->name)));
+    }
+    return json_pack("{s:s, s:s, s:o}", "name", d->name, "description", nprb_table_description(id),
+                     "columns", columns);
+}
+
+int nprb_schema_print_json(FILE *out)
+{
+    json_t *tables = json_array();
+    for (int id = 0; id < NPRB_N_TABLES; id++)
+        json_array_append_new(tables, table((enum nprb_table_id)id));
+    json_t *doc =
+        json_pack("{s:s, s:s, s:o, s:o, s:o}", "schema", NPRB_SCHEMA_NAME, "schema_version",
+                  NPRB_SCHEMA_VERSION, "root_attributes", root_attributes(), "table_attributes",
+                  table_attributes(), "tables", tables);
+    int rc = doc != NULL && json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 &&
+                     fputc('\n', out) != EOF
+                 ? 0
+                 : -1;
+    json_decref(doc);
+    return rc;
+}

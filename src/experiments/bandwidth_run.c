@@ -131,7 +131,7 @@ static void stream_team(struct team *tm)
 {
     const struct nprb_bandwidth_request *req = tm->req;
     uint64_t tick = nprb_clock_tick_ns();
-    bool inject_corruption = nprb_fault("corrupt_bandwidth");
+    bool inject_corruption = nprb_fault(NPRB_FAULT_CORRUPT_BANDWIDTH);
 #pragma omp parallel num_threads(req->threads)
     {
         /* The team OpenMP gave, which OMP_THREAD_LIMIT can make smaller than asked: the array

@@ -96,7 +96,7 @@ static bool prepare(const struct nprb_latency_request *req, struct nprb_buffer *
     if (w->position == NULL)
         return true; /* an index read: its sum is checked after the walk */
     void **head = w->position;
-    if (nprb_fault("corrupt_chain"))
+    if (nprb_fault(NPRB_FAULT_CORRUPT_CHAIN))
         *head = head; /* a slot pointing at itself: the chain no longer visits every slot */
     if (nprb_chain_check_permutation(data->addr, data->bytes, res->slot_bytes, d->spread) != 0) {
         res->wrong_answer = true;

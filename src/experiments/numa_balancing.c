@@ -275,7 +275,7 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
         add_row(ctx, &row, NPRB_ROW_NOT_APPLICABLE);
         return NPRB_OK;
     }
-    if (item->balancing != found && nprb_fault("term_in_balancing"))
+    if (item->balancing != found && nprb_fault(NPRB_FAULT_TERM_IN_BALANCING))
         raise(SIGTERM); /* a time limit while the setting is changed: the handler puts it back */
     unsigned from[NPRB_MAX_PUS], to[NPRB_MAX_PUS];
     int nf = nprb_topo_node_pus(ctx->topo, item->mem_node, from, NPRB_MAX_PUS);

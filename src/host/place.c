@@ -75,7 +75,7 @@ static uint64_t free_in(const char *text)
  * pages are reclaimed on demand, so they count as free for a measurement buffer. */
 uint64_t nprb_node_free_bytes(unsigned node)
 {
-    if (nprb_fault("small_nodes"))
+    if (nprb_fault(NPRB_FAULT_SMALL_NODES))
         return 64ULL << 20;
     char text[4096];
     if (!read_node_meminfo(node, text, sizeof text))

@@ -172,7 +172,7 @@ static void account_by_mappings(const void *addr, size_t bytes, struct nprb_cens
 
 int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
 {
-    bool hidden = nprb_fault("hidden_frames");
+    bool hidden = nprb_fault(NPRB_FAULT_HIDDEN_FRAMES);
     memset(census, 0, sizeof *census);
     long page = sysconf(_SC_PAGESIZE);
     if (page <= 0)

@@ -228,9 +228,9 @@ enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct np
     binding_summary(c, summary, sizeof summary);
     if (c->narrow_ranks > 0)
         NPRB_WARN(c->log, "binding check: %s (see binding_check in /hosts)", summary);
-    if (nprb_fault("kill_writer"))
+    if (nprb_fault(NPRB_FAULT_KILL_WRITER))
         raise(SIGKILL); /* the test of a writer killed before its rename */
-    if (nprb_fault("term_writer"))
+    if (nprb_fault(NPRB_FAULT_TERM_WRITER))
         raise(SIGTERM); /* ... and of one stopped as a scheduler does at the time limit */
     char err[PATH_MAX + 128];
     if (nprb_h5_commit(c->h5, err, sizeof err) != 0) {

@@ -171,13 +171,13 @@ static void save_checkpoint(struct nprb_job *job, bool complete)
 static void inject_rank_faults(const struct nprb_job *job, size_t item)
 {
     int rank = job->fleet->rank, last = job->fleet->size - 1;
-    bool hang = (item == 0 && last > 0 && rank == last && nprb_fault("hang_last_rank")) ||
-                (item == 0 && last > 0 && rank == 1 && nprb_fault("hang_rank1")) ||
-                (item > 0 && rank == 0 && nprb_fault("hang_rank0"));
+    bool hang = (item == 0 && last > 0 && rank == last && nprb_fault(NPRB_FAULT_HANG_LAST_RANK)) ||
+                (item == 0 && last > 0 && rank == 1 && nprb_fault(NPRB_FAULT_HANG_RANK1)) ||
+                (item > 0 && rank == 0 && nprb_fault(NPRB_FAULT_HANG_RANK0));
     if (hang)
         for (;;)
             pause();
-    if (item > 0 && last > 0 && rank == last && nprb_fault("kill_last_rank"))
+    if (item > 0 && last > 0 && rank == last && nprb_fault(NPRB_FAULT_KILL_LAST_RANK))
         raise(SIGKILL);
 }
 

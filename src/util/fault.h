@@ -31,8 +31,28 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/** Whether fault @p name is named in NUMAPROBE_FAULT. */
-bool nprb_fault(const char *name);
+/** The faults above, in their order. */
+enum nprb_fault_id {
+    NPRB_FAULT_CORRUPT_BANDWIDTH,
+    NPRB_FAULT_CORRUPT_CHAIN,
+    NPRB_FAULT_HANG_LAST_RANK,
+    NPRB_FAULT_HANG_RANK0,
+    NPRB_FAULT_HANG_RANK1,
+    NPRB_FAULT_HIDDEN_FRAMES,
+    NPRB_FAULT_KILL_LAST_RANK,
+    NPRB_FAULT_KILL_WRITER,
+    NPRB_FAULT_NO_POPULATE,
+    NPRB_FAULT_SMALL_NODES,
+    NPRB_FAULT_TERM_WRITER,
+    NPRB_FAULT_TERM_IN_BALANCING,
+    NPRB_N_FAULTS
+};
+
+/** Whether fault @p id is named in NUMAPROBE_FAULT (read and parsed once, on the first call). */
+bool nprb_fault(enum nprb_fault_id id);
+
+/** Reads NUMAPROBE_FAULT again: for the unit tests, which set it within one process. */
+void nprb_fault_reload(void);
 
 /**
  * Whether every name in NUMAPROBE_FAULT is a fault above (a misspelt one would quietly inject

@@ -21,7 +21,7 @@ size_t nprb_populate(void *addr, size_t bytes)
     if (bytes < head)
         return 0;
     size_t whole = (bytes - head) / (size_t)page * (size_t)page;
-    if (whole == 0 || nprb_fault("no_populate"))
+    if (whole == 0 || nprb_fault(NPRB_FAULT_NO_POPULATE))
         return 0;
     /* EINVAL before 5.14; ENOMEM or EFAULT when the memory cannot be had: then the caller's own
      * stores meet the same condition they always did. */

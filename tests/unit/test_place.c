@@ -3,6 +3,7 @@
  * threads pinned to a PU run there and get their old binding back. Skips (77) where the kernel
  * refuses mbind or move_pages (some containers). */
 #include "check.h"
+#include "util/fault.h"
 #include "host/place.h"
 #include "host/topo.h"
 #include "host/verify.h"
@@ -142,6 +143,7 @@ int main(void)
      * find it free instead of spilling. Whether it went shows in the next bind request of its
      * key: a fresh mapping's touched bytes are its own. */
     setenv("NUMAPROBE_FAULT", "small_nodes", 1);
+    nprb_fault_reload();
     CHECK(nprb_node_free_bytes(node0) == 64 * mib);
     nprb_buffer_keep_begin(32 * mib);
     const enum nprb_mem_policy others[] = {NPRB_MEM_PREFERRED, NPRB_MEM_INTERLEAVE,
@@ -173,6 +175,7 @@ int main(void)
     CHECK_STR_CONTAINS(err, "it has 96 MiB free");
     nprb_buffer_keep_end();
     unsetenv("NUMAPROBE_FAULT");
+    nprb_fault_reload();
 
     /* Pages faulted in ahead of their stores: only those wholly inside the range, where the
      * policy says (the last node's, bound); nothing with the fault that stands for an old
@@ -197,9 +200,11 @@ int main(void)
     }
     CHECK(nprb_populate(base + 1, page) == 0); /* no whole page inside */
     setenv("NUMAPROBE_FAULT", "no_populate", 1);
+    nprb_fault_reload();
     CHECK(nprb_populate(base + 8 * page, 4 * page) == 0);
     CHECK(mincore(base, 16 * page, resident) == 0 && !(resident[8] & 1));
     unsetenv("NUMAPROBE_FAULT");
+    nprb_fault_reload();
     nprb_buffer_free(&other);
 
     /* Pinning: runs where pinned, and the old binding comes back. */

@@ -3,6 +3,7 @@
  * resident: mincore), not unreported, and the placement fraction is over the pages that
  * reported. The frame-to-node map agrees with move_pages where frames are readable (root). */
 #include "check.h"
+#include "util/fault.h"
 #include "host/verify.h"
 
 #include <fcntl.h>
@@ -65,6 +66,7 @@ int main(void)
      * only in numa_maps, which counts whole mappings: each piece is cut out to be counted, and
      * the mapping is whole again afterwards. */
     setenv("NUMAPROBE_FAULT", "hidden_frames", 1);
+    nprb_fault_reload();
     CHECK(nprb_census_take_pieces(pieces, 4, false, piece_census) == 0);
     CHECK(piece_census[0].unreported == pages / 4);
     CHECK(nprb_census_take_pieces(pieces, 4, true, piece_census) == 0);
@@ -77,6 +79,7 @@ int main(void)
     }
     CHECK(mappings_over(buf, pages * page) == 1);
     unsetenv("NUMAPROBE_FAULT");
+    nprb_fault_reload();
 
     /* The fraction is over reported pages: unreported ones are left out, not counted as off. */
     struct nprb_census made = {.pages = 100, .unreported = 40};

@@ -80,9 +80,18 @@ def _bounds(spec, what):
         if not m or not np.isfinite(float(m.group(1))):
             raise UnusableInput(f"{what}: tol {spec['tol']!r}: expected a percentage such as "
                                 f"10%")
+        # At 100% or more the lower bound is zero or below: every value would pass it.
+        if float(m.group(1)) >= 100:
+            raise UnusableInput(f"{what}: tol {spec['tol']!r}: expected less than 100%")
         return _expr(spec["ref"], f"{what}: ref"), None, float(m.group(1))
     lo = _expr(spec["min"], f"{what}: min") if "min" in spec else None
     hi = _expr(spec["max"], f"{what}: max") if "max" in spec else None
+    # Bounds of one kind (two numbers, or two fractions of the peak) that no value can meet
+    # are a typo, not a gate that fails every host.
+    if lo is not None and hi is not None and isinstance(lo, tuple) == isinstance(hi, tuple):
+        low, high = (lo[1], hi[1]) if isinstance(lo, tuple) else (lo, hi)
+        if low > high:
+            raise UnusableInput(f"{what}: min {spec['min']!r} is above max {spec['max']!r}")
     return lo, hi, None
 
 

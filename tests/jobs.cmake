@@ -46,6 +46,8 @@ foreach(_case IN LISTS _cases)
   if(_command MATCHES "@RESULTS@")
     list(APPEND _fixtures run_mpi4)
   endif()
+  # The fragment is literal text: escape what extended regular expressions would read.
+  string(REGEX REPLACE "([][.*+?^$(){}|\\\\])" "\\\\\\1" _fragment "${_fragment}")
   string(REPLACE "@NUMAPROBE@" "${NPRB_EXE}" _command "${_command}")
   string(REPLACE "@TINY@" "${NPRB_TINY}" _command "${_command}")
   string(REPLACE "@RESULTS@" "${NPRB_OUT}/mpi4.h5" _command "${_command}")

@@ -23,7 +23,7 @@ import pytest
 pytestmark = pytest.mark.needs_options("exe", "results", "ranks")
 
 # What this module reads; tests/test_schema_drift.py keeps the names on the contract.
-ROOT_ATTRS = ["world_size", "host_count", "complete"]
+ROOT_ATTRS = ["world_size", "host_count", "complete", "run_id"]
 TABLES = ["hosts", "numa_nodes", "latency", "bandwidth", "placement", "counters", "topology_xml"]
 SOFTWARE = ("task_clock", "page_faults", "cpu_migrations", "context_switches")
 CORE = ("cycles", "instructions", "llc_loads", "llc_load_misses", "dtlb_load_misses")
@@ -100,6 +100,17 @@ def test_world_size_is_ranks(attrs, pytestconfig):
     ranks = pytestconfig.getoption("ranks")
     assert attrs["world_size"] is not None and int(attrs["world_size"]) == ranks, \
         f"world_size {attrs['world_size']} != {ranks}"
+
+
+def test_run_id_is_a_uuid(attrs):
+    """RFC 9562: version 8 (its custom layout) in the version nibble, variant 10 in the next
+    field's top bits; Python's uuid module reads both."""
+    import uuid
+    text = attrs["run_id"]
+    text = text.decode() if isinstance(text, bytes) else str(text)
+    u = uuid.UUID(text)
+    assert str(u) == text and u.version == 8 and u.variant == uuid.RFC_4122, \
+        f"run_id {text}: version {u.version}, variant {u.variant}"
 
 
 def test_host_count(attrs, request):

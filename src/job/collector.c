@@ -133,13 +133,16 @@ static void config_fingerprint(const char *yaml, char *out, size_t len)
     snprintf(out, len, "%016" PRIx64, h);
 }
 
-/* run_id: UUID-like, from rank 0's host, PID and start (the job identity) and its start clock. */
+/* run_id: an RFC 9562 UUID of version 8 (the custom layout: only the version and variant bits
+ * are the RFC's), its other 122 bits hashed from rank 0's host, PID and start (the job identity)
+ * and its start clock, so every rank of a job derives the same one. */
 static void run_id(const struct nprb_collector *c, char *out, size_t len)
 {
     uint64_t a = fnv1a_more(0xcbf29ce484222325ULL, c->job_identity, strlen(c->job_identity));
     uint64_t b = fnv1a_more(a ^ c->start_ns, (const char *)&c->start_ns, sizeof c->start_ns);
     snprintf(out, len, "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%012" PRIx64,
-             a >> 32, (a >> 16) & 0xffff, a & 0xffff, b >> 48, (uint64_t)(b & 0xffffffffffffULL));
+             a >> 32, (a >> 16) & 0xffff, UINT64_C(0x8000) | (a & 0x0fff),
+             UINT64_C(0x8000) | ((b >> 48) & 0x3fff), (uint64_t)(b & 0xffffffffffffULL));
 }
 
 void nprb_collector_write_attributes(const struct nprb_collector *c, struct nprb_h5 *h5,

@@ -36,7 +36,8 @@ static const struct nprb_root_attr root_attrs[] = {
       "16 hex digits: FNV-1a of the lines of `config` that change what is measured (all but "
       "those of `report_hosts`, `watchdog`, `checkpoints` and `memory`)"),
     A("run_id", TEXT, NULL, 5, ANY, true,
-      "UUID-like id of the run (job), equal in a job's checkpoints and its file"),
+      "id of the run (job), an RFC 9562 UUID of version 8, equal in a job's checkpoints and its "
+      "file"),
     A("config_source", TEXT, NULL, 0, ANY, true, "config file path, or `built-in defaults`"),
     A("mpi_library", TEXT, NULL, 0, ANY, true, "`MPI_Get_library_version`, first line"),
     A("world_size", INT, "ranks", 0, ANY, true, "MPI ranks"),

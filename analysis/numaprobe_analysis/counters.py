@@ -86,9 +86,12 @@ def events(counters):
         return pd.DataFrame()
     keys = _keys(c)
     good = (c.status == "ok") & c.value_scaled.notna()
-    grouped = c.assign(_good=good).groupby(keys + ["event"], sort=False)
+    # observed: the loader's event column is categorical, and its unseen combinations are none.
+    grouped = c.assign(_good=good).groupby(keys + ["event"], sort=False, observed=True)
     value = grouped["value_scaled"].sum(min_count=1).where(grouped["_good"].all())
-    return value.unstack("event")
+    wide = value.unstack("event")
+    wide.columns = pd.Index([str(e) for e in wide.columns], name="event")
+    return wide
 
 
 def _with_events(rows, counted, wanted):
@@ -198,13 +201,22 @@ def not_counted(counters):
     if c is None or "host" not in c.columns:
         return pd.DataFrame(columns=cols)
     na = c[c.status == "not_applicable"]
+    notes = na.note.astype(str) if "note" in na.columns else pd.Series("", index=na.index)
+    # One pass over plain tuples: a fleet has a few such rows per host, and a pandas group per
+    # host and group costs more than all of them.
+    found = {}
+    for host, group, event, note in zip(na.host, na.group.astype(str), na.event.astype(str),
+                                        notes):
+        if isinstance(host, str):
+            events_, notes_ = found.setdefault((host, group), ({}, {}))
+            events_[event] = None
+            notes_[note] = None
     rows = []
-    for (host, group), g in na.groupby(["host", "group"], sort=True):
-        found = set(g.event)
+    for (host, group), (events_, notes_) in sorted(found.items()):
         order = GROUP_EVENTS.get(group, ())
-        names = tuple(e for e in order if e in found) + tuple(sorted(found - set(order)))
-        notes = [n for n in dict.fromkeys(g.note.astype(str)) if n]
-        rows.append([host, group, names, "; ".join(notes) or "no reason given"])
+        names = tuple(e for e in order if e in events_) + tuple(sorted(set(events_) - set(order)))
+        text = "; ".join(n for n in notes_ if n)
+        rows.append([host, group, names, text or "no reason given"])
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -220,9 +232,12 @@ def disturbed(fleet):
         rows = fleet.tables.get(name)
         if rows is None or rows.empty or "flags" not in rows.columns or "host" not in rows:
             continue
-        flags = rows["flags"].astype(str)
+        # A fleet's rows repeat a few flag texts: each is searched once.
+        where, texts = pd.factorize(rows["flags"].astype(str))
+        texts = pd.Series(texts, dtype=object)
         for flag in DISTURBANCES:
-            hit = flags.str.contains(rf"(?:^|,){flag}(?:,|$)", regex=True)
+            found = texts.str.contains(rf"(?:^|,){flag}(?:,|$)", regex=True).to_numpy(bool)
+            hit = np.append(found, False)[where]  # where -1 (none): not flagged
             if hit.any():
                 counts.append(rows.loc[hit, "host"].value_counts().rename("rows")
                               .rename_axis("host").reset_index().assign(flag=flag))
@@ -270,12 +285,24 @@ def _fmt(x):
 
 
 def _not_applicable(rows):
-    """`uncore - why`, `core llc_loads, llc_load_misses - why`: each group once."""
+    """`uncore - why`, `core llc_loads, llc_load_misses - why`: each group once. @p rows: the
+    host's (group, events, note) of not_counted(), as tuples or as its frame."""
+    if isinstance(rows, pd.DataFrame):
+        rows = zip(rows.group, rows.events, rows.note)
     parts = []
-    for r in rows.itertuples(index=False):
-        whole = set(GROUP_EVENTS.get(r.group, ())) <= set(r.events)
-        parts.append(f"{r.group}{'' if whole else ' ' + ', '.join(r.events)} - {r.note}")
+    for group, names, note in rows:
+        whole = set(GROUP_EVENTS.get(group, ())) <= set(names)
+        parts.append(f"{group}{'' if whole else ' ' + ', '.join(names)} - {note}")
     return "not_applicable: " + "; ".join(parts)
+
+
+def _by_host(frame, columns):
+    """host -> the list of @p columns' tuples of its rows, in order: one pass, where a pandas
+    group per host would cost a fleet seconds."""
+    out = {}
+    for host, *values in zip(frame.host, *(frame[c] for c in columns)):
+        out.setdefault(host, []).append(tuple(values))
+    return out
 
 
 def host_text(vals, missing, flags):
@@ -312,12 +339,10 @@ def host_lines(cv, first=()):
     """(host, text) for every host with something to say: the hosts of @p first, then the
     not_applicable lines (hosts whose only text is the same share one: "a, b and 3 more"),
     then the other hosts."""
-    per = {h: dict(zip(g.metric, g.value)) for h, g in cv.values.groupby("host", sort=True)} \
-        if len(cv.values) else {}
-    missing = dict(tuple(cv.unavailable.groupby("host", sort=True))) \
-        if len(cv.unavailable) else {}
-    flags = {h: dict(zip(g.flag, g.rows)) for h, g in cv.flagged.groupby("host", sort=True)} \
-        if cv.flagged is not None and len(cv.flagged) else {}
+    per = {h: dict(pairs) for h, pairs in _by_host(cv.values, ("metric", "value")).items()}
+    missing = _by_host(cv.unavailable, ("group", "events", "note"))
+    flags = {h: dict(pairs) for h, pairs in _by_host(cv.flagged, ("flag", "rows")).items()} \
+        if cv.flagged is not None else {}
     hosts = sorted(set(per) | set(missing) | set(flags))
     hosts = [h for h in first if h in hosts] + [h for h in hosts if h not in set(first)]
     lead, shared, rest = [], {}, []
@@ -341,9 +366,9 @@ def host_table(cv):
     """One row per host with figures or groups not counted: the figures as columns, and what it
     cannot count."""
     lines, types = {}, {}
-    for host, g in cv.unavailable.groupby("host") if len(cv.unavailable) else ():
-        lines[host] = _not_applicable(g).removeprefix("not_applicable: ")
-        types[host] = g["type"].iloc[0]
+    for host, rows in _by_host(cv.unavailable, ("group", "events", "note", "type")).items():
+        lines[host] = _not_applicable(r[:3] for r in rows).removeprefix("not_applicable: ")
+        types[host] = rows[0][3]
     if len(cv.values):
         wide = cv.values.pivot_table(index=["type", "host"], columns="metric", values="value")
         wide = wide.reindex(columns=[k for k in cv.catalogue if k in wide.columns])

@@ -78,9 +78,14 @@ def memory_available():
 
 
 def _bounded(path, name, dataset, budget):
-    """Checks that the table's rows fit in @p budget bytes (None: no bound known)."""
+    """Checks that the table's rows fit in @p budget bytes (None: no bound known): for
+    /counters, what _counter_frame keeps of each (its numbers, a code per text), else the row."""
     rows = dataset.shape[0] if dataset.shape else 0
-    need = rows * dataset.dtype.itemsize
+    if name == "counters":
+        kept = [dataset.dtype[c] for c in COUNTER_COLUMNS if c in (dataset.dtype.names or ())]
+        need = rows * sum(4 if t.kind in "SO" else t.itemsize for t in kept)
+    else:
+        need = rows * dataset.dtype.itemsize
     if budget is not None and need > budget:
         raise ResultsError(f"{path}: /{name} claims {rows} rows ({need / 2**30:.1f} GiB), more "
                            f"than this machine has free ({budget / 2**30:.1f} GiB): not read")
@@ -103,6 +108,70 @@ def _text_column(raw, decoded):
             text = decoded[value] = value.decode("utf-8", "replace")
         texts[i] = text
     return texts[where]
+
+
+# /counters holds a row per measurement and event, most of a fleet file's rows; the analysis
+# (counters.py) derives its figures from these events alone and lists the rows saying why an
+# event cannot be counted, so only those rows and the columns below are kept.
+COUNTER_EVENTS = ("cycles", "instructions", "llc_load_misses", "mc_read_bytes", "mc_write_bytes",
+                  "cpu_migrations", "context_switches")
+COUNTER_COLUMNS = ("rank", "measurement", "event", "group", "status", "value_scaled", "note")
+_COUNTER_KEYS = ("rank", "measurement", "event", "status")
+
+
+class _Codes:
+    """A text column as categorical codes built block by block: one str per distinct value,
+    decoded once (two byte strings decoding alike share their code)."""
+
+    def __init__(self):
+        self.code = {}
+        self.parts = []
+
+    def add(self, raw):
+        where, distinct = pd.factorize(raw)
+        codes = np.empty(len(distinct), dtype=np.int32)
+        for i, value in enumerate(distinct):
+            text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+            codes[i] = self.code.setdefault(text, len(self.code))
+        self.parts.append(codes[where])
+
+    def column(self):
+        codes = np.concatenate(self.parts) if self.parts else np.empty(0, dtype=np.int32)
+        return pd.Categorical.from_codes(codes, categories=list(self.code))
+
+
+def _counter_frame(dataset):
+    """/counters as the rows the analysis reads: those of COUNTER_EVENTS for a measurement and
+    those of status not_applicable, with COUNTER_COLUMNS only, text as categoricals. Read a block
+    at a time, each block filtered before the next is read: the table's other rows (at 10,000
+    hosts, tens of millions) are never held."""
+    names = dataset.dtype.names
+    if any(c not in names for c in _COUNTER_KEYS) or any(
+            dataset.dtype[c].kind != "S" for c in ("event", "status")):
+        return _frame(dataset, "counters")  # not the layout this reader filters: read it whole
+    fields = [c for c in COUNTER_COLUMNS if c in names]
+    texts = {f: _Codes() for f in fields if dataset.dtype[f].kind in "SO"}
+    numbers = {f: [] for f in fields if f not in texts}
+    wanted = np.array([e.encode() for e in COUNTER_EVENTS], dtype=dataset.dtype["event"])
+    rows = dataset.shape[0] if dataset.shape else 0
+    view = dataset.fields(fields)
+    for first in range(0, rows, BLOCK_ROWS):
+        block = view[first:first + BLOCK_ROWS]
+        keep = ((block["measurement"] >= 0) & np.isin(block["event"], wanted)) \
+            | (block["status"] == b"not_applicable")
+        block = block[keep]
+        for f, codes in texts.items():
+            codes.add(block[f])
+        for f, parts in numbers.items():
+            parts.append(block[f].copy())
+    columns = {}
+    for f in fields:
+        if f in texts:
+            columns[f] = texts[f].column()
+        else:
+            parts = numbers[f]
+            columns[f] = np.concatenate(parts) if parts else np.empty(0, dataset.dtype[f])
+    return pd.DataFrame(columns, copy=False)
 
 
 def _frame(dataset, name=None):
@@ -190,7 +259,7 @@ def _read_tables(path, f, budget):
             raise ResultsError(f"{path}: /{name} is not a table (a compound dataset)")
         meta[name] = table_meta(dataset)
         _bounded(path, name, dataset, budget)
-        tables[name] = _frame(dataset, name)
+        tables[name] = _counter_frame(dataset) if name == "counters" else _frame(dataset, name)
         budget = None if budget is None else budget - tables[name].memory_usage(deep=False).sum()
     for name, columns in REQUIRED_COLUMNS.items():
         absent = [c for c in columns if c not in tables[name].columns]

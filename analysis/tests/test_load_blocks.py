@@ -79,3 +79,28 @@ def test_latest_run_of_a_host_counts(tmp_path):
     both = load.load_fleet([str(old), str(new)], all_runs=True)
     assert len(both["latency"]) == len(fleet.files[0]["latency"]) * 2
     assert both["latency"].host.str.contains("@").all()
+
+
+@pytest.mark.parametrize("block", [7, 1 << 16])
+def test_counters_keep_what_the_analysis_reads(fleet_file, monkeypatch, block):
+    """/counters is filtered as it is read: the rows of the events counters.py derives figures
+    from and the not_applicable rows, whatever the blocks; what the analysis computes from them
+    equals what it computes from the whole table."""
+    import pandas as pd
+    from numaprobe_analysis import counters
+    monkeypatch.setattr(load, "BLOCK_ROWS", block)
+    got = load.read(str(fleet_file))["counters"]
+    rows = expected(fleet_file, "counters")
+    whole = pd.DataFrame({f: [v.decode() for v in rows[f]] if rows.dtype[f].kind == "S"
+                          else rows[f] for f in rows.dtype.names})
+    keep = (whole.measurement >= 0) & whole.event.isin(load.COUNTER_EVENTS) \
+        | (whole.status == "not_applicable")
+    assert 0 < len(got) == keep.sum() < len(whole)
+    assert list(got.columns) == list(load.COUNTER_COLUMNS)
+    pd.testing.assert_frame_equal(got.astype({c: object for c in got.columns if c not in
+                                              ("rank", "measurement", "value_scaled")}),
+                                  whole.loc[keep, got.columns].reset_index(drop=True))
+    pd.testing.assert_frame_equal(counters.events(got), counters.events(whole)[
+        [e for e in counters.events(whole).columns if e in load.COUNTER_EVENTS]])
+    got["host"], whole["host"] = got["rank"].astype(str), whole["rank"].astype(str)
+    pd.testing.assert_frame_equal(counters.not_counted(got), counters.not_counted(whole))

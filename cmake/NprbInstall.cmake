@@ -3,8 +3,10 @@
 #   bin/numaprobe, bin/numaprobe-report      the program and the analysis command
 #   libexec/numaprobe/numaprobe_analysis/    the analysis package, private to numaprobe-report
 #   share/numaprobe/configs/, jobs/          shipped configs (-c NAME) and job scripts
-#   share/doc/numaprobe/                     README, LICENSE, docs/*.md, jobs/README.md
-#   share/man/man1/numaprobe.1, numaprobe-report.1   from --help, by help2man at build time
+#   share/doc/numaprobe/                     README, LICENSE, docs/*.md, jobs/README.md, and
+#                                            Debian's copyright and changelog.Debian.gz
+#   share/man/man1/numaprobe.1.gz, numaprobe-report.1.gz   from --help, by help2man at build
+#                                            time, gzipped as Debian policy wants (man reads both)
 #   share/bash-completion/completions/       completion for both commands
 install(TARGETS numaprobe RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 
@@ -25,6 +27,24 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/jobs/" DESTINATION "${NPRB_DATADIR}/job
 install(FILES README.md LICENSE docs/ANALYSIS.md docs/CONFIG.md docs/SCHEMA.md
               docs/report.schema.json docs/summary.schema.json
         DESTINATION "${NPRB_DOCDIR}")
+
+# Debian policy: a machine-readable copyright beside the docs, and a changelog, gzipped without
+# a name or time stamp so that two builds of one tree give the same bytes. The maintainer goes
+# into it and into the package: a site building its own .deb names itself.
+set(NPRB_PACKAGE_MAINTAINER "numaprobe maintainers <numaprobe@users.noreply.github.com>"
+    CACHE STRING "Maintainer of the .deb and .rpm (Name <address>)")
+string(TIMESTAMP NPRB_CHANGELOG_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
+configure_file("${PROJECT_SOURCE_DIR}/packaging/changelog.in"
+               "${PROJECT_BINARY_DIR}/installed/changelog.Debian" @ONLY)
+find_program(NPRB_GZIP gzip REQUIRED)
+add_custom_command(OUTPUT "${PROJECT_BINARY_DIR}/installed/changelog.Debian.gz"
+  COMMAND "${NPRB_GZIP}" -9nkf "${PROJECT_BINARY_DIR}/installed/changelog.Debian"
+  DEPENDS "${PROJECT_BINARY_DIR}/installed/changelog.Debian" VERBATIM)
+add_custom_target(debian_changelog ALL
+                  DEPENDS "${PROJECT_BINARY_DIR}/installed/changelog.Debian.gz")
+install(FILES packaging/copyright "${PROJECT_BINARY_DIR}/installed/changelog.Debian.gz"
+        DESTINATION "${NPRB_DOCDIR}")
+
 install(FILES packaging/completions/numaprobe packaging/completions/numaprobe-report
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
 
@@ -62,8 +82,14 @@ if(NPRB_HELP2MAN)
   else()
     message(STATUS "${NPRB_PYTHON} lacks h5py, pandas or matplotlib: no numaprobe-report.1")
   endif()
-  add_custom_target(manpages ALL DEPENDS ${_pages})
-  install(FILES ${_pages} DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
+  set(_gz)
+  foreach(_page IN LISTS _pages)
+    add_custom_command(OUTPUT "${_page}.gz" COMMAND "${NPRB_GZIP}" -9nkf "${_page}"
+                       DEPENDS "${_page}" VERBATIM)
+    list(APPEND _gz "${_page}.gz")
+  endforeach()
+  add_custom_target(manpages ALL DEPENDS ${_pages} ${_gz})
+  install(FILES ${_gz} DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
 else()
   message(STATUS "help2man not found: no man pages (Debian: apt-get install help2man)")
 endif()

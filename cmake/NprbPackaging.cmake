@@ -40,19 +40,24 @@ list(JOIN _rpm_recommends ", " _rpm_recommends)
 
 set(CPACK_PACKAGE_NAME numaprobe)
 set(CPACK_PACKAGE_VENDOR "the numaprobe authors")
-set(CPACK_PACKAGE_CONTACT "numaprobe maintainers <numaprobe@localhost>")
+set(CPACK_PACKAGE_CONTACT "${NPRB_PACKAGE_MAINTAINER}") # cmake/NprbInstall.cmake
+# Debian policy: a synopsis under 80 characters, description lines under 80.
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-    "Fleet-wide NUMA memory benchmark: latency and bandwidth of every node of every host")
+    "fleet-wide NUMA memory benchmark: latency and bandwidth of every node")
 set(CPACK_PACKAGE_DESCRIPTION
-    "numaprobe measures how memory behaves on every host of a cluster in one MPI job (NUMA\
- latency and bandwidth matrices, cache curves, thread scaling, page placement verified) and\
- writes all results to one HDF5 file; numaprobe-report reads them.")
+    "numaprobe measures how memory behaves on every host of a cluster in one MPI\n\
+job (NUMA latency and bandwidth matrices, cache curves, thread scaling, page\n\
+placement verified) and writes all results to one HDF5 file; numaprobe-report\n\
+reads them and points out the hosts that fall out of line.")
 set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGE_FILE_NAME_DEFAULT ON)
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# A Debian revision makes the package non-native, as its changelog.Debian.gz says it is
+# (packaging/changelog.in writes the same version).
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_deb}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${_deb_recommends}")

@@ -22,8 +22,8 @@ for f in bin/numaprobe bin/numaprobe-report libexec/numaprobe/numaprobe_analysis
     share/numaprobe/configs/{default,quick,full,textbook}.yaml \
     share/numaprobe/jobs/{README.md,local.sh,slurm/numaprobe.sbatch,slurm/numaprobe-numa.sbatch} \
     share/numaprobe/jobs/{lsf/numaprobe.lsf,pbs/numaprobe.pbs,epilog/numaprobe-restore} \
-    share/doc/numaprobe/{README.md,LICENSE,SCHEMA.md,CONFIG.md,ANALYSIS.md} \
-    share/man/man1/{numaprobe,numaprobe-report}.1 \
+    share/doc/numaprobe/{README.md,LICENSE,SCHEMA.md,CONFIG.md,ANALYSIS.md,copyright} \
+    share/doc/numaprobe/changelog.Debian.gz share/man/man1/{numaprobe,numaprobe-report}.1.gz \
     share/bash-completion/completions/{numaprobe,numaprobe-report}; do
     [ -e "$p/$f" ] || fail "not installed: $f"
 done
@@ -59,10 +59,10 @@ out=$(NUMAPROBE="$p/bin/numaprobe" "$p/share/numaprobe/jobs/epilog/numaprobe-res
     fail "the installed epilog exited $?: $out"
 
 for page in numaprobe numaprobe-report; do
-    out=$(MANPAGER=cat MANWIDTH=100 man -l "$p/share/man/man1/$page.1" 2>&1) ||
-        fail "man -l $page.1 exited $?"
+    out=$(MANPAGER=cat MANWIDTH=100 man -l "$p/share/man/man1/$page.1.gz" 2>&1) ||
+        fail "man -l $page.1.gz exited $?"
     if ! grep -q "^NAME" <<<"$out" || ! grep -q -- "--help" <<<"$out"; then
-        fail "man -l $page.1: $out"
+        fail "man -l $page.1.gz: $out"
     fi
 done
 

@@ -37,6 +37,17 @@ for pkg in openmpi-bin python3 python3-h5py python3-pandas python3-matplotlib; d
     has_dep "$pkg" || fail "the .deb does not depend on $pkg"
 done
 
+# Debian policy, as lintian reads it: no errors. Its warnings are printed for the reader.
+if command -v lintian >/dev/null; then
+    lint=$(lintian --tag-display-limit 0 "$deb" 2>&1) || true
+    echo "lintian:"; echo "${lint:-  nothing}"
+    if grep -q "^E: " <<<"$lint"; then fail "lintian reports errors"; fi
+elif [ "${CI:-}" = true ]; then
+    fail "lintian is not installed (tests/deps/install.txt)"
+else
+    echo "lintian not installed: Debian policy not checked"
+fi
+
 trap 'dpkg -r numaprobe >/dev/null 2>&1 || true' EXIT
 dpkg -i "$deb" || { echo "FAIL: dpkg -i exited $?"; exit 1; }
 # Every library numaprobe links directly comes from a package the .deb depends on.
@@ -65,7 +76,7 @@ cd "$work"
 /usr/bin/numaprobe-report --version || fail "numaprobe-report --version exited $?"
 /usr/bin/numaprobe-report --no-report "$work/deb.h5" >report.log 2>&1 ||
     { cat report.log; fail "numaprobe-report exited $?"; }
-MANPAGER="cat" man -l /usr/share/man/man1/numaprobe.1 >/dev/null 2>&1 || fail "man -l numaprobe.1"
+MANPAGER="cat" man -l /usr/share/man/man1/numaprobe.1.gz >/dev/null 2>&1 || fail "man -l numaprobe.1.gz"
 
 dpkg -r numaprobe || fail "dpkg -r exited $?"
 for f in /usr/bin/numaprobe /usr/bin/numaprobe-report /usr/libexec/numaprobe /usr/share/numaprobe; do

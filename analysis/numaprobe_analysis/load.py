@@ -27,9 +27,10 @@ OPTIONAL_TABLES = ("cache_levels", "numastat", "loaded_latency", "balancing", "c
 ADDED_COLUMNS = {
     "hosts": {"restored": ""},
     "numa_nodes": {"free_bytes": 0},
-    "latency": {"pages_unreported": 0, "cpus": "", "flags": ""},
+    "latency": {"pages_unreported": 0, "cpus": "", "flags": "", "passes": 1, "pass_values": "",
+                "uncertainty_pct": None},
     "bandwidth": {"pages_unreported": 0, "cpus": "", "flags": "", "mc_bytes": None,
-                  "mc_bus_ratio": None},
+                  "mc_bus_ratio": None, "passes": 1, "pass_values": "", "uncertainty_pct": None},
     "loaded_latency": {"pages_unreported": 0, "cpus": "", "flags": ""},
     "balancing": {"pages_unreported": 0, "numa_hint_faults": -1, "numa_pages_migrated": -1},
 }

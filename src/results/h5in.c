@@ -16,6 +16,7 @@ struct nprb_h5in {
     int minor; /* the file's schema minor version once its attributes were read; -1 unknown */
     hid_t datasets[NPRB_N_TABLES]; /* 0: not opened (yet) */
     hid_t mem_types[NPRB_N_TABLES];
+    bool partial[NPRB_N_TABLES]; /* the file's table lacks columns (an older minor's) */
 };
 
 int nprb_h5in_open(struct nprb_h5in **out, const char *path, char *err, size_t errlen)
@@ -210,15 +211,19 @@ static bool added_after(int minor, const struct nprb_table_desc *d, const struct
 
 /* Every column of the descriptor present with its type (but for those added after the file's
  * minor version); reports each one that is not. */
-static int compare_columns(const struct nprb_h5in *in, hid_t type, const struct nprb_table_desc *d,
+static int compare_columns(struct nprb_h5in *in, enum nprb_table_id table, hid_t type,
                            nprb_h5in_problem_fn fn, void *ctx)
 {
+    const struct nprb_table_desc *d = nprb_table_desc(table);
     int bad = members_inside(type, d, fn, ctx);
+    in->partial[table] = false;
     for (size_t i = 0; i < d->field_count; i++) {
         const struct nprb_field *f = &d->fields[i];
         int idx = H5Tget_member_index(type, f->name);
-        if (idx < 0 && added_after(in->minor, d, f))
+        if (idx < 0 && added_after(in->minor, d, f)) {
+            in->partial[table] = true;
             continue;
+        }
         if (idx < 0) {
             problem(fn, ctx, "/%s: column %s missing", d->name, f->name);
             bad++;
@@ -295,7 +300,7 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
         problem(fn, ctx, "/%s is not a table of rows (an HDF5 compound dataset)", d->name);
         bad++;
     } else {
-        bad += compare_columns(in, type, d, fn, ctx);
+        bad += compare_columns(in, table, type, fn, ctx);
     }
     if (ndims != 1 || H5Sget_simple_extent_dims(space, &dims, NULL) < 0) {
         problem(fn, ctx, "/%s has %d dimensions, expected 1 (one row per entry)", d->name, ndims);
@@ -344,8 +349,10 @@ int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start,
     hid_t space = H5Dget_space(ds);
     hid_t mem = H5Screate_simple(1, &n, NULL);
     herr_t rc = H5Sselect_hyperslab(space, H5S_SELECT_SET, &first, NULL, &n, NULL);
-    /* Columns an older file lacks are left as they are by the conversion: 0, empty text. */
-    memset(rows, 0, count * nprb_table_desc(table)->row_bytes);
+    /* Columns an older file lacks are left as they are by the conversion: 0, empty text. A
+     * complete table's rows are all written, so a fleet's millions are not cleared first. */
+    if (in->partial[table])
+        memset(rows, 0, count * nprb_table_desc(table)->row_bytes);
     if (rc >= 0)
         rc = H5Dread(ds, in->mem_types[table], mem, space, H5P_DEFAULT, rows);
     H5Sclose(mem);
@@ -354,11 +361,12 @@ int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start,
         return -1;
     /* The writer always terminates text; a damaged file may not, and the readers use C strings. */
     const struct nprb_table_desc *d = nprb_table_desc(table);
-    for (size_t r = 0; r < count; r++) {
-        unsigned char *row = (unsigned char *)rows + r * d->row_bytes;
-        for (size_t f = 0; f < d->field_count; f++)
-            if (d->fields[f].kind == NPRB_FIELD_STR)
-                row[d->fields[f].offset + d->fields[f].size - 1] = '\0';
+    for (size_t f = 0; f < d->field_count; f++) {
+        if (d->fields[f].kind != NPRB_FIELD_STR)
+            continue;
+        unsigned char *last = (unsigned char *)rows + d->fields[f].offset + d->fields[f].size - 1;
+        for (size_t r = 0; r < count; r++)
+            last[r * d->row_bytes] = '\0';
     }
     return 0;
 }

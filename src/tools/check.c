@@ -43,6 +43,17 @@ struct checker {
     size_t host_rows;
     size_t *topo_rows[2]; /* /numa_nodes and /distances rows per host row */
     struct nprb_check_keys measured;
+    /* The last measurement looked up in measured, and whether it was there: a measurement's
+     * counter and placement rows follow each other, so most lookups repeat the previous one. */
+    struct {
+        bool valid, found;
+        int32_t rank, measurement;
+    } last;
+    struct {
+        bool valid;
+        int32_t rank;
+        long index;
+    } last_host; /* the last rank host_of() found, and its /hosts row (-1: none) */
 };
 
 static void say(struct checker *c, int area, bool warning, const char *fmt, ...)
@@ -394,7 +405,13 @@ static void check_row(struct checker *c, const struct nprb_row_rules *v, const u
                       size_t i, struct nprb_check_keys *placed)
 {
     int32_t rank = nprb_row_i32(row, v->rank);
-    long host = c->hosts_read ? host_of(c, rank) : 0;
+    /* A rank's rows follow each other: its host is looked up once for the run of them. */
+    if (!c->last_host.valid || c->last_host.rank != rank) {
+        c->last_host.index = c->hosts_read ? host_of(c, rank) : 0;
+        c->last_host.rank = rank;
+        c->last_host.valid = true;
+    }
+    long host = c->last_host.index;
     if (c->checkpoint && rank != c->checkpoint_rank)
         PROBLEM(c, v->id, "/%s row %zu: rank %" PRId32 " in the checkpoint of rank %" PRId64,
                 v->desc->name, i, rank, c->checkpoint_rank);
@@ -411,7 +428,13 @@ static void check_row(struct checker *c, const struct nprb_row_rules *v, const u
     if (describes_measurement(v->id)) {
         if (v->id == NPRB_TABLE_COUNTERS && key.measurement == -1)
             return;
-        if (nprb_check_keys_find(&c->measured, key.rank, key.measurement) == NULL)
+        if (!c->last.valid || c->last.rank != key.rank || c->last.measurement != key.measurement) {
+            c->last.found = nprb_check_keys_find(&c->measured, key.rank, key.measurement) != NULL;
+            c->last.rank = key.rank;
+            c->last.measurement = key.measurement;
+            c->last.valid = true;
+        }
+        if (!c->last.found)
             PROBLEM(c, v->id,
                     "/%s row %zu: rank %" PRId32 " measurement %" PRId32
                     " matches no measurement row",

@@ -23,6 +23,8 @@ struct nprb_row_rules {
     const struct nprb_field *headline[8]; /**< finite, not negative in an ok row */
     const struct nprb_field *ordered[6];  /**< non-decreasing in an ok row */
     const char *unknown; /**< a column a rule names that the descriptor lacks (a bug) */
+    const struct nprb_field *fractions[8]; /**< in [0, 1] where not NaN (`*_frac`, `frac_*`) */
+    size_t fraction_count;
 };
 
 /** Receives one finding about a row, as a sentence ("/latency row 3: ..."). */

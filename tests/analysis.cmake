@@ -39,15 +39,17 @@ nprb_add_script_test(analysis.fleet LABELS analysis TIMEOUT 600
   COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider ${NPRB_PYTESTS}
           --ignore=${NPRB_PYTESTS}/test_report.py --ignore=${NPRB_PYTESTS}/test_render.py
           --ignore=${NPRB_PYTESTS}/test_scale.py --ignore=${NPRB_PYTESTS}/test_gates.py
-          ${NPRB_NIGHTLY_IGNORE})
+          --ignore=${NPRB_PYTESTS}/test_node_types.py ${NPRB_NIGHTLY_IGNORE})
 # Minutes of pytest (411 s on the idle 2-core VM): started early (COST), not last.
 set_tests_properties(analysis.fleet PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}" COST 500)
 
 # Gates that fail safe (a reference that cannot be evaluated, PyYAML missing, a defect of the
 # command: exit 2 in one line, never a pass or a traceback) and the report's closing verdict
-# line and capped outlier sentences.
+# line and capped outlier sentences; node types a site can act on (degraded members, hosts
+# judged node by node, the reference type, hosts the gate could not judge).
 nprb_add_script_test(analysis.gates LABELS analysis TIMEOUT 600
-  COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider ${NPRB_PYTESTS}/test_gates.py)
+  COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider ${NPRB_PYTESTS}/test_gates.py
+          ${NPRB_PYTESTS}/test_node_types.py)
 set_tests_properties(analysis.gates PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")
 
 # A fleet over time: history and drift on synthetic histories, openmetrics checked by

@@ -22,7 +22,7 @@ from .load import ResultsError, load_fleet
 from .options import PERCENT, number, tolerance
 from .outliers import OutlierRule
 from .runs import MixedConfigs, refuse_mixed
-from .summary import still_changed_hosts
+from .summary import BadReference, reference_type, still_changed_hosts
 from .plots import render_all
 from .tables import hosts_table, local_table
 from .topology import first_rank_rows, numactl_lines
@@ -31,8 +31,9 @@ from .version import version_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_TEXT = ("Exit status: 0 nothing found; 1 findings, and only findings (compare: a "
-             "regression; report: an outlier host or a host a killed run left with a setting "
-             "still changed, only with --fail-on-outliers); 2 cannot judge: unreadable file, "
+             "regression; report: an outlier host, a degraded host or a host a killed run left "
+             "with a setting still changed, only with --fail-on-outliers); 2 cannot judge: "
+             "hosts not judged (--fail-on-outliers), unreadable file, "
              "unsupported schema, runs of different measurement configs, compare with no host "
              "(or too few) matched, a reference that cannot be evaluated, usage error, "
              "unwritable output or an internal error.")
@@ -100,48 +101,70 @@ def cmd_report(args):
     for line in fleet.notes:
         print(f"note: {line}")
     v = view(fleet, _rule(args))
+    try:
+        reference = reference_type(v, args.reference_type)
+    except BadReference as e:
+        raise cmp.UnusableInput(str(e)) from None
     plots = None
     if not args.no_report:
         outdir = args.output or default_outdir(args.files[0])
         plots = render_all(v, outdir)
-        html_path = report.write_all(v, plots, outdir)
-    sys.stdout.write(report.text(v, plots))
+        html_path = report.write_all(v, plots, outdir, reference)
+    sys.stdout.write(report.text(v, plots, reference))
     if plots is not None:
         print(f"\nReport: {html_path} (also report.md, *.csv, *.png, *.svg in {outdir})")
     # A host still running with a setting a killed run changed measures unlike its peers, now
-    # and later: the gate cannot judge it, so it fails as an outlier host does.
-    findings = len(v.outliers) or still_changed_hosts(v)
+    # and later: the gate cannot judge it, so it fails as an outlier host does; and so does a
+    # host short of its type's hardware.
+    findings = len(v.outliers) or still_changed_hosts(v) or len(v.degraded)
     status = EXIT_FINDINGS if args.fail_on_outliers and findings else EXIT_OK
+    unjudged = not_judged_hosts(v)
+    # A gate must not pass what it could not judge: hosts of a type too small for the outlier
+    # rule were never compared with peers. Their input (more hosts, --min-hosts) must change.
+    if args.fail_on_outliers and unjudged:
+        status = EXIT_BAD_INPUT
+        shown = ", ".join(unjudged[:10]) + (", ..." if len(unjudged) > 10 else "")
+        print(f"numaprobe-report: not judged: {len(unjudged)} host(s) in node types too small "
+              f"to judge (fewer than --min-hosts {v.rule.min_hosts} hosts): {shown}",
+              file=sys.stderr)
     if args.json:
         from .summary import comparison_frame, drift_frame
-        comparison, ref = comparison_frame(v)
+        comparison, ref = comparison_frame(v, reference)
         write_json(report_doc(v, fleet.runs, comparison, ref, drift_frame(v), status),
                    args.json)
     print(verdict_line(v, status, args.fail_on_outliers))
     return status
 
 
+def not_judged_hosts(v):
+    """The hosts in node types too small for the outlier rule, by name."""
+    small = {t for t, _ in v.too_small}
+    return sorted(v.hosts.host[v.hosts.type.isin(small)])
+
+
 def verdict_line(v, status, gate):
     """The report's last line on stdout: what was found and what the exit status means, where
     a reader (or a job's log tail) looks first."""
     hosts = v.hosts
-    small = {t for t, _ in v.too_small}
-    not_judged = int(hosts.type.isin(small).sum())
-    # No analysis judges a host degraded yet; the nearest verdict that exists is a host whose
-    # run did not end ok (failed, hung), so that is what is counted.
-    degraded = int((hosts.status.astype(str) != "ok").sum()) if "status" in hosts else 0
+    not_judged = len(not_judged_hosts(v))
+    # Degraded: members short of their type's hardware (nodetypes.py); failed: hosts whose run
+    # did not end ok (failed, hung), whose figures are partial.
+    degraded = len(v.degraded) if v.degraded is not None else 0
+    failed = int((hosts.status.astype(str) != "ok").sum()) if "status" in hosts else 0
     noisy = report.noisy_frame(v)
     still = still_changed_hosts(v)
     parts = [f"{len(hosts)} host(s)", f"{len(v.types)} node type(s)",
              f"{v.outliers.host.nunique()} outlier host(s)", f"{degraded} degraded",
-             f"{len(noisy)} noisy figure(s)"]
+             f"{failed} failed", f"{len(noisy)} noisy figure(s)"]
     if not_judged:
         parts.append(f"{not_judged} host(s) not judged (node type too small)")
     if still:
         parts.append(f"{still} host(s) with a setting not restored")
-    if status == EXIT_FINDINGS:
+    if status == EXIT_BAD_INPUT:
+        meaning = "not judged (--fail-on-outliers: hosts in node types too small to judge)"
+    elif status == EXIT_FINDINGS:
         meaning = "findings (--fail-on-outliers)"
-    elif len(v.outliers) or still:
+    elif len(v.outliers) or still or degraded:
         meaning = "findings reported, not failed on (without --fail-on-outliers)"
     else:
         meaning = "nothing found"
@@ -303,8 +326,14 @@ def parser_for(command):
                    help="report directory (default: FIRST_FILE without .h5, plus -report)")
     p.add_argument("--no-report", action="store_true", help="print the tables only")
     p.add_argument("--fail-on-outliers", action="store_true",
-                   help="exit 1 when an outlier host is found, or a host that a killed "
-                        "run left with a system setting changed and not put back")
+                   help="exit 1 when an outlier host is found, a degraded host (short of its "
+                        "node type's memory, cores, NUMA nodes or DIMMs), or a host that a "
+                        "killed run left with a system setting changed and not put back; exit "
+                        "2 when hosts sit in node types too small to judge")
+    p.add_argument("--reference-type", metavar="LABEL",
+                   help="the node type the comparison's ratios are taken against (its label, "
+                        "node_type or fingerprint; default: the largest type); never a type "
+                        "below --min-hosts")
     p.add_argument("--json", metavar="FILE", help="also write the verdicts (node types, "
                    "hosts, outliers, node-type comparison) as JSON (docs/report.schema.json)")
     _runs_options(p)

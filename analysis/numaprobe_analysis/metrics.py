@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .nodetypes import assign_types, node_rows
+
 
 @dataclass(frozen=True)
 class Metric:
@@ -31,7 +33,7 @@ def ok_rows(frame, **where):
 
 
 def hosts_frame(fleet):
-    """One row per host: its node type (fingerprint and label) and hardware."""
+    """One row per host: its node type (type_key and label, nodetypes.py) and hardware."""
     hosts = fleet["hosts"].sort_values(["file", "rank"])
     cols = ["host", "fingerprint", "node_type", "cpu_model", "packages", "numa_nodes", "cores",
             "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel", "thp_mode",
@@ -42,11 +44,9 @@ def hosts_frame(fleet):
     per_host["ranks"] = hosts.groupby("host", sort=True).size().values
     if "restored" in hosts.columns:
         per_host["restored"] = restored_texts(hosts).reindex(per_host.host).fillna("").values
-    # The human label names the type; where two fingerprints share a label, the fingerprint
-    # tells them apart.
-    labels = per_host.groupby("node_type")["fingerprint"].nunique()
-    per_host["type"] = [lbl if labels[lbl] == 1 else f"{lbl} [{fp[:6]}]"
-                        for lbl, fp in zip(per_host.node_type, per_host.fingerprint)]
+    # The type is the hardware the host is meant to have, not its fingerprint (which hashes
+    # memory): a host that lost a DIMM stays in its type, as a degraded member (nodetypes.py).
+    assign_types(per_host, node_rows(fleet))
     # Runs of different measurement configs (--allow-mixed-configs) never share a type.
     if "config" in per_host.columns and per_host.config.nunique() > 1:
         per_host["type"] = [f"{t} (config {c[:6]})" for t, c in zip(per_host.type,
@@ -65,11 +65,12 @@ def restored_texts(hosts):
 
 def node_types_frame(hosts):
     """One row per node type: label, fingerprint, how many hosts, what hardware."""
-    agg = {"fingerprint": "first", "host": "count"}
+    agg = {"type_key": "first", "fingerprint": "first", "host": "count"}
     for c in ("cpu_model", "packages", "numa_nodes", "cores", "memory_bytes", "l1d_bytes",
               "l2_bytes", "l3_bytes"):
         if c in hosts.columns:
-            agg[c] = "first"
+            # Memory is no part of the type: its usual amount, whatever a degraded host has.
+            agg[c] = "median" if c == "memory_bytes" else "max" if c == "cores" else "first"
     types = hosts.groupby("type").agg(agg).rename(columns={"host": "hosts"}).reset_index()
     if "memory_bytes" in types:
         types["memory_GiB"] = (types.pop("memory_bytes") / 2**30).round(1)

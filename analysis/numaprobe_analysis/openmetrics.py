@@ -40,6 +40,12 @@ FAMILIES = (
      "1 when the host is an outlier of its node type on any headline metric, else 0"),
     ("numaprobe_outlier", "gauge",
      "1 for each headline metric on which the host is an outlier within its node type"),
+    ("numaprobe_node_outlier", "gauge",
+     "1 for each NUMA node (node N) or remote pair class (CLASS pairs) of the host that is an "
+     "outlier on a headline metric against the same node or class of its node type"),
+    ("numaprobe_host_degraded", "gauge",
+     "1 when the host falls short of its node type's hardware (memory on a node, cores, NUMA "
+     "nodes, DIMMs; reason says what), else 0"),
     ("numaprobe_host_noisy_figures", "gauge",
      f"Headline figures of the host whose spread is above {NOISY_PCT:g}% (shown, not judged)"),
     ("numaprobe_noisy", "gauge",
@@ -145,10 +151,22 @@ def _verdicts(v, out, base):
             "numaprobe_host_outlier", base(host), int(host in outliers)))
         out[host]["numaprobe_host_noisy_figures"].append(_sample(
             "numaprobe_host_noisy_figures", base(host), int(counts.get(host, 0))))
-    for r in v.outliers.itertuples(index=False):
+    reasons = dict(zip(v.degraded.host, v.degraded.reason)) if v.degraded is not None else {}
+    for host in out:
+        out[host]["numaprobe_host_degraded"].append(_sample(
+            "numaprobe_host_degraded", {**base(host), "reason": reasons.get(host, "")},
+            int(host in reasons)))
+    # One sample per host and metric (a host flagged as a whole and on a node is one outlier
+    # on that metric); the node rows have their own family.
+    whole = v.outliers.drop_duplicates(["host", "key"])
+    for r in whole.itertuples(index=False):
         if r.host in out:
             out[r.host]["numaprobe_outlier"].append(_sample(
                 "numaprobe_outlier", {**base(r.host), "metric": r.key}, 1))
+    for r in v.outliers[v.outliers.node != ""].itertuples(index=False):
+        if r.host in out:
+            out[r.host]["numaprobe_node_outlier"].append(_sample(
+                "numaprobe_node_outlier", {**base(r.host), "metric": r.key, "node": r.node}, 1))
     for r in noisy.itertuples(index=False):
         if r.host in out:
             out[r.host]["numaprobe_noisy"].append(_sample(

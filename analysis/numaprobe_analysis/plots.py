@@ -277,7 +277,8 @@ def host_strips(v):
     cols = min(3, len(metrics))
     nrows = (len(metrics) + cols - 1) // cols
     fig, axes = plt.subplots(nrows, cols, figsize=(5 * cols, 3.6 * nrows), squeeze=False)
-    flagged = set(zip(v.outliers.host, v.outliers.key))
+    whole = v.outliers[v.outliers.node == ""] if "node" in v.outliers else v.outliers
+    flagged = set(zip(whole.host, whole.key))  # a node's row: its host's dot is not off
     types = v.type_names()
     rng = np.random.default_rng(0)  # fixed jitter: the same data draws the same picture
     for ax, key in zip(axes.flat, metrics):

@@ -78,7 +78,10 @@ def comparison_title(v, ref):
     if is_host_report(v):
         return (f"Host figures: {v.type_names()[0]} (medians over the host's ranks and node "
                 f"pairs; % of peak: of one NUMA node's share of peak_gbs)")
-    ratio = f"X / ref: ratio to {ref}; " if len(v.types) > 1 else ""
+    ratio = ""
+    if len(v.types) > 1:
+        ratio = (f"X / ref: ratio to {ref}; " if ref is not None else
+                 f"no ratios: no node type has --min-hosts {v.rule.min_hosts} hosts; ")
     return (f"Node-type comparison (median over hosts; {ratio}% of peak: of one NUMA node's "
             f"share of peak_gbs)")
 
@@ -96,6 +99,8 @@ def tables(v, reference=None):
             outliers = outliers.iloc[outliers.deviation_pct.abs().argsort()[::-1]]
         out["outliers"] = ("Outlier hosts, with their config drift (worst first)",
                            outliers.reset_index(drop=True))
+    if v.degraded is not None and len(v.degraded):
+        out["degraded"] = (DEGRADED_TITLE, v.degraded)
     restored = restored_frame(v)
     if len(restored):
         out["restored"] = (RESTORED_TITLE, restored)
@@ -138,7 +143,9 @@ def tables(v, reference=None):
 
 # The tables after which the plots come: the answer (comparison, outliers, settings left
 # changed, drift) first.
-LEAD = ("comparison", "outliers", "restored", "drift")
+LEAD = ("comparison", "outliers", "degraded", "restored", "drift")
+DEGRADED_TITLE = ("Degraded hosts: short of their node type's hardware (memory, cores, NUMA "
+                  "nodes, DIMMs), judged with their type")
 RESTORED_TITLE = ("Settings left changed by a killed run (every job on these hosts ran with "
                   "them changed for an unknown time)")
 
@@ -160,6 +167,10 @@ def summary_line(v):
         n_counters = v.counters.outliers.host.nunique() if v.counters is not None else 0
         if n_counters:
             text += f" {n_counters} host(s) whose counters differ from their type's."
+    if v.degraded is not None and len(v.degraded):
+        text += (f" {len(v.degraded)} degraded host(s), short of their node type's hardware: "
+                 + ", ".join(v.degraded.host.head(5)) + (", ..." if len(v.degraded) > 5
+                                                          else "") + ".")
     if len(noisy):
         text += f" {len(noisy)} noisy figure(s) not judged."
     restored = restored_frame(v)
@@ -294,6 +305,13 @@ def text(v, plots=None, reference=None):
         frame, ref = comparison_frame(v, reference)
         parts.append(f"{comparison_title(v, ref)}\n" + display(frame).to_string(index=False))
         parts.append("Outliers\n" + "\n".join(judgement_lines(v)))
+        if v.degraded is not None and len(v.degraded):
+            shown = v.degraded.head(TABLE_ROWS)
+            more = (f"\n  ... and {len(v.degraded) - TABLE_ROWS} more host(s): degraded.csv in "
+                    f"the report directory" if len(v.degraded) > TABLE_ROWS else "")
+            parts.append(f"{DEGRADED_TITLE}\n" + "\n".join(
+                f"  {r.host} ({r.type}): {r.reason}" for r in shown.itertuples(index=False))
+                + more)
         restored = restored_lines(v)
         if restored:
             more = (f"\n  ... and {len(restored) - TABLE_ROWS} more host(s): restored.csv in "
@@ -408,7 +426,7 @@ def _data_uri(png):
 def write_html(v, tabs, plots, path):
     e = html.escape
     line, n_out = summary_line(v)
-    bad = n_out or still_changed_hosts(v)
+    bad = n_out or still_changed_hosts(v) or (v.degraded is not None and len(v.degraded))
     body = [f"<h1>{e(title(v))}</h1><p class=note>{e(_generated())}</p>",
             f"<p id=summary class={'bad' if bad else 'note'}>{e(line)}</p>"]
     if v.fleet.notes:

@@ -18,18 +18,34 @@ def is_host_report(v):
     return len(v.hosts) == 1
 
 
+class BadReference(ValueError):
+    """A --reference-type that names no node type, or one too small to judge."""
+
+
 def reference_type(v, wanted=None):
     """The type the ratios are taken against: @p wanted (its label, node_type or fingerprint),
-    else the first type of the report (types are sorted by label, as in node_types.csv)."""
+    else the largest type (the first by label among equals). Never a type too small to judge
+    (below --min-hosts): a lone host that lost a DIMM would make every ratio a comparison with
+    a broken machine. None where no type is large enough."""
     types = v.type_names()
+    small = {t for t, _ in v.too_small}
+    counts = v.hosts.groupby("type").host.nunique()
     if wanted:
         for t in types:
-            sel = v.hosts[v.hosts["type"] == t].iloc[0]
-            if wanted in (t, sel.node_type, sel.fingerprint):
+            sel = v.hosts[v.hosts["type"] == t]
+            if wanted in (t, *sel.node_type.astype(str), *sel.fingerprint.astype(str)):
+                if t in small:
+                    raise BadReference(
+                        f"--reference-type {wanted!r}: node type {t} has {counts.get(t, 0)} "
+                        f"host(s), fewer than --min-hosts {v.rule.min_hosts}: too small to "
+                        f"be the reference")
                 return t
-        raise ValueError(f"reference type {wanted!r}: no such node type (types: "
-                         f"{', '.join(types)})")
-    return types[0] if types else None
+        raise BadReference(f"--reference-type {wanted!r}: no such node type (types: "
+                              f"{', '.join(types)})")
+    judged = [t for t in types if t not in small]
+    if not judged:
+        return None
+    return max(judged, key=lambda t: (counts.get(t, 0), -types.index(t)))
 
 
 def node_peak_pct(v, key):
@@ -71,7 +87,7 @@ def comparison_frame(v, reference=None):
     cols = ["metric", "unit", "better"]
     for t in types:
         cols.append(t)
-        if len(types) > 1 and t != ref:
+        if ref is not None and len(types) > 1 and t != ref:
             cols.append(f"{t} / ref")
         if any(f"{t} % of peak" in r for r in rows):
             cols.append(f"{t} % of peak")
@@ -85,7 +101,7 @@ def _comparison_row(v, key, m, med, types, ref):
     for t in types:
         x = float(med.get((t, key), np.nan))
         row[t] = x
-        if len(types) > 1 and t != ref and m.unit != "%":  # no ratio of penalties
+        if ref is not None and len(types) > 1 and t != ref and m.unit != "%":  # no penalties
             r = float(med.get((ref, key), np.nan))
             row[f"{t} / ref"] = x / r if r and np.isfinite(r) else np.nan
         if peak:

@@ -14,7 +14,7 @@ import numpy as np
 from .version import VERSION
 
 SCHEMA_NAME = "numaprobe-report"
-SCHEMA_VERSION = "1.0.0"
+SCHEMA_VERSION = "1.1.0"
 
 
 def _clean(x):
@@ -50,15 +50,18 @@ def _base(command, runs, catalogue, exit_status):
                          "judged": m.judged} for k, m in catalogue.items()]}
 
 
-def _hosts(hosts, values):
+def _hosts(hosts, values, degraded):
     per = {h: {} for h in hosts.host}
     for r in values.itertuples(index=False):
         if r.host in per:
             per[r.host][r.metric] = r.value
+    reasons = dict(zip(degraded.host, degraded.reason)) if degraded is not None else {}
     out = []
     for r in hosts.itertuples(index=False):
         out.append(_clean({"host": r.host, "type": r.type, "fingerprint": r.fingerprint,
                            "node_type": r.node_type, "status": getattr(r, "status", "ok"),
+                           "degraded": r.host in reasons,
+                           "degraded_reason": reasons.get(r.host, ""),
                            "metrics": per[r.host]}))
     return out
 
@@ -67,9 +70,9 @@ def report_doc(v, runs, comparison, reference, drift, exit_status):
     doc = _base("report", runs, v.catalogue, exit_status)
     counts = v.hosts.groupby("type").host.nunique()
     doc["node_types"] = [_clean({"type": r.type, "node_type": r.node_type if hasattr(
-        r, "node_type") else r.type, "fingerprint": r.fingerprint, "hosts": counts.get(r.type, 0)})
-        for r in v.types.itertuples(index=False)]
-    doc["hosts"] = _hosts(v.hosts, v.values)
+        r, "node_type") else r.type, "fingerprint": r.fingerprint, "type_key": r.type_key,
+        "hosts": counts.get(r.type, 0)}) for r in v.types.itertuples(index=False)]
+    doc["hosts"] = _hosts(v.hosts, v.values, v.degraded)
     doc["type_medians"] = _records(v.summary.rename(columns={"key": "metric_key"}),
                                    ["type", "metric_key", "hosts", "median", "q25", "q75",
                                     "min", "max"])
@@ -86,8 +89,10 @@ def report_doc(v, runs, comparison, reference, drift, exit_status):
                                 "ratio_to_reference": ratio}))
     doc["comparison"] = {"reference_type": reference, "rows": rows}
     doc["outliers"] = _records(v.outliers.rename(columns={"key": "metric_key"}),
-                               ["type", "host", "metric_key", "metric", "unit", "value",
-                                "type_median", "deviation_pct", "robust_z", "verdict"])
+                               ["type", "host", "metric_key", "metric", "node", "unit",
+                                "value", "type_median", "deviation_pct", "robust_z",
+                                "verdict"])
+    doc["degraded"] = _records(v.degraded, ["type", "host", "reason"])
     doc["too_small"] = [{"type": t, "hosts": int(n)} for t, n in v.too_small]
     doc["config_drift"] = _records(drift, ["type", "host", "field", "value", "type_value"])
     return doc

@@ -155,3 +155,14 @@ def rename_host(path, old, new):
         rows["hostname"][rows["hostname"] == old.encode()] = new.encode()
     for table in tables:
         edit(path, table, change)
+
+
+def fail_host(path, host, error="cannot allocate 1 GiB on NUMA node 0"):
+    """@p host's run did not end ok: its /hosts status `failed` with an error, and the file's
+    counts of failed hosts as the collector writes them (`numaprobe check` compares them)."""
+    set_host(path, host, status="failed", error=error)
+    with h5py.File(path, "r+") as f:
+        failed = int(np.sum(f["hosts"]["status"] != b"ok"))
+        f.attrs["hosts_failed"] = np.int64(failed)
+        f.attrs["hosts_ok"] = np.int64(int(f.attrs["host_count"]) - failed)
+        f.attrs["complete"] = np.int64(0)

@@ -116,22 +116,25 @@ def test_report_ends_on_the_verdict(fleet):
     assert proc.returncode == 0, proc.stderr
     last = proc.stdout.strip().splitlines()[-1]
     assert last == ("verdict: 10 host(s), 2 node type(s), 1 outlier host(s), 0 degraded, "
-                    "0 noisy figure(s); exit 0: findings reported, not failed on (without "
-                    "--fail-on-outliers)"), last
+                    "0 failed, 0 noisy figure(s); exit 0: findings reported, not failed on "
+                    "(without --fail-on-outliers)"), last
     # Types of 5 hosts, 6 needed: nobody judged, and the line says so.
     last = run_report(fleet, "--no-report", "--min-hosts", "6").stdout.strip().splitlines()[-1]
     assert last == ("verdict: 10 host(s), 2 node type(s), 0 outlier host(s), 0 degraded, "
-                    "0 noisy figure(s), 10 host(s) not judged (node type too small); exit 0: "
-                    "nothing found"), last
+                    "0 failed, 0 noisy figure(s), 10 host(s) not judged (node type too small); "
+                    "exit 0: nothing found"), last
 
 
 def test_verdict_counts_and_gate(tmp_path):
     path = tmp_path / "f.h5"
     synthetic_fleet.write_fleet(str(path), 20, seed=3, factors={
         "icx07": {"bw_remote": 0.6}, "icx04": {"noise_bw_local": 0.3}})
+    # A run that did not end ok is failed, not degraded: degraded is a host short of its
+    # type's hardware (test_node_types.py).
+    fleet_edits.fail_host(str(path), "rome02")
     last = run_report(path, "--no-report").stdout.strip().splitlines()[-1]
     assert last.startswith("verdict: 20 host(s), 2 node type(s), 1 outlier host(s), "
-                           "0 degraded, 2 noisy figure(s); exit 0: "), last
+                           "0 degraded, 1 failed, 2 noisy figure(s); exit 0: "), last
     proc = run_report(path, "--no-report", "--fail-on-outliers")
     assert proc.returncode == 1
     assert proc.stdout.strip().splitlines()[-1].endswith("exit 1: findings "

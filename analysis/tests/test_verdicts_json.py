@@ -47,7 +47,7 @@ def test_report_json_validates_and_names_outliers(report_json):
 
 def test_broken_document_is_refused(report_json):
     doc, _ = report_json
-    for breaks in (lambda d: d.pop("outliers"), lambda d: d.update(exit_status=2),
+    for breaks in (lambda d: d.pop("outliers"), lambda d: d.update(exit_status=3),
                    lambda d: d["hosts"][0]["metrics"].update(latency_local_ns="fast")):
         bad = copy.deepcopy(doc)
         breaks(bad)

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Hosts judged node by node: a host's figure is a median over its NUMA nodes (and node pairs),
+and on a host of four nodes that median hides one node at 60%. So each node's local figures
+(read and triad bandwidth, latency) and each remote pair class's latency are judged against the
+same node, or class, of the host's type, by the outlier rule (outliers.py)."""
+
+import numpy as np
+import pandas as pd
+
+from .metrics import NOISY_PCT, ok_rows, row_spread_pct
+from .outliers import robust_z
+
+COLUMNS = ["type", "host", "metric", "node", "value", "key"]
+
+
+def _quiet(rows, value):
+    """The rows whose spread is not noisy: a noisy figure is shown, never judged."""
+    return rows[~(row_spread_pct(rows, value) > NOISY_PCT)] if len(rows) else rows
+
+
+def node_values(fleet, hosts):
+    """Long frame type, host, metric (key), node (`node N` or a pair class), value: per host
+    and NUMA node its local figures, per host and remote pair class its latency (medians over
+    the host's ranks and the pairs of that node or class)."""
+    parts = []
+    lat = _quiet(ok_rows(fleet["latency"], experiment="latency_matrix", mem_policy="bind"),
+                 "latency_ns_median")
+    if len(lat):
+        local = lat[lat.cpu_node == lat.mem_node]
+        med = local.groupby(["host", "cpu_node"]).latency_ns_median.median().reset_index()
+        parts.append(pd.DataFrame({"host": med.host, "metric": "latency_local_ns",
+                                   "node": "node " + med.cpu_node.astype(str),
+                                   "value": med.latency_ns_median}))
+        remote = lat[lat.cpu_node != lat.mem_node]
+        if "pair_class" in remote.columns and len(remote):
+            med = remote.groupby(["host", "pair_class"]).latency_ns_median.median().reset_index()
+            parts.append(pd.DataFrame({"host": med.host, "metric": "latency_remote_ns",
+                                       "node": med.pair_class.astype(str) + " pairs",
+                                       "value": med.latency_ns_median}))
+    bw = _quiet(ok_rows(fleet["bandwidth"], experiment="bandwidth_matrix", mem_policy="bind"),
+                "gbs_best")
+    if len(bw):
+        local = bw[bw.cpu_node == bw.mem_node]
+        med = local.groupby(["host", "kernel", "cpu_node"]).gbs_best.median().reset_index()
+        parts.append(pd.DataFrame({"host": med.host,
+                                   "metric": "bw_" + med.kernel.astype(str) + "_local_gbs",
+                                   "node": "node " + med.cpu_node.astype(str),
+                                   "value": med.gbs_best}))
+    if not parts:
+        return pd.DataFrame(columns=["type", "host", "metric", "node", "value"])
+    frame = pd.concat(parts, ignore_index=True)
+    frame = frame[frame.value.notna()].merge(hosts[["host", "type"]], on="host", how="left")
+    return frame[["type", "host", "metric", "node", "value"]]
+
+
+def node_outliers(values, catalogue, rule, too_small, host_outliers):
+    """The outlier rows (outliers.py's columns, with `node`) of each node and pair class judged
+    against the same node or class of its type's hosts. Where every node (or class) of a host
+    is off on a metric and the host is flagged on it as a whole, the whole-host row says it:
+    the node rows are left out."""
+    rows = []
+    for (typ, key, node), v in values.groupby(["type", "metric", "node"], sort=True):
+        m = catalogue.get(key)
+        if m is None or typ in too_small or len(v) < rule.min_hosts:
+            continue
+        x = v.value.to_numpy(dtype=float)
+        med = float(np.median(x))
+        z = robust_z(x)
+        dev = (x - med) / abs(med) * 100 if med != 0 else np.full(len(x), np.inf)
+        for host, xi, zi, di in zip(v.host, x, z, dev):
+            if abs(zi) > rule.z_limit and abs(di) > rule.pct_limit:
+                worse = (di > 0) == (m.better == "lower")
+                rows.append({"type": typ, "host": host, "metric": f"{m.label}, {node}",
+                             "node": node, "unit": m.unit, "value": xi, "type_median": med,
+                             "deviation_pct": di, "robust_z": zi,
+                             "verdict": "worse" if worse else "better", "key": key})
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    parts = values.groupby(["host", "metric"]).node.nunique()
+    flagged = frame.groupby(["host", "key"]).node.nunique()
+    whole = set(zip(host_outliers.host, host_outliers.key))
+    covered = [(h, k) in whole and n == parts.get((h, k), 0) for (h, k), n in flagged.items()]
+    drop = {hk for hk, c in zip(flagged.index, covered) if c}
+    return frame[[(h, k) not in drop for h, k in zip(frame.host, frame.key)]]

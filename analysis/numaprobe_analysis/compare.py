@@ -41,13 +41,15 @@ def compare(base_values, new_values, catalogue, threshold_pct=10.0, tolerances=N
 
 
 def host_changes(base_hosts, new_hosts):
-    """Hosts only in one file, and hosts whose node type (fingerprint) changed."""
+    """Hosts only in one file, and hosts whose node type changed (its type_key, nodetypes.py:
+    not its fingerprint, which changes with the memory a balloon or a lost DIMM takes away)."""
     b = base_hosts.set_index("host")
     n = new_hosts.set_index("host")
     notes = [f"{h}: only in the baseline" for h in sorted(set(b.index) - set(n.index))]
     notes += [f"{h}: only in the new file" for h in sorted(set(n.index) - set(b.index))]
+    key = "type_key" if "type_key" in b.columns and "type_key" in n.columns else "fingerprint"
     for h in sorted(set(b.index) & set(n.index)):
-        if b.at[h, "fingerprint"] != n.at[h, "fingerprint"]:
+        if b.at[h, key] != n.at[h, key]:
             notes.append(f"{h}: node type changed from {b.at[h, 'type']} "
                          f"({b.at[h, 'fingerprint']}) to {n.at[h, 'type']} "
                          f"({n.at[h, 'fingerprint']})")

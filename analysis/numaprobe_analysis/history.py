@@ -42,7 +42,7 @@ class DriftRule:
 @dataclass
 class History:
     runs: pd.DataFrame       # run_id, start_utc, path, config, hosts
-    values: pd.DataFrame     # run_id, start_utc, config, host, type, fingerprint, metric, value
+    values: pd.DataFrame     # run_id, start_utc, config, host, type, type_key, metric, value
     catalogue: dict
     hosts: pd.DataFrame      # run_id, start_utc, config, host, type, fingerprint, status
     notes: list = field(default_factory=list)
@@ -80,7 +80,10 @@ def load_history(paths, allow_mixed=False):
         catalogue.update(cat)
         tag = {"run_id": run.run_id, "start_utc": run.start_utc, "config": run.fingerprint}
         hosts = hosts.assign(**tag)
-        values = values.merge(hosts[["host", "fingerprint"]], on="host", how="left")
+        # A host's own history is its runs of the same node type (type_key, nodetypes.py), not
+        # of the same fingerprint: a lost DIMM changes the fingerprint, and that is the run the
+        # host's own history must judge.
+        values = values.merge(hosts[["host", "type_key"]], on="host", how="left")
         frames.append(values.assign(**tag))
         host_rows.append(hosts[["run_id", "start_utc", "config", "host", "type", "fingerprint",
                                 "status"]])
@@ -145,7 +148,7 @@ def _judge_group(history, runs, rule):
         if now.empty:
             continue
         now = now.iloc[0]
-        prev = hist[(hist.run_id != now.run_id) & (hist.fingerprint == now.fingerprint)
+        prev = hist[(hist.run_id != now.run_id) & (hist.type_key == now.type_key)
                     & (hist.start_utc <= now.start_utc)].tail(rule.window)
         if len(prev) < rule.min_runs:
             continue

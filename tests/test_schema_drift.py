@@ -231,24 +231,24 @@ def test_run_results_names(schema, source_dir, tables):
 
 def test_tools_older_minor_drops(source_dir, since):
     """What tests/tools/h5inputs.py drops to make a file of an older minor: each column one that
-    minor lacks, 0.8.0's in MINOR_8_DROPS, 0.7.0's in MINOR_7_DROPS, and 0.4.0's besides in
-    OLDER_MINOR_DROPS."""
+    minor lacks, 0.9.0's in MINOR_9_DROPS, 0.8.0's in MINOR_8_DROPS, 0.7.0's in MINOR_7_DROPS,
+    and 0.4.0's besides in OLDER_MINOR_DROPS."""
     where = "tests/tools/h5inputs.py"
-    older, minor_7, minor_8 = literals(source_dir, where, "OLDER_MINOR_DROPS", "MINOR_7_DROPS",
-                                       "MINOR_8_DROPS")
+    older, minor_7, minor_8, minor_9 = literals(source_dir, where, "OLDER_MINOR_DROPS",
+                                                "MINOR_7_DROPS", "MINOR_8_DROPS", "MINOR_9_DROPS")
+    later = (("0.9.0", minor_9), ("0.8.0", minor_8), ("0.7.0", minor_7))
     wrong = []
     for name, drops in (("OLDER_MINOR_DROPS", older), ("MINOR_7_DROPS", minor_7),
-                        ("MINOR_8_DROPS", minor_8)):
+                        ("MINOR_8_DROPS", minor_8), ("MINOR_9_DROPS", minor_9)):
         for table, columns in drops.items():
             for column in columns:
-                want = ("0.8.0" if column in minor_8.get(table, ()) else
-                        "0.7.0" if column in minor_7.get(table, ()) else "0.4.0")
+                want = next((v for v, d in later if column in d.get(table, ())), "0.4.0")
                 if since.get((table, column)) != want:
                     wrong.append(f"{where} {name}: /{table}.{column} is not a column schema "
                                  f"{want} added (numaprobe --schema: {since.get((table, column))})")
     wrong += [f"{where}: OLDER_MINOR_DROPS keeps /{table}.{column}, which {version} added"
-              for version, later in (("0.7.0", minor_7), ("0.8.0", minor_8))
-              for table, columns in later.items() for column in columns
+              for version, drops in later
+              for table, columns in drops.items() for column in columns
               if column not in older.get(table, ())]
     assert_none(wrong)
 

@@ -57,7 +57,8 @@ SCHEMA = {
                "mem_policy:S16 pair_class:S16 slit:i4 size_bytes:u8 pattern:S16 slot_bytes:u8 "
                "tlb_window_bytes:u8 page_bytes:u8 threads:i4 samples:i4 accesses_per_sample:u8 "
                "latency_ns_min:f8 latency_ns_median:f8 latency_ns_p90:f8 latency_ns_p99:f8 "
-               "latency_ns_max:f8 huge_page_frac:f8 pages_on_target_frac:f8 pages_unreported:u8 cpus:S128 flags:S64 valid:i1 "
+               "latency_ns_max:f8 huge_page_frac:f8 pages_on_target_frac:f8 pages_unreported:u8 cpus:S128 flags:S64 "
+               "passes:i4 pass_values:S48 uncertainty_pct:f8 valid:i1 "
                "status:S16 note:S160",
     "bandwidth": "rank:i4 measurement:i4 hostname:S64 experiment:S24 cpu_node:i4 mem_node:i4 "
                  "mem_policy:S16 pair_class:S16 slit:i4 size_bytes:u8 kernel:S16 init_mode:S16 "
@@ -65,7 +66,7 @@ SCHEMA = {
                  "program_bytes:u8 bus_bytes:u8 gbs_best:f8 gbs_median:f8 gbs_worst:f8 "
                  "bus_gbs_best:f8 mc_bytes:f8 mc_bus_ratio:f8 huge_page_frac:f8 "
                  "pages_on_target_frac:f8 pages_unreported:u8 cpus:S128 flags:S64 "
-                 "threads_pinned_ok:i1 valid:i1 status:S16 note:S160",
+                 "passes:i4 pass_values:S48 uncertainty_pct:f8 threads_pinned_ok:i1 valid:i1 status:S16 note:S160",
     "placement": "rank:i4 measurement:i4 experiment:S24 node:i4 pages:u8",
     "cache_levels": "rank:i4 level:i4 hwloc_bytes:u8 measured_bytes:u8 latency_ns_below:f8 "
                     "agrees:i1 note:S160",

@@ -2,6 +2,7 @@
 /* The measurement behind every bandwidth experiment (the bandwidth engine): one plan item, one
  * /bandwidth row, laid out and judged by the experiment's rules; and the sweeps' stdout grid. */
 #include "experiments/experiment.h"
+#include "experiments/passes.h"
 #include "experiments/bandwidth_run.h"
 #include "host/omp_env.h"
 #include "results/report_grid.h"
@@ -27,6 +28,7 @@ static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx
 static enum nprb_status finish(struct nprb_context *ctx, struct nprb_bandwidth_row *row,
                                const char *status, enum nprb_status result)
 {
+    nprb_passes_first_bandwidth(row);
     return nprb_finish_row(ctx, NPRB_TABLE_BANDWIDTH, row, status, result);
 }
 

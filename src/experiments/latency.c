@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The measurement behind every latency experiment: one plan item, one /latency row. */
 #include "experiments/experiment.h"
+#include "experiments/passes.h"
 #include "experiments/latency_run.h"
 
 #include <errno.h>
@@ -25,6 +26,7 @@ static void fill_common(struct nprb_latency_row *row, struct nprb_context *ctx,
 static enum nprb_status finish(struct nprb_context *ctx, struct nprb_latency_row *row,
                                const char *status, enum nprb_status result)
 {
+    nprb_passes_first_latency(row);
     return nprb_finish_row(ctx, NPRB_TABLE_LATENCY, row, status, result);
 }
 

@@ -14,6 +14,7 @@ struct latency_matrix_config {
     uint64_t tlb_window_bytes;        /**< chain random within windows of this size; 0: whole set */
     int samples;                      /**< timed samples kept (one more is taken and discarded) */
     double sample_s;                  /**< minimum length of one sample */
+    int passes; /**< bound cells measured this often, the later passes at the end of the run */
 };
 
 #define OFF(field) offsetof(struct latency_matrix_config, field)
@@ -31,6 +32,9 @@ static const struct config_key keys[] = {
     {"samples", KEY_INT, OFF(samples), "21", 3, 100000, "timed samples kept per measurement"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "10ms", 0, 0,
      "minimum length of one sample (ns/us/ms/s)"},
+    {"passes", KEY_INT, OFF(passes), "2", 1, 5,
+     "times each bound cell is measured, the later passes at the end of the run: its "
+     "uncertainty then covers what changes over the run, not only within one burst"},
 };
 NPRB_CONFIG_SECTION(section, "latency_matrix", keys, struct latency_matrix_config);
 
@@ -41,6 +45,7 @@ static int plan(struct nprb_planner *p)
         return 0;
     struct nprb_plan_item item = {.experiment = &nprb_exp_latency_matrix,
                                   .policy = NPRB_MEM_BIND,
+                                  .passes = c->passes,
                                   .size_bytes = c->size_bytes,
                                   .threads = 1,
                                   .tlb_window_bytes = c->tlb_window_bytes,

@@ -36,6 +36,7 @@ static int cpu_node_items(struct nprb_planner *p, struct nprb_plan_item item, in
         if (nprb_plan_add(p, &item) != 0)
             return -1;
     }
+    item.passes = 1; /* the headline cells are the bound ones */
     for (int k = 0; k < policies->count; k++) {
         item.policy = policies->policy[k];
         item.mem_node = item.policy == NPRB_MEM_INTERLEAVE ? -1 : i;

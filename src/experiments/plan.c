@@ -80,7 +80,27 @@ int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
             return -1;
         }
     }
-    return 0;
+    /* The headline cells again, pass after pass, after everything else: apart in time from
+     * their first pass, so that their spread covers what changes over the run (a neighbour's
+     * traffic), not only what changes within one burst of repetitions. */
+    size_t firsts = plan->count;
+    for (int pass = 1;; pass++) {
+        bool more = false;
+        for (size_t i = 0; i < firsts; i++) {
+            struct nprb_plan_item again = plan->items[i];
+            if (again.passes <= pass || again.skip_reason[0] != '\0')
+                continue;
+            again.pass = pass;
+            again.origin = i;
+            more = true;
+            if (nprb_plan_add(&p, &again) != 0) {
+                nprb_plan_free(plan);
+                return -1;
+            }
+        }
+        if (!more)
+            return 0;
+    }
 }
 
 /* Adds node @p index's os index to the comma list @p buf unless it is there already. */
@@ -107,11 +127,14 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
     fprintf(out, "plan: %zu measurement(s)\n", plan->count);
     for (size_t first = 0, end; first < plan->count; first = end) {
         const struct nprb_experiment *exp = plan->items[first].experiment;
+        int pass = plan->items[first].pass;
         uint64_t lo = UINT64_MAX, hi = 0;
         char cpus[128] = "", mems[128] = "";
         const char *skip = NULL;
         size_t skipped = 0;
-        for (end = first; end < plan->count && plan->items[end].experiment == exp; end++) {
+        for (end = first; end < plan->count && plan->items[end].experiment == exp &&
+                          plan->items[end].pass == pass;
+             end++) {
             const struct nprb_plan_item *item = &plan->items[end];
             lo = item->size_bytes < lo ? item->size_bytes : lo;
             hi = item->size_bytes > hi ? item->size_bytes : hi;
@@ -126,9 +149,14 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
         char from[32], to[32];
         nprb_format_size(lo, from, sizeof from);
         nprb_format_size(hi, to, sizeof to);
-        fprintf(out, "  %-17s %4zu  size %s%s%s  CPU nodes %s  memory nodes %s",
-                nprb_experiment_name(exp), end - first, from, lo == hi ? "" : " to ",
-                lo == hi ? "" : to, cpus[0] ? cpus : "-", mems[0] ? mems : "-");
+        char name[48];
+        if (pass > 0)
+            snprintf(name, sizeof name, "%s pass %d", nprb_experiment_name(exp), pass + 1);
+        else
+            snprintf(name, sizeof name, "%s", nprb_experiment_name(exp));
+        fprintf(out, "  %-17s %4zu  size %s%s%s  CPU nodes %s  memory nodes %s", name, end - first,
+                from, lo == hi ? "" : " to ", lo == hi ? "" : to, cpus[0] ? cpus : "-",
+                mems[0] ? mems : "-");
         if (skip != NULL)
             fprintf(out, "  (%zu skipped, e.g. %s)", skipped, skip);
         fputc('\n', out);

@@ -57,6 +57,10 @@ struct nprb_plan_item {
     /* page_size: the item's own page size, instead of the config's huge_pages */
     bool own_huge_pages;
     enum nprb_thp_mode huge_pages;
+    /* headline cells: measured again at the end of the run (experiments/passes.c) */
+    int passes;    /**< on a first pass: how many passes in all (0 or 1: this one alone) */
+    int pass;      /**< 0: the first pass, which writes the row; k: the k-th later one */
+    size_t origin; /**< on a later pass: the plan index of the first pass, whose row it joins */
     char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
     /** Set by nprb_plan_add(): the largest size of the applicable items before this one in the
      * same run of its experiment (a sweep's buffers kept from them; 0: none). */

@@ -6,6 +6,7 @@
 #include "job/job.h"
 
 #include "experiments/experiment.h"
+#include "experiments/passes.h"
 #include "host/place.h"
 #include "job/host_row.h"
 #include "results/plausibility.h"
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -264,6 +266,9 @@ void nprb_job_measure(void *arg)
         nprb_watchdog_every(&job->watchdog, job->cli->progress_s, long_item);
     if (job->plan.count > 0)
         nprb_record_counters_unavailable(&ctx);
+    /* Per plan item, the row its first pass wrote, for its later passes to join (NULL when out
+     * of memory: the later passes then only measure, their figures kept nowhere). */
+    size_t *first_row = calloc(job->plan.count > 0 ? job->plan.count : 1, sizeof *first_row);
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
         bool new_phase = i == 0 || item->experiment != job->plan.items[i - 1].experiment;
@@ -282,9 +287,19 @@ void nprb_job_measure(void *arg)
         size_t counts[NPRB_N_TABLES];
         for (int t = 0; t < NPRB_N_TABLES; t++)
             counts[t] = job->results.tables[t].count;
-        enum nprb_status st = nprb_experiment_measure(item->experiment)(&ctx, item);
+        enum nprb_table_id table = nprb_experiment_table(item->experiment);
+        enum nprb_status st;
+        if (item->pass > 0) {
+            st = nprb_passes_measure_again(
+                &ctx, item, first_row != NULL ? first_row[item->origin] : NPRB_NO_ROW);
+        } else {
+            st = nprb_experiment_measure(item->experiment)(&ctx, item);
+            if (first_row != NULL)
+                first_row[i] = job->results.tables[table].count == counts[table] + 1 ? counts[table]
+                                                                                     : NPRB_NO_ROW;
+        }
         nprb_watchdog_leave(&job->watchdog);
-        note_failure(job, st, nprb_experiment_table(item->experiment), counts);
+        note_failure(job, st, table, counts);
         job->measured = nprb_status_worst(job->measured, st);
         if (st == NPRB_ERR_VALIDATION)
             NPRB_ERROR(job->log, "%s on %s: a kernel produced a wrong answer (row marked invalid)",
@@ -294,6 +309,7 @@ void nprb_job_measure(void *arg)
                       nprb_experiment_name(item->experiment), job->fleet->hostname,
                       job->first_failure);
     }
+    free(first_row);
     nprb_buffer_keep_end();
     nprb_watchdog_stop(&job->watchdog);
     nprb_fleet_measured(job->fleet);

@@ -105,6 +105,12 @@ static const struct added_column {
     {"balancing", "numa_hint_faults", 7},
     {"balancing", "numa_pages_migrated", 7},
     {"hosts", "restored", 8},
+    {"latency", "passes", 9},
+    {"latency", "pass_values", 9},
+    {"latency", "uncertainty_pct", 9},
+    {"bandwidth", "passes", 9},
+    {"bandwidth", "pass_values", 9},
+    {"bandwidth", "uncertainty_pct", 9},
 };
 
 /* Tables added by a minor version after the major's first: a file of an older minor lacks them,

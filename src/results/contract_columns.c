@@ -193,6 +193,17 @@ static const struct column_doc {
     {"latency", "flags", NULL,
      "plausibility flags, comma-separated, empty when none (see \"Plausibility flags\" below); a "
      "flag never changes a figure or a status"},
+    {"latency", "passes", NULL,
+     "how many times the headline (`latency_ns_median`) was measured, apart in time: 1, or the "
+     "matrix's `passes` for a bound cell of `latency_matrix` (the later passes at the end of the "
+     "run); the other figures of the row are the first pass's"},
+    {"latency", "pass_values", "ns",
+     "each pass's `latency_ns_median`, space-separated, the first pass first; empty for rows "
+     "that did not run"},
+    {"latency", "uncertainty_pct", "%",
+     "relative uncertainty of `latency_ns_median`, in percent: the largest of each pass's burst "
+     "spread, (p90 - min) / min, and each later pass's distance from the first over the first; "
+     "NaN for rows that did not run (docs/ANALYSIS.md, \"Noise\")"},
     {"latency", "valid", NULL, "1 when `status` is `ok`"},
     {"latency", "status", NULL,
      "see conventions; `invalid` when under 99% of the pages that reported are on target, "
@@ -250,6 +261,15 @@ static const struct column_doc {
     {"bandwidth", "pages_unreported", NULL, "as in `/latency`"},
     {"bandwidth", "cpus", NULL, "as in `/latency`; lists every thread's CPU"},
     {"bandwidth", "flags", NULL, "as in `/latency`"},
+    {"bandwidth", "passes", NULL,
+     "how many times the headline (`gbs_best`) was measured, apart in time: 1, or the matrix's "
+     "`passes` for a bound cell of `bandwidth_matrix` (the later passes at the end of the run); "
+     "the other figures of the row are the first pass's"},
+    {"bandwidth", "pass_values", "GB/s", "each pass's `gbs_best`, as in `/latency`"},
+    {"bandwidth", "uncertainty_pct", "%",
+     "relative uncertainty of `gbs_best`, in percent: the largest of each pass's burst spread, "
+     "(best - median) / best, and each later pass's distance from the first over the first; NaN "
+     "for rows that did not run"},
     {"bandwidth", "threads_pinned_ok", NULL,
      "1 when every thread was pinned and still on its core at the end"},
     {"bandwidth", "valid", NULL, "as in `/latency`"},

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.8.0"
+#define NPRB_SCHEMA_VERSION "0.9.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
@@ -107,6 +107,12 @@ struct nprb_latency_row {
     uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
     char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
     char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
+    /** The headline (latency: the median; bandwidth: the best) measured again later in the run,
+     * apart in time (experiments/passes.c): how many passes, each one's headline, first pass
+     * first, and its relative uncertainty from the passes and the burst's own spread. */
+    int32_t passes;
+    char pass_values[48];
+    double uncertainty_pct; /**< percent; NaN: unknown */
     int8_t valid;
     char status[16];
     char note[NPRB_NOTE_LEN];
@@ -142,6 +148,12 @@ struct nprb_bandwidth_row {
     uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
     char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
     char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
+    /** The headline (latency: the median; bandwidth: the best) measured again later in the run,
+     * apart in time (experiments/passes.c): how many passes, each one's headline, first pass
+     * first, and its relative uncertainty from the passes and the burst's own spread. */
+    int32_t passes;
+    char pass_values[48];
+    double uncertainty_pct; /**< percent; NaN: unknown */
     int8_t threads_pinned_ok;
     int8_t valid;
     char status[16];

@@ -11,21 +11,26 @@ import h5py
 import numpy as np
 import numpy.lib.recfunctions as rfn
 
-# The column schema 0.8.0 added, and the columns and tables of 0.7.0 (docs/SCHEMA.md
+# The columns schema 0.9.0 and 0.8.0 added, and the columns and tables of 0.7.0 (docs/SCHEMA.md
 # "Versioning").
+MINOR_9_DROPS = {
+    "latency": ["passes", "pass_values", "uncertainty_pct"],
+    "bandwidth": ["passes", "pass_values", "uncertainty_pct"],
+}
 MINOR_8_DROPS = {"hosts": ["restored"]}
 MINOR_7_DROPS = {
     "bandwidth": ["mc_bytes", "mc_bus_ratio"],
     "balancing": ["numa_hint_faults", "numa_pages_migrated"],
 }
 MINOR_7_TABLES = ["counters"]
-# The columns schema 0.4.0 added, and those of 0.7.0 and 0.8.0. Written out in full, not built
-# from MINOR_7_DROPS and MINOR_8_DROPS: tests/test_schema_drift.py reads them as literals and
-# compares them with the contract.
+# The columns schema 0.4.0 added, and those of 0.7.0, 0.8.0 and 0.9.0. Written out in full, not
+# built from the MINOR_*_DROPS: tests/test_schema_drift.py reads them as literals and compares
+# them with the contract.
 OLDER_MINOR_DROPS = {
     "hosts": ["restored"],
-    "latency": ["pages_unreported", "cpus", "flags"],
-    "bandwidth": ["pages_unreported", "cpus", "flags", "mc_bytes", "mc_bus_ratio"],
+    "latency": ["pages_unreported", "cpus", "flags", "passes", "pass_values", "uncertainty_pct"],
+    "bandwidth": ["pages_unreported", "cpus", "flags", "mc_bytes", "mc_bus_ratio", "passes",
+                  "pass_values", "uncertainty_pct"],
     "loaded_latency": ["pages_unreported", "cpus", "flags"],
     "balancing": ["pages_unreported", "numa_hint_faults", "numa_pages_migrated"],
     "numa_nodes": ["free_bytes"],

@@ -104,3 +104,33 @@ def test_counters_keep_what_the_analysis_reads(fleet_file, monkeypatch, block):
         [e for e in counters.events(whole).columns if e in load.COUNTER_EVENTS]])
     got["host"], whole["host"] = got["rank"].astype(str), whole["rank"].astype(str)
     pd.testing.assert_frame_equal(counters.not_counted(got), counters.not_counted(whole))
+
+
+def test_counters_read_beside_check(fleet_file, tmp_path, monkeypatch):
+    """A large file's /counters is read by a child while `numaprobe check` runs: the frames are
+    those read after check, and a file check refuses is refused all the same."""
+    import pandas as pd
+    from fleet_edits import edit
+    from numaprobe_analysis.validate import find_numaprobe
+    if find_numaprobe()[0] is None:
+        pytest.skip("numaprobe not found: nothing to validate with")
+    monkeypatch.setattr(load, "OVERLAP_BYTES", 0)
+    delivered, read = [], load.read
+
+    def spy(path, budget=None, counters=None):
+        delivered.append(counters is not None)
+        return read(path, budget, counters)
+    monkeypatch.setattr(load, "read", spy)
+    beside, after = load.load(str(fleet_file)), read(str(fleet_file))
+    assert delivered == [True], "the child read /counters"
+    assert len(beside["counters"]) > 0
+    for name, frame in after.tables.items():
+        pd.testing.assert_frame_equal(beside[name], frame, check_categorical=True, obj=name)
+    bad = tmp_path / "bad.h5"
+    bad.write_bytes(fleet_file.read_bytes())
+
+    def negative(rows):
+        rows["latency_ns_median"][rows["status"] == b"ok"] = -1.0
+    edit(str(bad), "latency", negative)
+    with pytest.raises(load.ResultsError, match="invalid"):
+        load.load(str(bad))

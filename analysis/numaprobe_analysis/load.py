@@ -4,6 +4,8 @@
 `load(path)` reads one file, only after `numaprobe check` called it valid (validate.py: HDF5
 crashes on some damaged files, and check reads them in a child process first), and then with
 bounded reads: a table larger than the memory this machine has free is refused, not allocated.
+`/counters` is read as the rows and columns the analysis uses (COUNTER_EVENTS, COUNTER_COLUMNS),
+and for a large file in a child process while check runs (OVERLAP_BYTES).
 `load_fleet(paths)` reads several and stacks their tables, adding a `file` column and a `host`
 column (the hostname of the row's rank) to every table so rows of different jobs never mix up
 their ranks."""

@@ -310,9 +310,18 @@ def _counters_child(path, budget, out):
 def _validate_reading_counters(path, budget):
     """validate(@p path), /counters read meanwhile in a child: its frame, or None where the
     child did not deliver one. Raises InvalidFile as validate() does (the child is ended)."""
-    # Unlinked from the start: nothing is left behind however either process ends.
-    with tempfile.TemporaryFile(prefix="numaprobe-counters-") as out:
-        pid = os.fork()
+    try:
+        # Unlinked from the start: nothing is left behind however either process ends.
+        out = tempfile.TemporaryFile(prefix="numaprobe-counters-")
+    except OSError:  # nowhere to hand the frame over: read after check, as a small file is
+        validate(path)
+        return None
+    with out:
+        try:
+            pid = os.fork()
+        except OSError:
+            validate(path)
+            return None
         if pid == 0:
             _counters_child(path, budget, out)
         try:
@@ -322,7 +331,10 @@ def _validate_reading_counters(path, budget):
             if os.waitstatus_to_exitcode(status) != 0:
                 return None
             out.seek(0)  # the child's writes moved the offset both share
-            return pickle.load(out)
+            try:
+                return pickle.load(out)
+            except (OSError, EOFError, pickle.UnpicklingError):
+                return None
         finally:
             if pid > 0:
                 os.kill(pid, signal.SIGKILL)

@@ -19,6 +19,7 @@ from . import references, report
 from .cli_fleet import COMMANDS as FLEET_COMMANDS
 from .fleetview import view
 from .load import ResultsError, load_fleet
+from .metrics import NOISY_PCT
 from .options import PERCENT, number, tolerance
 from .outliers import OutlierRule
 from .runs import MixedConfigs, refuse_mixed
@@ -132,8 +133,24 @@ def cmd_report(args):
         comparison, ref = comparison_frame(v, reference)
         write_json(report_doc(v, fleet.runs, comparison, ref, drift_frame(v), status),
                    args.json)
+    line = remeasure_line(v, fleet)
+    if line:
+        print(line)
     print(verdict_line(v, status, args.fail_on_outliers))
     return status
+
+
+def remeasure_line(v, fleet):
+    """The command that measures the noisy hosts again, with the config they ran (empty when
+    none is noisy): a figure that could not be judged is to be measured, not ignored."""
+    noisy = report.noisy_frame(v)
+    if noisy.empty:
+        return ""
+    source = str(fleet.files[0].attrs.get("config_source", "")) if fleet.files else ""
+    config = f" -c {source}" if source and not source.startswith("built-in") else ""
+    hosts = ",".join(sorted(noisy.host.unique()))
+    return (f"re-measure the noisy hosts: mpirun --host {hosts} --map-by ppr:1:node "
+            f"numaprobe{config} -o remeasure.h5")
 
 
 def not_judged_hosts(v):
@@ -251,6 +268,7 @@ def cmd_compare(args):
                         "come from the config, not the hosts")
     regressions = changes[changes.verdict == "regression"]
     improvements = changes[changes.verdict == "improvement"]
+    noisy = changes[changes.verdict == cmp.NOISY]
     tol = "".join(f", {k} {v:g}%" for k, v in tolerances.items())
     print(f"Baseline {base_path} ({base.files[0].attrs.get('start_utc')}) vs "
           f"{new_path} ({new.files[0].attrs.get('start_utc')}); threshold "
@@ -258,8 +276,10 @@ def cmd_compare(args):
           f"{len(changes)} host-metric pair(s) compared")
     for line in notes + base.notes + new.notes:
         print(f"note: {line}")
-    cols = ["host", "type", "metric", "unit", "base", "new", "change_pct"]
-    _print_frames([("Regressions", regressions, cols), ("Improvements", improvements, cols)])
+    cols = ["host", "type", "metric", "unit", "base", "new", "change_pct", "uncertainty_pct"]
+    _print_frames([("Regressions", regressions, cols), ("Improvements", improvements, cols),
+                   ("Not judged, noisy (uncertainty above "
+                    f"{NOISY_PCT:g}% in either run: re-measure)", noisy, cols)])
     per_type = cmp.type_changes(changes)
     if len(per_type):
         print("\nMedian change per node type and metric")
@@ -275,8 +295,10 @@ def cmd_compare(args):
     if len(regressions):
         print(f"\n{len(regressions)} regression(s) beyond {args.threshold:g}% on "
               f"{regressions.host.nunique()} host(s)", file=sys.stderr)
-        return EXIT_FINDINGS
-    return EXIT_OK
+    print(f"verdict: {changes.host.nunique()} host(s) compared, {len(regressions)} "
+          f"regression(s), {len(improvements)} improvement(s), {len(noisy)} noisy figure(s) not "
+          f"judged; exit {status}: {'findings' if status else 'nothing found'}")
+    return status
 
 
 def parser_for(command):

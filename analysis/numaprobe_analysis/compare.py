@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Baseline comparison: the same hosts measured twice (before and after a BIOS, kernel or
 firmware change), metric by metric. A change beyond the threshold in the worse direction is a
-regression, in the better direction an improvement."""
+regression, in the better direction an improvement; the threshold is widened by the figures'
+own uncertainty, and a noisy figure is never judged."""
 
 import numpy as np
 import pandas as pd
@@ -10,13 +11,20 @@ import pandas as pd
 class UnusableInput(Exception):
     """Input that cannot give a verdict (no host matched, a malformed reference): exit 2."""
 
-CHANGE_COLUMNS = ["host", "type", "metric", "unit", "base", "new", "change_pct", "verdict", "key"]
+CHANGE_COLUMNS = ["host", "type", "metric", "unit", "base", "new", "change_pct", "uncertainty_pct",
+                  "verdict", "key"]
+
+
+NOISY = "noisy"
 
 
 def compare(base_values, new_values, catalogue, threshold_pct=10.0, tolerances=None):
     """Per host and judged metric present in both: base, new, change %, verdict (regression,
-    improvement or same). tolerances: metric key -> percent, overriding threshold_pct for that
-    metric. Returns the frame sorted worst first."""
+    improvement, same, or noisy). tolerances: metric key -> percent, overriding threshold_pct for
+    that metric. The threshold is widened by the larger of the two figures' own uncertainties
+    (their spread_pct), so a change within what either run measured of itself is `same`; a pair
+    where either figure is noisy is `noisy`: listed, never a regression. Returns the frame sorted
+    worst first."""
     tolerances = tolerances or {}
     judged = [k for k, m in catalogue.items() if m.judged]
     both = base_values.merge(new_values, on=["host", "metric"], suffixes=("_base", "_new"))
@@ -27,14 +35,19 @@ def compare(base_values, new_values, catalogue, threshold_pct=10.0, tolerances=N
         change = (r.value_new - r.value_base) / abs(r.value_base) * 100 \
             if r.value_base != 0 else np.inf
         worse = (change > 0) == (m.better == "lower")
+        own = np.nanmax([getattr(r, "spread_pct_base", np.nan),
+                         getattr(r, "spread_pct_new", np.nan), 0.0])
+        noisy = bool(getattr(r, "noisy_base", False)) or bool(getattr(r, "noisy_new", False))
         verdict = "same"
-        if abs(change) > tolerances.get(r.metric, threshold_pct):
+        if noisy:
+            verdict = NOISY
+        elif abs(change) > tolerances.get(r.metric, threshold_pct) + own:
             verdict = "regression" if worse else "improvement"
         rows.append([r.host, r.type_new, m.label, m.unit, r.value_base, r.value_new, change,
-                     verdict, r.metric])
+                     own, verdict, r.metric])
     frame = pd.DataFrame(rows, columns=CHANGE_COLUMNS)
-    # Worst first: regressions by size of change, then improvements, then the rest.
-    rank = frame.verdict.map({"regression": 0, "improvement": 1, "same": 2})
+    # Worst first: regressions by size of change, then improvements, the noisy, then the rest.
+    rank = frame.verdict.map({"regression": 0, "improvement": 1, NOISY: 2, "same": 3})
     frame = frame.assign(_r=rank, _a=-frame.change_pct.abs())
     return frame.sort_values(["_r", "_a", "host"]).drop(columns=["_r", "_a"]).reset_index(
         drop=True)

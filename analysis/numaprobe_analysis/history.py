@@ -131,12 +131,22 @@ def _judge_group(history, runs, rule):
     vals = history.values[history.values.run_id.isin(ids) & history.values.value.notna()]
     judged = {k for k, m in history.catalogue.items() if m.judged}
     vals = vals[vals.metric.isin(judged)]
+    skipped = vals.iloc[:0]
     if "noisy" in vals.columns:
-        vals = vals[~vals.noisy.fillna(False).astype(bool)]
+        noisy = vals.noisy.fillna(False).astype(bool)
+        skipped, vals = vals[noisy], vals[~noisy]
     hosts = history.hosts[history.hosts.run_id.isin(ids)]
     drift, notes = [], []
     # Each host's latest run in the group, and the value of each metric there.
     latest = hosts.sort_values("start_utc").groupby("host").tail(1).set_index("host")
+    # A noisy figure of a latest run is not judged: said, with its uncertainty, never dropped.
+    unjudged = skipped.merge(latest[["run_id"]].reset_index(), on=["host", "run_id"])
+    if len(unjudged):
+        named = ", ".join(f"{r.host} {history.catalogue[r.metric].label} ({r.spread_pct:.0f}%)"
+                          for r in unjudged.head(10).itertuples())
+        more = f" and {len(unjudged) - 10} more" if len(unjudged) > 10 else ""
+        notes.append(f"{len(unjudged)} figure(s) of the latest runs not judged, noisy "
+                     f"(uncertainty above {NOISY_PCT:g}%): {named}{more}")
     for host, row in latest.iterrows():
         if row.status != "ok":
             notes.append(f"{host}: status {row.status} in its latest run ({row.start_utc})")
@@ -166,8 +176,10 @@ def _judge_group(history, runs, rule):
 
 
 def _flag(out, m, now, ref, rule_name, n, rule):
+    """Drift when the change is beyond the tolerance widened by the figure's own uncertainty."""
     change = _change(float(now.value), ref)
-    if not abs(change) > rule.limit(m.name):
+    own = float(now.spread_pct) if np.isfinite(getattr(now, "spread_pct", np.nan)) else 0.0
+    if not abs(change) > rule.limit(m.name) + max(own, 0.0):
         return
     worse = (change > 0) == (m.better == "lower")
     out.append([now.host, now.type, m.label, m.unit, rule_name, float(now.value), ref,

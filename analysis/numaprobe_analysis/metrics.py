@@ -80,18 +80,27 @@ def node_types_frame(hosts):
     return types
 
 
-# A row whose spread is above this (percent) is noisy: shown, but kept out of outlier verdicts.
+# A figure whose uncertainty is above this (percent) is noisy: shown, but judged by no verdict.
 NOISY_PCT = 25.0
 
 
 def row_spread_pct(rows, value):
-    """Spread of each row, in percent: |median - best| / best for bandwidth (gbs_best),
-    (p90 - min) / min for latency; NaN where the columns are absent."""
+    """Each row's relative uncertainty, in percent: the file's `uncertainty_pct` (schema 0.9.0:
+    the burst's spread and, for the headline cells measured in passes apart in time, each later
+    pass's distance from the first); for older files, or rows without it, the burst's spread
+    alone: |median - best| / best for bandwidth (gbs_best), (p90 - min) / min for latency. NaN
+    where neither can be had. Every verdict (outliers, compare, history, OpenMetrics) reads it
+    through here, so one noise rule serves them all (docs/ANALYSIS.md, "Noise")."""
     if value == "gbs_best" and "gbs_median" in rows.columns:
-        return 100 * (rows.gbs_best - rows.gbs_median).abs() / rows.gbs_best
-    if "latency_ns_p90" in rows.columns and "latency_ns_min" in rows.columns:
-        return 100 * (rows.latency_ns_p90 - rows.latency_ns_min) / rows.latency_ns_min
-    return pd.Series(np.nan, index=rows.index)
+        burst = 100 * (rows.gbs_best - rows.gbs_median).abs() / rows.gbs_best
+    elif "latency_ns_p90" in rows.columns and "latency_ns_min" in rows.columns:
+        burst = 100 * (rows.latency_ns_p90 - rows.latency_ns_min) / rows.latency_ns_min
+    else:
+        burst = pd.Series(np.nan, index=rows.index)
+    if "uncertainty_pct" not in rows.columns:
+        return burst
+    measured = pd.to_numeric(rows.uncertainty_pct, errors="coerce")
+    return measured.where(measured.notna(), burst)
 
 
 def _per_host(rows, value, metric, out):

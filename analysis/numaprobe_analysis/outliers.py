@@ -5,7 +5,10 @@ A host is flagged on a metric when both hold within its node type:
   |x - median| / MAD_normal > z_limit   (MAD scaled to estimate sigma for normal data)
   |x - median| / |median|   > pct_limit / 100
 The second rule keeps a tight fleet (MAD of a fraction of a percent) from flagging hosts for
-differences nobody would act on. Types with fewer than min_hosts hosts are not judged."""
+differences nobody would act on; it is widened by the figure's own uncertainty (spread_pct,
+metrics.row_spread_pct), so that a host whose figure only wanders within what it measured of
+itself is not called out, while one off by more than that is. Types with fewer than min_hosts
+hosts are not judged."""
 
 from dataclasses import dataclass
 
@@ -54,8 +57,10 @@ def find_outliers(values, catalogue, rule=OutlierRule(), hosts_per_type=None):
             med = float(np.median(x))
             z = robust_z(x)
             dev = (x - med) / abs(med) * 100 if med != 0 else np.full(len(x), np.inf)
-            for host, xi, zi, di in zip(v.host, x, z, dev):
-                if abs(zi) > rule.z_limit and abs(di) > rule.pct_limit:
+            own = (v.spread_pct.fillna(0).clip(lower=0).to_numpy() if "spread_pct" in v.columns
+                   else np.zeros(len(x)))
+            for host, xi, zi, di, ui in zip(v.host, x, z, dev, own):
+                if abs(zi) > rule.z_limit and abs(di) > rule.pct_limit + ui:
                     worse = (di > 0) == (m.better == "lower")
                     rows.append({"type": typ, "host": host, "metric": m.label, "unit": m.unit,
                                  "value": xi, "type_median": med, "deviation_pct": di,

@@ -14,43 +14,54 @@ COLUMNS = ["type", "host", "metric", "node", "value", "key"]
 
 
 def _quiet(rows, value):
-    """The rows whose spread is not noisy: a noisy figure is shown, never judged."""
-    return rows[~(row_spread_pct(rows, value) > NOISY_PCT)] if len(rows) else rows
+    """The rows whose uncertainty is not noisy (a noisy figure is shown, never judged), each
+    with it in `_u`."""
+    if not len(rows):
+        return rows.assign(_u=pd.Series(dtype=float))
+    rows = rows.assign(_u=row_spread_pct(rows, value))
+    return rows[~(rows._u > NOISY_PCT)]
+
+
+def _medians(rows, keys, value):
+    """Per group of @p keys: the median of @p value and the largest uncertainty of its rows."""
+    return rows.groupby(keys).agg(value=(value, "median"), spread_pct=("_u", "max")).reset_index()
 
 
 def node_values(fleet, hosts):
-    """Long frame type, host, metric (key), node (`node N` or a pair class), value: per host
-    and NUMA node its local figures, per host and remote pair class its latency (medians over
-    the host's ranks and the pairs of that node or class)."""
+    """Long frame type, host, metric (key), node (`node N` or a pair class), value, spread_pct:
+    per host and NUMA node its local figures, per host and remote pair class its latency
+    (medians over the host's ranks and the pairs of that node or class; the largest of their
+    uncertainties)."""
     parts = []
     lat = _quiet(ok_rows(fleet["latency"], experiment="latency_matrix", mem_policy="bind"),
                  "latency_ns_median")
     if len(lat):
         local = lat[lat.cpu_node == lat.mem_node]
-        med = local.groupby(["host", "cpu_node"]).latency_ns_median.median().reset_index()
+        med = _medians(local, ["host", "cpu_node"], "latency_ns_median")
         parts.append(pd.DataFrame({"host": med.host, "metric": "latency_local_ns",
                                    "node": "node " + med.cpu_node.astype(str),
-                                   "value": med.latency_ns_median}))
+                                   "value": med.value, "spread_pct": med.spread_pct}))
         remote = lat[lat.cpu_node != lat.mem_node]
         if "pair_class" in remote.columns and len(remote):
-            med = remote.groupby(["host", "pair_class"]).latency_ns_median.median().reset_index()
+            med = _medians(remote, ["host", "pair_class"], "latency_ns_median")
             parts.append(pd.DataFrame({"host": med.host, "metric": "latency_remote_ns",
                                        "node": med.pair_class.astype(str) + " pairs",
-                                       "value": med.latency_ns_median}))
+                                       "value": med.value, "spread_pct": med.spread_pct}))
     bw = _quiet(ok_rows(fleet["bandwidth"], experiment="bandwidth_matrix", mem_policy="bind"),
                 "gbs_best")
     if len(bw):
         local = bw[bw.cpu_node == bw.mem_node]
-        med = local.groupby(["host", "kernel", "cpu_node"]).gbs_best.median().reset_index()
+        med = _medians(local, ["host", "kernel", "cpu_node"], "gbs_best")
         parts.append(pd.DataFrame({"host": med.host,
                                    "metric": "bw_" + med.kernel.astype(str) + "_local_gbs",
                                    "node": "node " + med.cpu_node.astype(str),
-                                   "value": med.gbs_best}))
+                                   "value": med.value, "spread_pct": med.spread_pct}))
+    columns = ["type", "host", "metric", "node", "value", "spread_pct"]
     if not parts:
-        return pd.DataFrame(columns=["type", "host", "metric", "node", "value"])
+        return pd.DataFrame(columns=columns)
     frame = pd.concat(parts, ignore_index=True)
     frame = frame[frame.value.notna()].merge(hosts[["host", "type"]], on="host", how="left")
-    return frame[["type", "host", "metric", "node", "value"]]
+    return frame[columns]
 
 
 def node_outliers(values, catalogue, rule, too_small, host_outliers):
@@ -67,8 +78,11 @@ def node_outliers(values, catalogue, rule, too_small, host_outliers):
         med = float(np.median(x))
         z = robust_z(x)
         dev = (x - med) / abs(med) * 100 if med != 0 else np.full(len(x), np.inf)
-        for host, xi, zi, di in zip(v.host, x, z, dev):
-            if abs(zi) > rule.z_limit and abs(di) > rule.pct_limit:
+        # Widened by each figure's own uncertainty, as outliers.py does for whole hosts.
+        own = v.spread_pct.fillna(0).clip(lower=0).to_numpy() if "spread_pct" in v.columns \
+            else np.zeros(len(x))
+        for host, xi, zi, di, ui in zip(v.host, x, z, dev, own):
+            if abs(zi) > rule.z_limit and abs(di) > rule.pct_limit + ui:
                 worse = (di > 0) == (m.better == "lower")
                 rows.append({"type": typ, "host": host, "metric": f"{m.label}, {node}",
                              "node": node, "unit": m.unit, "value": xi, "type_median": med,

@@ -183,7 +183,7 @@ def summary_line(v):
 
 
 def noisy_frame(v):
-    """Host figures whose spread is above the noise threshold, noisiest first."""
+    """Host figures whose uncertainty (spread_pct) is above the noise limit, noisiest first."""
     cols = ["type", "host", "metric", "unit", "value", "spread_pct"]
     if v.values.empty or "noisy" not in v.values.columns:
         return pd.DataFrame(columns=cols)
@@ -224,8 +224,9 @@ def judgement_lines(v, cap=TABLE_ROWS):
                     index=False)))
         return lines
     lines = [f"Outlier rule: robust z-score (median, MAD scaled to sigma) above "
-             f"{rule.z_limit:g} and more than {rule.pct_limit:g}% from the type median, "
-             f"in node types of at least {rule.min_hosts} hosts."]
+             f"{rule.z_limit:g} and more than {rule.pct_limit:g}% plus the figure's own "
+             f"uncertainty from the type median, in node types of at least {rule.min_hosts} "
+             f"hosts."]
     lines += small_types_text(v.too_small, rule)
     if v.values.empty:
         lines.append("No headline metrics to judge: no latency or bandwidth rows with status ok.")
@@ -235,8 +236,8 @@ def judgement_lines(v, cap=TABLE_ROWS):
     noisy = noisy_frame(v)
     if len(noisy):
         lines.append(f"{len(noisy)} noisy figure(s) on {noisy.host.nunique()} host(s) not "
-                     f"judged (spread above {NOISY_PCT:g}%: bandwidth |median - best| / best, "
-                     f"latency (p90 - min) / min): " + ", ".join(
+                     f"judged (uncertainty above {NOISY_PCT:g}%: passes apart in time and the "
+                     f"burst's own spread): " + ", ".join(
                          f"{r.host} {r.metric} ({r.spread_pct:.0f}%)"
                          for r in noisy.head(10).itertuples(index=False))
                      + (", ..." if len(noisy) > 10 else ""))

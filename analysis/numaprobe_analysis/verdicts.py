@@ -102,7 +102,7 @@ def compare_doc(runs, catalogue, changes, notes, exit_status):
     doc = _base("compare", runs, catalogue, exit_status)
     doc["changes"] = _records(changes.rename(columns={"key": "metric_key"}),
                               ["host", "type", "metric_key", "metric", "unit", "base", "new",
-                               "change_pct", "verdict"])
+                               "change_pct", "uncertainty_pct", "verdict"])
     doc["notes"] = list(notes)
     return doc
 

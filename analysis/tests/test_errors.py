@@ -33,7 +33,7 @@ def test_future_major_version(tmp_path, good):
 
 def test_newer_minor_version_is_read(tmp_path):
     minor = tmp_path / "minor.h5"
-    synthetic_fleet.write_fleet(str(minor), 10, seed=5, schema_version="0.9.0")
+    synthetic_fleet.write_fleet(str(minor), 10, seed=5, schema_version="0.99.0")
     assert run_report(minor, "--no-report").returncode == 0
 
 

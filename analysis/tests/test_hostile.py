@@ -252,7 +252,7 @@ def test_unusual_but_valid_files(fleet, tmp_path):
     column of invalid UTF-8, an empty optional table: read."""
     newer = copy(fleet, tmp_path, "newer.h5")
     with h5py.File(newer, "r+") as f:
-        f.attrs["schema_version"] = "0.9.0"
+        f.attrs["schema_version"] = "0.99.0"
         f["future_table"] = np.zeros(2, dtype=[("rank", "i4"), ("x", "f8")])
         rows = f["hosts"][()]
         rows = rfn.append_fields(rows, "future_column", np.ones(len(rows)), usemask=False)

@@ -91,12 +91,28 @@ def comparison_frame(v, reference=None):
             cols.append(f"{t} / ref")
         if any(f"{t} % of peak" in r for r in rows):
             cols.append(f"{t} % of peak")
+    cols.append("noisy")
     frame = pd.DataFrame(rows)
-    return frame.reindex(columns=cols).fillna({"better": ""}), ref
+    return frame.reindex(columns=cols).fillna({"better": "", "noisy": ""}), ref
+
+
+def _noisy_hosts(v):
+    """(type, metric key) -> how many of its hosts' figures were left out as noisy."""
+    if v.summary is None or v.summary.empty or "noisy" not in v.summary.columns:
+        return {}
+    return {(r.type, r.key): int(r.noisy) for r in v.summary.itertuples(index=False)
+            if r.noisy}
 
 
 def _comparison_row(v, key, m, med, types, ref):
+    """A metric's row: each type's median (of its figures that are not noisy), the ratio to the
+    reference, and in `noisy` which types had figures left out as noisy: a cell whose figures
+    are all noisy is empty, never ratioed."""
     row = {"metric": m.label, "unit": m.unit, "better": m.better}
+    noisy = _noisy_hosts(v)
+    left_out = [f"{t}: {noisy[(t, key)]} noisy" for t in types if (t, key) in noisy]
+    if left_out:
+        row["noisy"] = "; ".join(left_out)
     peak = node_peak_pct(v, key) if m.unit == "GB/s" else {}
     for t in types:
         x = float(med.get((t, key), np.nan))

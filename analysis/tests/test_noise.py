@@ -96,3 +96,21 @@ def test_history_drift_quiet_and_noisy(tmp_path):
     proc = run_report("history", *noisy_paths, "--no-report")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "not judged, noisy" in proc.stdout and "icx03" in proc.stdout, proc.stdout
+
+
+def test_comparison_marks_noisy_cells(tmp_path):
+    """Every icx host's bandwidth figures noisy: the comparison's icx read cell is empty and
+    marked, never a ratio of noise; the rome cell stays."""
+    path = tmp_path / "fleet.h5"
+    synthetic_fleet.write_fleet(str(path), 20, seed=10)
+    for i in range(1, 11):
+        bandwidth(path, f"icx{i:02d}", uncertainty=40.0)
+    proc = run_report(path, "-o", tmp_path / "r")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    comparison = pd.read_csv(tmp_path / "r" / "comparison.csv")
+    row = comparison[comparison.metric == "bandwidth read local"].iloc[0]
+    icx = [c for c in comparison.columns if c.startswith(synthetic_fleet.TYPES[0]["node_type"])]
+    assert pd.isna(row[icx[0]]), row
+    assert "10 noisy" in str(row["noisy"]), row
+    rome = synthetic_fleet.TYPES[1]["node_type"]
+    assert pd.notna(row[rome]), row

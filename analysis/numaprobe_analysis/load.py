@@ -20,6 +20,7 @@ import h5py
 import numpy as np
 import pandas as pd
 
+from .hostnames import aliases
 from .validate import InvalidFile, validate
 
 SCHEMA_NAME = "numaprobe"
@@ -402,9 +403,13 @@ def _kept_runs(fleet_hosts, runs, all_runs):
     by_path = {r.path: r for r in runs}
     configs = {r.fingerprint for r in runs}
     pairs = fleet_hosts[["file", "hostname"]].drop_duplicates()
-    keep, notes = {}, []
-    for host, rows in pairs.groupby("hostname", sort=True):
+    # A host named by its short name in some files and by its FQDN in others is one host.
+    alias, notes = aliases(pairs.groupby("file").hostname.agg(set).to_dict())
+    pairs = pairs.assign(name=pairs.hostname.map(lambda h: alias.get(h, h)))
+    keep = {}
+    for host, rows in pairs.groupby("name", sort=True):
         files = list(rows.file)
+        in_file = dict(zip(rows.file, rows.hostname))
         group = {}
         for f in files:
             group.setdefault(by_path[f].fingerprint, []).append(by_path[f])
@@ -412,12 +417,12 @@ def _kept_runs(fleet_hosts, runs, all_runs):
             name = host if len(group) == 1 else f"{host} [config {fp[:6]}]"
             rs = sorted(rs, key=lambda r: (r.start_utc, r.order))
             if len(rs) == 1:
-                keep[(rs[0].path, host)] = name
+                keep[(rs[0].path, in_file[rs[0].path])] = name
             elif all_runs:
                 for r in rs:
-                    keep[(r.path, host)] = f"{name}@{r.start_utc or r.order}"
+                    keep[(r.path, in_file[r.path])] = f"{name}@{r.start_utc or r.order}"
             else:
-                keep[(rs[-1].path, host)] = name
+                keep[(rs[-1].path, in_file[rs[-1].path])] = name
                 notes.append(f"{host}: {len(rs)} runs; the latest ({rs[-1].path}, "
                              f"{rs[-1].start_utc}) counts (--all-runs shows each)")
     if len(configs) > 1:

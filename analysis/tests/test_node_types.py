@@ -199,3 +199,19 @@ def test_memory_hotplug_makes_no_new_type(tmp_path):
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(out.read_text())
     assert sorted(t["hosts"] for t in doc["node_types"]) == [15, 15], doc["node_types"]
+
+
+def test_short_names_and_fqdns_are_one_host(tmp_path):
+    """One night's files name the hosts by short name, the next night's by FQDN: the same
+    hosts, counted once (the latest run), and a note says so."""
+    first, second = str(tmp_path / "a.h5"), str(tmp_path / "b.h5")
+    synthetic_fleet.write_fleet(first, 10, seed=11, start_utc="2026-01-01T00:00:00Z")
+    synthetic_fleet.write_fleet(second, 10, seed=12, start_utc="2026-01-02T00:00:00Z",
+                                host_suffix=".example.org")
+    out = tmp_path / "v.json"
+    proc = run_report(first, second, "--no-report", "--json", out)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(out.read_text())
+    assert len(doc["hosts"]) == 10, [h["host"] for h in doc["hosts"]]
+    assert all(h["host"].endswith(".example.org") for h in doc["hosts"])
+    assert "named by their short name in some files and by their FQDN in others" in proc.stdout

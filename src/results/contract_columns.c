@@ -195,8 +195,8 @@ static const struct column_doc {
      "flag never changes a figure or a status"},
     {"latency", "passes", NULL,
      "how many times the headline (`latency_ns_median`) was measured, apart in time: 1, or the "
-     "matrix's `passes` for a bound cell of `latency_matrix` (the later passes at the end of the "
-     "run); the other figures of the row are the first pass's"},
+     "experiment's `passes` for a headline cell (a bound cell of `latency_matrix`; the later "
+     "passes at the end of the run); the other figures of the row are the first pass's"},
     {"latency", "pass_values", "ns",
      "each pass's `latency_ns_median`, space-separated, the first pass first; empty for rows "
      "that did not run"},
@@ -262,9 +262,10 @@ static const struct column_doc {
     {"bandwidth", "cpus", NULL, "as in `/latency`; lists every thread's CPU"},
     {"bandwidth", "flags", NULL, "as in `/latency`"},
     {"bandwidth", "passes", NULL,
-     "how many times the headline (`gbs_best`) was measured, apart in time: 1, or the matrix's "
-     "`passes` for a bound cell of `bandwidth_matrix` (the later passes at the end of the run); "
-     "the other figures of the row are the first pass's"},
+     "how many times the headline (`gbs_best`) was measured, apart in time: 1, or the "
+     "experiment's `passes` for a headline cell (a bound cell of `bandwidth_matrix`'s read and "
+     "triad kernels, or `first_touch`'s bind mode, the host-wide peak; the later passes at the "
+     "end of the run); the other figures of the row are the first pass's"},
     {"bandwidth", "pass_values", "GB/s", "each pass's `gbs_best`, as in `/latency`"},
     {"bandwidth", "uncertainty_pct", "%",
      "relative uncertainty of `gbs_best`, in percent: the largest of each pass's burst spread, "

@@ -224,9 +224,10 @@ int main(void)
     {
         static char echo[NPRB_CONFIG_TEXT_MAX];
         nprb_config_to_yaml(&cfg, echo, sizeof echo);
-        CHECK_STR_CONTAINS(echo, "  repetitions: 5\nmemory:\n  dimm_speed: 0\n  channels: 8\n"
-                                 "counters:\n  enabled: true\n  groups: [software, core, uncore, "
-                                 "vmstat]\npage_size:\n  enabled: true\n");
+        CHECK_STR_CONTAINS(
+            echo, "  repetitions: 5\n  passes: 2\nmemory:\n  dimm_speed: 0\n  channels: 8\n"
+                  "counters:\n  enabled: true\n  groups: [software, core, uncore, "
+                  "vmstat]\npage_size:\n  enabled: true\n");
     }
 
     /* counters.*: the config's own section after memory.*; groups parsed once into bits. */

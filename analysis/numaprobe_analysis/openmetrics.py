@@ -8,7 +8,8 @@ gauge: node_exporter reads the files with the Prometheus text parser, which know
 
 Names start with numaprobe_ and carry Prometheus base units (seconds, bytes per second); the
 figures are the matrix cells of the host's latest run (docs/ANALYSIS.md, "Prometheus metrics"),
-beside the report's verdicts on the host (outlier, noisy figures, config drift). No sample
+beside the report's verdicts on the host (outlier, degraded, noisy figures, config drift) and,
+where RESULTS hold several runs of a host, history's drift. No sample
 carries a timestamp: the textfile collector refuses them; the run's start time is a metric of
 its own."""
 
@@ -52,6 +53,11 @@ FAMILIES = (
      "1 for each headline metric whose figure is too noisy to judge on this host"),
     ("numaprobe_config_drift", "gauge",
      "1 for each /hosts setting in which the host differs from most hosts of its node type"),
+    ("numaprobe_host_drifted", "gauge",
+     "1 when a figure of the host's latest run drifted worse (history's rules, against its own "
+     "earlier runs or its node type) among the RESULTS given, else 0; absent from a single run"),
+    ("numaprobe_drifted", "gauge",
+     "1 for each headline metric that drifted worse on the host (rule: own or type)"),
 )
 UNITS = ("seconds", "bytes_per_second")
 
@@ -88,8 +94,9 @@ def _ok_matrix(frame, experiment):
     return rows
 
 
-def host_samples(v):
-    """host -> {family: [sample lines]} for every host of the FleetView."""
+def host_samples(v, drift=None):
+    """host -> {family: [sample lines]} for every host of the FleetView; @p drift: history's
+    drift frame over the runs given (None: one run each, no drift to say)."""
     fleet = v.fleet
     hosts = v.hosts.set_index("host")
     out = {h: {f[0]: [] for f in FAMILIES} for h in hosts.index}
@@ -132,6 +139,8 @@ def host_samples(v):
                 "config_fingerprint": run.fingerprint if run else ""}
         out[host]["numaprobe_host_info"].append(_sample("numaprobe_host_info", info, 1))
     _verdicts(v, out, base)
+    if drift is not None:
+        _drifted(drift, out, base)
     return out
 
 
@@ -178,6 +187,18 @@ def _verdicts(v, out, base):
                                            "type_value": r.type_value}, 1))
 
 
+def _drifted(drift, out, base):
+    """History's verdicts on each host's latest run: drifted (overall and per metric)."""
+    worse = drift[drift.verdict == "worse"] if len(drift) else drift
+    for host in out:
+        flagged = worse[worse.host == host] if len(worse) else worse
+        out[host]["numaprobe_host_drifted"].append(_sample(
+            "numaprobe_host_drifted", base(host), int(len(flagged) > 0)))
+        for r in flagged.drop_duplicates(["key", "rule"]).itertuples(index=False):
+            out[host]["numaprobe_drifted"].append(_sample(
+                "numaprobe_drifted", {**base(host), "metric": r.key, "rule": r.rule}, 1))
+
+
 def host_text(samples):
     """The file's text: HELP, TYPE and UNIT before each family that has samples, # EOF last."""
     lines = []
@@ -198,11 +219,11 @@ def _help(text):
     return text.replace("\\", "\\\\").replace("\n", "\\n")
 
 
-def write_dir(v, outdir):
+def write_dir(v, outdir, drift=None):
     """Writes HOST.prom for every host into outdir, each atomically. Returns the paths."""
     os.makedirs(outdir, exist_ok=True)
     written = []
-    for host, samples in sorted(host_samples(v).items()):
+    for host, samples in sorted(host_samples(v, drift).items()):
         path = os.path.join(outdir, file_name(host))
         # node_exporter reads *.prom only: the temporary name ends otherwise.
         tmp = os.path.join(outdir, f".{file_name(host)}.{os.getpid()}.tmp")

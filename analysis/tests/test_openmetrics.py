@@ -164,3 +164,25 @@ def test_every_host_keeps_its_own_file(tmp_path):
         host = unquote(name.removesuffix(".prom"))
         text = (tmp_path / "out" / name).read_text(encoding="utf-8")
         assert f'numaprobe_host_ok{{host="{host}",' in text, name
+
+
+def test_drift_per_host(tmp_path):
+    """Eight nightly runs, icx03's local bandwidth down 30% over the last two: given every run,
+    its file says drifted (overall and per metric, with the rule), the others 0; given one run,
+    no drift is said at all (nothing to compare with)."""
+    from synthetic_history import write_history
+    paths = write_history(str(tmp_path / "results"), runs=8, hosts=20,
+                          drops=[("icx03", "bw_local", 0.7, 2)])
+    out = tmp_path / "om"
+    proc = run_report("openmetrics", *paths, "--out", out)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    icx03 = openmetrics_families((out / "icx03.prom").read_text())
+    icx04 = openmetrics_families((out / "icx04.prom").read_text())
+    assert _value(icx03, "numaprobe_host_drifted") == 1
+    assert _value(icx03, "numaprobe_drifted", metric="bw_read_local_gbs", rule="own") == 1
+    assert _value(icx04, "numaprobe_host_drifted") == 0
+    single = tmp_path / "single"
+    proc = run_report("openmetrics", paths[-1], "--out", single)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "numaprobe_host_drifted" not in openmetrics_families(
+        (single / "icx03.prom").read_text())

@@ -133,12 +133,24 @@ static void copy_column(struct nprb_results *tpl, enum nprb_table_id t, const ch
     }
 }
 
+/* Sets the double column @p name of every row of table @p t to @p value (absent: nothing). */
+static void set_column(struct nprb_results *tpl, enum nprb_table_id t, const char *name,
+                       double value)
+{
+    const struct nprb_field *f = field_named(nprb_table_desc(t), name);
+    for (size_t i = 0; f != NULL && f->kind == NPRB_FIELD_F64 && i < tpl->tables[t].count; i++)
+        memcpy(tpl->tables[t].data + i * tpl->tables[t].row_bytes + f->offset, &value,
+               sizeof value);
+}
+
 /* Takes the template's own spread out of its rows (every sample at the median, every
- * repetition at the best): a template measured on a busy machine is noisy, and the report keeps
- * noisy figures out of its verdicts, so the planted outliers would go unjudged. The fleet's
- * spread is the one this bench plants. */
+ * repetition at the best, every uncertainty 0): a template measured on a busy machine is noisy,
+ * and the report keeps noisy figures out of its verdicts, so the planted outliers would go
+ * unjudged. The fleet's spread is the one this bench plants. */
 static void quiet(struct nprb_results *tpl)
 {
+    set_column(tpl, NPRB_TABLE_LATENCY, "uncertainty_pct", 0);
+    set_column(tpl, NPRB_TABLE_BANDWIDTH, "uncertainty_pct", 0);
     static const char *const samples[] = {"latency_ns_min", "latency_ns_p90", "latency_ns_p99",
                                           "latency_ns_max", NULL};
     static const char *const repetitions[] = {"gbs_median", "gbs_worst", NULL};

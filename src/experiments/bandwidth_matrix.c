@@ -30,7 +30,7 @@ static const struct config_key keys[] = {
      "threads per CPU node: all (one per usable core) or a number"},
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
      "timed repetitions kept per measurement"},
-    {"passes", KEY_INT, OFF(passes), "2", 1, 5,
+    {"passes", KEY_INT, OFF(passes), "3", 1, 5,
      "times each bound cell of the read and triad kernels is measured, the later passes at the "
      "end of the run: its uncertainty then covers what changes over the run, not only within one "
      "burst"},

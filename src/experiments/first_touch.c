@@ -29,7 +29,7 @@ static const struct config_key keys[] = {
      "serial (one thread on each node in turn writes it all) | threaded (each thread its own "
      "chunk) | mismatched (another thread's chunk) | interleave | bind (each chunk mbind-ed)"},
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000, "timed repetitions kept per mode"},
-    {"passes", KEY_INT, OFF(passes), "2", 1, 5,
+    {"passes", KEY_INT, OFF(passes), "3", 1, 5,
      "times the bind mode, every node's cores reading their own node's memory at once (the "
      "host-wide peak), is measured, the later passes at the end of the run"},
 };

@@ -32,7 +32,7 @@ static const struct config_key keys[] = {
     {"samples", KEY_INT, OFF(samples), "21", 3, 100000, "timed samples kept per measurement"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "10ms", 0, 0,
      "minimum length of one sample (ns/us/ms/s)"},
-    {"passes", KEY_INT, OFF(passes), "2", 1, 5,
+    {"passes", KEY_INT, OFF(passes), "3", 1, 5,
      "times each bound cell is measured, the later passes at the end of the run: its "
      "uncertainty then covers what changes over the run, not only within one burst"},
 };

@@ -4,7 +4,7 @@
  * Headline figures measured apart in time. A matrix's bound cells are planned again at the end of
  * the run (plan.h: passes, pass, origin); each later pass measures into rows of its own, and its
  * headline joins the first pass's row: pass_values gets it, and uncertainty_pct becomes the
- * largest of every pass's burst spread and each later pass's distance from the first. One
+ * largest of every pass's burst spread and twice each later pass's distance from the first. One
  * burst of repetitions agrees with itself to a few percent where a neighbour's traffic moves the
  * figure by tens of percent over minutes; only passes apart in time see that.
  */

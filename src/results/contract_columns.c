@@ -202,7 +202,9 @@ static const struct column_doc {
      "that did not run"},
     {"latency", "uncertainty_pct", "%",
      "relative uncertainty of `latency_ns_median`, in percent: the largest of each pass's burst "
-     "spread, (p90 - min) / min, and each later pass's distance from the first over the first; "
+     "spread, (p90 - median) / median, and twice each later pass's distance from the first over "
+     "the "
+     "first; "
      "NaN for rows that did not run (docs/ANALYSIS.md, \"Noise\")"},
     {"latency", "valid", NULL, "1 when `status` is `ok`"},
     {"latency", "status", NULL,
@@ -269,7 +271,8 @@ static const struct column_doc {
     {"bandwidth", "pass_values", "GB/s", "each pass's `gbs_best`, as in `/latency`"},
     {"bandwidth", "uncertainty_pct", "%",
      "relative uncertainty of `gbs_best`, in percent: the largest of each pass's burst spread, "
-     "(best - median) / best, and each later pass's distance from the first over the first; NaN "
+     "(best - median) / best, and twice each later pass's distance from the first over the first; "
+     "NaN "
      "for rows that did not run"},
     {"bandwidth", "threads_pinned_ok", NULL,
      "1 when every thread was pinned and still on its core at the end"},

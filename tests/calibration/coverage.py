@@ -8,6 +8,7 @@ the five runs, or the figure is flagged noisy (uncertainty above the analysis's 
 coverage, never a timing.
 
     /usr/bin/python3 tests/calibration/coverage.py NUMAPROBE OUTDIR [--runs 5] [--config quick]
+        [--set KEY=VALUE ...]
 """
 
 import argparse
@@ -45,13 +46,16 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--config", default="quick")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="passed to numaprobe (repeatable)")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     runs = []
     for i in range(args.runs):
         path = os.path.join(args.outdir, f"run{i}.h5")
-        proc = subprocess.run([args.exe, "-c", args.config, "-o", path, "--force", "--quiet"],
-                              capture_output=True, text=True)
+        sets = [a for kv in args.set for a in ("--set", kv)]
+        proc = subprocess.run([args.exe, "-c", args.config, "-o", path, "--force", "--quiet",
+                               *sets], capture_output=True, text=True)
         if proc.returncode != 0:
             print(proc.stdout + proc.stderr)
             sys.exit(f"run {i} exited {proc.returncode}")

@@ -225,7 +225,7 @@ int main(void)
         static char echo[NPRB_CONFIG_TEXT_MAX];
         nprb_config_to_yaml(&cfg, echo, sizeof echo);
         CHECK_STR_CONTAINS(
-            echo, "  repetitions: 5\n  passes: 2\nmemory:\n  dimm_speed: 0\n  channels: 8\n"
+            echo, "  repetitions: 5\n  passes: 3\nmemory:\n  dimm_speed: 0\n  channels: 8\n"
                   "counters:\n  enabled: true\n  groups: [software, core, uncore, "
                   "vmstat]\npage_size:\n  enabled: true\n");
     }

@@ -58,13 +58,34 @@ def _nominal_cores(hosts, family):
     return out
 
 
+# A NUMA node count held by fewer hosts than this, and by under a quarter of the family, is a
+# host that lost a node (DIMMs gone, a node offline), not a NUMA setting of its own (NPS, SNC
+# and sub-NUMA clustering are set for whole partitions of a fleet).
+LOST_NODE_HOSTS = 5
+
+
+def _nominal_nodes(hosts, family):
+    """Per host, the NUMA nodes its type is meant to have: its own count, or the most common
+    larger count of its family where its own count is that rare (LOST_NODE_HOSTS)."""
+    out = hosts.nodes.astype(int).copy()
+    for _, members in hosts.groupby(family, sort=False, dropna=False):
+        counts = members.nodes.astype(int).value_counts()
+        for c in counts.index:
+            larger = [u for u in counts.index if u > c and counts[u] > counts[c]]
+            if larger and counts[c] < LOST_NODE_HOSTS and counts[c] * 4 < len(members):
+                out[members.index[members.nodes.astype(int) == c]] = max(
+                    larger, key=lambda u: (counts[u], u))
+    return out
+
+
 def _digest(parts):
     return hashlib.sha1(repr(parts).encode()).hexdigest()[:16]
 
 
 def assign_types(hosts, nodes):
-    """Adds to @p hosts (one row per host) `nodes` (its NUMA nodes), `type_cores` (the cores its
-    type is meant to have), `type_key` (a hash of KEY_FIELDS with those cores) and `type`: the
+    """Adds to @p hosts (one row per host) `nodes` (its NUMA nodes), `type_nodes` and
+    `type_cores` (the nodes and cores its type is meant to have), `type_key` (a hash of
+    KEY_FIELDS with those) and `type`: the
     label most of the type's hosts carry (`node_type`), told apart by the key's first six hex
     digits where two types share it (but for the largest of them). Without the hardware columns, the fingerprint is the key."""
     counted = nodes.groupby("host").node.count() if len(nodes) else pd.Series(dtype=int)
@@ -75,9 +96,17 @@ def assign_types(hosts, nodes):
         hosts["type_cores"] = hosts.cores if "cores" in hosts.columns else 0
         hosts["type_key"] = hosts.fingerprint.astype(str)
     else:
-        family = [f for f in KEY_FIELDS if f in hosts.columns and f != "cores"]
-        hosts["type_cores"] = _nominal_cores(hosts, family)
-        fields = family + ["type_cores"]
+        family = [f for f in KEY_FIELDS if f in hosts.columns and f not in ("cores", "nodes")]
+        hosts["type_nodes"] = _nominal_nodes(hosts, family)
+        hosts["type_cores"] = _nominal_cores(hosts, family + ["type_nodes"])
+        # A host that lost a node lost its cores too: its type has the cores of its peers.
+        short = hosts.nodes < hosts.type_nodes
+        for i in hosts.index[short]:
+            peers = hosts[(hosts[family] == hosts.loc[i, family]).all(axis=1)
+                          & (hosts.nodes == hosts.type_nodes)]
+            if len(peers):
+                hosts.loc[i, "type_cores"] = int(peers.type_cores.mode().max())
+        fields = family + ["type_nodes", "type_cores"]
         hosts["type_key"] = [_digest(tuple(str(x) for x in row))
                              for row in hosts[fields].itertuples(index=False)]
     label = hosts.groupby("type_key").node_type.agg(
@@ -119,6 +148,10 @@ def degraded_frame(hosts, nodes, tolerance_pct=MEMORY_TOLERANCE_PCT):
         if len(members) < 2:
             continue
         reasons = {h: [] for h in members.host}
+        if "nodes" in members.columns and "type_nodes" in members.columns:
+            for h, k, usual in zip(members.host, members.nodes, members.type_nodes):
+                if k < usual:
+                    reasons[h].append(f"{k} NUMA node(s) where its type has {usual}")
         if "cores" in members.columns and "type_cores" in members.columns:
             for h, c, usual in zip(members.host, members.cores, members.type_cores):
                 if c < usual:

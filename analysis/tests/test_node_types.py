@@ -215,3 +215,22 @@ def test_short_names_and_fqdns_are_one_host(tmp_path):
     assert len(doc["hosts"]) == 10, [h["host"] for h in doc["hosts"]]
     assert all(h["host"].endswith(".example.org") for h in doc["hosts"])
     assert "named by their short name in some files and by their FQDN in others" in proc.stdout
+
+
+def test_lost_node_is_degraded(tmp_path):
+    """rome06 lists three NUMA nodes where its 4-node type has four (a node gone with its DIMMs
+    and cores): a degraded member of its type, named, not a type of its own."""
+    path = str(tmp_path / "f.h5")
+    synthetic_fleet.write_fleet(path, 20, seed=6)
+    rank = fleet_edits.ranks_of(path)["rome06"]
+    fleet_edits.edit(path, "numa_nodes",
+                     lambda rows: rows[~((rows["rank"] == rank) & (rows["node"] == 3))])
+    fleet_edits.edit(path, "distances", lambda rows: rows[~(
+        (rows["rank"] == rank) & ((rows["from_node"] == 3) | (rows["to_node"] == 3)))])
+    fleet_edits.set_host(path, "rome06", numa_nodes=3, cores=48, pus=96,
+                         fingerprint="0123456789abcdef")
+    proc, doc = verdicts(path, tmp_path, "--fail-on-outliers")
+    assert sorted(t["hosts"] for t in doc["node_types"]) == [10, 10], doc["node_types"]
+    reasons = {d["host"]: d["reason"] for d in doc["degraded"]}
+    assert "3 NUMA node(s) where its type has 4" in reasons.get("rome06", ""), reasons
+    assert proc.returncode == 1

@@ -277,8 +277,8 @@ SUMMARY_COLUMNS = ["type", "metric", "unit", "hosts", "median", "q25", "q75", "I
 
 
 def summary_frame(values, catalogue):
-    """Per node type and metric: hosts with a value, median, IQR (q25..q75), min, max, over the
-    figures that are not noisy, and how many were left out as noisy (a median of noisy figures
+    """Per node type and metric: hosts with a value; median, IQR (q25..q75), min, max over the
+    figures that are not noisy; and how many were left out as noisy (a median of noisy figures
     would carry their noise into the comparison, unmarked)."""
     rows = []
     for (typ, metric), v in values.groupby(["type", "metric"], sort=False):
@@ -287,7 +287,8 @@ def summary_frame(values, catalogue):
         x = v[~noisy].value.dropna().to_numpy()  # NaN: a cache level not judged on that host
         q25, q50, q75 = np.percentile(x, [25, 50, 75]) if len(x) else (np.nan,) * 3
         m = catalogue[metric]
-        rows.append({"type": typ, "metric": m.label, "unit": m.unit, "hosts": len(x),
+        rows.append({"type": typ, "metric": m.label, "unit": m.unit,
+                     "hosts": int(v.value.notna().sum()),
                      "median": q50, "q25": q25, "q75": q75, "IQR": q75 - q25,
                      "min": x.min() if len(x) else np.nan,
                      "max": x.max() if len(x) else np.nan,

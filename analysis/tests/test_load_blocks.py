@@ -54,7 +54,7 @@ def test_text_objects_shared(fleet_file, monkeypatch):
 def test_stacked_files_keep_their_rows(tmp_path):
     a, b = tmp_path / "a.h5", tmp_path / "b.h5"
     synthetic_fleet.write_fleet(str(a), 6, seed=1)
-    synthetic_fleet.write_fleet(str(b), 4, seed=2, host_suffix=".b")
+    synthetic_fleet.write_fleet(str(b), 4, seed=2, host_suffix="-b")
     fleet = load.load_fleet([str(a), str(b)])
     for res, path in zip(fleet.files, (a, b)):
         lat = res["latency"]
@@ -64,7 +64,7 @@ def test_stacked_files_keep_their_rows(tmp_path):
                                       expected(path, "latency")["latency_ns_median"])
     stacked = fleet["latency"]
     assert len(stacked) == sum(len(r["latency"]) for r in fleet.files)
-    assert stacked.host.str.endswith(".b").sum() == len(fleet.files[1]["latency"])
+    assert stacked.host.str.endswith("-b").sum() == len(fleet.files[1]["latency"])
 
 
 def test_latest_run_of_a_host_counts(tmp_path):

@@ -147,8 +147,10 @@ def judge(values, hosts, catalogue, refs):
     info = hosts.set_index("host")
     have = values[values.value.notna()].set_index(["host", "metric"]).value
     for name, metrics in refs.items():
-        sel = hosts[(hosts.type == name) | (hosts.node_type == name) |
-                    (hosts.fingerprint == name)]
+        # A fingerprint names the type of the hosts that carry it: a file of the same hardware
+        # written before schema 0.10.0 carries another one.
+        named = (hosts.type == name) | (hosts.node_type == name) | (hosts.fingerprint == name)
+        sel = hosts[hosts.type.isin(hosts.type[named])]
         if sel.empty:
             notes.append(f"reference node type {name!r}: no host of it in this file")
             continue

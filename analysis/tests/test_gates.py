@@ -82,6 +82,22 @@ def test_tolerance_form(fleet, tmp_path):
                                                            fleet))
 
 
+def test_reference_by_fingerprint_names_the_type(tmp_path):
+    """A fingerprint names the node type of the hosts that carry it: hosts of the same hardware
+    written before schema 0.10.0 carry another fingerprint and are judged with the rest."""
+    path = tmp_path / "f.h5"
+    synthetic_fleet.write_fleet(str(path), 10, seed=2, factors={"rome02": {"latency_local": 1.3}})
+    fingerprint = next(t["fingerprint"] for t in synthetic_fleet.TYPES if t["node_type"] == ROME)
+    for host in ("rome01", "rome02"):
+        fleet_edits.set_host(str(path), host, fingerprint="00000000" + fingerprint[:8])
+    ref = _refs(tmp_path, "ref.yaml", f'"{fingerprint}":\n  latency_local_ns: {{ref: 115, tol: 10%}}\n')
+    proc = run_report("compare", "--references", ref, path, "-o", tmp_path / "out")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    rows = (tmp_path / "out" / "references.csv").read_text().splitlines()
+    assert [r.split(",")[0] for r in rows if ",regression," in r] == ["rome02"]
+    assert {r.split(",")[0] for r in rows[1:]} >= {"rome01", "rome02", "rome03"}
+
+
 def test_json_references_without_pyyaml(fleet, tmp_path):
     """JSON needs no PyYAML; a YAML file without it is one line and exit 2, not a traceback."""
     shadow = tmp_path / "shadow"

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from conftest import assert_refused_option, run_report
 
+import fleet_edits
 import synthetic_fleet
 from synthetic_history import write_history
 from test_verdicts_json import validate
@@ -122,3 +123,22 @@ def test_mixed_configs_refused(tmp_path):
     assert "latency_matrix.size: 1GiB vs 4MiB" in proc.stderr
     proc = run_report("history", *paths, other, "--no-report", "--allow-mixed-configs")
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_new_fingerprints_keep_a_hosts_history(tmp_path):
+    """Schema 0.10.0 corrected the hardware fingerprint's hash, so the same hosts carry other
+    fingerprints from that run on. A host's own history is its node type's, read from the
+    hardware columns: the drop over the last runs is still judged against all runs before."""
+    paths = write_history(str(tmp_path / "results"), runs=8, hosts=20,
+                          drops=[("icx03", "bw_local", 0.7, 3)])
+    def renew(rows):  # another 16 hex digits for every host, as the corrected hash gives
+        rows["fingerprint"] = [bytes(reversed(fp)) for fp in rows["fingerprint"]]
+    for path in paths[-3:]:
+        fleet_edits.edit(path, "hosts", renew)
+    proc = run_report("history", *paths, "-o", tmp_path / "report")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    drift = pd.read_csv(tmp_path / "report" / "drift.csv")
+    worse = drift[drift.verdict == "worse"]
+    assert set(worse.host) == {"icx03"}, worse
+    own = worse[(worse.rule == "own") & (worse.key == "bw_read_local_gbs")].iloc[0]
+    assert own.runs == 7  # every run before the latest, old fingerprints and new

@@ -2,6 +2,7 @@
 #include "host/topo.h"
 
 #include "build_facts.h"
+#include "util/hash.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -100,17 +101,6 @@ static void read_distances(struct nprb_topo *t)
     hwloc_distances_release(t->hw, dist);
 }
 
-/* FNV-1a: small, stable across platforms and releases, enough to tell node types apart. */
-static uint64_t fnv1a(const char *text)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        h ^= *p;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 uint64_t nprb_topo_round_memory(uint64_t bytes)
 {
     const uint64_t gib = UINT64_C(1) << 30;
@@ -141,7 +131,7 @@ static void make_fingerprint(struct nprb_topo *t)
                      nprb_topo_round_memory(t->nodes[i].memory_bytes) >> 20, t->nodes[i].cpu_count);
     if (s->dimms.world_readable && n > 0 && (size_t)n < sizeof canon)
         snprintf(canon + n, sizeof canon - (size_t)n, "|d%s", s->dimms.layout);
-    snprintf(s->fingerprint, sizeof s->fingerprint, "%016" PRIx64, fnv1a(canon));
+    snprintf(s->fingerprint, sizeof s->fingerprint, "%016" PRIx64, nprb_fnv1a_text(canon));
     uint64_t mem = nprb_topo_round_memory(s->memory_bytes);
     if (mem >= (UINT64_C(1) << 30))
         snprintf(s->label, sizeof s->label, "%.28s %dS/%dN/%dC %gG", s->cpu_model, s->packages,

@@ -9,6 +9,7 @@
 #include "job/host_row.h"
 #include "results/report.h"
 #include "util/fault.h"
+#include "util/hash.h"
 #include "util/timer.h"
 #include "version.h"
 
@@ -93,16 +94,6 @@ static void binding_summary(const struct nprb_collector *c, char *buf, size_t le
              c->narrow_ranks > 8 ? ", ..." : "");
 }
 
-/* FNV-1a over @p len bytes, continuing from @p h. */
-static uint64_t fnv1a_more(uint64_t h, const char *text, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)text[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 /* Config keys that do not change what is measured: left out of config_fingerprint. The report
  * applies the same rule to the `config` attribute (analysis/numaprobe_analysis/runs.py). */
 static const char *const unmeasured_keys[] = {"report_hosts", "watchdog", "checkpoints", "memory"};
@@ -112,7 +103,7 @@ static const char *const unmeasured_keys[] = {"report_hosts", "watchdog", "check
  * indented lines). */
 static void config_fingerprint(const char *yaml, char *out, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = NPRB_FNV1A_BASIS;
     bool skip = false;
     for (const char *line = yaml; *line != '\0';) {
         const char *end = strchr(line, '\n');
@@ -127,7 +118,7 @@ static void config_fingerprint(const char *yaml, char *out, size_t len)
                     skip = true;
         }
         if (!skip)
-            h = fnv1a_more(h, line, n);
+            h = nprb_fnv1a(h, line, n);
         line += n;
     }
     snprintf(out, len, "%016" PRIx64, h);
@@ -138,8 +129,8 @@ static void config_fingerprint(const char *yaml, char *out, size_t len)
  * and its start clock, so every rank of a job derives the same one. */
 static void run_id(const struct nprb_collector *c, char *out, size_t len)
 {
-    uint64_t a = fnv1a_more(0xcbf29ce484222325ULL, c->job_identity, strlen(c->job_identity));
-    uint64_t b = fnv1a_more(a ^ c->start_ns, (const char *)&c->start_ns, sizeof c->start_ns);
+    uint64_t a = nprb_fnv1a(NPRB_FNV1A_BASIS, c->job_identity, strlen(c->job_identity));
+    uint64_t b = nprb_fnv1a(a ^ c->start_ns, (const char *)&c->start_ns, sizeof c->start_ns);
     snprintf(out, len, "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%012" PRIx64,
              a >> 32, (a >> 16) & 0xffff, UINT64_C(0x8000) | (a & 0x0fff),
              UINT64_C(0x8000) | ((b >> 48) & 0x3fff), (uint64_t)(b & 0xffffffffffffULL));

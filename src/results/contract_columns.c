@@ -14,10 +14,11 @@ static const struct column_doc {
     {"hosts", "ranks_on_host", NULL, "ranks sharing this host"},
     {"hosts", "hostname", NULL, "`MPI_Get_processor_name`"},
     {"hosts", "fingerprint", NULL,
-     "16 hex digits: hash of CPU model, packages, cores, PUs, caches, memory and CPUs per node "
+     "16 hex digits: FNV-1a of CPU model, packages, cores, PUs, caches, memory and CPUs per node "
      "(memory rounded to 1/8 of its power of two: 187.6 GiB counts as 192), and the DIMM layout "
      "where every user can read it (EDAC); equal for identical hardware, whoever runs the job and "
-     "whatever its cgroup allows"},
+     "whatever its cgroup allows. Before 0.10.0 the hash started from a wrong offset basis, so the "
+     "same hardware has another value in older files"},
     {"hosts", "node_type", NULL, "short human label of the node type"},
     {"hosts", "cpu_model", NULL, "hwloc's CPUModel"},
     {"hosts", "packages", NULL, "counts from hwloc"},

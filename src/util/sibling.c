@@ -2,6 +2,8 @@
 /* Names beside an output, kept within NAME_MAX (sibling.h). */
 #include "util/sibling.h"
 
+#include "util/hash.h"
+
 #include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
@@ -16,15 +18,6 @@ static const char *base_name(const char *path)
     return slash != NULL ? slash + 1 : path;
 }
 
-/* FNV-1a: a short, stable mark of a whole path for names cut to NAME_MAX. */
-static uint64_t path_hash(const char *s)
-{
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return h;
-}
-
 int nprb_output_sibling(const char *path, const char *suffix, char *buf, size_t len)
 {
     size_t base = strlen(base_name(path)), extra = strlen(suffix);
@@ -36,7 +29,7 @@ int nprb_output_sibling(const char *path, const char *suffix, char *buf, size_t 
         size_t keep = NAME_MAX > extra + 17 ? NAME_MAX - extra - 17 : 0;
         size_t dir = strlen(path) - base;
         n = snprintf(buf, len, "%.*s~%016" PRIx64 "%s", (int)(dir + (keep < base ? keep : base)),
-                     path, path_hash(path), suffix);
+                     path, nprb_fnv1a_text(path), suffix);
     }
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }

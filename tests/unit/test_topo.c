@@ -92,6 +92,9 @@ static void fingerprints(const char *dir)
     CHECK(strcmp(nprb_topo_summary(a)->fingerprint, nprb_topo_summary(b)->fingerprint) == 0);
     CHECK(strcmp(nprb_topo_summary(a)->fingerprint, nprb_topo_summary(c)->fingerprint) != 0);
     CHECK(strlen(nprb_topo_summary(a)->fingerprint) == 16);
+    /* The value FNV-1a from its published offset basis gives for this fixture (hash.h); one
+     * started a digit short, as before schema 0.10.0, reads otherwise. */
+    CHECK(strcmp(nprb_topo_summary(a)->fingerprint, "f29e5b064f39ffb8") == 0);
     nprb_topo_destroy(a);
     nprb_topo_destroy(b);
     nprb_topo_destroy(c);

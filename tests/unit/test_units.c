@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
+#include "util/hash.h"
 #include "util/units.h"
 
 #include <errno.h>
@@ -21,6 +22,13 @@ static int size_rejected(const char *text, int err)
 
 int main(void)
 {
+    /* FNV-1a's published 64-bit test vectors: the basis is the hash of nothing. */
+    CHECK(nprb_fnv1a_text("") == UINT64_C(0xcbf29ce484222325));
+    CHECK(nprb_fnv1a_text("a") == UINT64_C(0xaf63dc4c8601ec8c));
+    CHECK(nprb_fnv1a_text("foobar") == UINT64_C(0x85944171f73967e8));
+    CHECK(nprb_fnv1a(nprb_fnv1a(NPRB_FNV1A_BASIS, "foo", 3), "bar", 3) ==
+          nprb_fnv1a_text("foobar"));
+
     CHECK(size_is("4096", 4096));
     CHECK(size_is("64k", 64 << 10));
     CHECK(size_is("64K", 64 << 10));

@@ -7,6 +7,7 @@
 #include "config/config_keys.h"
 #include "kernels/stream.h"
 #include "kernels/pattern.h"
+#include "util/list.h"
 #include "util/units.h"
 
 #include <errno.h>
@@ -86,31 +87,26 @@ static int for_each_item(const char *text,
                          int (*each)(void *arg, const char *item, char *why, size_t len), void *arg,
                          char *err, size_t errlen)
 {
-    char buf[1024];
-    if (strlen(text) >= sizeof buf) {
-        nprb_config_fmt_err(err, errlen, "list too long");
-        return -1;
-    }
-    snprintf(buf, sizeof buf, "%s", text);
-    if (strspn(buf, " ") == strlen(buf)) {
+    if (strspn(text, " ") == strlen(text)) {
         nprb_config_fmt_err(err, errlen, "expected a list, got nothing");
         return -1;
     }
     int n = 0;
-    for (char *item = buf, *next; item != NULL; item = next) {
-        next = strchr(item, ',');
-        if (next != NULL)
-            *next++ = '\0';
-        while (*item == ' ')
-            item++;
-        size_t l = strlen(item);
-        while (l > 0 && item[l - 1] == ' ')
-            item[--l] = '\0';
+    const char *item;
+    size_t l;
+    for (const char *cursor = text; nprb_list_next(&cursor, &item, &l);) {
+        char one[256];
         if (l == 0) {
             nprb_config_fmt_err(err, errlen, "empty item in list '%s'", text);
             return -1;
         }
-        if (each(arg, item, err, errlen) != 0)
+        if (l >= sizeof one) {
+            nprb_config_fmt_err(err, errlen, "list item '%.32s...' too long", item);
+            return -1;
+        }
+        memcpy(one, item, l);
+        one[l] = '\0';
+        if (each(arg, one, err, errlen) != 0)
             return -1;
         n++;
     }

@@ -2,6 +2,7 @@
 #include "experiments/plan.h"
 
 #include "experiments/registry.h"
+#include "util/list.h"
 #include "util/units.h"
 
 #include <stdio.h>
@@ -112,12 +113,8 @@ static void add_node(char *buf, size_t len, const struct nprb_topo *topo, int in
     else
         snprintf(one, sizeof one, "%u", nprb_topo_node(topo, index)->os_index);
     size_t used = strlen(buf);
-    for (const char *at = buf; (at = strstr(at, one)) != NULL; at += strlen(one)) {
-        bool starts = at == buf || at[-1] == ',';
-        bool ends = at[strlen(one)] == '\0' || at[strlen(one)] == ',';
-        if (starts && ends)
-            return;
-    }
+    if (nprb_list_has(buf, one))
+        return;
     if (used + strlen(one) + 2 < len)
         snprintf(buf + used, len - used, "%s%s", used ? "," : "", one);
 }

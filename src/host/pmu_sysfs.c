@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "host/pmu_sysfs.h"
 
+#include "util/list.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -168,13 +170,17 @@ static void owner_of(const char *format_dir, char *owner, size_t len)
 int nprb_pmu_encode(const char *format_dir, const char *terms, struct nprb_pmu_event *ev, char *why,
                     size_t len)
 {
-    char list[TEXT_MAX], text[TEXT_MAX], pmu[NPRB_PMU_NAME_MAX * 2];
+    char term[TEXT_MAX], text[TEXT_MAX], pmu[NPRB_PMU_NAME_MAX * 2];
     owner_of(format_dir, pmu, sizeof pmu);
-    if (snprintf(list, sizeof list, "%s", terms) >= (int)sizeof list)
+    if (strlen(terms) >= sizeof term)
         return fail(why, len, "terms for %s longer than %d characters", pmu, TEXT_MAX - 1);
     uint64_t words[CONFIG_WORDS] = {ev->config, ev->config1, ev->config2};
-    char *save = NULL;
-    for (char *term = strtok_r(list, ",", &save); term != NULL; term = strtok_r(NULL, ",", &save)) {
+    const char *item;
+    size_t n;
+    for (const char *cursor = terms; nprb_list_next(&cursor, &item, &n);) {
+        if (n == 0)
+            continue; /* "a,,b": perf skips the empty term */
+        snprintf(term, sizeof term, "%.*s", (int)n, item);
         char *eq = strchr(term, '=');
         const char *value_text = "1"; /* a bare term ("edge") means =1 */
         if (eq != NULL) {

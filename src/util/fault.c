@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "util/fault.h"
 
+#include "util/list.h"
+
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,10 +29,11 @@ static const char *const fault_names[NPRB_N_FAULTS] = {
 static unsigned parse(char *unknown, size_t len)
 {
     unsigned mask = 0;
-    const char *list = getenv("NUMAPROBE_FAULT");
-    for (const char *p = list; p != NULL && *p != '\0';) {
-        const char *end = strchr(p, ',');
-        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+    const char *list = getenv("NUMAPROBE_FAULT"), *p;
+    size_t n;
+    for (const char *cursor = list; list != NULL && nprb_list_next(&cursor, &p, &n);) {
+        if (n == 0)
+            continue;
         int id = -1;
         for (int i = 0; i < NPRB_N_FAULTS && id < 0; i++)
             if (strlen(fault_names[i]) == n && strncmp(p, fault_names[i], n) == 0)
@@ -39,7 +42,6 @@ static unsigned parse(char *unknown, size_t len)
             mask |= 1U << id;
         else if (unknown != NULL && unknown[0] == '\0')
             snprintf(unknown, len, "%.*s", (int)(n < 64 ? n : 64), p);
-        p = end != NULL ? end + 1 : NULL;
     }
     return mask;
 }

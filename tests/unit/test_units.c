@@ -1,11 +1,24 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 #include "util/hash.h"
+#include "util/list.h"
 #include "util/units.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+
+/* The items of @p list, each in brackets: "[a][][b]". */
+static const char *items(const char *list)
+{
+    static char out[128];
+    const char *item;
+    size_t n, used = 0;
+    out[0] = '\0';
+    for (const char *cursor = list; nprb_list_next(&cursor, &item, &n);)
+        used += (size_t)snprintf(out + used, sizeof out - used, "[%.*s]", (int)n, item);
+    return out;
+}
 
 static int size_is(const char *text, uint64_t want)
 {
@@ -26,6 +39,12 @@ int main(void)
     CHECK(nprb_fnv1a_text("") == UINT64_C(0xcbf29ce484222325));
     CHECK(nprb_fnv1a_text("a") == UINT64_C(0xaf63dc4c8601ec8c));
     CHECK(nprb_fnv1a_text("foobar") == UINT64_C(0x85944171f73967e8));
+    CHECK(strcmp(items("4KiB, 1MiB ,2G"), "[4KiB][1MiB][2G]") == 0);
+    CHECK(strcmp(items("a,,b,"), "[a][][b][]") == 0);
+    CHECK(strcmp(items(""), "[]") == 0);
+    CHECK(strcmp(items(" x "), "[x]") == 0);
+    CHECK(nprb_list_has("0,12,all", "12") && nprb_list_has("0,12,all", "all"));
+    CHECK(!nprb_list_has("0,12", "1") && !nprb_list_has("", "0"));
     CHECK(nprb_fnv1a(nprb_fnv1a(NPRB_FNV1A_BASIS, "foo", 3), "bar", 3) ==
           nprb_fnv1a_text("foobar"));
 

@@ -223,14 +223,15 @@ def _cache_metrics(fleet, hosts, out, catalogue):
 
 def first_touch_modes(bandwidth):
     """The first_touch rows that ran, with a `mode` column: serial@N, threaded, mismatched,
-    interleave, bound."""
+    interleave, bind (the config's names; files before schema 0.10.0 wrote `bound`)."""
     ft = bandwidth[(bandwidth.experiment == "first_touch")
                    & bandwidth.status.isin(["ok", "invalid"])] if len(bandwidth) else bandwidth
     if ft.empty:
         return ft
     ft = ft.copy()
-    ft["mode"] = np.where(ft.init_mode == "serial", "serial@" + ft.mem_node.astype(str),
-                          np.where(ft.mem_policy == "interleave", "interleave", ft.init_mode))
+    init = ft.init_mode.replace("bound", "bind")
+    ft["mode"] = np.where(init == "serial", "serial@" + ft.mem_node.astype(str),
+                          np.where(ft.mem_policy == "interleave", "interleave", init))
     return ft
 
 

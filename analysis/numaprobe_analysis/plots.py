@@ -328,7 +328,7 @@ def host_strips(v):
     return fig
 
 
-MODE_ORDER = ("serial", "threaded", "mismatched", "interleave", "bound")
+MODE_ORDER = ("serial", "threaded", "mismatched", "interleave", "bind")
 
 
 def _mode_order(mode):

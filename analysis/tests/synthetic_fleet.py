@@ -345,8 +345,8 @@ def _first_touch(w, rank, name, t, ok):
     even = {n: pages // nodes for n in range(nodes)}
     modes += [("threaded", -1, "first_touch", even, 1.0),
               ("mismatched", -1, "first_touch", even, 0.0),
-              ("threaded", -1, "interleave", even, 1.0 / nodes),
-              ("bound", -1, "bind", even, 1.0)]
+              ("interleave", -1, "interleave", even, 1.0 / nodes),
+              ("bind", -1, "bind", even, 1.0)]
     for init, mem, policy, spread, beside in modes:
         remote_share = 1 - beside
         gbs = w.noise(full * (beside + remote_share * t["bw_remote"] / t["bw_local"]))

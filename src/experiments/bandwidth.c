@@ -93,10 +93,9 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
     unsigned targets[NPRB_MAX_NODES], thread_nodes[NPRB_MAX_PUS];
     for (int t = 0; t < threads; t++)
         thread_nodes[t] = node_of_pu(ctx->topo, pus[t]);
-    static const char *const init_names[] = {"threaded", "serial", "mismatched", "bound"};
-    NPRB_SET_TEXT(row.init_mode, init_names[item->init]);
+    NPRB_SET_TEXT(row.init_mode, nprb_touch_mode_name(item->touch));
     unsigned serial_pu = pus[0];
-    if (item->init == NPRB_INIT_SERIAL)
+    if (item->touch == NPRB_TOUCH_SERIAL)
         nprb_topo_node_pus(ctx->topo, item->mem_node, &serial_pu, 1);
     struct nprb_bandwidth_request req = {
         .kernel = kernel,
@@ -111,7 +110,7 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
         .repetitions = item->repetitions,
         .sample_s = item->sample_s,
         .seed = ctx->cfg->seed,
-        .init = item->init,
+        .touch = item->touch,
         .serial_pu = serial_pu,
         .thread_nodes = rules->per_thread_census ? thread_nodes : NULL,
         .chunk_align = rules->chunk_align,

@@ -149,12 +149,12 @@ static void stream_team(struct team *tm)
         struct nprb_thread_counters counters;
         nprb_thread_counters_open(&counters, req->counter_groups);
         struct nprb_stream_args args = thread_args(tm, chunk_of(tm->n, team, t, tm->align));
-        if (req->init == NPRB_INIT_MISMATCHED) {
+        if (req->touch == NPRB_TOUCH_MISMATCHED) {
             int writer_of = (t + team / 2) % team;
             struct nprb_stream_args other =
                 thread_args(tm, chunk_of(tm->n, team, writer_of, tm->align));
             nprb_stream_init(&other, req->seed + (uint64_t)writer_of);
-        } else if (req->init != NPRB_INIT_SERIAL) {
+        } else if (req->touch != NPRB_TOUCH_SERIAL) {
             nprb_stream_init(&args, req->seed + (uint64_t)t);
         }
         double sum = 0;
@@ -245,7 +245,7 @@ static int allocate(struct team *tm, struct nprb_buffer *buffers, struct nprb_ba
 static int prepare_pages(struct team *tm, struct nprb_bandwidth_result *res)
 {
     const struct nprb_bandwidth_request *req = tm->req;
-    if (req->init == NPRB_INIT_BOUND) {
+    if (req->touch == NPRB_TOUCH_BIND) {
         for (int t = 0; t < req->threads; t++) {
             struct chunk c = chunk_of(tm->n, req->threads, t, tm->align);
             for (unsigned a = 0; a < req->kernel->arrays && c.count > 0; a++) {
@@ -259,7 +259,7 @@ static int prepare_pages(struct team *tm, struct nprb_bandwidth_result *res)
             }
         }
     }
-    if (req->init == NPRB_INIT_SERIAL) {
+    if (req->touch == NPRB_TOUCH_SERIAL) {
         struct nprb_pin pin;
         if (nprb_pin_thread(&pin, tm->hw, req->serial_pu) != 0) {
             res->error = errno;

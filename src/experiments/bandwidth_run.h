@@ -34,8 +34,8 @@ struct nprb_bandwidth_request {
     double sample_s;       /**< > 0: a sample repeats the kernel until it lasts this long */
     uint64_t seed;         /**< read_random's index */
     /* first_touch: who writes the arrays first, and where each thread's part should live */
-    enum nprb_init_mode init;
-    unsigned serial_pu;           /**< NPRB_INIT_SERIAL: the PU that writes everything */
+    enum nprb_touch_mode touch;
+    unsigned serial_pu;           /**< NPRB_TOUCH_SERIAL: the PU that writes everything */
     const unsigned *thread_nodes; /**< node (os index) of each thread; NULL: no local check */
     size_t chunk_align;           /**< elements; chunks start at multiples (0: 8, a line) */
     unsigned counter_groups;      /**< NPRB_COUNTER_GROUP_BIT()s the team counts */

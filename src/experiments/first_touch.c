@@ -43,24 +43,21 @@ static int usable_nodes(const struct nprb_topo *topo)
     return n;
 }
 
-/* What each first-touch mode means for the buffer: its policy, and who writes it first. */
-static const struct {
-    enum nprb_mem_policy policy;
-    enum nprb_init_mode init;
-} touch_setup[NPRB_N_TOUCH_MODES] = {
-    [NPRB_TOUCH_SERIAL] = {NPRB_MEM_FIRST_TOUCH, NPRB_INIT_SERIAL},
-    [NPRB_TOUCH_THREADED] = {NPRB_MEM_FIRST_TOUCH, NPRB_INIT_THREADED},
-    [NPRB_TOUCH_MISMATCHED] = {NPRB_MEM_FIRST_TOUCH, NPRB_INIT_MISMATCHED},
-    [NPRB_TOUCH_INTERLEAVE] = {NPRB_MEM_INTERLEAVE, NPRB_INIT_THREADED},
-    [NPRB_TOUCH_BIND] = {NPRB_MEM_BIND, NPRB_INIT_BOUND},
+/* The buffer's policy under each first-touch mode. */
+static const enum nprb_mem_policy touch_policy[NPRB_N_TOUCH_MODES] = {
+    [NPRB_TOUCH_THREADED] = NPRB_MEM_FIRST_TOUCH,
+    [NPRB_TOUCH_SERIAL] = NPRB_MEM_FIRST_TOUCH,
+    [NPRB_TOUCH_MISMATCHED] = NPRB_MEM_FIRST_TOUCH,
+    [NPRB_TOUCH_INTERLEAVE] = NPRB_MEM_INTERLEAVE,
+    [NPRB_TOUCH_BIND] = NPRB_MEM_BIND,
 };
 
 static int add_mode(struct nprb_planner *p, struct nprb_plan_item item, enum nprb_touch_mode mode,
                     int passes)
 {
     item.mem_node = -1;
-    item.policy = touch_setup[mode].policy;
-    item.init = touch_setup[mode].init;
+    item.policy = touch_policy[mode];
+    item.touch = mode;
     item.passes = mode == NPRB_TOUCH_BIND ? passes : 1; /* the host-wide peak: a headline */
     if (mode != NPRB_TOUCH_SERIAL)
         return nprb_plan_add(p, &item);
@@ -117,14 +114,14 @@ static const char *judge(const struct nprb_plan_item *item, const struct nprb_ba
                          const unsigned *targets, int target_count, struct nprb_bandwidth_row *row)
 {
     row->pages_on_target_frac = res->local_frac;
-    if (item->init == NPRB_INIT_SERIAL || item->policy == NPRB_MEM_INTERLEAVE)
+    if (item->touch == NPRB_TOUCH_SERIAL || item->touch == NPRB_TOUCH_INTERLEAVE)
         return nprb_placement_ok(&res->census, targets, target_count,
-                                 item->init == NPRB_INIT_SERIAL ? NPRB_MEM_BIND
-                                                                : NPRB_MEM_INTERLEAVE,
+                                 item->touch == NPRB_TOUCH_SERIAL ? NPRB_MEM_BIND
+                                                                  : NPRB_MEM_INTERLEAVE,
                                  row->note, sizeof row->note)
                    ? NPRB_ROW_OK
                    : NPRB_ROW_INVALID;
-    if (item->init != NPRB_INIT_THREADED && item->init != NPRB_INIT_BOUND)
+    if (item->touch == NPRB_TOUCH_MISMATCHED)
         return NPRB_ROW_OK;
     if (res->local_frac < 0) {
         snprintf(row->note, sizeof row->note,
@@ -167,15 +164,22 @@ static bool report(FILE *out, const struct nprb_results *rows)
                     "status");
             header = true;
         }
-        char mode[48];
-        if (strcmp(b->init_mode, "serial") == 0)
+        char mode[48], why[128];
+        enum nprb_touch_mode touch = NPRB_TOUCH_THREADED;
+        (void)nprb_touch_mode_parse(b->init_mode, &touch, why, sizeof why); /* ours: one of them */
+        switch (touch) {
+        case NPRB_TOUCH_SERIAL:
             snprintf(mode, sizeof mode, "one thread on node %d", b->mem_node);
-        else if (strcmp(b->mem_policy, "interleave") == 0)
+            break;
+        case NPRB_TOUCH_INTERLEAVE:
             snprintf(mode, sizeof mode, "threads, interleaved");
-        else if (strcmp(b->init_mode, "bound") == 0)
+            break;
+        case NPRB_TOUCH_BIND:
             snprintf(mode, sizeof mode, "threads, chunks bound");
-        else
+            break;
+        default:
             snprintf(mode, sizeof mode, "threads, %s", b->init_mode);
+        }
         char beside[16] = "-"; /* no page of the chunks reported its node */
         if (b->pages_on_target_frac >= 0)
             snprintf(beside, sizeof beside, "%.1f%%", 100 * b->pages_on_target_frac);

@@ -20,14 +20,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/** Who first writes the arrays (and so, under first touch, where their pages land). */
-enum nprb_init_mode {
-    NPRB_INIT_THREADED,   /**< each thread its own chunk: the schedule the kernel uses */
-    NPRB_INIT_SERIAL,     /**< one thread, pinned to serial_pu, writes everything */
-    NPRB_INIT_MISMATCHED, /**< thread t writes the chunk thread t + T/2 will read */
-    NPRB_INIT_BOUND,      /**< each chunk mbind()-ed to its reader's node, then threaded */
-};
-
 struct nprb_experiment; /* experiments/descriptor.h */
 
 struct nprb_plan_item {
@@ -46,7 +38,7 @@ struct nprb_plan_item {
     uint64_t stride_bytes;
     int repetitions;
     double sample_s; /**< latency: sample length; bandwidth: > 0 repeats passes per sample */
-    enum nprb_init_mode init; /**< first_touch: who writes first (serial: node mem_node) */
+    enum nprb_touch_mode touch; /**< who writes the arrays first (first_touch's modes) */
     /* loaded_latency */
     uint32_t delay_spins;
     uint64_t load_bytes;

@@ -52,13 +52,15 @@ const char *nprb_thp_name(enum nprb_thp_mode mode);
  */
 int nprb_thp_parse(const char *text, enum nprb_thp_mode *mode, char *why, size_t len);
 
-/** How first_touch's array is first written, and so where its pages land. */
+/** Who first writes a bandwidth experiment's arrays, and so where first touch puts their pages:
+ * first_touch's modes, and the one spelling of the `init_mode` column. Threaded is every other
+ * experiment's, so it is the zero of a plan item. */
 enum nprb_touch_mode {
-    NPRB_TOUCH_SERIAL,     /**< one thread on each node in turn writes it all */
-    NPRB_TOUCH_THREADED,   /**< each thread its own chunk */
-    NPRB_TOUCH_MISMATCHED, /**< each thread another thread's chunk */
+    NPRB_TOUCH_THREADED,   /**< each thread its own chunk: the schedule the kernel uses */
+    NPRB_TOUCH_SERIAL,     /**< one thread, on the node of the item's mem_node, writes it all */
+    NPRB_TOUCH_MISMATCHED, /**< thread t writes the chunk thread t + T/2 will read */
     NPRB_TOUCH_INTERLEAVE, /**< interleaved, then written threaded */
-    NPRB_TOUCH_BIND,       /**< each chunk mbind-ed to its reader's node */
+    NPRB_TOUCH_BIND,       /**< each chunk mbind()-ed to its reader's node, then threaded */
     NPRB_N_TOUCH_MODES
 };
 

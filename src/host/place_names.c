@@ -26,8 +26,8 @@ static const char *const thp_names[] = {
 #define N_THP (sizeof thp_names / sizeof thp_names[0])
 
 static const char *const touch_names[NPRB_N_TOUCH_MODES] = {
-    [NPRB_TOUCH_SERIAL] = "serial",
     [NPRB_TOUCH_THREADED] = "threaded",
+    [NPRB_TOUCH_SERIAL] = "serial",
     [NPRB_TOUCH_MISMATCHED] = "mismatched",
     [NPRB_TOUCH_INTERLEAVE] = "interleave",
     [NPRB_TOUCH_BIND] = "bind",

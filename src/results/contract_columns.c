@@ -231,8 +231,9 @@ static const struct column_doc {
     {"bandwidth", "init_mode", NULL,
      "who wrote the arrays first: `threaded` (each thread its own chunk, the kernel's schedule), "
      "and for `first_touch`: `serial` (one thread on `mem_node` wrote everything), `mismatched` "
-     "(thread t wrote the chunk thread t + T/2 reads), `bound` (each chunk `mbind`-ed to its "
-     "reader's node first)"},
+     "(thread t wrote the chunk thread t + T/2 reads), `interleave` (interleaved, written "
+     "threaded), `bind` (each chunk `mbind`-ed to its reader's node first): the names of "
+     "`first_touch.modes`; before 0.10.0 `bind` read `bound` and `interleave` read `threaded`"},
     {"bandwidth", "stride_bytes", "B", "stride of `read_strided`, 0 for other kernels"},
     {"bandwidth", "page_bytes", "B", "as in `/latency`"},
     {"bandwidth", "threads", NULL, "threads, one pinned per core of `cpu_node`"},

@@ -259,7 +259,7 @@ static void print_peak(FILE *out, const struct nprb_host_row *host, const struct
         if (strcmp(b->experiment, "bandwidth_matrix") == 0 && strcmp(b->mem_policy, "bind") == 0 &&
             strcmp(b->pair_class, "local") == 0)
             best = b->gbs_best > best ? b->gbs_best : best;
-        if (strcmp(b->experiment, "first_touch") == 0 && strcmp(b->init_mode, "bound") == 0)
+        if (strcmp(b->experiment, "first_touch") == 0 && strcmp(b->init_mode, "bind") == 0)
             host_wide = b->gbs_best;
     }
     fprintf(out, "  theoretical peak %.1f GB/s (%s), %.1f GB/s per node", host->peak_gbs,

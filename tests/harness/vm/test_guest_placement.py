@@ -304,12 +304,13 @@ def test_first_touch(t, guest, pages):
             share = sum(on.values()) / guest.total
             if not all(abs(on[n] - share) <= 0.05 * share + 512 for n in range(guest.total)):
                 wrong.append(f"{at}: uneven {dict(on)}")
-        elif mode in ("threaded", "bound") and local < 0.99:
+        elif mode in ("threaded", "bind") and local < 0.99:
             wrong.append(f"{at}: only {local:.3f} of pages beside their reader")
         elif mode == "mismatched" and local > 0.01:
             wrong.append(f"{at}: {local:.3f} of pages beside their reader")
-    if guest.nodes > 1 and not (modes["serial"] == guest.nodes and modes["threaded"] == 2
-                                and modes["mismatched"] == 1 and modes["bound"] == 1):
+    if guest.nodes > 1 and not (modes["serial"] == guest.nodes and modes["threaded"] == 1
+                                and modes["interleave"] == 1 and modes["mismatched"] == 1
+                                and modes["bind"] == 1):
         wrong.append(f"first_touch modes measured: {dict(modes)}")
     assert_none(wrong)
 

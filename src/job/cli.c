@@ -3,10 +3,10 @@
 
 #include "host/balancing.h"
 #include "kernels/stream.h"
+#include "util/options.h"
 #include "util/status.h"
 #include "util/units.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,15 +31,8 @@ enum option_id {
     N_OPTIONS
 };
 
-struct option_row {
-    const char *name;
-    char short_name; /* 0: long only */
-    const char *arg; /* NULL: a flag */
-    const char *help;
-};
-
 /* The one table of options: getopt_long's array and --help are both made from it. */
-static const struct option_row rows[N_OPTIONS] = {
+static const struct nprb_option_row rows[N_OPTIONS] = {
     [OPT_CONFIG] = {"config", 'c', "FILE|NAME",
                     "YAML configuration: a file, or a shipped config by name (default, quick, "
                     "full, textbook); default: built-in, same as quick"},
@@ -83,12 +76,6 @@ static const struct option_row rows[N_OPTIONS] = {
     [OPT_VERSION] = {"version", 'V', NULL, "print the version and exit"},
 };
 
-/* Long-only options get values above any character. */
-static int option_value(int id)
-{
-    return rows[id].short_name ? rows[id].short_name : 256 + id;
-}
-
 void nprb_cli_print_kernels(FILE *out)
 {
     fprintf(out, "%-13s %-28s %9s %9s\n", "KERNEL", "DOES", "PROGRAM", "BUS");
@@ -124,16 +111,7 @@ void nprb_cli_print_help(FILE *out)
             "and put back at exit, on SIGINT/SIGTERM/SIGHUP, and after SIGKILL by the next start\n"
             "on the host or 'numaprobe restore'.\n\n"
             "Options:\n");
-    for (int i = 0; i < N_OPTIONS; i++) {
-        char left[64];
-        if (rows[i].short_name)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", rows[i].short_name, rows[i].name,
-                     rows[i].arg ? " " : "", rows[i].arg ? rows[i].arg : "");
-        else
-            snprintf(left, sizeof left, "    --%s%s%s", rows[i].name, rows[i].arg ? " " : "",
-                     rows[i].arg ? rows[i].arg : "");
-        fprintf(out, "  %-28s %s\n", left, rows[i].help);
-    }
+    nprb_options_print(out, rows, N_OPTIONS);
     fprintf(out,
             "\nExit codes:\n"
             "  %d  ok\n"
@@ -151,29 +129,11 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
 {
     memset(cli, 0, sizeof *cli);
     cli->progress_s = 30;
-    struct option longopts[N_OPTIONS + 1];
-    char shortopts[2 * N_OPTIONS + 2] = ":";
-    size_t s = 1;
-    for (int i = 0; i < N_OPTIONS; i++) {
-        longopts[i] = (struct option){rows[i].name, rows[i].arg ? required_argument : no_argument,
-                                      NULL, option_value(i)};
-        if (rows[i].short_name) {
-            shortopts[s++] = rows[i].short_name;
-            if (rows[i].arg)
-                shortopts[s++] = ':';
-        }
-    }
-    shortopts[s] = '\0';
-    longopts[N_OPTIONS] = (struct option){NULL, 0, NULL, 0};
-
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-        int id = -1;
-        for (int i = 0; i < N_OPTIONS; i++)
-            if (c == option_value(i))
-                id = i;
+    struct nprb_options opts;
+    nprb_options_init(&opts, rows, N_OPTIONS);
+    int id;
+    const char *value = NULL;
+    while ((id = nprb_options_next(&opts, argc, argv, &value, err, errlen)) != -1) {
         switch (id) {
         case OPT_CONFIG:
         case OPT_OUTPUT: {
@@ -181,10 +141,10 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             const char **slot = id == OPT_CONFIG ? &cli->config_path : &cli->output_path;
             if (*slot != NULL) {
                 snprintf(err, errlen, "option --%s given twice ('%s' and '%s')", rows[id].name,
-                         *slot, optarg);
+                         *slot, value);
                 return -1;
             }
-            *slot = optarg;
+            *slot = value;
             break;
         }
         case OPT_FORCE:
@@ -195,7 +155,7 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
                 snprintf(err, errlen, "too many --set options (at most %d)", NPRB_MAX_SETS);
                 return -1;
             }
-            cli->sets[cli->set_count++] = optarg;
+            cli->sets[cli->set_count++] = value;
             break;
         case OPT_STRICT:
             cli->strict = true;
@@ -208,23 +168,23 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             break;
         case OPT_PROGRESS:
             /* A floor of 1 ms: a line per measurement at most, never a busy loop of lines. */
-            if (nprb_parse_duration(optarg, &cli->progress_s) != 0 || cli->progress_s < 1e-3) {
+            if (nprb_parse_duration(value, &cli->progress_s) != 0 || cli->progress_s < 1e-3) {
                 snprintf(err, errlen,
                          "--progress '%s': expected a duration of at least 1ms (e.g. 30s, 2min)",
-                         optarg);
+                         value);
                 return -1;
             }
             break;
         case OPT_SUMMARY_JSON:
             if (cli->summary_json != NULL || cli->summary_stdout) {
                 snprintf(err, errlen, "option --summary-json given twice ('%s' and '%s')",
-                         cli->summary_stdout ? "-" : cli->summary_json, optarg);
+                         cli->summary_stdout ? "-" : cli->summary_json, value);
                 return -1;
             }
-            if (strcmp(optarg, "-") == 0)
+            if (strcmp(value, "-") == 0)
                 cli->summary_stdout = true;
             else
-                cli->summary_json = optarg;
+                cli->summary_json = value;
             break;
         case OPT_VERBOSE:
             cli->verbose = true;
@@ -250,11 +210,7 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
         case OPT_VERSION:
             cli->version = true;
             break;
-        default:
-            if (c == ':')
-                snprintf(err, errlen, "option %s needs a value", argv[optind - 1]);
-            else
-                snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+        default: /* -2: the message is in err */
             return -1;
         }
     }

@@ -2,8 +2,7 @@
 #include "job/restore.h"
 
 #include "host/balancing.h"
-
-#include <string.h>
+#include "util/options.h"
 
 static const char restore_usage[] =
     "Usage: numaprobe restore\n"
@@ -17,14 +16,27 @@ static const char restore_usage[] =
     "held by a live run), 1 a dead run's change could not be put back (not root: the message\n"
     "says what to run), 2 a bad argument.\n";
 
+static const struct nprb_option_row restore_options[] = {
+    {"help", 'h', NULL, "print this help and exit"},
+};
+
 enum nprb_status nprb_restore_command(int argc, char **argv, FILE *out, FILE *err)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(restore_usage, out);
-            return NPRB_OK;
-        }
-        fprintf(err, "numaprobe restore: unexpected argument '%s'\n%s", argv[i], restore_usage);
+    struct nprb_options opts;
+    nprb_options_init(&opts, restore_options, 1);
+    const char *value = NULL;
+    char why[160];
+    int id = nprb_options_next(&opts, argc, argv, &value, why, sizeof why);
+    if (id == 0) {
+        fputs(restore_usage, out);
+        return NPRB_OK;
+    }
+    if (id == -2 || optind < argc) {
+        if (id == -2)
+            fprintf(err, "numaprobe restore: %s\n%s", why, restore_usage);
+        else
+            fprintf(err, "numaprobe restore: unexpected argument '%s'\n%s", argv[optind],
+                    restore_usage);
         return NPRB_ERR_USAGE;
     }
     struct nprb_balancing_recovery rec;

@@ -12,6 +12,7 @@
 #include "results/results.h"
 #include "tools/merge_read.h"
 #include "util/isolate.h"
+#include "util/options.h"
 
 #include <inttypes.h>
 #include <libgen.h>
@@ -278,48 +279,57 @@ static const char merge_usage[] =
     "regular file (a FIFO) is skipped. --timeout: skip a checkpoint whose reading has not ended\n"
     "after SECONDS (default a minute plus a second per MiB; 0: no limit).\n";
 
+enum merge_option { MERGE_OUTPUT, MERGE_FORCE, MERGE_TIMEOUT, MERGE_HELP, N_MERGE_OPTIONS };
+
+static const struct nprb_option_row merge_options[N_MERGE_OPTIONS] = {
+    [MERGE_OUTPUT] = {"output", 'o', "FILE", "the merged results file"},
+    [MERGE_FORCE] = {"force", 'f', NULL, "replace an existing FILE"},
+    [MERGE_TIMEOUT] = {"timeout", 0, "SECONDS", "skip a checkpoint read for longer (0: no limit)"},
+    [MERGE_HELP] = {"help", 'h', NULL, "print this help and exit"},
+};
+
 enum nprb_status nprb_merge_command(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *dir = NULL, *output = NULL;
     long limit_s = -1;
     bool force = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    struct nprb_options opts;
+    nprb_options_init(&opts, merge_options, N_MERGE_OPTIONS);
+    int id;
+    const char *value = NULL;
+    char why[160];
+    while ((id = nprb_options_next(&opts, argc, argv, &value, why, sizeof why)) != -1) {
+        switch (id) {
+        case MERGE_HELP:
             fputs(merge_usage, out);
             return NPRB_OK;
-        }
-        if (strcmp(a, "-f") == 0 || strcmp(a, "--force") == 0) {
+        case MERGE_FORCE:
             force = true;
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                    strncmp(a, "--output=", 9) == 0) &&
-                   output != NULL) {
-            fprintf(err, "numaprobe merge: option -o given twice\n%s", merge_usage);
-            return NPRB_ERR_USAGE;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (i + 1 == argc) {
-                fprintf(err, "numaprobe merge: option %s needs a value\n%s", a, merge_usage);
+            break;
+        case MERGE_OUTPUT:
+            if (output != NULL) {
+                fprintf(err, "numaprobe merge: option -o given twice\n%s", merge_usage);
                 return NPRB_ERR_USAGE;
             }
-            output = argv[++i];
-        } else if (strncmp(a, "--output=", 9) == 0) {
-            output = a + 9;
-        } else if (strcmp(a, "--timeout") == 0 || strncmp(a, "--timeout=", 10) == 0) {
-            const char *value = a[9] == '=' ? a + 10 : i + 1 < argc ? argv[++i] : NULL;
+            output = value;
+            break;
+        case MERGE_TIMEOUT:
             if ((limit_s = nprb_isolated_parse_limit(value)) < 0) {
                 fprintf(err, "numaprobe merge: --timeout needs a whole number of seconds\n%s",
                         merge_usage);
                 return NPRB_ERR_USAGE;
             }
-        } else if (a[0] == '-') {
-            fprintf(err, "numaprobe merge: unknown option '%s'\n%s", a, merge_usage);
-            return NPRB_ERR_USAGE;
-        } else if (dir == NULL) {
-            dir = a;
-        } else {
-            fprintf(err, "numaprobe merge: unexpected argument '%s'\n%s", a, merge_usage);
+            break;
+        default:
+            fprintf(err, "numaprobe merge: %s\n%s", why, merge_usage);
             return NPRB_ERR_USAGE;
         }
+    }
+    if (optind < argc)
+        dir = argv[optind++];
+    if (optind < argc) {
+        fprintf(err, "numaprobe merge: unexpected argument '%s'\n%s", argv[optind], merge_usage);
+        return NPRB_ERR_USAGE;
     }
     if (dir == NULL || output == NULL) {
         fprintf(err, "numaprobe merge: %s\n%s",

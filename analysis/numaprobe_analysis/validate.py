@@ -15,8 +15,8 @@ The binary, first found wins (docs/ANALYSIS.md, "Validation"):
 Without one the report refuses every file: it has no other crash-isolated reader."""
 
 import glob
+import json
 import os
-import re
 import shutil
 import subprocess
 
@@ -55,19 +55,25 @@ def time_limit_s(path):
     return 120 + mib
 
 
-def _first_problem(path, out):
-    """check's first complaint about PATH (its lines are `check: PATH: ...`), and how many more."""
-    prefix = f"check: {path}: "
-    lines = [line[len(prefix):] for line in out.splitlines() if line.startswith(prefix)]
-    problems = [line for line in lines if not line.startswith(("warning: ", "INVALID", "... and "))]
-    first = problems[0] if problems else "invalid"
-    total = next((int(m.group(1)) for m in map(re.compile(r"INVALID: (\d+) problem").match, lines)
-                  if m), 1)
-    return first + (f" (and {total - 1} more problem(s))" if total > 1 else "")
+def _verdict(stdout):
+    """The one file's object of `numaprobe check --json`'s document, or None."""
+    try:
+        entry = json.loads(stdout)["files"][0]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return entry if isinstance(entry, dict) else None
+
+
+def _first_problem(entry):
+    """check's first complaint about the file, and how many more."""
+    problems = entry.get("problems") or ["invalid"]
+    total = max(int(entry.get("problem_count") or 1), len(problems))
+    return problems[0] + (f" (and {total - 1} more problem(s))" if total > 1 else "")
 
 
 def validate(path, exe=None):
-    """Raises InvalidFile unless `numaprobe check PATH` says valid. Returns check's output."""
+    """Raises InvalidFile unless `numaprobe check --json PATH` says valid. Returns its verdict
+    on the file (check --json's object: kind, schema_version, ranks, warnings, ...)."""
     if exe is None:
         exe, where = find_numaprobe()
         if exe is None:
@@ -77,22 +83,23 @@ def validate(path, exe=None):
     limit = time_limit_s(path)
     arg = os.path.join(".", path) if path.startswith("-") else path  # never taken for an option
     try:
-        proc = subprocess.run([exe, "check", arg], capture_output=True, text=True,
+        proc = subprocess.run([exe, "check", "--json", arg], capture_output=True, text=True,
                               errors="replace", timeout=limit, check=False,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise InvalidFile(f"{path}: numaprobe check did not end within {limit} s") from None
     except OSError as e:
         raise InvalidFile(f"{path}: cannot run {exe} check: {e.strerror}") from None
-    if proc.returncode == 0:
-        return proc.stdout
-    if proc.returncode == 4:
-        raise InvalidFile(f"{path}: invalid (numaprobe check): {_first_problem(arg, proc.stdout)}")
-    if proc.returncode == 2:
-        reason = proc.stderr.strip().splitlines()
-        line = reason[0] if reason else "cannot read it"
-        line = line.replace(f"numaprobe check: cannot read {arg}: ", "")
-        raise InvalidFile(f"{path}: cannot read: {line}")
+    entry = _verdict(proc.stdout)
+    if proc.returncode == 0 and entry is not None:
+        return entry
+    if proc.returncode == 4 and entry is not None:
+        raise InvalidFile(f"{path}: invalid (numaprobe check): {_first_problem(entry)}")
+    if proc.returncode == 2 and entry is not None:
+        raise InvalidFile(f"{path}: cannot read: {(entry.get('problems') or ['cannot read it'])[0]}")
+    last = (proc.stderr.strip().splitlines() or [""])[-1]
+    if proc.returncode == 2 and "--json" in proc.stderr:
+        raise InvalidFile(f"{path}: {exe} is older than this analysis (its check has no --json): "
+                          f"set NUMAPROBE_BIN to a numaprobe of the same release")
     what = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit {proc.returncode}"
-    raise InvalidFile(f"{path}: numaprobe check ({exe}) failed ({what}): "
-                      f"{(proc.stderr.strip().splitlines() or [''])[-1]}")
+    raise InvalidFile(f"{path}: numaprobe check ({exe}) failed ({what}): {last}")

@@ -6,6 +6,7 @@
 
 #include "tools/check_keys.h"
 #include "tools/check_rows.h"
+#include "tools/check_say.h"
 #include "results/contract.h"
 #include "results/h5in.h"
 #include "results/results.h"
@@ -24,15 +25,11 @@ enum {
     BLOCK_ROWS = 4096, /* rows read at a time */
 };
 
-/* What a check found: each problem makes the file invalid; warnings are worth a look. */
-struct summary {
-    size_t problems, warnings;
-};
-
 struct checker {
     const char *path;
     FILE *out;
-    struct summary sum;
+    struct nprb_check_voice voice;
+    size_t problems, warnings; /* each problem makes the file invalid; warnings: worth a look */
     size_t shown[N_AREAS], hidden[N_AREAS];
     struct nprb_h5in *in;
     struct nprb_attrs attrs;
@@ -62,9 +59,9 @@ static void say(struct checker *c, int area, bool warning, const char *fmt, ...)
 static void say(struct checker *c, int area, bool warning, const char *fmt, ...)
 {
     if (warning)
-        c->sum.warnings++;
+        c->warnings++;
     else
-        c->sum.problems++;
+        c->problems++;
     if (c->shown[area] >= MAX_SHOWN) {
         c->hidden[area]++;
         return;
@@ -75,11 +72,7 @@ static void say(struct checker *c, int area, bool warning, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    /* Text from a damaged file can hold any byte: the report stays one line of printable ASCII. */
-    for (char *p = text; *p != '\0'; p++)
-        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
-            *p = '?';
-    fprintf(c->out, "check: %s: %s%s\n", c->path, warning ? "warning: " : "", text);
+    nprb_check_voice_say(&c->voice, warning, text);
 }
 
 #define PROBLEM(c, area, ...) say((c), (area), false, __VA_ARGS__)
@@ -523,17 +516,16 @@ static void check_topology_rows(struct checker *c)
 static void check_tables(struct checker *c)
 {
     struct nprb_check_keys placed = {0};
-    size_t before = c->sum.problems;
+    size_t before = c->problems;
     check_table(c, NPRB_TABLE_HOSTS, &placed);
     bool topo_read = true;
     for (int t = 0; t < NPRB_N_TABLES; t++) {
         enum nprb_table_id id = (enum nprb_table_id)t;
         if (id == NPRB_TABLE_HOSTS || describes_measurement(id))
             continue;
-        size_t problems = c->sum.problems;
+        size_t problems = c->problems;
         check_table(c, id, &placed);
-        if ((id == NPRB_TABLE_NUMA_NODES || id == NPRB_TABLE_DISTANCES) &&
-            c->sum.problems != problems)
+        if ((id == NPRB_TABLE_NUMA_NODES || id == NPRB_TABLE_DISTANCES) && c->problems != problems)
             topo_read = false;
     }
     nprb_check_keys_sort(&c->measured);
@@ -543,7 +535,7 @@ static void check_tables(struct checker *c)
     nprb_check_keys_sort(&placed);
     check_keys(c, &placed);
     /* Counting rows per host means something only when both tables were read whole. */
-    if (c->hosts_read && topo_read && c->sum.problems == before)
+    if (c->hosts_read && topo_read && c->problems == before)
         check_topology_rows(c);
     free(placed.items);
 }
@@ -552,11 +544,14 @@ static void check_tables(struct checker *c)
 
 static void summarise(struct checker *c)
 {
-    for (int a = 0; a < N_AREAS; a++)
-        if (c->hidden[a] > 0)
+    size_t hidden = 0;
+    for (int a = 0; a < N_AREAS; a++) {
+        hidden += c->hidden[a];
+        if (c->hidden[a] > 0 && c->voice.texts == NULL)
             fprintf(c->out, "check: %s: ... and %zu more in %s%s (not shown)\n", c->path,
                     c->hidden[a], a == AREA_FILE ? "the file" : "/",
                     a == AREA_FILE ? "" : nprb_table_desc((enum nprb_table_id)a)->name);
+    }
     char what[160] = "";
     if (c->checkpoint)
         snprintf(what, sizeof what, ", checkpoint of rank %" PRId64 "%s", c->checkpoint_rank,
@@ -565,20 +560,28 @@ static void summarise(struct checker *c)
     else if (c->merged)
         snprintf(what, sizeof what, ", merged from %.120s",
                  nprb_attrs_text(&c->attrs, "merged_from"));
-    if (c->sum.problems == 0)
-        fprintf(c->out,
-                "check: %s: valid (schema %s, %zu of %" PRId64 " ranks, %" PRId64
-                " host(s), complete=%" PRId64 "%s)%s%zu warning(s)\n",
-                c->path, nprb_attrs_text(&c->attrs, "schema_version"), c->host_rows, c->world_size,
-                c->host_count, c->complete, what, c->sum.warnings ? ", " : "; ", c->sum.warnings);
-    else
-        fprintf(c->out, "check: %s: INVALID: %zu problem(s), %zu warning(s)\n", c->path,
-                c->sum.problems, c->sum.warnings);
+    struct nprb_check_facts f = {
+        .schema_version = nprb_attrs_text(&c->attrs, "schema_version"),
+        .kind = c->checkpoint ? "checkpoint"
+                : c->merged   ? "merged"
+                              : "final",
+        .what = what,
+        .ranks = c->host_rows,
+        .problems = c->problems,
+        .warnings = c->warnings,
+        .not_shown = hidden,
+        .world_size = c->world_size,
+        .hosts = c->host_count,
+        .complete = c->complete,
+    };
+    nprb_check_voice_verdict(&c->voice, &f);
 }
 
-int nprb_check_readable_file(const char *path, FILE *out)
+int nprb_check_readable_file(const char *path, enum nprb_check_format format, FILE *out)
 {
     struct checker c = {.path = path, .out = out};
+    if (nprb_check_voice_open(&c.voice, path, format, out) != 0)
+        return NPRB_EXIT_RUNTIME;
     char why[256];
     if (nprb_h5in_open(&c.in, path, why, sizeof why) != 0)
         PROBLEM(&c, AREA_FILE, "%s", why);
@@ -591,5 +594,5 @@ int nprb_check_readable_file(const char *path, FILE *out)
     free(c.topo_rows[0]);
     free(c.topo_rows[1]);
     free(c.measured.items);
-    return c.sum.problems == 0 ? NPRB_EXIT_OK : NPRB_EXIT_VALIDATION;
+    return c.problems == 0 ? NPRB_EXIT_OK : NPRB_EXIT_VALIDATION;
 }

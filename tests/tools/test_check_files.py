@@ -2,7 +2,9 @@
 """`numaprobe check` on whole files: the binary's own, truncated ones, files that are not HDF5
 or not numaprobe's, paths that are not regular files, several files at once, and its usage."""
 
+import json
 import os
+import subprocess
 
 import h5py
 import numpy as np
@@ -92,3 +94,25 @@ def test_check_unusual_files(numaprobe, mpi4, work):
     row = ok_rows(rows_of(inf, "bandwidth"))[0]
     edit_column(inf, "bandwidth", "gbs_best", row, np.inf)
     numaprobe.run(["check", inf], 4, [f"/bandwidth row {row}: gbs_best is inf in an ok row"])
+
+
+def test_check_json(numaprobe, exe, mpi4, work):
+    """--json: stdout is one JSON document with each file's verdict, its problems as the lines
+    would say them, the counts and the exit status, which is the text form's."""
+    bad = copy(mpi4, work, "json-negative.h5")
+    row = ok_rows(rows_of(bad, "latency"))[0]
+    edit_column(bad, "latency", "latency_ns_min", row, -5.0)
+    missing = os.path.join(work, "json-missing.h5")
+    p = subprocess.run([exe, "check", "--json", mpi4, bad, missing], capture_output=True,
+                       text=True, timeout=240, check=False)
+    doc = json.loads(p.stdout)
+    assert p.returncode == 4 and doc["exit_status"] == 4 and doc["verdict"] == "invalid", p.stderr
+    assert doc["counts"] == {"valid": 1, "invalid": 1, "unreadable": 1, "check_failed": 0}
+    good, wrong, gone = doc["files"]
+    assert (good["path"], good["verdict"], good["kind"], good["problems"]) == (
+        mpi4, "valid", "final", [])
+    assert good["ranks"] == good["world_size"] == 4 and good["complete"] == 1
+    assert wrong["verdict"] == "invalid" and wrong["problem_count"] >= 1
+    assert any("latency_ns_min is -5 in an ok row" in t for t in wrong["problems"]), wrong
+    assert gone["verdict"] == "unreadable" and "No such file" in gone["problems"][0]
+    numaprobe.run(["check", "--json", mpi4], 0, ['"verdict": "valid"'], forbid=["check: "])

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth_matrix: the cores of node i (one thread each, or a configured count) streaming
  * memory bound to node j, every i and j, for each configured kernel; plus the policies. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 
 extern const struct nprb_experiment nprb_exp_bandwidth_matrix;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth_sweep: GB/s against working-set size for each configured kernel, all usable cores
  * of one node on its local memory: the bandwidth of each cache level and of memory. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 
 #include <stdio.h>
 

@@ -3,8 +3,8 @@
  * written serially from each node in turn, by the threads that read it (the same static
  * schedule), by the wrong threads (a mismatched schedule), interleaved, or bound chunk by chunk.
  * Where the pages landed is verified per thread; the read bandwidth shows what it costs. */
-#include "experiments/experiment.h"
-#include "experiments/bandwidth_run.h"
+#include "measure/experiment.h"
+#include "measure/bandwidth_run.h"
 
 #include <stdio.h>
 #include <string.h>

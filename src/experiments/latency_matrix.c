@@ -2,7 +2,7 @@
 /* latency_matrix: idle latency from one core of node i to memory bound to node j, every i and j
  * (memory-only nodes included), plus interleave, preferred and first-touch policies from each
  * node's cores. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 
 extern const struct nprb_experiment nprb_exp_latency_matrix;
 

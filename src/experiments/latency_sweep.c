@@ -5,8 +5,8 @@
  * remote curve shows the caches hiding the remote node until the set outgrows them. With
  * from: every, a core of each CPU node sweeps in turn (first: only the first node's), so the
  * grid covers every node pair, as the textbook's does. */
-#include "experiments/experiment.h"
-#include "experiments/latency_run.h"
+#include "measure/experiment.h"
+#include "measure/latency_run.h"
 #include "results/report_grid.h"
 
 #include <stdio.h>

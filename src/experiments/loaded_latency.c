@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* loaded_latency: one core of node i chases memory of node j while the node's other cores load
  * the same memory, for each delay between their lines: a latency-versus-bandwidth curve. */
-#include "experiments/experiment.h"
-#include "experiments/loaded_run.h"
+#include "measure/experiment.h"
+#include "measure/loaded_run.h"
 
 #include <errno.h>
 #include <math.h>

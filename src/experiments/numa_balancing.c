@@ -4,7 +4,7 @@
  * kernel.numa_balancing off, one with it on: with it on, the kernel migrates the pages towards
  * the threads and the bandwidth recovers. The setting is restored on every exit path. */
 #include "host/balancing.h"
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 #include "util/fault.h"
 #include "kernels/stream.h"
 #include "host/omp_env.h"

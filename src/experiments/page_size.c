@@ -6,7 +6,7 @@
  * hugetlbfs pages come from a pool the administrator reserves (vm.nr_hugepages): when it is too
  * small for the working set, the rows say so (not applicable), never a fallback to other pages.
  * Its config keys and struct, its plan, its measure and its stdout section are all here. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 #include "util/units.h"
 
 #include <math.h>

@@ -6,6 +6,7 @@
 #include "experiments/registry.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 #define NPRB_EXPERIMENTS(X)                                                                        \
     X(latency_matrix)                                                                              \
@@ -85,4 +86,39 @@ void nprb_experiments_report(FILE *out, const struct nprb_results *rows, uint64_
     for (size_t k = 0; k < 64 && (e = nth(report_order, COUNT(report_order), k)) != NULL; k++)
         if (e->report != NULL && !(*shown & (UINT64_C(1) << k)) && e->report(out, rows))
             *shown |= UINT64_C(1) << k;
+}
+
+int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
+                    const struct nprb_topo *topo, const struct nprb_share *share, char *err,
+                    size_t errlen)
+{
+    memset(plan, 0, sizeof *plan);
+    struct nprb_planner p = {plan, cfg, topo, share->host_rank == 0, *share, err, errlen};
+    for (size_t e = 0; e < nprb_experiment_count; e++) {
+        if (nprb_experiments[e]->plan(&p) != 0) {
+            nprb_plan_free(plan);
+            return -1;
+        }
+    }
+    /* The headline cells again, pass after pass, after everything else: apart in time from
+     * their first pass, so that their spread covers what changes over the run (a neighbour's
+     * traffic), not only what changes within one burst of repetitions. */
+    size_t firsts = plan->count;
+    for (int pass = 1;; pass++) {
+        bool more = false;
+        for (size_t i = 0; i < firsts; i++) {
+            struct nprb_plan_item again = plan->items[i];
+            if (again.passes <= pass || again.skip_reason[0] != '\0')
+                continue;
+            again.pass = pass;
+            again.origin = i;
+            more = true;
+            if (nprb_plan_add(&p, &again) != 0) {
+                nprb_plan_free(plan);
+                return -1;
+            }
+        }
+        if (!more)
+            return 0;
+    }
 }

@@ -8,7 +8,8 @@
 #define NPRB_REGISTRY_H
 
 #include "config/config.h"
-#include "experiments/descriptor.h"
+#include "measure/descriptor.h"
+#include "measure/plan.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -30,5 +31,13 @@ int nprb_experiments_config_defaults(struct nprb_config *cfg, char *err, size_t 
  * order, each until it has printed once: @p shown keeps which have (0 before the first rank).
  */
 void nprb_experiments_report(FILE *out, const struct nprb_results *rows, uint64_t *shown);
+
+/**
+ * Builds the plan from every enabled experiment, in the order of the registry.
+ * @return 0, or -1 with a message (config error: exit 2) in @p err.
+ */
+int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
+                    const struct nprb_topo *topo, const struct nprb_share *share, char *err,
+                    size_t errlen);
 
 #endif

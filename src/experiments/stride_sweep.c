@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* stride_sweep: a sequential chase through a fixed working set, stride varied: where the
  * prefetchers stop helping and each load pays a new line, then a new page. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 #include "results/report_grid.h"
 #include "util/units.h"
 

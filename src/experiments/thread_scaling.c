@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* thread_scaling: bandwidth with 1, 2, ... threads up to every usable core of one node, on its
  * local memory: where one node's memory saturates. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 
 #include <stdio.h>
 

@@ -9,7 +9,7 @@
 #define NPRB_JOB_H
 
 #include "config/config.h"
-#include "experiments/plan.h"
+#include "measure/plan.h"
 #include "fleet/fleet.h"
 #include "host/binding.h"
 #include "host/provenance.h"

@@ -5,8 +5,8 @@
  * rank's checkpoints. */
 #include "job/job.h"
 
-#include "experiments/experiment.h"
-#include "experiments/passes.h"
+#include "measure/experiment.h"
+#include "measure/passes.h"
 #include "host/place.h"
 #include "job/host_row.h"
 #include "results/plausibility.h"

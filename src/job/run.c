@@ -5,7 +5,7 @@
  * fleet/. */
 #include "job/run.h"
 
-#include "experiments/plan.h"
+#include "measure/plan.h"
 #include "experiments/registry.h"
 #include "host/balancing.h"
 #include "host/binding.h"

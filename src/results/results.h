@@ -108,7 +108,7 @@ struct nprb_latency_row {
     char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
     char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
     /** The headline (latency: the median; bandwidth: the best) measured again later in the run,
-     * apart in time (experiments/passes.c): how many passes, each one's headline, first pass
+     * apart in time (measure/passes.c): how many passes, each one's headline, first pass
      * first, and its relative uncertainty from the passes and the burst's own spread. */
     int32_t passes;
     char pass_values[48];
@@ -149,7 +149,7 @@ struct nprb_bandwidth_row {
     char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
     char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
     /** The headline (latency: the median; bandwidth: the best) measured again later in the run,
-     * apart in time (experiments/passes.c): how many passes, each one's headline, first pass
+     * apart in time (measure/passes.c): how many passes, each one's headline, first pass
      * first, and its relative uncertainty from the passes and the burst's own spread. */
     int32_t passes;
     char pass_values[48];

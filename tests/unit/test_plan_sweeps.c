@@ -4,8 +4,8 @@
  * read_strided curve per stride, and the dry-run summary names both memory nodes. */
 #include "check.h"
 #include "config/config.h"
-#include "experiments/descriptor.h"
-#include "experiments/plan.h"
+#include "measure/descriptor.h"
+#include "measure/plan.h"
 #include "experiments/registry.h"
 #include "util/sweep.h"
 #include "host/topo.h"

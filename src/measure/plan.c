@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "experiments/plan.h"
+#include "measure/plan.h"
 
-#include "experiments/registry.h"
+#include "measure/descriptor.h"
 #include "util/list.h"
 #include "util/units.h"
 
@@ -67,41 +67,6 @@ int nprb_plan_first_cpu_node(const struct nprb_topo *topo)
         if (nprb_node_is_home(nprb_topo_node(topo, i)))
             return i;
     return -1;
-}
-
-int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
-                    const struct nprb_topo *topo, const struct nprb_share *share, char *err,
-                    size_t errlen)
-{
-    memset(plan, 0, sizeof *plan);
-    struct nprb_planner p = {plan, cfg, topo, share->host_rank == 0, *share, err, errlen};
-    for (size_t e = 0; e < nprb_experiment_count; e++) {
-        if (nprb_experiments[e]->plan(&p) != 0) {
-            nprb_plan_free(plan);
-            return -1;
-        }
-    }
-    /* The headline cells again, pass after pass, after everything else: apart in time from
-     * their first pass, so that their spread covers what changes over the run (a neighbour's
-     * traffic), not only what changes within one burst of repetitions. */
-    size_t firsts = plan->count;
-    for (int pass = 1;; pass++) {
-        bool more = false;
-        for (size_t i = 0; i < firsts; i++) {
-            struct nprb_plan_item again = plan->items[i];
-            if (again.passes <= pass || again.skip_reason[0] != '\0')
-                continue;
-            again.pass = pass;
-            again.origin = i;
-            more = true;
-            if (nprb_plan_add(&p, &again) != 0) {
-                nprb_plan_free(plan);
-                return -1;
-            }
-        }
-        if (!more)
-            return 0;
-    }
 }
 
 /* Adds node @p index's os index to the comma list @p buf unless it is there already. */

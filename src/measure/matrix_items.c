@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The grid both matrices share: for every CPU node i, memory bound to every node j (or only
  * j = i), then the extra policies from node i's cores. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 
 #include <stdio.h>
 

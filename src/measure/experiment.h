@@ -11,9 +11,9 @@
 #define NPRB_EXPERIMENT_H
 
 #include "config/config.h"
-#include "experiments/descriptor.h"
+#include "measure/descriptor.h"
 #include "util/log.h"
-#include "experiments/plan.h"
+#include "measure/plan.h"
 #include "results/results.h"
 #include "util/status.h"
 #include "host/counters.h"

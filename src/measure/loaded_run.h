@@ -10,7 +10,7 @@
 #ifndef NPRB_LOADED_RUN_H
 #define NPRB_LOADED_RUN_H
 
-#include "experiments/latency_run.h"
+#include "measure/latency_run.h"
 
 #include <stdbool.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The measurement behind every latency experiment: one plan item, one /latency row. */
-#include "experiments/experiment.h"
-#include "experiments/passes.h"
-#include "experiments/latency_run.h"
+#include "measure/experiment.h"
+#include "measure/passes.h"
+#include "measure/latency_run.h"
 
 #include <errno.h>
 #include <math.h>

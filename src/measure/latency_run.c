@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "experiments/latency_run.h"
+#include "measure/latency_run.h"
 
 #include "kernels/chain.h"
 #include "kernels/chase.h"

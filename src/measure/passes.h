@@ -11,7 +11,7 @@
 #ifndef NPRB_PASSES_H
 #define NPRB_PASSES_H
 
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 
 #include <stddef.h>
 

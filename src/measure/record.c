@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The rows every experiment may add beside its own: placement, and the status of a finished
  * measurement row. The counters beside a measurement are counting.c's. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

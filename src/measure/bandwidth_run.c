@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "experiments/bandwidth_run.h"
+#include "measure/bandwidth_run.h"
 
 #include "util/fault.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The measurement behind every bandwidth experiment (the bandwidth engine): one plan item, one
  * /bandwidth row, laid out and judged by the experiment's rules; and the sweeps' stdout grid. */
-#include "experiments/experiment.h"
-#include "experiments/passes.h"
-#include "experiments/bandwidth_run.h"
+#include "measure/experiment.h"
+#include "measure/passes.h"
+#include "measure/bandwidth_run.h"
 #include "host/omp_env.h"
 #include "results/report_grid.h"
 

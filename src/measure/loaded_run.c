@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "experiments/loaded_run.h"
+#include "measure/loaded_run.h"
 
 #include "host/place.h"
 #include "util/populate.h"

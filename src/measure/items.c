@@ -2,7 +2,7 @@
 /* The planning and placement helpers every experiment shares (declared in experiment.h): why a
  * node is skipped, the sweep sizes and the node a sweep runs on, the PUs and target nodes of an
  * item, and whether its pages landed where the policy meant them to. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 
 #include "host/place.h"
 #include "util/sweep.h"

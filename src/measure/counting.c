@@ -3,7 +3,7 @@
  * and the /counters rows: what the measured threads counted (software and core events), what the
  * memory controllers counted (uncore) and what /proc/vmstat counted (system-wide), plus one row
  * per rank for each event this host cannot count. */
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 
 #include "host/numastat.h"
 

@@ -10,7 +10,7 @@
 
 #include "config/config.h"
 #include "host/counters.h"
-#include "experiments/experiment.h"
+#include "measure/experiment.h"
 #include "kernels/pattern.h"
 #include "host/place.h"
 #include "util/timer.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Headline figures measured apart in time: the pass columns of /latency and /bandwidth. */
-#include "experiments/passes.h"
+#include "measure/passes.h"
 
 #include <math.h>
 #include <pthread.h>

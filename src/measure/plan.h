@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct nprb_experiment; /* experiments/descriptor.h */
+struct nprb_experiment; /* measure/descriptor.h */
 
 struct nprb_plan_item {
     const struct nprb_experiment *experiment; /**< its row of the registry */
@@ -49,7 +49,7 @@ struct nprb_plan_item {
     /* page_size: the item's own page size, instead of the config's huge_pages */
     bool own_huge_pages;
     enum nprb_thp_mode huge_pages;
-    /* headline cells: measured again at the end of the run (experiments/passes.c) */
+    /* headline cells: measured again at the end of the run (measure/passes.c) */
     int passes;    /**< on a first pass: how many passes in all (0 or 1: this one alone) */
     int pass;      /**< 0: the first pass, which writes the row; k: the k-th later one */
     size_t origin; /**< on a later pass: the plan index of the first pass, whose row it joins */
@@ -94,14 +94,6 @@ int nprb_plan_check_fits(struct nprb_planner *p, const char *key, uint64_t size,
 
 /** Logical index of the first node with a usable core, or -1. */
 int nprb_plan_first_cpu_node(const struct nprb_topo *topo);
-
-/**
- * Builds the plan from every enabled experiment, in the order of the registry.
- * @return 0, or -1 with a message (config error: exit 2) in @p err.
- */
-int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,
-                    const struct nprb_topo *topo, const struct nprb_share *share, char *err,
-                    size_t errlen);
 
 /**
  * Writes a summary of @p plan to @p out, one line per experiment: how many measurements, their

@@ -6,8 +6,8 @@
  * A cache holds the lines the chase touches, not its span: the random chase reads one 64 B line
  * per slot (256 B apart, so no adjacent-line prefetch helps it), so a 128 KiB chase occupies
  * 32 KiB of cache. Levels are judged on those lines; the curve's sizes stay spans. */
-#include "experiments/experiment.h"
-#include "experiments/latency_run.h"
+#include "measure/experiment.h"
+#include "measure/latency_run.h"
 #include "util/sweep.h"
 #include "util/units.h"
 

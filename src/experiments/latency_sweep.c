@@ -7,7 +7,7 @@
  * grid covers every node pair, as the textbook's does. */
 #include "measure/experiment.h"
 #include "measure/latency_run.h"
-#include "results/report_grid.h"
+#include "report/report_grid.h"
 
 #include <stdio.h>
 #include <string.h>

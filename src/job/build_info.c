@@ -11,7 +11,7 @@
 #include "kernels/stream.h"
 #include "results/h5out.h"
 #include "results/results.h"
-#include "results/summary.h"
+#include "report/summary.h"
 #include "version.h"
 
 #include <string.h>

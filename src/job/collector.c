@@ -7,7 +7,7 @@
 
 #include "experiments/registry.h"
 #include "job/host_row.h"
-#include "results/report.h"
+#include "report/report.h"
 #include "util/fault.h"
 #include "util/hash.h"
 #include "util/timer.h"

@@ -16,7 +16,7 @@
 #include "results/h5out.h"
 #include "results/output.h"
 #include "results/results.h"
-#include "results/summary.h"
+#include "report/summary.h"
 #include "util/log.h"
 #include "util/status.h"
 

@@ -5,7 +5,7 @@
 #include "measure/passes.h"
 #include "measure/bandwidth_run.h"
 #include "host/omp_env.h"
-#include "results/report_grid.h"
+#include "report/report_grid.h"
 
 #include <errno.h>
 #include <math.h>

@@ -32,7 +32,7 @@ typedef int (*nprb_plan_fn)(struct nprb_planner *p);
 
 /**
  * Prints the experiment's section of the stdout report from one rank's rows (rank 0 calls it
- * for each rank as its rows arrive, after the host blocks of results/report.c, in the report's
+ * for each rank as its rows arrive, after the host blocks of report/report.c, in the report's
  * order of registry.c, until it has printed once). @return whether it printed anything.
  */
 typedef bool (*nprb_report_fn)(FILE *out, const struct nprb_results *rows);
@@ -47,7 +47,7 @@ struct nprb_experiment {
      * (NPRB_CONFIG_SECTION) and reads back with nprb_config_section(). */
     const struct nprb_config_section *config;
     /** Optional: its stdout section. NULL: none (the matrices are in the host blocks of
-     * results/report.c). */
+     * report/report.c). */
     nprb_report_fn report;
     /** Its points may share buffers (host/place.h: nprb_buffer_keep_begin): a sweep, or a
      * series at one size (thread counts, load delays), whose measurements differ in size,

@@ -2,7 +2,7 @@
 /* The topology block and the class table of the stdout report, on the rows of a synthetic host:
  * 2 packages of 2 nodes (2 CPUs each), SLIT 10 local, 12 within a package, 32 across. */
 #include "check.h"
-#include "results/report_topology.h"
+#include "report/report_topology.h"
 
 #include <stdbool.h>
 #include <stdio.h>

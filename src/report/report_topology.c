@@ -2,7 +2,7 @@
 /* report_topology: the host's NUMA layout as numactl --hardware shows it, and the class table
  * (latency and bandwidth per pair class), both printed in each host's stdout block. They read
  * one rank's rows only, as the rest of the report does, so they work while rows arrive. */
-#include "results/report_topology.h"
+#include "report/report_topology.h"
 #include "util/timer.h"
 
 #include <math.h>

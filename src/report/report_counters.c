@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "results/report_counters.h"
+#include "report/report_counters.h"
 
 #include "util/timer.h"
 

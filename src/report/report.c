@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "results/report.h"
+#include "report/report.h"
 
-#include "results/report_counters.h"
-#include "results/report_topology.h"
+#include "report/report_counters.h"
+#include "report/report_topology.h"
 
 #include <math.h>
 #include <stdbool.h>

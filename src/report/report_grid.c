@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The stdout report's grids of figures (report_grid.h). */
-#include "results/report_grid.h"
+#include "report/report_grid.h"
 
 #include "util/units.h"
 

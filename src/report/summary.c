@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The job's verdict as JSON (summary.h): each host's headline figures, taken from its rows as
  * the stdout report takes them, and the job's statuses, written with jansson. */
-#include "results/summary.h"
+#include "report/summary.h"
 
 #include "results/output.h"
 #include "util/sibling.h"

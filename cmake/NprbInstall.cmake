@@ -8,6 +8,8 @@
 #   share/man/man1/numaprobe.1.gz, numaprobe-report.1.gz   from --help, by help2man at build
 #                                            time, gzipped as Debian policy wants (man reads both)
 #   share/bash-completion/completions/       completion for both commands
+#   share/modulefiles/numaprobe/VERSION.lua, VERSION   the module of this prefix, for Lmod (Lua)
+#                                            and Environment Modules (Tcl); none under /usr
 install(TARGETS numaprobe RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 
 # numaprobe-report as installed: the source tree's launcher finds the package beside itself, this
@@ -47,6 +49,19 @@ install(FILES packaging/copyright "${PROJECT_BINARY_DIR}/installed/changelog.Deb
 
 install(FILES packaging/completions/numaprobe packaging/completions/numaprobe-report
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
+
+# Modulefiles: written at install time, for the prefix installed into (packaging/modules/).
+install(CODE "
+  set(NPRB_VERSION \"${PROJECT_VERSION}\")
+  set(NPRB_BINDIR \"${CMAKE_INSTALL_BINDIR}\")
+  set(NPRB_MANDIR \"${CMAKE_INSTALL_MANDIR}\")
+  set(NPRB_DATAROOT \"${CMAKE_INSTALL_DATADIR}\")
+  set(NPRB_DATADIR \"${NPRB_DATADIR}\")
+  set(NPRB_DOCDIR \"${NPRB_DOCDIR}\")
+  set(NPRB_MODULEDIR \"${CMAKE_INSTALL_DATADIR}/modulefiles\")
+  set(NPRB_MODULE_TEMPLATES \"${PROJECT_SOURCE_DIR}/packaging/modules\")
+  set(NPRB_MODULE_STAGING \"${PROJECT_BINARY_DIR}/installed\")
+  include(\"${PROJECT_SOURCE_DIR}/packaging/modules/install-modulefiles.cmake\")")
 
 # Man pages: help2man runs each command's --help at build time, so the page is the help text of
 # the program built (install.manpages checks it against --help). --version-string keeps the page

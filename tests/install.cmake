@@ -34,6 +34,10 @@ set_tests_properties(install.prefix PROPERTIES FIXTURES_REQUIRED outputs)
 nprb_add_script_test(install.from_anywhere LABELS "install;cli" TIMEOUT 120
   FIXTURE_REQUIRED installed
   COMMAND ${INSTALL_TESTS}/from-anywhere.sh ${NPRB_PREFIX} ${PROJECT_VERSION})
+# The installed man pages as man renders them: a SYNOPSIS, no usage line as an option term, the
+# installed docs and no source path.
+nprb_add_script_test(install.man_pages LABELS "install;cli" TIMEOUT 60 FIXTURE_REQUIRED installed
+  COMMAND ${INSTALL_TESTS}/man-pages.sh ${NPRB_PREFIX})
 # The installed modulefiles, unedited, in a copy of the prefix moved elsewhere.
 nprb_add_script_test(install.lmod_module LABELS install TIMEOUT 120 FIXTURE_REQUIRED installed
   COMMAND ${INSTALL_TESTS}/lmod-module.sh ${NPRB_PREFIX} ${NPRB_OUT}/install/modules)

@@ -71,13 +71,17 @@ if [ "${1:-}" = --check ]; then
         [[ ${!var:-} != *"$root"* ]] || bad "$var keeps $root after unload: ${!var}"
     done
     if completes numaprobe _numaprobe; then bad "numaprobe's completion found after unload"; fi
-    [ "$fail" -ne 0 ] || echo "  unloaded: PATH=$PATH MANPATH=${MANPATH:-} XDG_DATA_DIRS=${XDG_DATA_DIRS:-}"
+    [ "$fail" -ne 0 ] ||
+        echo "  unloaded: PATH=$PATH MANPATH=${MANPATH:-} XDG_DATA_DIRS=${XDG_DATA_DIRS:-}"
     exit $fail
 fi
 
 # ---- the moved copies, and a check of each in a clean environment -----------------------------
 prefix=$(realpath "$1") work=$2
-[ -f /usr/share/lmod/lmod/init/bash ] || { echo "SKIP: Lmod is not installed (Debian: lmod)"; exit 77; }
+if [ ! -f /usr/share/lmod/lmod/init/bash ]; then
+    echo "SKIP: Lmod is not installed (Debian: lmod)"
+    exit 77
+fi
 version=$("$prefix/bin/numaprobe" --version | awk 'NR == 1 { print $2 }')
 rm -rf "$work" && mkdir -p "$work/home"
 work=$(realpath "$work")

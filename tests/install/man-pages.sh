@@ -95,4 +95,4 @@ for fault in "no SYNOPSIS" "SYNOPSIS lacks 'numaprobe-report compare'" "a usage 
     }
 done
 [ "$failures" -eq 0 ] || exit 1
-echo "man pages read right; the faulty page fails all $(grep -c FAIL <<<"$control") checks it should"
+echo "man pages read right; the faulty page fails the $(grep -c FAIL <<<"$control") checks it should"

@@ -77,7 +77,8 @@ if [ "${1:-}" = --check ]; then
 fi
 
 # ---- the moved copies, and a check of each in a clean environment -----------------------------
-prefix=$(realpath "$1") work=$2
+# The prefix as installed into (the lone copy falls back to it, unresolved), and resolved.
+installed=$1 prefix=$(realpath "$1") work=$2
 if [ ! -f /usr/share/lmod/lmod/init/bash ]; then
     echo "SKIP: Lmod is not installed (Debian: lmod)"
     exit 77
@@ -101,7 +102,7 @@ check lua "$work/moved/share/modulefiles" "$work/moved/$mods/$version.lua" "$wor
     failures=$((failures + 1))
 check tcl "$work/moved-tcl/share/modulefiles" "$work/moved-tcl/$mods/$version" \
     "$work/moved-tcl" || failures=$((failures + 1))
-check copied "$work/site" "$work/site/numaprobe/$version.lua" "$prefix" ||
+check copied "$work/site" "$work/site/numaprobe/$version.lua" "$installed" ||
     failures=$((failures + 1))
 
 for tcl in "${NPRB_MODULECMD_TCL:-}" /usr/lib/x86_64-linux-gnu/modulecmd.tcl \

@@ -8,6 +8,8 @@
 #   share/man/man1/numaprobe.1.gz, numaprobe-report.1.gz   from --help, by help2man at build
 #                                            time, gzipped as Debian policy wants (man reads both)
 #   share/bash-completion/completions/       completion for both commands
+#   share/modulefiles/numaprobe/VERSION.lua, VERSION   the module of this prefix, for Lmod (Lua)
+#                                            and Environment Modules (Tcl); none under /usr
 install(TARGETS numaprobe RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 
 # numaprobe-report as installed: the source tree's launcher finds the package beside itself, this
@@ -48,21 +50,39 @@ install(FILES packaging/copyright "${PROJECT_BINARY_DIR}/installed/changelog.Deb
 install(FILES packaging/completions/numaprobe packaging/completions/numaprobe-report
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
 
+# Modulefiles: written at install time, for the prefix installed into (packaging/modules/).
+install(CODE "
+  set(NPRB_VERSION \"${PROJECT_VERSION}\")
+  set(NPRB_BINDIR \"${CMAKE_INSTALL_BINDIR}\")
+  set(NPRB_MANDIR \"${CMAKE_INSTALL_MANDIR}\")
+  set(NPRB_DATAROOT \"${CMAKE_INSTALL_DATADIR}\")
+  set(NPRB_DATADIR \"${NPRB_DATADIR}\")
+  set(NPRB_DOCDIR \"${NPRB_DOCDIR}\")
+  set(NPRB_MODULEDIR \"${CMAKE_INSTALL_DATADIR}/modulefiles\")
+  set(NPRB_MODULE_TEMPLATES \"${PROJECT_SOURCE_DIR}/packaging/modules\")
+  set(NPRB_MODULE_STAGING \"${PROJECT_BINARY_DIR}/installed\")
+  include(\"${PROJECT_SOURCE_DIR}/packaging/modules/install-modulefiles.cmake\")")
+
 # Man pages: help2man runs each command's --help at build time, so the page is the help text of
-# the program built (install.manpages checks it against --help). --version-string keeps the page
-# free of this machine's build facts. Without help2man there are none, and the install tests say so.
+# the program built (install.in_step checks it against --help). It reads that help through
+# packaging/man/help2man-help, linked under the command's name (help2man names the page after
+# the file it runs), which gives argparse's usage the form of a SYNOPSIS and turns docs/NAME into
+# the installed doc (install.man_pages checks both). --version-string keeps the page free of
+# this machine's build facts. Without help2man there are none, and the install tests say so.
 find_program(NPRB_HELP2MAN help2man)
 set(_man "${PROJECT_BINARY_DIR}/man")
 set(_h2m "${PROJECT_SOURCE_DIR}/packaging/man")
 set(_pages)
 if(NPRB_HELP2MAN)
   add_custom_command(OUTPUT "${_man}/numaprobe.1"
-    COMMAND ${CMAKE_COMMAND} -E make_directory "${_man}"
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${_man}/h2m"
+    COMMAND ${CMAKE_COMMAND} -E create_symlink "${_h2m}/help2man-help" "${_man}/h2m/numaprobe"
     COMMAND ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=0
+            NPRB_H2M_COMMAND=$<TARGET_FILE:numaprobe> NPRB_H2M_DOCDIR=${NPRB_DOCDIR}
             "${NPRB_HELP2MAN}" --no-info --no-discard-stderr --version-string=${PROJECT_VERSION}
             --name "fleet-wide NUMA memory benchmark" --include "${_h2m}/numaprobe.h2m"
-            --output "${_man}/numaprobe.1" $<TARGET_FILE:numaprobe>
-    DEPENDS numaprobe "${_h2m}/numaprobe.h2m" VERBATIM)
+            --output "${_man}/numaprobe.1" "${_man}/h2m/numaprobe"
+    DEPENDS numaprobe "${_h2m}/numaprobe.h2m" "${_h2m}/help2man-help" VERBATIM)
   list(APPEND _pages "${_man}/numaprobe.1")
   # The report's help needs the Python it runs with, and its packages.
   execute_process(COMMAND "${NPRB_PYTHON}" -c "import h5py, pandas, matplotlib"
@@ -70,14 +90,21 @@ if(NPRB_HELP2MAN)
   if(_py_rc EQUAL 0)
     file(GLOB _report_sources CONFIGURE_DEPENDS
          "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis/*.py")
+    # Its subcommands' usages go into the SYNOPSIS too (install.man_pages: every subcommand
+    # that --help names).
     add_custom_command(OUTPUT "${_man}/numaprobe-report.1"
-      COMMAND ${CMAKE_COMMAND} -E make_directory "${_man}"
+      COMMAND ${CMAKE_COMMAND} -E make_directory "${_man}/h2m"
+      COMMAND ${CMAKE_COMMAND} -E create_symlink "${_h2m}/help2man-help"
+              "${_man}/h2m/numaprobe-report"
       COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+              "NPRB_H2M_COMMAND=${PROJECT_SOURCE_DIR}/analysis/numaprobe-report"
+              NPRB_H2M_DOCDIR=${NPRB_DOCDIR} "NPRB_H2M_SUBCOMMANDS=compare history openmetrics"
               "${NPRB_HELP2MAN}" --no-info --version-string=${PROJECT_VERSION}
               --name "tables, outlier hosts and reports from numaprobe results files"
               --include "${_h2m}/numaprobe-report.h2m" --output "${_man}/numaprobe-report.1"
-              "${PROJECT_SOURCE_DIR}/analysis/numaprobe-report"
-      DEPENDS ${_report_sources} "${_h2m}/numaprobe-report.h2m" VERBATIM)
+              "${_man}/h2m/numaprobe-report"
+      DEPENDS ${_report_sources} "${_h2m}/numaprobe-report.h2m" "${_h2m}/help2man-help"
+      VERBATIM)
     list(APPEND _pages "${_man}/numaprobe-report.1")
   else()
     message(STATUS "${NPRB_PYTHON} lacks h5py, pandas or matplotlib: no numaprobe-report.1")

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Installing like a site tool: configs by name, --version's build facts, a prefix
 # installation used from anywhere (and by the Slurm job script), man pages and completion in step
-# with --help, the Lmod modulefile, the .deb, and the recipes against CMake's dependencies.
+# with --help, the modulefiles, the .deb, and the recipes against CMake's dependencies.
 # Included by tests/CMakeLists.txt: NPRB_EXE, NPRB_OUT, NPRB_TINY, EXPECT and the helpers of
 # cmake/NprbTesting.cmake are defined there.
 set(INSTALL_TESTS "${CMAKE_CURRENT_SOURCE_DIR}/install")
@@ -34,8 +34,13 @@ set_tests_properties(install.prefix PROPERTIES FIXTURES_REQUIRED outputs)
 nprb_add_script_test(install.from_anywhere LABELS "install;cli" TIMEOUT 120
   FIXTURE_REQUIRED installed
   COMMAND ${INSTALL_TESTS}/from-anywhere.sh ${NPRB_PREFIX} ${PROJECT_VERSION})
-nprb_add_script_test(install.lmod_module LABELS install TIMEOUT 60 FIXTURE_REQUIRED installed
-  COMMAND ${INSTALL_TESTS}/lmod-module.sh ${NPRB_PREFIX})
+# The installed man pages as man renders them: a SYNOPSIS, no usage line as an option term, the
+# installed docs and no source path.
+nprb_add_script_test(install.man_pages LABELS "install;cli" TIMEOUT 60 FIXTURE_REQUIRED installed
+  COMMAND ${INSTALL_TESTS}/man-pages.sh ${NPRB_PREFIX})
+# The installed modulefiles, unedited, in a copy of the prefix moved elsewhere.
+nprb_add_script_test(install.lmod_module LABELS install TIMEOUT 120 FIXTURE_REQUIRED installed
+  COMMAND ${INSTALL_TESTS}/lmod-module.sh ${NPRB_PREFIX} ${NPRB_OUT}/install/modules)
 # The installed Slurm script, submitted from an empty directory with only the prefix's bin/.
 nprb_add_script_test(slurm.installed_from_anywhere LABELS "slurm;install" TIMEOUT 400
   FIXTURE_REQUIRED installed

@@ -15,10 +15,20 @@ class Numaprobe(CMakePackage):
     homepage = "https://example.org/numaprobe"
     git = "https://example.org/numaprobe.git"
 
+    # Spack asks these GitHub accounts to review changes to this recipe. The project publishes
+    # none, and a made-up one would be asked in vain: a site keeping this recipe in its own
+    # repository names its own, maintainers("its-github-handle"). packaging.recipes requires
+    # the directive and that each name is a GitHub handle, not a placeholder.
+    maintainers()
+
     license("BSD-3-Clause")
 
     version("main", branch="main")
-    version("0.2.0", tag="v0.2.0")
+    # 0.2.0 has no release and no tag yet: this pins a commit of the repository whose
+    # CMakeLists.txt says 0.2.0 (packaging.recipes checks both). On the release: tag it and put
+    # `git rev-parse v0.2.0^{commit}` here, with tag="v0.2.0" beside it, and the same commit
+    # and its archive's sha256 in the easyconfig.
+    version("0.2.0", commit="40aac2cee439c41ccd048a2e458bffc7ef130fbf")
 
     depends_on("c", type="build")  # a C17 compiler with OpenMP
     depends_on("cmake@3.20:", type="build")
@@ -32,13 +42,14 @@ class Numaprobe(CMakePackage):
     depends_on("jansson")  # --summary-json
     depends_on("hdf5+mpi")
 
-    # numaprobe-report
-    depends_on("python", type="run")
-    depends_on("py-h5py", type="run")
-    depends_on("py-pandas", type="run")
-    depends_on("py-matplotlib", type="run")
-    depends_on("py-numpy", type="run")
-    depends_on("py-scipy", type="run")
+    # numaprobe-report: a Python program, so an extension of one Spack python (build and run:
+    # the build runs its --help for the man page, which imports the packages typed "build" too).
+    extends("python")
+    depends_on("py-h5py", type=("build", "run"))
+    depends_on("py-pandas", type=("build", "run"))
+    depends_on("py-matplotlib", type=("build", "run"))
+    depends_on("py-numpy", type=("build", "run"))
+    depends_on("py-scipy", type=("build", "run"))
     depends_on("py-pyyaml", type="run")  # compare --references REF.yaml
 
     def cmake_args(self):

@@ -24,7 +24,8 @@ for f in bin/numaprobe bin/numaprobe-report libexec/numaprobe/numaprobe_analysis
     share/numaprobe/jobs/{lsf/numaprobe.lsf,pbs/numaprobe.pbs,epilog/numaprobe-restore} \
     share/doc/numaprobe/{README.md,LICENSE,SCHEMA.md,CONFIG.md,ANALYSIS.md,copyright} \
     share/doc/numaprobe/changelog.Debian.gz share/man/man1/{numaprobe,numaprobe-report}.1.gz \
-    share/bash-completion/completions/{numaprobe,numaprobe-report}; do
+    share/bash-completion/completions/{numaprobe,numaprobe-report} \
+    "share/modulefiles/numaprobe/$version" "share/modulefiles/numaprobe/$version.lua"; do
     [ -e "$p/$f" ] || fail "not installed: $f"
 done
 for f in local.sh slurm/numaprobe.sbatch lsf/numaprobe.lsf pbs/numaprobe.pbs epilog/numaprobe-restore; do

@@ -8,14 +8,32 @@ recipe's depends_on() and the easyconfig's (build)dependencies are exactly its r
 right dependency types), that the Python rows (Spack's py-NAME) are exactly the dependencies of
 analysis/pyproject.toml (a row whose Debian package is PACKAGE:recommends: of its
 optional-dependencies), and that every row gives a Debian and an RPM package or says why not.
+
+It also checks what pins a release: each version() of package.py other than a branch has a
+commit= (40 hex digits) or a sha256=; a pinned commit is one of this repository whose
+CMakeLists.txt says that version; each easyconfig has one sha256 in checksums per source, and a
+source made by `git archive` of the pinned commit has that archive's sha256; package.py has a
+maintainers() directive whose names are GitHub handles, not placeholders. The repository checks
+are skipped, with a note, where ROOT is not a git checkout with its history.
+
 Neither Spack nor EasyBuild can be run here: this is the consistency check packaging/README.md
 promises, not a build. Exits 0 when consistent, 1 with every mismatch."""
 
 import ast
+import hashlib
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+KINDS = ("build", "link", "run")
+HEX40 = re.compile(r"[0-9a-f]{40}")
+HEX64 = re.compile(r"[0-9a-f]{64}")
+# GitHub's rule for user names: alphanumerics and single hyphens, at most 39 characters.
+GITHUB_HANDLE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}")
+PLACEHOLDER = re.compile(r"example|placeholder|your|handle|todo|changeme|fixme|maintainer|^user",
+                         re.I)
 
 
 def table(root):
@@ -40,38 +58,147 @@ def cmake_dependencies(root):
     return found
 
 
+def kinds(text):
+    """'run,build' -> 'build,run' (one order, whichever order the text has)."""
+    return ",".join(k for k in KINDS if k in text.split(","))
+
+
 def with_type(entry, default):
-    """'py-h5py:run' -> ('py-h5py', 'run'); 'hwloc@2:' -> ('hwloc@2:', default)."""
+    """'py-h5py:run' -> ('py-h5py', 'run'); 'py-numpy:build,run' -> ('py-numpy', 'build,run');
+    'python:extends' -> ('python', 'extends'); 'hwloc@2:' -> ('hwloc@2:', default)."""
     spec, _, kind = entry.rpartition(":")
-    return (spec, kind) if spec and kind in ("build", "run", "link") else (entry, default)
+    if spec and (kind == "extends" or (kind and set(kind.split(",")) <= set(KINDS))):
+        return spec, kind if kind == "extends" else kinds(kind)
+    return entry, default
 
 
-def spack_dependencies(path):
+def calls(tree, name):
+    return [n for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and getattr(n.func, "id", None) == name]
+
+
+def spack_dependencies(tree):
+    """depends_on(SPEC, type=...) -> {SPEC: 'build,link'}; extends(SPEC) -> {SPEC: 'extends'}."""
     deps = {}
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "depends_on":
-            spec = node.args[0].value
-            kind = "build,link"
-            for kw in node.keywords:
-                if kw.arg == "type":
-                    kind = kw.value.value if isinstance(kw.value, ast.Constant) else ",".join(
-                        e.value for e in kw.value.elts)
-            deps[spec] = kind
+    for node in calls(tree, "depends_on"):
+        kind = "build,link"
+        for kw in node.keywords:
+            if kw.arg == "type":
+                kind = kw.value.value if isinstance(kw.value, ast.Constant) else ",".join(
+                    e.value for e in kw.value.elts)
+        deps[node.args[0].value] = kinds(kind)
+    for node in calls(tree, "extends"):
+        deps[node.args[0].value] = "extends"
     return deps
 
 
-def easybuild_dependencies(path):
+def git(root, *args):
+    """git's stdout (bytes), or None where it fails."""
+    try:
+        return subprocess.run(["git", "-C", str(root), *args], check=True,
+                              capture_output=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def has_history(root):
+    return git(root, "rev-parse", "--is-shallow-repository") == b"false\n"
+
+
+def spack_pins(tree, root, problems, notes):
+    """Checks version() and maintainers(); returns {version: commit} of the pinned versions."""
+    pins = {}
+    for node in calls(tree, "version"):
+        version = node.args[0].value
+        kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
+        if "branch" in kw:
+            continue
+        if "commit" in kw:
+            if not HEX40.fullmatch(kw["commit"]):
+                problems.append(f"package.py: version {version}: commit= is not 40 hex digits")
+                continue
+            pins[version] = kw["commit"]
+        elif "sha256" in kw:
+            if not HEX64.fullmatch(kw["sha256"]):
+                problems.append(f"package.py: version {version}: sha256= is not 64 hex digits")
+        else:
+            problems.append(f"package.py: version {version} has neither commit= nor sha256=")
+    if not [n for n in calls(tree, "version") if "branch" not in {k.arg for k in n.keywords}]:
+        problems.append("package.py has no version pinned by commit= or sha256=")
+
+    for version, commit in pins.items():
+        if not has_history(root):
+            notes.append(f"not a git checkout with its history: commit of {version} unchecked")
+            continue
+        text = git(root, "show", f"{commit}:CMakeLists.txt")
+        if text is None:
+            problems.append(f"package.py: version {version}: commit {commit} is not in the "
+                            "repository")
+            continue
+        said = re.search(rb"project\(numaprobe\s+VERSION\s+([0-9.]+)", text)
+        if not said or said.group(1).decode() != version:
+            problems.append(f"package.py: version {version}: commit {commit[:12]}'s "
+                            f"CMakeLists.txt says {said.group(1).decode() if said else 'none'}")
+
+    found = calls(tree, "maintainers")
+    if not found:
+        problems.append("package.py has no maintainers() directive")
+    for node in found:
+        for arg in node.args:
+            name = arg.value if isinstance(arg, ast.Constant) else None
+            if not isinstance(name, str) or not GITHUB_HANDLE.fullmatch(name):
+                problems.append(f"package.py: maintainers: {name!r} is not a GitHub handle")
+            elif PLACEHOLDER.search(name):
+                problems.append(f"package.py: maintainers: {name!r} is a placeholder")
+    return pins
+
+
+def easybuild_checksums(eb, scope, pins, root, problems, notes):
+    """One sha256 per source; a source that `git archive` makes of a pinned commit has its."""
+    sources = scope.get("sources", [])
+    checksums = scope.get("checksums")
+    if checksums is None:
+        problems.append(f"{eb.name} has no checksums")
+        return
+    if len(checksums) != len(sources):
+        problems.append(f"{eb.name}: {len(checksums)} checksums for {len(sources)} sources")
+        return
+    templates = {"name": scope.get("name", ""), "version": scope.get("version", "")}
+    for source, checksum in zip(sources, checksums):
+        filename = (source["filename"] if isinstance(source, dict) else source) % templates
+        if not isinstance(checksum, str) or not HEX64.fullmatch(checksum):
+            problems.append(f"{eb.name}: the checksum of {filename} is not a sha256")
+            continue
+        version = templates["version"]
+        if filename != f"numaprobe-{version}.tar" or version not in pins:
+            continue
+        commit = pins[version]
+        if commit not in eb.read_text():
+            problems.append(f"{eb.name} does not name the commit package.py pins ({commit})")
+        if not has_history(root):
+            notes.append(f"not a git checkout with its history: {filename} unchecked")
+            continue
+        archive = git(root, "archive", "--format=tar", f"--prefix=numaprobe-{version}/", commit)
+        if archive is None:
+            problems.append(f"{eb.name}: cannot make {filename} of {commit[:12]} (git archive)")
+        elif hashlib.sha256(archive).hexdigest() != checksum:
+            problems.append(f"{eb.name}: {filename} of {commit[:12]} has sha256 "
+                            f"{hashlib.sha256(archive).hexdigest()}, not {checksum}")
+
+
+def easybuild_config(path):
     scope = {}
     exec(compile(path.read_text(), str(path), "exec"), {}, scope)  # an easyconfig is Python
     deps = {name: "run" for name, *_ in scope.get("dependencies", [])}
     deps.update({name: "build" for name, *_ in scope.get("builddependencies", [])})
-    return deps, scope.get("toolchain", {})
+    return deps, scope
 
 
 def main():
     root = Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     rows = table(root)
     problems = []
+    notes = []
 
     in_table = {r["cmake"] for r in rows if r["cmake"] != "-"}
     in_cmake = cmake_dependencies(root)
@@ -84,7 +211,9 @@ def main():
             if not r[col]:
                 problems.append(f"dependencies.txt: {r['name']} has no {col} entry (use -)")
 
-    spack = spack_dependencies(root / "packaging/spack/package.py")
+    recipe = ast.parse((root / "packaging/spack/package.py").read_text())
+    spack = spack_dependencies(recipe)
+    pins = spack_pins(recipe, root, problems, notes)
     wanted = {}
     for r in rows:
         if r["spack"] != "-":
@@ -92,7 +221,8 @@ def main():
             wanted[spec] = kind
     for spec, kind in wanted.items():
         if spec not in spack:
-            problems.append(f"package.py lacks depends_on({spec!r}) ({kind})")
+            problems.append(f"package.py lacks extends({spec!r})" if kind == "extends" else
+                            f"package.py lacks depends_on({spec!r}) ({kind})")
         elif spack[spec] != kind:
             problems.append(f"package.py: {spec} has type {spack[spec]}, the table says {kind}")
     for spec in sorted(set(spack) - set(wanted)):
@@ -102,7 +232,9 @@ def main():
     if not ebs:
         problems.append("no easyconfig in packaging/easybuild")
     for eb in ebs:
-        have, toolchain = easybuild_dependencies(eb)
+        have, scope = easybuild_config(eb)
+        toolchain = scope.get("toolchain", {})
+        easybuild_checksums(eb, scope, pins, root, problems, notes)
         if toolchain.get("name") not in ("foss", "gompi"):
             problems.append(f"{eb.name}: toolchain {toolchain} does not provide Open MPI")
         want = {}
@@ -139,12 +271,16 @@ def main():
             problems.append(f"analysis/pyproject.toml {what} name {name}, which "
                             f"dependencies.txt lacks (or marks otherwise)")
 
+    for n in notes:
+        print(f"note: {n}")
     for p in problems:
         print(f"FAIL: {p}")
     if problems:
         return 1
     print(f"consistent: {len(rows)} dependencies; CMake finds {', '.join(sorted(in_cmake))}; "
           f"package.py, {len(ebs)} easyconfig(s) and analysis/pyproject.toml match")
+    print("pinned: " + ", ".join(f"{v} at commit {c}" for v, c in pins.items())
+          + "; maintainers() present; each easyconfig has a sha256 per source")
     return 0
 
 

@@ -28,6 +28,9 @@ endforeach()
 
 # The config case runs numaprobe itself, which starts MPI: Open MPI's own leaks are not checked.
 nprb_tools_test(config_not_regular ENV NPRB_SANITIZER_ENV FIXTURES outputs)
+# PyTables opens every table of a job's file, a checkpoint and a merged file (a killed run of its
+# own writes the checkpoint: MPI again).
+nprb_tools_test(pytables ENV NPRB_SANITIZER_ENV FIXTURES run_singleton run_mpi4)
 
 # Except for damaged files: HDF5 1.10's own error paths leak what they allocated (in libhdf5,
 # not in numaprobe), and some damage crashes HDF5 itself (a wild memcpy in H5HG_read), which

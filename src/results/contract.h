@@ -19,6 +19,10 @@
  * `column_descriptions` attributes (h5meta.h); a file of an older minor lacks them. */
 #define NPRB_TABLE_ATTRS_SINCE_MINOR 6
 
+/** The schema minor from which every table also carries the HDF5 Table specification's `CLASS`,
+ * `VERSION`, `TITLE` and `FIELD_<n>_NAME` attributes (h5meta.h). */
+#define NPRB_TABLE_SPEC_SINCE_MINOR 11
+
 enum nprb_attr_type {
     NPRB_ATTR_TEXT,  /**< a scalar string (fixed or variable length) */
     NPRB_ATTR_INT,   /**< a scalar integer, read as int64 */

@@ -334,7 +334,7 @@ int nprb_h5in_table_attrs(struct nprb_h5in *in, enum nprb_table_id table, nprb_h
     if (in->datasets[table] <= 0 || in->minor < NPRB_TABLE_ATTRS_SINCE_MINOR ||
         in->minor > nprb_schema_minor(NPRB_SCHEMA_VERSION))
         return 0;
-    return nprb_h5meta_check(in->datasets[table], table, fn, ctx);
+    return nprb_h5meta_check(in->datasets[table], table, in->minor, fn, ctx);
 }
 
 int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start, size_t count,

@@ -76,7 +76,8 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
 
 /**
  * Verifies the attributes of a table opened by nprb_h5in_table() (`description`, `columns`,
- * `units`, `column_descriptions`: h5meta.h) when the file's schema minor is from
+ * `units`, `column_descriptions`, and from NPRB_TABLE_SPEC_SINCE_MINOR the HDF5 Table
+ * specification's: h5meta.h) when the file's schema minor is from
  * NPRB_TABLE_ATTRS_SINCE_MINOR to this binary's; an older file need not have them, and a newer
  * one is not held to this binary's contract (as its added columns are not).
  * @return the number of problems, each passed to @p fn.

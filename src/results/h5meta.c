@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The tables' own attributes (description, columns, units, column_descriptions): written from the
- * contract beside each dataset, and verified by `numaprobe check`. */
+/* The tables' own attributes (description, columns, units, column_descriptions) and the HDF5
+ * Table specification's (CLASS, VERSION, TITLE, FIELD_<n>_NAME): written from the contract beside
+ * each dataset, and verified by `numaprobe check`. */
 #include "results/h5meta.h"
 
 #include "results/contract.h"
@@ -61,6 +62,43 @@ static void free_names(char **names, size_t count)
     free(names);
 }
 
+/* A fixed-length, NUL-terminated ASCII scalar sized to @p value, as H5TBmake_table writes the
+ * table specification's attributes (H5LTset_attribute_string): readers that know a table by them
+ * compare the text and may not take a variable-length string. */
+static int write_fixed(hid_t ds, const char *name, const char *value)
+{
+    hid_t type = H5Tcopy(H5T_C_S1);
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t attr = -1;
+    if (H5Tset_size(type, strlen(value) + 1) >= 0 && H5Tset_strpad(type, H5T_STR_NULLTERM) >= 0) {
+        if (H5Aexists(ds, name) > 0)
+            H5Adelete(ds, name);
+        attr = H5Acreate2(ds, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    }
+    herr_t rc = attr >= 0 ? H5Awrite(attr, type, value) : -1;
+    if (attr >= 0)
+        H5Aclose(attr);
+    H5Sclose(space);
+    H5Tclose(type);
+    return rc < 0 ? -1 : 0;
+}
+
+/* The HDF5 Table specification's attributes (version 3.0, libhdf5_hl's H5TB), which PyTables,
+ * HDFView and H5TB's readers know a table by; the table's description is its title. Written
+ * here rather than by H5TBmake_table, which can neither shuffle nor deflate at level 1 and whose
+ * appends reopen the dataset each time: the file took twice as long (tests/bench/bench_write). */
+static int write_table_spec(hid_t ds, const char *title, char *const *names, size_t n)
+{
+    int rc = write_fixed(ds, "CLASS", "TABLE") | write_fixed(ds, "VERSION", "3.0") |
+             write_fixed(ds, "TITLE", title);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "FIELD_%zu_NAME", i);
+        rc = write_fixed(ds, name, names[i]);
+    }
+    return rc;
+}
+
 int nprb_h5meta_write(hid_t ds, enum nprb_table_id id)
 {
     const struct nprb_table_desc *desc = nprb_table_desc(id);
@@ -78,6 +116,8 @@ int nprb_h5meta_write(hid_t ds, enum nprb_table_id id)
         }
         rc = write_text(ds, array_names[a], values, n);
     }
+    if (rc == 0)
+        rc = write_table_spec(ds, description, names, n);
     free(values);
     free_names(names, n);
     return rc;
@@ -187,7 +227,68 @@ static void free_strings(char **values, size_t n)
     free(values);
 }
 
-int nprb_h5meta_check(hid_t ds, enum nprb_table_id id, nprb_h5meta_problem_fn fn, void *ctx)
+/* Attribute @p name of @p ds as one string when it is a scalar string, else NULL (free it). */
+static char *scalar_text(hid_t ds, const char *name)
+{
+    if (H5Aexists(ds, name) <= 0)
+        return NULL;
+    hid_t attr = H5Aopen(ds, name, H5P_DEFAULT);
+    hid_t type = attr >= 0 ? H5Aget_type(attr) : -1;
+    hid_t space = attr >= 0 ? H5Aget_space(attr) : -1;
+    char **values = type >= 0 && H5Tget_class(type) == H5T_STRING && space >= 0 &&
+                            H5Sget_simple_extent_type(space) == H5S_SCALAR
+                        ? read_strings(attr, type, 1)
+                        : NULL;
+    char *value = values != NULL ? values[0] : NULL;
+    free(values);
+    if (space >= 0)
+        H5Sclose(space);
+    if (type >= 0)
+        H5Tclose(type);
+    if (attr >= 0)
+        H5Aclose(attr);
+    return value;
+}
+
+/* The table specification's attributes: CLASS and VERSION as the specification spells them, a
+ * TITLE, and FIELD_<n>_NAME naming every member n (one line a table, however many are wrong). */
+static void check_table_spec(struct meta_check *m, hid_t ds, char *const *names, size_t n)
+{
+    static const char *const fixed[][2] = {{"CLASS", "TABLE"}, {"VERSION", "3.0"}};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        char **value = text_attr(m, ds, fixed[i][0], 0);
+        if (value != NULL && strcmp(value[0], fixed[i][1]) != 0)
+            problem(m, "/%s: attribute %s is '%.30s', the HDF5 table specification's is '%s'",
+                    m->desc->name, fixed[i][0], value[0], fixed[i][1]);
+        free_strings(value, 1);
+    }
+    free_strings(text_attr(m, ds, "TITLE", 0), 1);
+    size_t wrong = 0, first = 0;
+    char *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "FIELD_%zu_NAME", i);
+        char *value = scalar_text(ds, name);
+        if (value == NULL || strcmp(value, names[i]) != 0) {
+            if (wrong++ == 0) {
+                first = i;
+                found = value;
+                value = NULL;
+            }
+        }
+        free(value);
+    }
+    if (wrong > 0)
+        problem(m,
+                "/%s: attribute FIELD_%zu_NAME %s%.60s%s, the table's column %zu is %s "
+                "(%zu column(s) differ)",
+                m->desc->name, first, found != NULL ? "names '" : "is missing or not a string",
+                found != NULL ? found : "", found != NULL ? "'" : "", first, names[first], wrong);
+    free(found);
+}
+
+int nprb_h5meta_check(hid_t ds, enum nprb_table_id id, int minor, nprb_h5meta_problem_fn fn,
+                      void *ctx)
 {
     const struct nprb_table_desc *desc = nprb_table_desc(id);
     struct meta_check m = {desc, fn, ctx, 0};
@@ -219,6 +320,8 @@ int nprb_h5meta_check(hid_t ds, enum nprb_table_id id, nprb_h5meta_problem_fn fn
                 "(%zu column(s) differ)",
                 desc->name, names[first], units[first], unit != NULL ? unit : "", wrong);
     }
+    if (minor >= NPRB_TABLE_SPEC_SINCE_MINOR)
+        check_table_spec(&m, ds, names, n);
     free_strings(columns, n);
     free_strings(units, n);
     free_names(names, n);

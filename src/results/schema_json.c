@@ -44,20 +44,35 @@ static json_t *root_attributes(void)
     return list;
 }
 
-/* The attributes every table carries (h5meta.h), one entry per column for the arrays. */
+/* The attributes every table carries (h5meta.h), one entry per column for the arrays, and the
+ * HDF5 Table specification's, one FIELD_<n>_NAME per column. */
 static json_t *table_attributes(void)
 {
-    static const char *const attrs[][2] = {
-        {"description", "string: what the table holds"},
-        {"columns", "strings, one per column in the order of the row's members: its name"},
-        {"units", "strings, one per column: its unit, empty where it has none"},
-        {"column_descriptions", "strings, one per column: what it means"},
+    static const struct {
+        const char *name, *description;
+        int since_minor;
+    } attrs[] = {
+        {"description", "string: what the table holds", NPRB_TABLE_ATTRS_SINCE_MINOR},
+        {"columns", "strings, one per column in the order of the row's members: its name",
+         NPRB_TABLE_ATTRS_SINCE_MINOR},
+        {"units", "strings, one per column: its unit, empty where it has none",
+         NPRB_TABLE_ATTRS_SINCE_MINOR},
+        {"column_descriptions", "strings, one per column: what it means",
+         NPRB_TABLE_ATTRS_SINCE_MINOR},
+        {"CLASS", "fixed-length string \"TABLE\" (HDF5 Table specification)",
+         NPRB_TABLE_SPEC_SINCE_MINOR},
+        {"VERSION", "fixed-length string \"3.0\": the HDF5 Table specification's version",
+         NPRB_TABLE_SPEC_SINCE_MINOR},
+        {"TITLE", "fixed-length string: the table's description, as its title",
+         NPRB_TABLE_SPEC_SINCE_MINOR},
+        {"FIELD_<n>_NAME", "fixed-length string, one attribute per column n (0-based): its name",
+         NPRB_TABLE_SPEC_SINCE_MINOR},
     };
     json_t *list = json_array();
     for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
-        json_array_append_new(list, json_pack("{s:s, s:o, s:s}", "name", attrs[i][0], "since",
-                                              since(NPRB_TABLE_ATTRS_SINCE_MINOR), "description",
-                                              attrs[i][1]));
+        json_array_append_new(list, json_pack("{s:s, s:o, s:s}", "name", attrs[i].name, "since",
+                                              since(attrs[i].since_minor), "description",
+                                              attrs[i].description));
     return list;
 }
 

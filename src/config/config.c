@@ -34,6 +34,11 @@ const struct config_key nprb_config_keys[] = {
     {"huge_pages", KEY_THP, OFF(huge_pages), "system", 0, 0,
      "page size of every buffer: system (leave THP alone), on/off (THP madvise), hugetlb "
      "(2 MiB pages from the vm.nr_hugepages pool)"},
+    {"time_budget", KEY_DURATION, OFF(time_budget_s), "0", 0, INT64_C(7) * 24 * 3600,
+     "fit the run into this long on each host (0: no budget): the plan drops sweep points, "
+     "then sweeps, then per-node experiments, then repetitions, later passes and the matrices' "
+     "extra cells, never a node's idle latency, local bandwidth or latency matrix cell; too "
+     "short for those is a config error; --dry-run lists what went"},
 };
 
 #define MEMORY(field) offsetof(struct nprb_memory_config, field)
@@ -285,10 +290,17 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
         double s;
         /* From 1ns, the clock's unit: below it a duration means nothing to a timer, and every
          * value in range has an exact decimal echo that loads again (config_echo.c). */
-        if (nprb_parse_duration(text, &s) != 0 || s < NPRB_DURATION_MIN_S ||
-            s > NPRB_DURATION_MAX_S) {
-            nprb_config_fmt_err(err, errlen,
-                                "expected a duration from 1ns to 60min like 10ms, got '%s'", text);
+        bool own = key->max > 0; /* a run's length (time_budget), not a measurement's */
+        double lo = own ? (double)key->min : NPRB_DURATION_MIN_S;
+        double hi = own ? (double)key->max : NPRB_DURATION_MAX_S;
+        if (nprb_parse_duration(text, &s) != 0 || s < lo || s > hi) {
+            if (own)
+                nprb_config_fmt_err(err, errlen,
+                                    "expected a duration from %gs to %gh like 30min, got '%s'", lo,
+                                    hi / 3600, text);
+            else
+                nprb_config_fmt_err(
+                    err, errlen, "expected a duration from 1ns to 60min like 10ms, got '%s'", text);
             return -1;
         }
         *(double *)field = s;
@@ -441,6 +453,20 @@ int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, 
         return -1;
     }
     cfg->key_line[key] = NPRB_LINE_SET;
+    return 0;
+}
+
+int nprb_config_set_option(struct nprb_config *cfg, const char *option, const char *key,
+                           const char *value, char *err, size_t errlen)
+{
+    long i = nprb_config_key_index(cfg, key);
+    char why[192];
+    if (i < 0 || nprb_config_key_assign(cfg, (size_t)i, value, why, sizeof why) != 0) {
+        nprb_config_fmt_err(err, errlen, "%s '%s': %s", option, value, i < 0 ? "no such key" : why);
+        nprb_config_escape(err, errlen);
+        return -1;
+    }
+    cfg->key_line[i] = NPRB_LINE_SET;
     return 0;
 }
 

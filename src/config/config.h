@@ -83,7 +83,9 @@ struct config_key {
     enum key_kind kind;
     size_t offset;       /* into struct nprb_config, or into a section's own struct */
     const char *initial; /* built-in default, parsed like user input */
-    int64_t min, max;    /* bounds for KEY_INT, KEY_SIZE (bytes), KEY_THREADS */
+    /* bounds for KEY_INT, KEY_SIZE (bytes), KEY_THREADS; for KEY_DURATION whole seconds where
+     * max > 0 (else 1ns to 60min, a measurement's own times) */
+    int64_t min, max;
     const char *help;
 };
 
@@ -148,6 +150,8 @@ struct nprb_config {
     bool checkpoints;  /**< each rank keeps its finished rows in OUT.checkpoints/ while it runs */
     int report_hosts;  /**< hosts shown in full on stdout (then one per node type); 0: all */
     enum nprb_thp_mode huge_pages;
+    double
+        time_budget_s; /**< the run fitted to this long on each host (measure/budget.h); 0: none */
     /* The sections added by nprb_config_add_section(), and their structs' bytes (aligned for
      * the members a config holds: integers, doubles, pointers). */
     int section_count;
@@ -235,6 +239,13 @@ int nprb_config_load_file(struct nprb_config *cfg, const char *path, char *err, 
  * On error writes a message into @p err and returns -1.
  */
 int nprb_config_set(struct nprb_config *cfg, const char *assignment, char *err, size_t errlen);
+
+/**
+ * Applies a command-line option that stands for one key (--time-budget for time_budget), as
+ * --set would, with errors that name the option: "--time-budget '5x': expected ...".
+ */
+int nprb_config_set_option(struct nprb_config *cfg, const char *option, const char *key,
+                           const char *value, char *err, size_t errlen);
 
 /** Writes the effective configuration as YAML (every key, canonical units) into @p buf. */
 void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len);

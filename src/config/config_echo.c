@@ -38,7 +38,8 @@ static void duration_text(double seconds, char *buf, size_t len)
     static const struct {
         const char *name;
         double seconds;
-    } units[] = {{"min", 60.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+    } units[] = {{"h", 3600.0}, {"min", 60.0}, {"s", 1.0},
+                 {"ms", 1e-3},  {"us", 1e-6},  {"ns", 1e-9}};
     const size_t n = sizeof units / sizeof units[0];
     for (size_t u = 0; u < n; u++)
         if (exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len) &&
@@ -298,6 +299,14 @@ static void allowed_text(const struct config_key *key, char *buf, size_t len)
         for (int m = 0; m <= NPRB_THP_HUGETLB && used < len; m++)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", m ? " | " : "",
                                      nprb_thp_name((enum nprb_thp_mode)m));
+        return;
+    case KEY_DURATION:
+        if (key->max > 0) {
+            snprintf(buf, len, "duration (s, min, h; bare number: s), %" PRId64 "s to %" PRId64 "h",
+                     key->min, key->max / 3600);
+            return;
+        }
+        snprintf(buf, len, "%s", fixed_allowed[key->kind]);
         return;
     default:
         snprintf(buf, len, "%s", fixed_allowed[key->kind]);

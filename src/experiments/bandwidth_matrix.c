@@ -65,4 +65,5 @@ const struct nprb_experiment nprb_exp_bandwidth_matrix = {.name = "bandwidth_mat
                                                           .plan = plan,
                                                           .measure = nprb_measure_bandwidth,
                                                           .config = &section,
-                                                          .keeps_buffers = true};
+                                                          .keeps_buffers = true,
+                                                          .priority = NPRB_PRIORITY_HEADLINE};

@@ -85,4 +85,6 @@ const struct nprb_experiment nprb_exp_bandwidth_sweep = {.name = "bandwidth_swee
                                                          .measure = nprb_measure_bandwidth,
                                                          .config = &section,
                                                          .report = report,
-                                                         .keeps_buffers = true};
+                                                         .keeps_buffers = true,
+                                                         .priority = NPRB_PRIORITY_SWEEP,
+                                                         .thins = true};

@@ -193,4 +193,5 @@ const struct nprb_experiment nprb_exp_first_touch = {.name = "first_touch",
                                                      .plan = plan,
                                                      .measure = measure,
                                                      .config = &section,
-                                                     .report = report};
+                                                     .report = report,
+                                                     .priority = NPRB_PRIORITY_PER_NODE};

@@ -60,4 +60,5 @@ const struct nprb_experiment nprb_exp_latency_matrix = {.name = "latency_matrix"
                                                         .table = NPRB_TABLE_LATENCY,
                                                         .plan = plan,
                                                         .measure = nprb_measure_latency,
-                                                        .config = &section};
+                                                        .config = &section,
+                                                        .priority = NPRB_PRIORITY_HEADLINE};

@@ -195,4 +195,6 @@ const struct nprb_experiment nprb_exp_loaded_latency = {.name = "loaded_latency"
                                                         .measure = measure,
                                                         .config = &section,
                                                         .report = report,
-                                                        .keeps_buffers = true};
+                                                        .keeps_buffers = true,
+                                                        .priority = NPRB_PRIORITY_PER_NODE,
+                                                        .thins = true};

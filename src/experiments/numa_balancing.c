@@ -356,4 +356,5 @@ const struct nprb_experiment nprb_exp_numa_balancing = {.name = "numa_balancing"
                                                         .plan = plan,
                                                         .measure = measure,
                                                         .config = &section,
-                                                        .report = report};
+                                                        .report = report,
+                                                        .priority = NPRB_PRIORITY_PER_NODE};

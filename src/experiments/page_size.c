@@ -160,4 +160,5 @@ const struct nprb_experiment nprb_exp_page_size = {.name = "page_size",
                                                    .plan = plan,
                                                    .measure = measure,
                                                    .config = &section,
-                                                   .report = report};
+                                                   .report = report,
+                                                   .priority = NPRB_PRIORITY_SWEEP};

@@ -94,4 +94,6 @@ const struct nprb_experiment nprb_exp_stride_sweep = {.name = "stride_sweep",
                                                       .measure = nprb_measure_latency,
                                                       .config = &section,
                                                       .report = report,
-                                                      .keeps_buffers = true};
+                                                      .keeps_buffers = true,
+                                                      .priority = NPRB_PRIORITY_SWEEP,
+                                                      .thins = true};

@@ -70,4 +70,6 @@ const struct nprb_experiment nprb_exp_thread_scaling = {.name = "thread_scaling"
                                                         .measure = nprb_measure_bandwidth,
                                                         .config = &section,
                                                         .report = report,
-                                                        .keeps_buffers = true};
+                                                        .keeps_buffers = true,
+                                                        .priority = NPRB_PRIORITY_SWEEP,
+                                                        .thins = true};

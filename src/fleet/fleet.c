@@ -230,11 +230,11 @@ struct nprb_fleet_state nprb_fleet_state(struct nprb_fleet *fleet, double late_a
     return state;
 }
 
-void nprb_fleet_estimate(const struct nprb_fleet *fleet, double mine_s, double *host_s,
-                         double *job_s)
+void nprb_fleet_estimate(const struct nprb_fleet *fleet, const double *mine_s, double *host_s,
+                         double *job_s, int count)
 {
-    MPI_Allreduce(&mine_s, host_s, 1, MPI_DOUBLE, MPI_SUM, fleet->host);
-    MPI_Allreduce(host_s, job_s, 1, MPI_DOUBLE, MPI_MAX, fleet->world);
+    MPI_Allreduce(mine_s, host_s, count, MPI_DOUBLE, MPI_SUM, fleet->host);
+    MPI_Allreduce(host_s, job_s, count, MPI_DOUBLE, MPI_MAX, fleet->world);
 }
 
 /* Rank 0, while it waits: the job's progress callback, at most every progress_every_s. */

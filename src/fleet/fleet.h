@@ -132,12 +132,13 @@ struct nprb_fleet_state nprb_fleet_state(struct nprb_fleet *fleet, double late_a
                                          double hung_after_s);
 
 /**
- * The job's estimate from every rank's own (@p mine_s, seconds): the ranks of a host take turns,
- * so a host takes the sum of its ranks', and the job its slowest host's. Collective over the
- * world; every rank gets both.
+ * The job's estimate from every rank's own (@p mine_s: @p count figures in seconds, such as the
+ * low and high ends of a range): the ranks of a host take turns, so a host takes the sum of its
+ * ranks', and the job its slowest host's, figure by figure. Collective over the world; every
+ * rank gets both.
  */
-void nprb_fleet_estimate(const struct nprb_fleet *fleet, double mine_s, double *host_s,
-                         double *job_s);
+void nprb_fleet_estimate(const struct nprb_fleet *fleet, const double *mine_s, double *host_s,
+                         double *job_s, int count);
 
 /**
  * Called on rank 0 once per rank, in rank order, with that rank's rows. Rows are only valid

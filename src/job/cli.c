@@ -20,6 +20,7 @@ enum option_id {
     OPT_QUIET,
     OPT_PROGRESS,
     OPT_SUMMARY_JSON,
+    OPT_TIME_BUDGET,
     OPT_VERBOSE,
     OPT_SHOW_CONFIG,
     OPT_DRY_RUN,
@@ -59,6 +60,10 @@ static const struct nprb_option_row rows[N_OPTIONS] = {
                           "docs/summary.schema.json); checked before measuring, like -o, and "
                           "never one of the job's own files (-o, its .lock, .checkpoints, "
                           ".tmp-*). FILE '-': the JSON alone on stdout, the report on stderr"},
+    [OPT_TIME_BUDGET] = {"time-budget", 0, "DURATION",
+                         "fit the run into DURATION on each host, e.g. 5min or 2h (the "
+                         "time_budget key): sweeps go first, headline matrices last; --dry-run "
+                         "lists what was dropped and the new estimate"},
     [OPT_VERBOSE] = {"verbose", 'v', NULL, "debug messages on stderr"},
     [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
     [OPT_DRY_RUN] = {"dry-run", 0, NULL,
@@ -185,6 +190,9 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
                 cli->summary_stdout = true;
             else
                 cli->summary_json = value;
+            break;
+        case OPT_TIME_BUDGET:
+            cli->time_budget = value;
             break;
         case OPT_VERBOSE:
             cli->verbose = true;

@@ -25,6 +25,7 @@ struct nprb_cli {
     bool dry_run; /**< validate config and plan on every host, print the plan, measure nothing */
     double progress_s;        /**< a progress line at least this often (seconds; default 30) */
     const char *summary_json; /**< NULL, or the file the job's verdict goes to as JSON */
+    const char *time_budget;  /**< NULL, or --time-budget's value: the time_budget key, last */
     bool summary_stdout;      /**< --summary-json -: the verdict alone on stdout, the report on
                                    stderr */
 };

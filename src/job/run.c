@@ -54,6 +54,9 @@ static enum nprb_status load_config(struct nprb_job *job)
     }
     for (int i = 0; ok && i < job->cli->set_count; i++)
         ok = nprb_config_set(&job->cfg, job->cli->sets[i], err, sizeof err) == 0;
+    if (ok && job->cli->time_budget != NULL)
+        ok = nprb_config_set_option(&job->cfg, "--time-budget", "time_budget",
+                                    job->cli->time_budget, err, sizeof err) == 0;
     if (!ok) {
         if (job->fleet->rank == 0)
             NPRB_ERROR(job->log, "%s", err);
@@ -77,6 +80,68 @@ static void settle_binding(struct nprb_job *job)
     nprb_binding_settle(job->topo, &job->prov, all, fleet->host_size, fleet->host_rank,
                         job->cli->respect_binding, &job->binding);
     free(all);
+}
+
+/* The time budget, shared out among a host's ranks by what each would take, as they take turns
+ * (collective: every rank calls it). */
+static enum nprb_status fit_budget(struct nprb_job *job)
+{
+    if (job->cfg.time_budget_s <= 0)
+        return NPRB_OK;
+    double mine = nprb_plan_estimate(&job->plan, job->first_touch_bps).busy_s, host, whole;
+    nprb_fleet_estimate(job->fleet, &mine, &host, &whole, 1);
+    double share = host > 0 ? job->cfg.time_budget_s * mine / host : job->cfg.time_budget_s;
+    nprb_budget_fit(&job->plan, share, job->first_touch_bps, &job->budget);
+    /* The host's verdict, not a rank's: one whose share is less than its own floor (a rank
+     * with no node of its own still plans its "not applicable" rows) fits beside the others. */
+    double after[2] = {job->budget.after.idle_s, job->budget.after.busy_s}, host_after[2], worst[2];
+    nprb_fleet_estimate(job->fleet, after, host_after, worst, 2);
+    if (host_after[1] > job->cfg.time_budget_s * (1 + 1e-9)) {
+        char err[512];
+        nprb_budget_refusal(job->cfg.time_budget_s,
+                            (struct nprb_estimate){host_after[0], host_after[1]}, err, sizeof err);
+        if (job->fleet->host_rank == 0)
+            NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
+        return NPRB_ERR_USAGE;
+    }
+    if (job->fleet->rank == 0 && !job->cli->dry_run && job->budget.dropped > 0)
+        NPRB_INFO(job->log,
+                  "time_budget: %zu measurement(s) dropped to fit; their rows say so, and "
+                  "--dry-run lists them",
+                  job->budget.dropped);
+    return NPRB_OK;
+}
+
+/* Rank 0's dry run: the config, the plan, what the time budget dropped, and the estimate as a
+ * range with what it assumes (hosts of one type plan alike). */
+static void print_dry_run(const struct nprb_job *job, const double *host_s, const double *job_s)
+{
+    char range[80], whole[80], budget[32];
+    fputs(job->config_yaml, stdout);
+    nprb_plan_print(stdout, &job->plan, job->topo);
+    const struct nprb_budget_fit *fit = &job->budget;
+    if (job->cfg.time_budget_s > 0) {
+        nprb_budget_words(job->cfg.time_budget_s, budget, sizeof budget);
+        nprb_format_duration_range(fit->before.idle_s, fit->before.busy_s, range, sizeof range);
+        printf("time budget %s: the whole plan was %s on this host; %s\n", budget, range,
+               fit->step_count > 0 ? "dropped, in this order:" : "nothing dropped");
+        for (int s = 0; s < fit->step_count; s++)
+            printf("  %s\n", fit->step[s]);
+    }
+    nprb_format_duration_range(host_s[0], host_s[1], range, sizeof range);
+    nprb_format_duration_range(job_s[0], job_s[1], whole, sizeof whole);
+    printf("estimated time: %s on this host, %s for the job (its slowest host; ranks of one "
+           "host take turns)\n",
+           range, whole);
+    if (job->first_touch_bps > 0)
+        printf("assumes: an idle host at the low end, machine-bound work at half speed (a busy "
+               "neighbour) at the high end; new memory at %.2f GB/s, first touch measured here\n",
+               job->first_touch_bps / 1e9);
+    else
+        printf("assumes: an idle host at the low end, machine-bound work at half speed (a busy "
+               "neighbour) at the high end; new memory at the model's %.1f GB/s (the topology "
+               "is another machine's)\n",
+               NPRB_PLAN_FAULT_BPS / 1e9);
 }
 
 /* Topology, then the binding step (it may widen the CPUs this rank uses, and shares the host's
@@ -129,7 +194,15 @@ static enum nprb_status discover(struct nprb_job *job)
         NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
         status = NPRB_ERR_USAGE;
     }
-    return nprb_fleet_worst(job->fleet, status);
+    if ((status = nprb_fleet_worst(job->fleet, status)) != NPRB_OK)
+        return status;
+    /* New memory at this host's measured rate; a topology from HWLOC_XMLFILE is another
+     * machine's, whose rate is not known here: the model's. */
+    if (job->cfg.time_budget_s > 0 || job->cli->dry_run)
+        job->first_touch_bps = nprb_topo_check_here(job->topo, err, sizeof err) == 0
+                                   ? nprb_first_touch_bps(64UL << 20, job->cfg.huge_pages)
+                                   : 0;
+    return nprb_fleet_worst(job->fleet, fit_budget(job));
 }
 
 /* A dry run refuses what the real run would refuse of its paths (-o and --summary-json, as
@@ -251,28 +324,16 @@ static enum nprb_status prepare(struct nprb_job *job)
     if (st == NPRB_OK && job->cli->dry_run)
         st = dry_run_paths(job);
     if (st != NPRB_OK || job->cli->dry_run) {
-        /* Every host's plan was checked; rank 0's is shown (hosts of one type plan alike). */
-        double host_s = 0, job_s = 0;
+        /* Every host's plan was checked; rank 0's is shown. */
         if (st == NPRB_OK) {
-            /* Setup runs at this host's measured first-touch rate; a topology from
-             * HWLOC_XMLFILE is another machine's, whose rate is not known here: the model's. */
-            char why[512];
-            double first_touch_bps = nprb_topo_check_here(job->topo, why, sizeof why) == 0
-                                         ? nprb_first_touch_bps(64UL << 20, job->cfg.huge_pages)
-                                         : 0;
-            nprb_fleet_estimate(job->fleet, nprb_plan_estimate_s(&job->plan, first_touch_bps),
-                                &host_s, &job_s);
-        }
-        if (st == NPRB_OK && job->fleet->rank == 0) {
-            char this_host[32], whole[32];
-            fputs(job->config_yaml, stdout);
-            nprb_plan_print(stdout, &job->plan, job->topo);
-            nprb_format_duration_words(host_s, this_host, sizeof this_host);
-            nprb_format_duration_words(job_s, whole, sizeof whole);
-            printf("estimated time: %s on this host, %s for the job (its slowest host; ranks of "
-                   "one host take turns)\n",
-                   this_host, whole);
-            printf("config and plan ok on %d host(s); nothing measured\n", job->fleet->host_count);
+            struct nprb_estimate e = nprb_plan_estimate(&job->plan, job->first_touch_bps);
+            double mine[2] = {e.idle_s, e.busy_s}, host[2], whole[2];
+            nprb_fleet_estimate(job->fleet, mine, host, whole, 2);
+            if (job->fleet->rank == 0) {
+                print_dry_run(job, host, whole);
+                printf("config and plan ok on %d host(s); nothing measured\n",
+                       job->fleet->host_count);
+            }
         }
         return st;
     }

@@ -37,6 +37,17 @@ typedef int (*nprb_plan_fn)(struct nprb_planner *p);
  */
 typedef bool (*nprb_report_fn)(FILE *out, const struct nprb_results *rows);
 
+/**
+ * What a time budget (measure/budget.h) gives up first: the sweeps, then the per-node figures,
+ * and the headline matrices last. Zero is the headline, so a descriptor that forgets to say is
+ * kept longest rather than dropped unseen.
+ */
+enum nprb_priority {
+    NPRB_PRIORITY_HEADLINE, /**< the matrices a fleet verdict compares */
+    NPRB_PRIORITY_PER_NODE, /**< one figure per node or mode: placement, load, balancing */
+    NPRB_PRIORITY_SWEEP,    /**< curves over sizes, strides, pages and thread counts */
+};
+
 struct nprb_experiment {
     const char *name;         /**< "latency_matrix", ...: the config section and the column */
     enum nprb_table_id table; /**< where its measurement rows go */
@@ -54,6 +65,10 @@ struct nprb_experiment {
      * pattern, threads or load only, place their pages by an explicit policy, and never
      * measure fresh pages. */
     bool keeps_buffers;
+    enum nprb_priority priority;
+    /** Its points are a curve that still reads with every second point gone (a budget thins
+     * it before dropping it): sizes, strides, thread counts, load delays. */
+    bool thins;
 };
 
 static inline const char *nprb_experiment_name(const struct nprb_experiment *e)

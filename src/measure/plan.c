@@ -9,6 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The buffers item @p k finds kept from the items of its experiment just before it: carried
+ * from item to item, so that an item's cost never walks back over the others. */
+static uint64_t kept_before(const struct nprb_plan *plan, size_t k)
+{
+    if (k == 0 || plan->items[k - 1].experiment != plan->items[k].experiment)
+        return 0;
+    const struct nprb_plan_item *before = &plan->items[k - 1];
+    uint64_t size = before->skip_reason[0] == '\0' ? before->size_bytes : 0;
+    return size > before->kept_bytes ? size : before->kept_bytes;
+}
+
+void nprb_plan_settle(struct nprb_plan *plan)
+{
+    for (size_t k = 0; k < plan->count; k++)
+        plan->items[k].kept_bytes = kept_before(plan, k);
+}
+
 int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item)
 {
     struct nprb_plan *plan = p->plan;
@@ -25,13 +42,7 @@ int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item)
     }
     struct nprb_plan_item *added = &plan->items[plan->count++];
     *added = *item;
-    /* Carried from the item before, so that an item's cost never walks back over the others. */
-    added->kept_bytes = 0;
-    const struct nprb_plan_item *before = plan->count > 1 ? added - 1 : NULL;
-    if (before != NULL && before->experiment == added->experiment) {
-        uint64_t size = before->skip_reason[0] == '\0' ? before->size_bytes : 0;
-        added->kept_bytes = size > before->kept_bytes ? size : before->kept_bytes;
-    }
+    added->kept_bytes = kept_before(plan, plan->count - 1);
     /* A chase needs two slots or more: a working set below that (a 4 KiB stride over 2 KiB or
      * 4 KiB, from an auto sweep) is no measurement, and its row says so. */
     uint64_t slot = added->pattern.desc != NULL ? nprb_pattern_slot_bytes(&added->pattern) : 0;
@@ -127,7 +138,7 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
 
 /* The model's rates: new memory faulted in, a buffer's setup work (zeroing it, writing a chain's
  * links) and a pass over it. Setting up a fresh buffer then runs at 1.5 GB/s. */
-#define FAULT_BPS 3e9
+#define FAULT_BPS NPRB_PLAN_FAULT_BPS
 #define SETUP_WORK_BPS 3e9
 #define STREAM_BPS 5e9
 
@@ -165,16 +176,20 @@ struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k)
     return cost;
 }
 
-double nprb_plan_estimate_s(const struct nprb_plan *plan, double first_touch_bps)
+struct nprb_estimate nprb_plan_estimate(const struct nprb_plan *plan, double first_touch_bps)
 {
     /* Seconds a byte of new memory costs here beyond the model's. */
     double extra = first_touch_bps > 0 ? 1 / first_touch_bps - 1 / FAULT_BPS : 0;
-    double total = 0;
+    double machine = 0, fixed = 0;
     for (size_t k = 0; k < plan->count; k++) {
         struct nprb_item_cost c = nprb_plan_cost_at(plan, k);
-        total += c.scaled_s + c.fixed_s + c.fault_bytes * extra;
+        machine += c.scaled_s + c.fault_bytes * extra;
+        fixed += c.fixed_s;
     }
-    return total;
+    /* A neighbour streaming through the same memory controllers halves what a pass gets, and
+     * on a shared VM the observed runs took up to about twice the idle figure's machine-bound
+     * part (bench/README.md, "Estimate and time budget"); time by design does not stretch. */
+    return (struct nprb_estimate){machine + fixed, 2 * machine + fixed};
 }
 
 void nprb_plan_free(struct nprb_plan *plan)

@@ -121,13 +121,25 @@ struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item);
  */
 struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k);
 
+/** The model's rate of new memory faulted in, bytes per second, where the host's is not known. */
+#define NPRB_PLAN_FAULT_BPS 3e9
+
+/** A time as a range: the host idle, and the host busy with a neighbour's memory traffic. */
+struct nprb_estimate {
+    double idle_s, busy_s;
+};
+
 /**
- * The time one rank's plan should take, in seconds, before anything is measured: the sum of
- * its items' costs at the model's rates, with the setup of new memory at this host's measured
- * @p first_touch_bps (nprb_first_touch_bps(); 0: the model's rate). --dry-run's estimate; the
- * progress lines correct the machine-bound part by what the finished items took.
+ * The time one rank's plan should take, before anything is measured: the sum of its items' costs
+ * at the model's rates, with the setup of new memory at this host's measured @p first_touch_bps
+ * (nprb_first_touch_bps(); 0: the model's rate). idle_s assumes nothing else runs on the host;
+ * busy_s gives the machine-bound part twice as long. --dry-run's estimate and the time budget's
+ * measure; the progress lines correct the machine-bound part by what the finished items took.
  */
-double nprb_plan_estimate_s(const struct nprb_plan *plan, double first_touch_bps);
+struct nprb_estimate nprb_plan_estimate(const struct nprb_plan *plan, double first_touch_bps);
+
+/** Recomputes every item's kept_bytes after items were skipped or removed (measure/budget.c). */
+void nprb_plan_settle(struct nprb_plan *plan);
 
 void nprb_plan_free(struct nprb_plan *plan);
 

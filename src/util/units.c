@@ -79,7 +79,7 @@ struct time_suffix {
 };
 
 static const struct time_suffix time_suffixes[] = {
-    {"", 1.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"min", 60.0},
+    {"", 1.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"min", 60.0}, {"h", 3600.0},
 };
 
 /* The one number grammar of every key: decimal digits, blanks around them, and for durations one
@@ -163,4 +163,17 @@ void nprb_format_duration_words(double seconds, char *buf, size_t len)
         snprintf(buf, len, "about %ld min %ld s", s / 60, s % 60);
     else
         snprintf(buf, len, "about %ld h %ld min", (s + 30) / 3600, (s + 30) / 60 % 60);
+}
+
+void nprb_format_duration_range(double low_s, double high_s, char *buf, size_t len)
+{
+    char low[32], high[32];
+    nprb_format_duration_words(low_s, low, sizeof low);
+    nprb_format_duration_words(high_s, high, sizeof high);
+    /* "about 2 min to 4 min", not "about 2 min to about 4 min". */
+    const char *rest = strncmp(high, "about ", 6) == 0 ? high + 6 : high;
+    if (strcmp(low, high) == 0)
+        snprintf(buf, len, "%s", low);
+    else
+        snprintf(buf, len, "%s to %s", low, rest);
 }

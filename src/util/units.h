@@ -45,4 +45,7 @@ void nprb_format_size(uint64_t bytes, char *buf, size_t len);
  */
 void nprb_format_duration_words(double seconds, char *buf, size_t len);
 
+/** A range of estimates in those words: "about 2 min 5 s to 4 min 10 s", "under 1 s". */
+void nprb_format_duration_range(double low_s, double high_s, char *buf, size_t len);
+
 #endif

@@ -88,7 +88,7 @@ int main(void)
     /* The echo: the sections after the global keys, in the order they were added, loading back
      * as the same values. */
     nprb_config_to_yaml(&cfg, echo, sizeof echo);
-    CHECK_STR_CONTAINS(echo, "huge_pages: system\nmemory:\n  dimm_speed: 0\n  channels: 0\ndemo:\n"
+    CHECK_STR_CONTAINS(echo, "time_budget: 0s\nmemory:\n  dimm_speed: 0\n  channels: 0\ndemo:\n"
                              "  enabled: false\n  size: 64MiB\n  sizes: [8KiB, 1MiB]\n"
                              "  sample_time: 2ms\n");
     CHECK(demo_defaults(&again, err, sizeof err) == 0);

@@ -249,11 +249,11 @@ int main(int argc, char **argv)
     nprb_plan_free(&two);
     /* --dry-run's estimate at a host's first-touch rate: the slower its page faults, the longer;
      * at 3 GB/s the model's own figure; 0 (not measured) the model's. */
-    double model = nprb_plan_estimate_s(&plan, 0);
+    double model = nprb_plan_estimate(&plan, 0).idle_s;
     CHECK(model > 0);
-    CHECK(nprb_plan_estimate_s(&plan, 0.3e9) > nprb_plan_estimate_s(&plan, 3e9));
-    CHECK(fabs(nprb_plan_estimate_s(&plan, 3e9) - model) < 1e-9 * model);
-    CHECK(nprb_plan_estimate_s(&plan, 30e9) < model);
+    CHECK(nprb_plan_estimate(&plan, 0.3e9).idle_s > nprb_plan_estimate(&plan, 3e9).idle_s);
+    CHECK(fabs(nprb_plan_estimate(&plan, 3e9).idle_s - model) < 1e-9 * model);
+    CHECK(nprb_plan_estimate(&plan, 30e9).idle_s < model);
     nprb_plan_free(&plan);
 
     /* A remote node too small for a size refuses the plan, naming the key. */

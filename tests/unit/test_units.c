@@ -75,6 +75,14 @@ int main(void)
     CHECK(nprb_parse_duration("1.5s", &s) == 0 && s == 1.5);
     CHECK(nprb_parse_duration("250us", &s) == 0 && fabs(s - 250e-6) < 1e-15);
     CHECK(nprb_parse_duration("1min", &s) == 0 && s == 60.0);
+    CHECK(nprb_parse_duration("2h", &s) == 0 && s == 7200.0);
+    {
+        char range[80];
+        nprb_format_duration_range(130, 250, range, sizeof range);
+        CHECK(strcmp(range, "about 2 min 10 s to 4 min 10 s") == 0);
+        nprb_format_duration_range(0.2, 0.4, range, sizeof range);
+        CHECK(strcmp(range, "under 1 s") == 0);
+    }
     CHECK(nprb_parse_duration("ms", &s) == -1);
     CHECK(nprb_parse_duration("10 parsecs", &s) == -1);
     CHECK(nprb_parse_duration("-1s", &s) == -1);

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 # The same list as src/job/collector.c unmeasured_keys[]: config keys that change nothing measured.
 UNMEASURED_KEYS = ("report_hosts", "watchdog", "checkpoints", "memory")
+# The same list as src/job/collector.c neutral_lines[]: keys added after the fingerprint was,
+# at the default that changes nothing measured; a config keeps an earlier version's fingerprint.
+NEUTRAL_LINES = ("time_budget: 0s\n",)
 
 
 class MixedConfigs(Exception):
@@ -33,7 +36,7 @@ def measurement_lines(config_text):
     for line in config_text.splitlines(keepends=True):
         if not line.startswith(" "):
             skip = line.split(":", 1)[0] in UNMEASURED_KEYS
-        if not skip:
+        if not skip and line not in NEUTRAL_LINES:
             out.append(line)
     return out
 

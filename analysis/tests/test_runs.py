@@ -17,6 +17,11 @@ def test_fingerprint_ignores_unmeasured_keys():
     other = base.replace("report_hosts: 8", "report_hosts: 64").replace("10min", "1min")
     assert config_fingerprint(base) == config_fingerprint(other)
     assert config_fingerprint(base) != config_fingerprint(TINY)
+    # A key at the default that changes nothing measured keeps an earlier version's hash; set,
+    # it changes the plan and the hash.
+    assert "time_budget" not in base
+    assert config_fingerprint(base + "time_budget: 0s\n") == config_fingerprint(base)
+    assert config_fingerprint(base + "time_budget: 5min\n") != config_fingerprint(base)
     assert differing_keys(base, TINY) == [("bandwidth_matrix.size", "1GiB", "4MiB"),
                                           ("latency_matrix.size", "1GiB", "4MiB")]
 

@@ -103,3 +103,7 @@ def test_run_id_and_config_fingerprint(written):
     assert "report_hosts" in attrs["config"]
     edited = attrs["config"].replace("report_hosts:", "report_hosts: 999 #")
     assert config_fingerprint(edited) == attrs["config_fingerprint"]
+    # No time budget hashes as the configs of before the key did.
+    assert "time_budget: 0s\n" in attrs["config"]
+    unbudgeted = attrs["config"].replace("time_budget: 0s\n", "")
+    assert config_fingerprint(unbudgeted) == attrs["config_fingerprint"]

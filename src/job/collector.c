@@ -98,9 +98,22 @@ static void binding_summary(const struct nprb_collector *c, char *buf, size_t le
  * applies the same rule to the `config` attribute (analysis/numaprobe_analysis/runs.py). */
 static const char *const unmeasured_keys[] = {"report_hosts", "watchdog", "checkpoints", "memory"};
 
+/* Keys added after config_fingerprint was (0.5.0) whose default changes nothing measured: their
+ * line at that value is left out too, so that a config keeps the fingerprint an earlier version
+ * gave it, and a directory of runs from before and after an upgrade still pools. */
+static const char *const neutral_lines[] = {"time_budget: 0s\n"};
+
+static bool left_out(const char *line, size_t n)
+{
+    for (size_t i = 0; i < sizeof neutral_lines / sizeof neutral_lines[0]; i++)
+        if (strlen(neutral_lines[i]) == n && strncmp(line, neutral_lines[i], n) == 0)
+            return true;
+    return false;
+}
+
 /* config_fingerprint: FNV-1a (16 hex digits) of the config echo's lines, each with its newline,
  * leaving out the lines of the keys above (a top-level `key: value`, or a section and its
- * indented lines). */
+ * indented lines) and the neutral lines. */
 static void config_fingerprint(const char *yaml, char *out, size_t len)
 {
     uint64_t h = NPRB_FNV1A_BASIS;
@@ -117,7 +130,7 @@ static void config_fingerprint(const char *yaml, char *out, size_t len)
                     strncmp(line, unmeasured_keys[i], klen) == 0)
                     skip = true;
         }
-        if (!skip)
+        if (!skip && !left_out(line, n))
             h = nprb_fnv1a(h, line, n);
         line += n;
     }

@@ -32,24 +32,25 @@ static bool exact_duration(double seconds, const char *unit, double unit_s, int 
 /* A duration as people write it (10ms, 4s, 10min), and exact: the echo stored in the results
  * file must load as the very value the run used. Prefers the largest unit that gives a whole
  * number, then the largest that needs at most 6 digits, then any exact form (values below 1ns
- * included). */
-static void duration_text(double seconds, char *buf, size_t len)
+ * included). Hours only where @p hours (a run's length): a measurement's 60min stays "60min",
+ * as the earlier versions echoed and fingerprinted it. */
+static void duration_text(double seconds, bool hours, char *buf, size_t len)
 {
     static const struct {
         const char *name;
         double seconds;
     } units[] = {{"h", 3600.0}, {"min", 60.0}, {"s", 1.0},
                  {"ms", 1e-3},  {"us", 1e-6},  {"ns", 1e-9}};
-    const size_t n = sizeof units / sizeof units[0];
-    for (size_t u = 0; u < n; u++)
+    const size_t n = sizeof units / sizeof units[0], first = hours ? 0 : 1;
+    for (size_t u = first; u < n; u++)
         if (exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len) &&
             strchr(buf, '.') == NULL && seconds >= units[u].seconds)
             return;
-    for (size_t u = 0; u < n; u++)
+    for (size_t u = first; u < n; u++)
         if (seconds >= units[u].seconds &&
             exact_duration(seconds, units[u].name, units[u].seconds, 6, buf, len))
             return;
-    for (size_t u = 0; u < n; u++)
+    for (size_t u = first; u < n; u++)
         if (seconds >= units[u].seconds &&
             exact_duration(seconds, units[u].name, units[u].seconds, 17, buf, len))
             return;
@@ -105,7 +106,7 @@ static void value_text(const struct nprb_config *cfg, size_t index, char *buf, s
         nprb_format_size(*(const uint64_t *)field, buf, len);
         return;
     case KEY_DURATION:
-        duration_text(*(const double *)field, buf, len);
+        duration_text(*(const double *)field, key->max > 0, buf, len);
         return;
     case KEY_THP:
         snprintf(buf, len, "%s", nprb_thp_name(*(const enum nprb_thp_mode *)field));

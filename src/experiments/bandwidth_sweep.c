@@ -87,4 +87,4 @@ const struct nprb_experiment nprb_exp_bandwidth_sweep = {.name = "bandwidth_swee
                                                          .report = report,
                                                          .keeps_buffers = true,
                                                          .priority = NPRB_PRIORITY_SWEEP,
-                                                         .thins = true};
+                                                         .axis = NPRB_AXIS_SIZE};

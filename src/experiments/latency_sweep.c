@@ -183,4 +183,4 @@ const struct nprb_experiment nprb_exp_latency_sweep = {.name = "latency_sweep",
                                                        .report = report,
                                                        .keeps_buffers = true,
                                                        .priority = NPRB_PRIORITY_SWEEP,
-                                                       .thins = true};
+                                                       .axis = NPRB_AXIS_SIZE};

@@ -197,4 +197,4 @@ const struct nprb_experiment nprb_exp_loaded_latency = {.name = "loaded_latency"
                                                         .report = report,
                                                         .keeps_buffers = true,
                                                         .priority = NPRB_PRIORITY_PER_NODE,
-                                                        .thins = true};
+                                                        .axis = NPRB_AXIS_DELAY};

@@ -96,4 +96,4 @@ const struct nprb_experiment nprb_exp_stride_sweep = {.name = "stride_sweep",
                                                       .report = report,
                                                       .keeps_buffers = true,
                                                       .priority = NPRB_PRIORITY_SWEEP,
-                                                      .thins = true};
+                                                      .axis = NPRB_AXIS_STRIDE};

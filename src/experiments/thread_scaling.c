@@ -72,4 +72,4 @@ const struct nprb_experiment nprb_exp_thread_scaling = {.name = "thread_scaling"
                                                         .report = report,
                                                         .keeps_buffers = true,
                                                         .priority = NPRB_PRIORITY_SWEEP,
-                                                        .thins = true};
+                                                        .axis = NPRB_AXIS_THREADS};

@@ -38,8 +38,9 @@ struct nprb_job {
     char config_yaml[NPRB_CONFIG_TEXT_MAX];
     struct nprb_topo *topo;
     struct nprb_plan plan;
-    struct nprb_budget_fit budget; /* what the time budget dropped from the plan */
-    double first_touch_bps;        /* this host's rate for the estimate (0: the model's) */
+    struct nprb_budget_fit budget;    /* what the time budget dropped from this rank's plan */
+    struct nprb_estimate host_before; /* the host's whole plan, before the budget */
+    double first_touch_bps;           /* this host's rate for the estimate (0: the model's) */
     struct nprb_provenance prov;
     struct nprb_results results;
     struct nprb_collector collector; /* rank 0's side of the file; the root attributes on all */

@@ -82,34 +82,56 @@ static void settle_binding(struct nprb_job *job)
     free(all);
 }
 
-/* The time budget, shared out among a host's ranks by what each would take, as they take turns
- * (collective: every rank calls it). */
+/* The time budget, shared out among a host's ranks, which take turns: each keeps its floor and
+ * gets the rest in proportion to what it could give up, so that a rank with little of its own
+ * (no node, or only matrix rows) is not pushed below its floor while another keeps its sweeps.
+ * Refused when the host's floors add up to more (collective: every rank calls it). */
 static enum nprb_status fit_budget(struct nprb_job *job)
 {
-    if (job->cfg.time_budget_s <= 0)
+    double budget = job->cfg.time_budget_s;
+    if (budget <= 0)
         return NPRB_OK;
-    double mine = nprb_plan_estimate(&job->plan, job->first_touch_bps).busy_s, host, whole;
-    nprb_fleet_estimate(job->fleet, &mine, &host, &whole, 1);
-    double share = host > 0 ? job->cfg.time_budget_s * mine / host : job->cfg.time_budget_s;
-    nprb_budget_fit(&job->plan, share, job->first_touch_bps, &job->budget);
-    /* The host's verdict, not a rank's: one whose share is less than its own floor (a rank
-     * with no node of its own still plans its "not applicable" rows) fits beside the others. */
-    double after[2] = {job->budget.after.idle_s, job->budget.after.busy_s}, host_after[2], worst[2];
-    nprb_fleet_estimate(job->fleet, after, host_after, worst, 2);
-    if (host_after[1] > job->cfg.time_budget_s * (1 + 1e-9)) {
+    struct nprb_estimate full = nprb_plan_estimate(&job->plan, job->first_touch_bps);
+    struct nprb_estimate floor = nprb_budget_floor(&job->plan, job->first_touch_bps);
+    double mine[4] = {full.idle_s, full.busy_s, floor.idle_s, floor.busy_s}, host[4], worst[4];
+    nprb_fleet_estimate(job->fleet, mine, host, worst, 4);
+    job->host_before = (struct nprb_estimate){host[0], host[1]};
+    if (host[3] > budget) {
         char err[512];
-        nprb_budget_refusal(job->cfg.time_budget_s,
-                            (struct nprb_estimate){host_after[0], host_after[1]}, err, sizeof err);
+        nprb_budget_refusal(budget, (struct nprb_estimate){host[2], host[3]}, err, sizeof err);
         if (job->fleet->host_rank == 0)
             NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
         return NPRB_ERR_USAGE;
     }
-    if (job->fleet->rank == 0 && !job->cli->dry_run && job->budget.dropped > 0)
+    double spare = host[1] - host[3];
+    double share = spare > 0
+                       ? floor.busy_s + (budget - host[3]) * (full.busy_s - floor.busy_s) / spare
+                       : full.busy_s;
+    nprb_budget_fit(&job->plan, share, budget, job->first_touch_bps, &job->budget);
+    if (job->fleet->rank == 0 && !job->cli->dry_run && job->budget.dropped + job->budget.trimmed)
         NPRB_INFO(job->log,
-                  "time_budget: %zu measurement(s) dropped to fit; their rows say so, and "
-                  "--dry-run lists them",
-                  job->budget.dropped);
+                  "time_budget: %zu measurement(s) dropped and %zu trimmed to fewer samples to "
+                  "fit; their rows say so, and --dry-run lists them",
+                  job->budget.dropped, job->budget.trimmed);
     return NPRB_OK;
+}
+
+/* How fast this host hands out new memory, for the estimate: measured once per host, by its
+ * first rank (ranks measuring at once would slow each other), and shared. A topology from
+ * HWLOC_XMLFILE is another machine's, whose rate is not known here: 0, the model's. */
+static double host_first_touch_bps(const struct nprb_job *job)
+{
+    char why[512];
+    double rate = 0;
+    if (job->fleet->host_rank == 0 && nprb_topo_check_here(job->topo, why, sizeof why) == 0)
+        rate = nprb_first_touch_bps(64UL << 20, job->cfg.huge_pages);
+    double *all = calloc((size_t)job->fleet->host_size, sizeof *all);
+    if (all == NULL)
+        nprb_fleet_abort(job->fleet, 1);
+    nprb_fleet_host_allgather(job->fleet, &rate, all, (int)sizeof rate);
+    rate = all[0];
+    free(all);
+    return rate;
 }
 
 /* Rank 0's dry run: the config, the plan, what the time budget dropped, and the estimate as a
@@ -122,7 +144,8 @@ static void print_dry_run(const struct nprb_job *job, const double *host_s, cons
     const struct nprb_budget_fit *fit = &job->budget;
     if (job->cfg.time_budget_s > 0) {
         nprb_budget_words(job->cfg.time_budget_s, budget, sizeof budget);
-        nprb_format_duration_range(fit->before.idle_s, fit->before.busy_s, range, sizeof range);
+        nprb_format_duration_range(job->host_before.idle_s, job->host_before.busy_s, range,
+                                   sizeof range);
         printf("time budget %s: the whole plan was %s on this host; %s\n", budget, range,
                fit->step_count > 0 ? "dropped, in this order:" : "nothing dropped");
         for (int s = 0; s < fit->step_count; s++)
@@ -196,12 +219,8 @@ static enum nprb_status discover(struct nprb_job *job)
     }
     if ((status = nprb_fleet_worst(job->fleet, status)) != NPRB_OK)
         return status;
-    /* New memory at this host's measured rate; a topology from HWLOC_XMLFILE is another
-     * machine's, whose rate is not known here: the model's. */
     if (job->cfg.time_budget_s > 0 || job->cli->dry_run)
-        job->first_touch_bps = nprb_topo_check_here(job->topo, err, sizeof err) == 0
-                                   ? nprb_first_touch_bps(64UL << 20, job->cfg.huge_pages)
-                                   : 0;
+        job->first_touch_bps = host_first_touch_bps(job);
     return nprb_fleet_worst(job->fleet, fit_budget(job));
 }
 

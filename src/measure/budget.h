@@ -4,7 +4,8 @@
  * A plan fitted to a time budget (the time_budget key, --time-budget): what a site can spare for
  * a drained node's nightly check. The plan gives up, in this order, until the high end of its
  * estimate fits:
- *   1. every second point of the sweeps, twice; then each sweep, the last in run order first;
+ *   1. every second value along the sweeps' axes (descriptor.h), twice; then each sweep, the
+ *      last in run order first;
  *   2. the same for the per-node experiments (first_touch, loaded_latency, numa_balancing);
  *   3. half the headline matrices' samples and repetitions, twice (not below 11 and 5);
  *   4. the headline cells' later passes, the third and on, then the second;
@@ -28,18 +29,23 @@
 struct nprb_budget_fit {
     int step_count;
     char step[NPRB_BUDGET_MAX_STEPS][128]; /**< "every second point of the sweeps (120 ...)" */
-    size_t dropped;                        /**< measurements dropped or thinned, passes removed */
+    size_t dropped; /**< measurements dropped (thinned sweeps too) and later passes removed */
+    size_t trimmed; /**< headline measurements left with fewer samples or repetitions */
     struct nprb_estimate before, after;
 };
 
 /**
- * Fits @p plan to @p budget_s seconds (the high end of nprb_plan_estimate() at
- * @p first_touch_bps).
+ * Fits @p plan to @p share_s seconds (the high end of nprb_plan_estimate() at
+ * @p first_touch_bps): this rank's share of @p budget_s, the budget as set, which the rows'
+ * reasons name. @p share_s 0: no budget.
  * @return 0 (it fits, perhaps with nothing dropped), or -1 when even the floor needs longer:
  * the plan is then the floor, and fit->after what it needs.
  */
-int nprb_budget_fit(struct nprb_plan *plan, double budget_s, double first_touch_bps,
+int nprb_budget_fit(struct nprb_plan *plan, double share_s, double budget_s, double first_touch_bps,
                     struct nprb_budget_fit *fit);
+
+/** What @p plan's floor would take (nprb_budget_fit() on a copy, to nothing). */
+struct nprb_estimate nprb_budget_floor(const struct nprb_plan *plan, double first_touch_bps);
 
 /**
  * The message refusing @p budget_s for a host whose floor needs @p floor (the sum over the

@@ -48,6 +48,15 @@ enum nprb_priority {
     NPRB_PRIORITY_SWEEP,    /**< curves over sizes, strides, pages and thread counts */
 };
 
+/** What a series' points vary along: a budget thins it by keeping every second value of it. */
+enum nprb_axis {
+    NPRB_AXIS_NONE, /**< not a series: a budget drops it whole, never thins it */
+    NPRB_AXIS_SIZE,
+    NPRB_AXIS_STRIDE, /**< the pattern's stride */
+    NPRB_AXIS_THREADS,
+    NPRB_AXIS_DELAY, /**< loaded_latency's delay between loads */
+};
+
 struct nprb_experiment {
     const char *name;         /**< "latency_matrix", ...: the config section and the column */
     enum nprb_table_id table; /**< where its measurement rows go */
@@ -66,9 +75,9 @@ struct nprb_experiment {
      * measure fresh pages. */
     bool keeps_buffers;
     enum nprb_priority priority;
-    /** Its points are a curve that still reads with every second point gone (a budget thins
-     * it before dropping it): sizes, strides, thread counts, load delays. */
-    bool thins;
+    /** What its curves vary along, where they still read with every second value gone (a
+     * budget thins them before dropping them): each curve keeps its first point. */
+    enum nprb_axis axis;
 };
 
 static inline const char *nprb_experiment_name(const struct nprb_experiment *e)

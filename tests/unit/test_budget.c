@@ -18,14 +18,23 @@
 
 static int plan_all(struct nprb_plan *plan, const struct nprb_topo *topo)
 {
-    static const char *const on[] = {
-        "latency_matrix.enabled=true",  "bandwidth_matrix.enabled=true",
-        "latency_sweep.enabled=true",   "stride_sweep.enabled=true",
-        "bandwidth_sweep.enabled=true", "thread_scaling.enabled=true",
-        "loaded_latency.enabled=true",  "numa_balancing.enabled=true",
-        "first_touch.enabled=true",     "page_size.enabled=true",
-        "latency_matrix.passes=3",      "bandwidth_matrix.passes=3",
-        "latency_matrix.samples=41",    "bandwidth_matrix.repetitions=20"};
+    static const char *const on[] = {"latency_matrix.enabled=true",
+                                     "bandwidth_matrix.enabled=true",
+                                     "latency_sweep.enabled=true",
+                                     "stride_sweep.enabled=true",
+                                     "bandwidth_sweep.enabled=true",
+                                     "thread_scaling.enabled=true",
+                                     "loaded_latency.enabled=true",
+                                     "numa_balancing.enabled=true",
+                                     "first_touch.enabled=true",
+                                     "page_size.enabled=true",
+                                     "latency_matrix.passes=3",
+                                     "bandwidth_matrix.passes=3",
+                                     "latency_matrix.samples=41",
+                                     "bandwidth_matrix.repetitions=20",
+                                     "latency_sweep.patterns=random,stride:64,stride:256",
+                                     "bandwidth_sweep.kernels=copy,triad",
+                                     "loaded_latency.delays=0,20,50,100,200"};
     static struct nprb_config cfg;
     char err[512];
     CHECK(nprb_experiments_config_defaults(&cfg, err, sizeof err) == 0);
@@ -73,6 +82,36 @@ static size_t count_applicable(const struct nprb_plan *plan, enum nprb_priority 
     return n;
 }
 
+/* Thinning takes values along an experiment's axis, not positions in the plan: where curves
+ * interleave (latency_sweep's patterns at each size, loaded_latency's node pairs), items with
+ * the same size (or delay, stride, thread count) all stay or all go, and the first value of the
+ * axis stays. */
+static void check_thinned_alike(const struct nprb_plan *before, const struct nprb_plan *after)
+{
+    for (size_t k = 0; k < after->count; k++) {
+        const struct nprb_plan_item *a = &after->items[k];
+        if (a->pass != 0 || !applicable(&before->items[k]) || a->experiment->axis == NPRB_AXIS_NONE)
+            continue;
+        for (size_t j = k + 1; j < after->count; j++) {
+            const struct nprb_plan_item *b = &after->items[j];
+            if (b->experiment != a->experiment || b->pass != 0 || !applicable(&before->items[j]))
+                continue;
+            bool same = a->experiment->axis == NPRB_AXIS_SIZE ? a->size_bytes == b->size_bytes
+                        : a->experiment->axis == NPRB_AXIS_STRIDE
+                            ? a->pattern.stride_bytes == b->pattern.stride_bytes
+                        : a->experiment->axis == NPRB_AXIS_THREADS
+                            ? a->threads == b->threads
+                            : a->delay_spins == b->delay_spins;
+            if (same && applicable(a) != applicable(b)) {
+                fprintf(stderr, "%s: items %zu and %zu share a point, one kept, one dropped\n",
+                        nprb_experiment_name(a->experiment), k, j);
+                CHECK(false);
+                return;
+            }
+        }
+    }
+}
+
 /* The position of the step starting with @p text; past the last when there is none. */
 static int step_index(const struct nprb_budget_fit *fit, const char *text)
 {
@@ -108,7 +147,7 @@ int main(int argc, char **argv)
     /* A budget the plan fits, and none at all: nothing changes. */
     for (int b = 0; b < 2; b++) {
         CHECK(plan_all(&plan, topo) == 0);
-        CHECK(nprb_budget_fit(&plan, b ? full.busy_s * 1.01 : 0, 0, &fit) == 0);
+        CHECK(nprb_budget_fit(&plan, b ? full.busy_s * 1.01 : 0, 1, 0, &fit) == 0);
         CHECK(fit.step_count == 0 && fit.dropped == 0 && plan.count == whole.count);
         nprb_plan_free(&plan);
     }
@@ -116,7 +155,7 @@ int main(int argc, char **argv)
     /* The floor: a budget nothing fits is refused, and what is left is every bound latency
      * cell and local bandwidth cell, at the fewest samples, one pass, nothing else. */
     CHECK(plan_all(&plan, topo) == 0);
-    CHECK(nprb_budget_fit(&plan, 1, 0, &fit) != 0);
+    CHECK(nprb_budget_fit(&plan, 1, 1, 0, &fit) != 0);
     nprb_budget_refusal(1, fit.after, err, sizeof err);
     CHECK_STR_CONTAINS(err, "time_budget 1s is too short");
     double floor_s = fit.after.busy_s;
@@ -145,7 +184,7 @@ int main(int argc, char **argv)
 
     /* Just above the floor: it fits, the whole of the sweeps and per-node series went first. */
     CHECK(plan_all(&plan, topo) == 0);
-    CHECK(nprb_budget_fit(&plan, floor_s * 1.02, 0, &fit) == 0);
+    CHECK(nprb_budget_fit(&plan, floor_s * 1.02, 1, 0, &fit) == 0);
     CHECK(fit.after.busy_s <= floor_s * 1.02 && fit.step_count > 0);
     CHECK(count_applicable(&plan, NPRB_PRIORITY_SWEEP) == 0 &&
           count_applicable(&plan, NPRB_PRIORITY_PER_NODE) == 0);
@@ -161,7 +200,9 @@ int main(int argc, char **argv)
                 nprb_plan_cost_at(&whole, k).scaled_s * 2 + nprb_plan_cost_at(&whole, k).fixed_s;
     CHECK(sweeps_s > 0);
     double budget = full.busy_s - sweeps_s / 3;
-    CHECK(nprb_budget_fit(&plan, budget, 0, &fit) == 0);
+    CHECK(nprb_budget_fit(&plan, budget, budget, 0, &fit) == 0);
+    CHECK(step_index(&fit, "every second point of the sweeps") == 0);
+    check_thinned_alike(&whole, &plan);
     CHECK(fit.after.busy_s <= budget && fit.dropped > 0);
     CHECK(plan.count == whole.count);
     CHECK(count_applicable(&plan, NPRB_PRIORITY_HEADLINE) == headline);

@@ -4,18 +4,20 @@
 A run is one results file (a job). Its measurement config is the `config` attribute (the
 effective config as YAML) without the keys that do not change what is measured
 (UNMEASURED_KEYS). Runs are pooled or compared only when their measurement configs are equal;
-`config_fingerprint` (schema 0.5.0) is the binary's hash of it, and the same hash is computed
-here from `config` for older files, so files of either kind compare.
+`config_fingerprint` is the binary's hash of it, and the same hash is computed here from
+`config` for every file: a file before 0.5.0 has no attribute, and one before 0.12.0 hashed its
+lines in the order its version echoed them, so that only the computed hash compares across
+versions.
 
 A host measured by several runs is never merged into a median: the latest run (by start_utc,
 then file order) counts, unless every run is kept (`--all-runs`), each under its own name."""
 
 from dataclasses import dataclass
 
-# The same list as src/job/collector.c unmeasured_keys[]: config keys that change nothing measured.
+# The same lists as src/config/config_echo.c unmeasured_keys[] and neutral_lines[]: config keys
+# that change nothing measured, and lines of keys added later at the default that changes
+# nothing (a config keeps the fingerprint an earlier version gave it).
 UNMEASURED_KEYS = ("report_hosts", "watchdog", "checkpoints", "memory")
-# The same list as src/job/collector.c neutral_lines[]: keys added after the fingerprint was,
-# at the default that changes nothing measured; a config keeps an earlier version's fingerprint.
 NEUTRAL_LINES = ("time_budget: 0s\n",)
 
 
@@ -42,9 +44,11 @@ def measurement_lines(config_text):
 
 
 def config_fingerprint(config_text):
-    """16 hex digits, as src/job/collector.c config_fingerprint() writes them."""
+    """16 hex digits, as nprb_config_fingerprint() (src/config/config_echo.c) writes them: FNV-1a
+    of the measurement config's `key: value` lines (`section.key` within a section), sorted, so
+    that the order of the config's sections is no part of it."""
     h = 0xCBF29CE484222325
-    for line in measurement_lines(config_text or ""):
+    for line in sorted(f"{key}: {value}\n" for key, value in config_keys(config_text).items()):
         h = _fnv1a(h, line.encode("utf-8"))
     return f"{h:016x}"
 

@@ -26,6 +26,23 @@ def test_fingerprint_ignores_unmeasured_keys():
                                           ("latency_matrix.size", "1GiB", "4MiB")]
 
 
+def test_fingerprint_ignores_section_order():
+    """Versions before 0.12.0 echoed the sections in another order: the same config pools."""
+    sections, block = [], []
+    for line in synthetic_fleet.CONFIG.splitlines(keepends=True):
+        if not line.startswith(" ") and block:
+            sections.append(block)
+            block = []
+        block.append(line)
+    sections.append(block)
+    assert len(sections) > 3
+    reordered = "".join("".join(b) for b in reversed(sections))
+    assert config_fingerprint(reordered) == config_fingerprint(synthetic_fleet.CONFIG)
+    # A changed value is another config.
+    assert config_fingerprint(synthetic_fleet.CONFIG.replace("size: 1GiB", "size: 2GiB", 1)) != \
+        config_fingerprint(synthetic_fleet.CONFIG)
+
+
 def _two(tmp_path, config_b=synthetic_fleet.CONFIG, **kw):
     a, b = tmp_path / "a.h5", tmp_path / "b.h5"
     synthetic_fleet.write_fleet(str(a), 10, seed=1)

@@ -251,6 +251,15 @@ int nprb_config_set_option(struct nprb_config *cfg, const char *option, const ch
 void nprb_config_to_yaml(const struct nprb_config *cfg, char *buf, size_t len);
 
 /**
+ * config_fingerprint: 16 hex digits of FNV-1a over the lines "NAME: VALUE\n" (NAME dotted, VALUE
+ * as the echo writes it) of every key that changes what is measured, sorted, so that the order
+ * of the config's sections is no part of it. Left out: report_hosts, watchdog, checkpoints,
+ * memory.*, and time_budget at 0s (no budget). analysis/numaprobe_analysis/runs.py computes the
+ * same from the `config` attribute.
+ */
+void nprb_config_fingerprint(const struct nprb_config *cfg, char *out, size_t len);
+
+/**
  * Writes, as YAML, only the keys of @p cfg whose value differs from its default (the same keys,
  * sections included, compared as the echo writes them) into @p buf.
  * @return how many keys were written, or -1 when out of memory.

@@ -6,6 +6,7 @@
 #include "config/config.h"
 
 #include "config/config_keys.h"
+#include "util/hash.h"
 #include "kernels/stream.h"
 #include "util/units.h"
 
@@ -326,4 +327,58 @@ void nprb_config_print_reference(FILE *out, const struct nprb_config *cfg)
         fprintf(out, "%-32s %-10s %s\n%-43s allowed: %s\n", name, key->initial, key->help, "",
                 allowed);
     }
+}
+
+/* Keys that change nothing measured, and lines that change nothing at that value (a key added
+ * later, at its default), left out of the fingerprint. runs.py keeps the same two lists. */
+static const char *const unmeasured_keys[] = {"report_hosts", "watchdog", "checkpoints", "memory"};
+static const char *const neutral_lines[] = {"time_budget: 0s\n"};
+
+static bool measured(const char *name, const char *line)
+{
+    size_t n = strcspn(name, ".");
+    for (size_t i = 0; i < sizeof unmeasured_keys / sizeof unmeasured_keys[0]; i++)
+        if (strlen(unmeasured_keys[i]) == n && strncmp(name, unmeasured_keys[i], n) == 0)
+            return false;
+    for (size_t i = 0; i < sizeof neutral_lines / sizeof neutral_lines[0]; i++)
+        if (strcmp(line, neutral_lines[i]) == 0)
+            return false;
+    return true;
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void nprb_config_fingerprint(const struct nprb_config *cfg, char *out, size_t len)
+{
+    size_t total = nprb_config_key_total(cfg), n = 0;
+    char **lines = calloc(total + 1, sizeof *lines);
+    uint64_t h = NPRB_FNV1A_BASIS;
+    bool complete = true;
+    if (lines == NULL) { /* no fingerprint rather than a wrong one: the analysis computes it */
+        snprintf(out, len, "%s", "");
+        return;
+    }
+    for (size_t i = 0; i < total; i++) {
+        char name[128], value[1024], line[1200];
+        nprb_config_key_at(cfg, i, name, sizeof name);
+        value_text(cfg, i, value, sizeof value);
+        snprintf(line, sizeof line, "%s: %s\n", name, value);
+        if (measured(name, line) && (lines[n++] = strdup(line)) == NULL)
+            complete = false;
+    }
+    if (complete)
+        qsort(lines, n, sizeof *lines, by_text);
+    for (size_t i = 0; i < n; i++) {
+        if (complete)
+            h = nprb_fnv1a(h, lines[i], strlen(lines[i]));
+        free(lines[i]);
+    }
+    free(lines);
+    if (complete)
+        snprintf(out, len, "%016" PRIx64, h);
+    else
+        snprintf(out, len, "%s", "");
 }

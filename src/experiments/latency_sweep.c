@@ -126,7 +126,7 @@ static bool is_sweep_point(const struct nprb_latency_row *l)
 
 /* ns per access by working set, one row per pattern (and per other memory node or sweeping
  * core, when the sweep has them). */
-static bool report(FILE *out, const struct nprb_results *rows)
+static bool curves(FILE *out, const struct nprb_results *rows)
 {
     const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
     const char *host = "";
@@ -173,6 +173,13 @@ static bool report(FILE *out, const struct nprb_results *rows)
     bool printed = nprb_grid_print(out, title, "pattern", g, NPRB_GRID_SIZES, 2);
     nprb_grid_destroy(g);
     return printed;
+}
+
+/* The curves, and below them the cache levels they show. */
+static bool report(FILE *out, const struct nprb_results *rows)
+{
+    bool printed = curves(out, rows);
+    return nprb_cache_levels_report(out, rows) || printed;
 }
 
 const struct nprb_experiment nprb_exp_latency_sweep = {.name = "latency_sweep",

@@ -94,49 +94,6 @@ static void binding_summary(const struct nprb_collector *c, char *buf, size_t le
              c->narrow_ranks > 8 ? ", ..." : "");
 }
 
-/* Config keys that do not change what is measured: left out of config_fingerprint. The report
- * applies the same rule to the `config` attribute (analysis/numaprobe_analysis/runs.py). */
-static const char *const unmeasured_keys[] = {"report_hosts", "watchdog", "checkpoints", "memory"};
-
-/* Keys added after config_fingerprint was (0.5.0) whose default changes nothing measured: their
- * line at that value is left out too, so that a config keeps the fingerprint an earlier version
- * gave it, and a directory of runs from before and after an upgrade still pools. */
-static const char *const neutral_lines[] = {"time_budget: 0s\n"};
-
-static bool left_out(const char *line, size_t n)
-{
-    for (size_t i = 0; i < sizeof neutral_lines / sizeof neutral_lines[0]; i++)
-        if (strlen(neutral_lines[i]) == n && strncmp(line, neutral_lines[i], n) == 0)
-            return true;
-    return false;
-}
-
-/* config_fingerprint: FNV-1a (16 hex digits) of the config echo's lines, each with its newline,
- * leaving out the lines of the keys above (a top-level `key: value`, or a section and its
- * indented lines) and the neutral lines. */
-static void config_fingerprint(const char *yaml, char *out, size_t len)
-{
-    uint64_t h = NPRB_FNV1A_BASIS;
-    bool skip = false;
-    for (const char *line = yaml; *line != '\0';) {
-        const char *end = strchr(line, '\n');
-        size_t n = end ? (size_t)(end - line) + 1 : strlen(line);
-        if (line[0] != ' ') {
-            const char *colon = memchr(line, ':', n);
-            size_t klen = colon ? (size_t)(colon - line) : n;
-            skip = false;
-            for (size_t i = 0; i < sizeof unmeasured_keys / sizeof unmeasured_keys[0]; i++)
-                if (strlen(unmeasured_keys[i]) == klen &&
-                    strncmp(line, unmeasured_keys[i], klen) == 0)
-                    skip = true;
-        }
-        if (!skip && !left_out(line, n))
-            h = nprb_fnv1a(h, line, n);
-        line += n;
-    }
-    snprintf(out, len, "%016" PRIx64, h);
-}
-
 /* run_id: an RFC 9562 UUID of version 8 (the custom layout: only the version and variant bits
  * are the RFC's), its other 122 bits hashed from rank 0's host, PID and start (the job identity)
  * and its start clock, so every rank of a job derives the same one. */
@@ -163,7 +120,7 @@ void nprb_collector_write_attributes(const struct nprb_collector *c, struct nprb
     nprb_h5_attr_text(h5, "command_line", c->command_line);
     nprb_h5_attr_text(h5, "config", c->config_yaml);
     char fingerprint[17], id[40];
-    config_fingerprint(c->config_yaml, fingerprint, sizeof fingerprint);
+    nprb_config_fingerprint(c->cfg, fingerprint, sizeof fingerprint);
     nprb_h5_attr_text(h5, "config_fingerprint", fingerprint);
     run_id(c, id, sizeof id);
     nprb_h5_attr_text(h5, "run_id", id);
@@ -187,7 +144,7 @@ enum nprb_status nprb_collector_write_summary(const struct nprb_collector *c,
     if (c->fleet->rank != 0 || c->summary == NULL)
         return NPRB_OK;
     char fingerprint[17], id[40], end_utc[32], err[PATH_MAX + 128];
-    config_fingerprint(c->config_yaml, fingerprint, sizeof fingerprint);
+    nprb_config_fingerprint(c->cfg, fingerprint, sizeof fingerprint);
     run_id(c, id, sizeof id);
     nprb_utc_now(end_utc, sizeof end_utc, false);
     struct nprb_summary_job job = {.run_id = id,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* After latency_sweep: the cache capacities its random-chase curve shows, set beside hwloc's,
- * and their stdout section. Not an experiment of the registry (nothing is planned or measured
- * for it: the job records it from latency_sweep's rows); its descriptor only gives its section
- * a place in the report's order (experiments/registry.c).
+ * and their stdout section, which latency_sweep's own section prints below its curves. Not an
+ * experiment (nothing is planned or measured for it: the job records it from latency_sweep's
+ * rows).
  * A cache holds the lines the chase touches, not its span: the random chase reads one 64 B line
  * per slot (256 B apart, so no adjacent-line prefetch helps it), so a 128 KiB chase occupies
  * 32 KiB of cache. Levels are judged on those lines; the curve's sizes stay spans. */
@@ -125,8 +125,7 @@ void nprb_record_cache_levels(struct nprb_context *ctx)
     }
 }
 
-/* hwloc's size of each level beside the step the curve shows. */
-static bool report(FILE *out, const struct nprb_results *rows)
+bool nprb_cache_levels_report(FILE *out, const struct nprb_results *rows)
 {
     const struct nprb_rows *lv = &rows->tables[NPRB_TABLE_CACHE_LEVELS];
     if (lv->count == 0)
@@ -146,6 +145,3 @@ static bool report(FILE *out, const struct nprb_results *rows)
     }
     return true;
 }
-
-const struct nprb_experiment nprb_exp_cache_levels = {
-    .name = "cache_levels", .table = NPRB_TABLE_CACHE_LEVELS, .report = report};

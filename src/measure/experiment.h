@@ -158,6 +158,10 @@ bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, 
  */
 void nprb_record_cache_levels(struct nprb_context *ctx);
 
+/** The stdout section of /cache_levels: hwloc's size of each level beside the step the curve
+ * shows. @return whether @p rows had any to print. */
+bool nprb_cache_levels_report(FILE *out, const struct nprb_results *rows);
+
 /**
  * What the kernel had counted before a measurement: every node's allocation counters
  * (NPRB_NUMASTAT_FIELDS per node, node order; NULL when unreadable) and /proc/vmstat.

@@ -214,7 +214,7 @@ int main(void)
     CHECK(nprb_config_set(&cfg, "latency_matrix.samples=x", err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "--set latency_matrix.samples");
 
-    /* memory.*: the config's own section, between first_touch and page_size as in 0.2's echo. */
+    /* memory.*: the config's own section, after every experiment's (the registry's one order). */
     defaults(&cfg);
     CHECK(VALUE(&cfg, int, "memory.channels") == 0);
     CHECK(nprb_config_set(&cfg, "memory.channels=8", err, sizeof err) == 0);
@@ -224,10 +224,33 @@ int main(void)
     {
         static char echo[NPRB_CONFIG_TEXT_MAX];
         nprb_config_to_yaml(&cfg, echo, sizeof echo);
-        CHECK_STR_CONTAINS(
-            echo, "  repetitions: 5\n  passes: 3\nmemory:\n  dimm_speed: 0\n  channels: 8\n"
-                  "counters:\n  enabled: true\n  groups: [software, core, uncore, "
-                  "vmstat]\npage_size:\n  enabled: true\n");
+        const char *tail = "\nmemory:\n  dimm_speed: 0\n  channels: 8\ncounters:\n  enabled: "
+                           "true\n  groups: [software, core, uncore, vmstat]\n";
+        const char *at = strstr(echo, tail);
+        CHECK(at != NULL && at[strlen(tail)] == '\0');
+        CHECK(strstr(echo, "\nnuma_balancing:\n") < at &&
+              strstr(echo, "\npage_size:\n") < strstr(echo, "\nbandwidth_sweep:\n"));
+    }
+
+    /* config_fingerprint: the measured keys' lines, sorted; keys that change nothing measured
+     * (and no time budget) leave it as it was. runs.py computes the same from the echo. */
+    {
+        char base[17], other[17];
+        defaults(&cfg);
+        nprb_config_fingerprint(&cfg, base, sizeof base);
+        CHECK(strlen(base) == 16);
+        CHECK(nprb_config_set(&cfg, "report_hosts=99", err, sizeof err) == 0);
+        CHECK(nprb_config_set(&cfg, "memory.channels=8", err, sizeof err) == 0);
+        CHECK(nprb_config_set(&cfg, "time_budget=0", err, sizeof err) == 0);
+        nprb_config_fingerprint(&cfg, other, sizeof other);
+        CHECK(strcmp(base, other) == 0);
+        CHECK(nprb_config_set(&cfg, "time_budget=5min", err, sizeof err) == 0);
+        nprb_config_fingerprint(&cfg, other, sizeof other);
+        CHECK(strcmp(base, other) != 0);
+        defaults(&cfg);
+        CHECK(nprb_config_set(&cfg, "latency_matrix.size=2GiB", err, sizeof err) == 0);
+        nprb_config_fingerprint(&cfg, other, sizeof other);
+        CHECK(strcmp(base, other) != 0);
     }
 
     /* counters.*: the config's own section after memory.*; groups parsed once into bits. */

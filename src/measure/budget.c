@@ -288,7 +288,7 @@ int nprb_budget_fit(struct nprb_plan *plan, double share_s, double budget_s, dou
     struct fitting f = {
         .plan = plan, .budget_s = share_s, .first_touch_bps = first_touch_bps, .fit = fit};
     nprb_budget_words(budget_s, f.words, sizeof f.words);
-    fit->before = fit->after = nprb_plan_estimate(plan, first_touch_bps);
+    fit->after = nprb_plan_estimate(plan, first_touch_bps);
     if (share_s <= 0 || taken(&f, 0, "") || shed(&f, NPRB_PRIORITY_SWEEP, "the sweeps") ||
         shed(&f, NPRB_PRIORITY_PER_NODE, "the per-node series") || trim_headline(&f))
         return 0;

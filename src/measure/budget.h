@@ -25,13 +25,13 @@
 
 #define NPRB_BUDGET_MAX_STEPS 32
 
-/** What fitting did: the steps taken, in order, and the estimate before and after. */
+/** What fitting did: the steps taken, in order, and the estimate after them. */
 struct nprb_budget_fit {
     int step_count;
     char step[NPRB_BUDGET_MAX_STEPS][128]; /**< "every second point of the sweeps (120 ...)" */
     size_t dropped; /**< measurements dropped (thinned sweeps too) and later passes removed */
     size_t trimmed; /**< headline measurements left with fewer samples or repetitions */
-    struct nprb_estimate before, after;
+    struct nprb_estimate after;
 };
 
 /**

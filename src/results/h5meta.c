@@ -187,11 +187,14 @@ static char **read_strings(hid_t attr, hid_t type, size_t n)
     return out;
 }
 
-/* Opens attribute @p name of @p ds and reads it as @p want strings (0: a scalar string). */
-static char **text_attr(struct meta_check *m, hid_t ds, const char *name, size_t want)
+/* Why an attribute could not be read as the strings wanted. */
+enum attr_fault { ATTR_READ, ATTR_MISSING, ATTR_NOT_TEXT, ATTR_DAMAGED };
+
+/* Attribute @p name of @p ds as @p want strings (0: a scalar string), or NULL with @p fault. */
+static char **read_text(hid_t ds, const char *name, size_t want, enum attr_fault *fault)
 {
     if (H5Aexists(ds, name) <= 0) {
-        problem(m, "/%s: attribute %s missing", m->desc->name, name);
+        *fault = ATTR_MISSING;
         return NULL;
     }
     hid_t attr = H5Aopen(ds, name, H5P_DEFAULT);
@@ -204,19 +207,30 @@ static char **text_attr(struct meta_check *m, hid_t ds, const char *name, size_t
                           : shape == H5S_SIMPLE && H5Sget_simple_extent_ndims(space) == 1 &&
                                 points == (hssize_t)want;
     char **values = text && fits ? read_strings(attr, type, want ? want : 1) : NULL;
-    if (values == NULL && !(text && fits) && want == 0)
-        problem(m, "/%s: attribute %s is not a string", m->desc->name, name);
-    else if (values == NULL && !(text && fits))
-        problem(m, "/%s: attribute %s is not an array of %zu strings (one per column)",
-                m->desc->name, name, want);
-    else if (values == NULL)
-        problem(m, "/%s: attribute %s cannot be read (damaged file)", m->desc->name, name);
+    *fault = values != NULL ? ATTR_READ : text && fits ? ATTR_DAMAGED : ATTR_NOT_TEXT;
     if (space >= 0)
         H5Sclose(space);
     if (type >= 0)
         H5Tclose(type);
     if (attr >= 0)
         H5Aclose(attr);
+    return values;
+}
+
+/* The same, saying what is wrong with it as a problem of the table. */
+static char **text_attr(struct meta_check *m, hid_t ds, const char *name, size_t want)
+{
+    enum attr_fault fault;
+    char **values = read_text(ds, name, want, &fault);
+    if (fault == ATTR_MISSING)
+        problem(m, "/%s: attribute %s missing", m->desc->name, name);
+    else if (fault == ATTR_NOT_TEXT && want == 0)
+        problem(m, "/%s: attribute %s is not a string", m->desc->name, name);
+    else if (fault == ATTR_NOT_TEXT)
+        problem(m, "/%s: attribute %s is not an array of %zu strings (one per column)",
+                m->desc->name, name, want);
+    else if (fault == ATTR_DAMAGED)
+        problem(m, "/%s: attribute %s cannot be read (damaged file)", m->desc->name, name);
     return values;
 }
 
@@ -230,23 +244,10 @@ static void free_strings(char **values, size_t n)
 /* Attribute @p name of @p ds as one string when it is a scalar string, else NULL (free it). */
 static char *scalar_text(hid_t ds, const char *name)
 {
-    if (H5Aexists(ds, name) <= 0)
-        return NULL;
-    hid_t attr = H5Aopen(ds, name, H5P_DEFAULT);
-    hid_t type = attr >= 0 ? H5Aget_type(attr) : -1;
-    hid_t space = attr >= 0 ? H5Aget_space(attr) : -1;
-    char **values = type >= 0 && H5Tget_class(type) == H5T_STRING && space >= 0 &&
-                            H5Sget_simple_extent_type(space) == H5S_SCALAR
-                        ? read_strings(attr, type, 1)
-                        : NULL;
+    enum attr_fault fault;
+    char **values = read_text(ds, name, 0, &fault);
     char *value = values != NULL ? values[0] : NULL;
     free(values);
-    if (space >= 0)
-        H5Sclose(space);
-    if (type >= 0)
-        H5Tclose(type);
-    if (attr >= 0)
-        H5Aclose(attr);
     return value;
 }
 

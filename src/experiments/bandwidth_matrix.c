@@ -2,6 +2,9 @@
 /* bandwidth_matrix: the cores of node i (one thread each, or a configured count) streaming
  * memory bound to node j, every i and j, for each configured kernel; plus the policies. */
 #include "measure/experiment.h"
+#include "report/report_matrix.h"
+
+#include <string.h>
 
 extern const struct nprb_experiment nprb_exp_bandwidth_matrix;
 
@@ -60,10 +63,50 @@ static int plan(struct nprb_planner *p)
     return 0;
 }
 
-const struct nprb_experiment nprb_exp_bandwidth_matrix = {.name = "bandwidth_matrix",
+/* Its part of every host's block: one matrix per kernel, in the order the kernels ran. */
+static bool host_report(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
+    enum nprb_kernel_id kernels[NPRB_N_KERNELS];
+    bool known[NPRB_N_KERNELS + 1] = {false};
+    int n_kernels = 0;
+    for (size_t i = 0; i < bw->count; i++) {
+        const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
+        if (b->experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX && b->kernel_id < NPRB_N_KERNELS &&
+            !known[b->kernel_id]) {
+            known[b->kernel_id] = true;
+            kernels[n_kernels++] = b->kernel_id;
+        }
+    }
+    struct nprb_matrix *m = nprb_matrix_create();
+    if (m == NULL)
+        return false;
+    for (int k = 0; k < n_kernels; k++) {
+        nprb_matrix_clear(m);
+        int threads = 0;
+        for (size_t i = 0; i < bw->count; i++) {
+            const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
+            if (b->experiment_id != NPRB_EXPERIMENT_BANDWIDTH_MATRIX ||
+                b->kernel_id != kernels[k] || strcmp(b->status, NPRB_ROW_NOT_APPLICABLE) == 0)
+                continue;
+            nprb_matrix_put(m, b->cpu_node, b->mem_node, b->mem_policy, b->gbs_best, b->pair_class,
+                            b->status, b->flags);
+            threads = b->threads;
+        }
+        char title[96];
+        snprintf(title, sizeof title, "%s bandwidth, GB/s (best; %d threads per CPU node)",
+                 nprb_kernel_get(kernels[k])->name, threads);
+        nprb_matrix_print(out, title, m);
+    }
+    nprb_matrix_destroy(m);
+    return n_kernels > 0;
+}
+
+const struct nprb_experiment nprb_exp_bandwidth_matrix = {.id = NPRB_EXPERIMENT_BANDWIDTH_MATRIX,
                                                           .table = NPRB_TABLE_BANDWIDTH,
                                                           .plan = plan,
                                                           .measure = nprb_measure_bandwidth,
                                                           .config = &section,
+                                                          .host_report = host_report,
                                                           .keeps_buffers = true,
                                                           .priority = NPRB_PRIORITY_HEADLINE};

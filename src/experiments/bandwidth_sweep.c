@@ -75,11 +75,11 @@ static int plan(struct nprb_planner *p)
 
 static bool report(FILE *out, const struct nprb_results *rows)
 {
-    return nprb_bandwidth_report(out, rows, "bandwidth_sweep", false,
+    return nprb_bandwidth_report(out, rows, NPRB_EXPERIMENT_BANDWIDTH_SWEEP, false,
                                  "GB/s (best, bytes the program moves) by size per array");
 }
 
-const struct nprb_experiment nprb_exp_bandwidth_sweep = {.name = "bandwidth_sweep",
+const struct nprb_experiment nprb_exp_bandwidth_sweep = {.id = NPRB_EXPERIMENT_BANDWIDTH_SWEEP,
                                                          .table = NPRB_TABLE_BANDWIDTH,
                                                          .plan = plan,
                                                          .measure = nprb_measure_bandwidth,

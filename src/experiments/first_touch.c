@@ -152,7 +152,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
     bool header = false;
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        if (strcmp(b->experiment, "first_touch") != 0 ||
+        if (b->experiment_id != NPRB_EXPERIMENT_FIRST_TOUCH ||
             strcmp(b->status, NPRB_ROW_NOT_APPLICABLE) == 0)
             continue;
         if (!header) {
@@ -188,7 +188,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return header;
 }
 
-const struct nprb_experiment nprb_exp_first_touch = {.name = "first_touch",
+const struct nprb_experiment nprb_exp_first_touch = {.id = NPRB_EXPERIMENT_FIRST_TOUCH,
                                                      .table = NPRB_TABLE_BANDWIDTH,
                                                      .plan = plan,
                                                      .measure = measure,

@@ -3,6 +3,9 @@
  * (memory-only nodes included), plus interleave, preferred and first-touch policies from each
  * node's cores. */
 #include "measure/experiment.h"
+#include "report/report_matrix.h"
+
+#include <string.h>
 
 extern const struct nprb_experiment nprb_exp_latency_matrix;
 
@@ -56,9 +59,31 @@ static int plan(struct nprb_planner *p)
     return nprb_plan_matrix(p, &item, "latency_matrix.size", c->pairs, &c->policies);
 }
 
-const struct nprb_experiment nprb_exp_latency_matrix = {.name = "latency_matrix",
+/* Its part of every host's block: the matrix of medians, then each remote cell over its row's
+ * local one beside the firmware's distance ratio. */
+static bool host_report(FILE *out, const struct nprb_results *rows)
+{
+    struct nprb_matrix *m = nprb_matrix_create();
+    if (m == NULL)
+        return false;
+    const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
+    for (size_t i = 0; i < lat->count; i++) {
+        const struct nprb_latency_row *l = nprb_row_at(lat, i);
+        if (l->experiment_id == NPRB_EXPERIMENT_LATENCY_MATRIX &&
+            strcmp(l->status, NPRB_ROW_NOT_APPLICABLE) != 0)
+            nprb_matrix_put(m, l->cpu_node, l->mem_node, l->mem_policy, l->latency_ns_median,
+                            l->pair_class, l->status, l->flags);
+    }
+    nprb_matrix_print(out, "idle latency, ns (median)", m);
+    nprb_matrix_print_ratios(out, m, &rows->tables[NPRB_TABLE_DISTANCES]);
+    nprb_matrix_destroy(m);
+    return true;
+}
+
+const struct nprb_experiment nprb_exp_latency_matrix = {.id = NPRB_EXPERIMENT_LATENCY_MATRIX,
                                                         .table = NPRB_TABLE_LATENCY,
                                                         .plan = plan,
                                                         .measure = nprb_measure_latency,
                                                         .config = &section,
+                                                        .host_report = host_report,
                                                         .priority = NPRB_PRIORITY_HEADLINE};

@@ -121,7 +121,7 @@ static int plan(struct nprb_planner *p)
 
 static bool is_sweep_point(const struct nprb_latency_row *l)
 {
-    return strcmp(l->experiment, "latency_sweep") == 0 && strcmp(l->status, NPRB_ROW_OK) == 0;
+    return l->experiment_id == NPRB_EXPERIMENT_LATENCY_SWEEP && strcmp(l->status, NPRB_ROW_OK) == 0;
 }
 
 /* ns per access by working set, one row per pattern (and per other memory node or sweeping
@@ -182,7 +182,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return nprb_cache_levels_report(out, rows) || printed;
 }
 
-const struct nprb_experiment nprb_exp_latency_sweep = {.name = "latency_sweep",
+const struct nprb_experiment nprb_exp_latency_sweep = {.id = NPRB_EXPERIMENT_LATENCY_SWEEP,
                                                        .table = NPRB_TABLE_LATENCY,
                                                        .plan = plan,
                                                        .measure = nprb_measure_latency,

@@ -128,7 +128,7 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     struct nprb_kernel_snapshot before;
     nprb_kernel_snapshot_take(ctx, &before);
     nprb_loaded_run(nprb_topo_hwloc(ctx->topo), &req, &res);
-    nprb_record_counters(ctx, row.measurement, row.experiment, &before, &res.chase.counts, NULL);
+    nprb_record_counters(ctx, row.measurement, row.experiment_id, &before, &res.chase.counts, NULL);
     nprb_kernel_snapshot_free(&before);
     int error = res.error ? res.error : res.chase.error;
     if (error != 0) {
@@ -151,7 +151,7 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     if (res.chase.census_ok) {
         row.pages_on_target_frac = nprb_census_fraction_on(&res.chase.census, targets, 1);
         row.pages_unreported = res.chase.census.unreported;
-        nprb_record_placement(ctx, row.measurement, row.experiment, &res.chase.census);
+        nprb_record_placement(ctx, row.measurement, row.experiment_id, &res.chase.census);
     }
     if (!row.threads_pinned_ok) {
         NPRB_SET_TEXT(row.note, "a thread left the core it was pinned to");
@@ -189,7 +189,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return printed;
 }
 
-const struct nprb_experiment nprb_exp_loaded_latency = {.name = "loaded_latency",
+const struct nprb_experiment nprb_exp_loaded_latency = {.id = NPRB_EXPERIMENT_LOADED_LATENCY,
                                                         .table = NPRB_TABLE_LOADED_LATENCY,
                                                         .plan = plan,
                                                         .measure = measure,

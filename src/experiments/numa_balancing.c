@@ -302,7 +302,8 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
         struct nprb_kernel_snapshot before;
         nprb_kernel_snapshot_take(ctx, &before);
         run_series(&s);
-        nprb_record_counters(ctx, row.measurement, "numa_balancing", &before, NULL, NULL);
+        nprb_record_counters(ctx, row.measurement, NPRB_EXPERIMENT_NUMA_BALANCING, &before, NULL,
+                             NULL);
         nprb_kernel_snapshot_free(&before);
         nprb_buffer_free(&buf);
         if (s.bad > 0) {
@@ -351,7 +352,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return header;
 }
 
-const struct nprb_experiment nprb_exp_numa_balancing = {.name = "numa_balancing",
+const struct nprb_experiment nprb_exp_numa_balancing = {.id = NPRB_EXPERIMENT_NUMA_BALANCING,
                                                         .table = NPRB_TABLE_BALANCING,
                                                         .plan = plan,
                                                         .measure = measure,

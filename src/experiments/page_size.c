@@ -117,14 +117,14 @@ static bool report(FILE *out, const struct nprb_results *rows)
     bool any = false;
     for (size_t i = 0; i < lat->count && nc < N_MODES; i++) {
         const struct nprb_latency_row *l = nprb_row_at(lat, i);
-        if (strcmp(l->experiment, "page_size") == 0) {
+        if (l->experiment_id == NPRB_EXPERIMENT_PAGE_SIZE) {
             chase[nc++] = l;
             any |= strcmp(l->status, NPRB_ROW_OK) == 0;
         }
     }
     for (size_t i = 0; i < bw->count && nr < N_MODES; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        if (strcmp(b->experiment, "page_size") == 0)
+        if (b->experiment_id == NPRB_EXPERIMENT_PAGE_SIZE)
             read[nr++] = b;
     }
     if (!any)
@@ -155,7 +155,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return true;
 }
 
-const struct nprb_experiment nprb_exp_page_size = {.name = "page_size",
+const struct nprb_experiment nprb_exp_page_size = {.id = NPRB_EXPERIMENT_PAGE_SIZE,
                                                    .table = NPRB_TABLE_LATENCY,
                                                    .plan = plan,
                                                    .measure = measure,

@@ -4,6 +4,8 @@
  * sweeps after. The same one order gives the config's sections and the stdout report's. */
 #include "experiments/registry.h"
 
+#include "report/report.h"
+
 #include <stdbool.h>
 #include <string.h>
 
@@ -47,6 +49,17 @@ void nprb_experiments_report(FILE *out, const struct nprb_results *rows, uint64_
         if (x->report != NULL && !(*shown & (UINT64_C(1) << e)) && x->report(out, rows))
             *shown |= UINT64_C(1) << e;
     }
+}
+
+void nprb_experiments_host_report(FILE *out, const struct nprb_results *rows)
+{
+    nprb_report_rank_head(out, rows);
+    if (rows->tables[NPRB_TABLE_HOSTS].count == 0)
+        return;
+    for (size_t e = 0; e < nprb_experiment_count; e++)
+        if (nprb_experiments[e]->host_report != NULL)
+            nprb_experiments[e]->host_report(out, rows);
+    nprb_report_rank_tail(out, rows);
 }
 
 int nprb_plan_build(struct nprb_plan *plan, const struct nprb_config *cfg,

@@ -33,6 +33,12 @@ int nprb_experiments_config_defaults(struct nprb_config *cfg, char *err, size_t 
 void nprb_experiments_report(FILE *out, const struct nprb_results *rows, uint64_t *shown);
 
 /**
+ * One rank's block of the stdout report: the host's head (report/report.h), the experiments'
+ * parts of it (descriptor.h: host_report) in the registry's order, then the host's tail.
+ */
+void nprb_experiments_host_report(FILE *out, const struct nprb_results *rows);
+
+/**
  * Builds the plan from every enabled experiment, in the order of the registry.
  * @return 0, or -1 with a message (config error: exit 2) in @p err.
  */

@@ -74,7 +74,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
     const char *host = "";
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = nprb_row_at(lat, i);
-        if (strcmp(l->experiment, "stride_sweep") != 0 || strcmp(l->status, NPRB_ROW_OK) != 0)
+        if (l->experiment_id != NPRB_EXPERIMENT_STRIDE_SWEEP || strcmp(l->status, NPRB_ROW_OK) != 0)
             continue;
         host = l->hostname;
         char name[24];
@@ -88,7 +88,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return printed;
 }
 
-const struct nprb_experiment nprb_exp_stride_sweep = {.name = "stride_sweep",
+const struct nprb_experiment nprb_exp_stride_sweep = {.id = NPRB_EXPERIMENT_STRIDE_SWEEP,
                                                       .table = NPRB_TABLE_LATENCY,
                                                       .plan = plan,
                                                       .measure = nprb_measure_latency,

@@ -60,11 +60,11 @@ static int plan(struct nprb_planner *p)
 
 static bool report(FILE *out, const struct nprb_results *rows)
 {
-    return nprb_bandwidth_report(out, rows, "thread_scaling", true,
+    return nprb_bandwidth_report(out, rows, NPRB_EXPERIMENT_THREAD_SCALING, true,
                                  "GB/s (best) by threads, one node's local memory");
 }
 
-const struct nprb_experiment nprb_exp_thread_scaling = {.name = "thread_scaling",
+const struct nprb_experiment nprb_exp_thread_scaling = {.id = NPRB_EXPERIMENT_THREAD_SCALING,
                                                         .table = NPRB_TABLE_BANDWIDTH,
                                                         .plan = plan,
                                                         .measure = nprb_measure_bandwidth,

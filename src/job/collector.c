@@ -57,7 +57,7 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
     if (c->summary != NULL && nprb_summary_add_rank(c->summary, rows) != 0)
         rc = -1;
     if (report_in_full(c, host)) {
-        nprb_report_rank(c->report, rows);
+        nprb_experiments_host_report(c->report, rows);
     } else {
         nprb_report_rank_line(c->report, rows);
         c->line_reports++;

@@ -17,7 +17,7 @@ static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx
 {
     memset(row, 0, sizeof *row);
     NPRB_FILL_ROW_HEAD(row, ctx, item);
-    NPRB_SET_TEXT(row->kernel, kernel->name);
+    nprb_row_set_kernel(row, item->kernel);
     row->stride_bytes = kernel->uses_stride ? item->stride_bytes : 0;
     row->gbs_best = row->gbs_median = row->gbs_worst = row->bus_gbs_best = NAN;
     row->mc_bytes = row->mc_bus_ratio = NAN;
@@ -120,7 +120,8 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
     struct nprb_kernel_snapshot before;
     nprb_kernel_snapshot_take(ctx, &before);
     nprb_bandwidth_run(nprb_topo_hwloc(ctx->topo), &req, &res);
-    nprb_record_counters(ctx, row.measurement, row.experiment, &before, &res.counts, &res.uncore);
+    nprb_record_counters(ctx, row.measurement, row.experiment_id, &before, &res.counts,
+                         &res.uncore);
     nprb_kernel_snapshot_free(&before);
     row.program_bytes = res.program_bytes;
     row.bus_bytes = res.bus_bytes;
@@ -139,7 +140,7 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
     if (res.census_ok) {
         row.pages_on_target_frac = nprb_census_fraction_on(&res.census, targets, req.node_count);
         row.pages_unreported = res.census.unreported;
-        nprb_record_placement(ctx, row.measurement, row.experiment, &res.census);
+        nprb_record_placement(ctx, row.measurement, row.experiment_id, &res.census);
     }
     if (res.bad_threads > 0)
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_ERR_VALIDATION);
@@ -174,8 +175,8 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
     return nprb_bandwidth_measure(ctx, item, &plain);
 }
 
-bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows, const char *experiment,
-                           bool by_threads, const char *what)
+bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows,
+                           enum nprb_experiment_id experiment, bool by_threads, const char *what)
 {
     const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
     struct nprb_grid *g = nprb_grid_create();
@@ -184,7 +185,7 @@ bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows, const cha
     const struct nprb_bandwidth_row *last = NULL;
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        if (strcmp(b->experiment, experiment) != 0 || strcmp(b->status, NPRB_ROW_OK) != 0)
+        if (b->experiment_id != experiment || strcmp(b->status, NPRB_ROW_OK) != 0)
             continue;
         last = b;
         char name[32];
@@ -196,10 +197,10 @@ bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows, const cha
     }
     char title[200] = "";
     if (last != NULL && by_threads)
-        snprintf(title, sizeof title, "%s on %s: %s", experiment, last->hostname, what);
+        snprintf(title, sizeof title, "%s on %s: %s", last->experiment, last->hostname, what);
     else if (last != NULL)
-        snprintf(title, sizeof title, "%s on %s: %s, %d threads", experiment, last->hostname, what,
-                 last->threads);
+        snprintf(title, sizeof title, "%s on %s: %s, %d threads", last->experiment, last->hostname,
+                 what, last->threads);
     bool printed = nprb_grid_print(out, title, by_threads ? "kernel\\threads" : "kernel", g,
                                    by_threads ? NPRB_GRID_COUNTS : NPRB_GRID_SIZES, 1);
     nprb_grid_destroy(g);

@@ -39,9 +39,9 @@ static int collect(const struct nprb_context *ctx, struct point *pts, int cap)
             (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
         /* One curve: the first sweeping node's own memory (pairs: all and from: every add
          * curves of other pairs, whose caches are the same but whose memory is not). */
-        if (strcmp(l->experiment, "latency_sweep") == 0 && strcmp(l->pattern, "random") == 0 &&
-            strcmp(l->status, NPRB_ROW_OK) == 0 && l->cpu_node == l->mem_node &&
-            (node < 0 || l->cpu_node == node)) {
+        if (l->experiment_id == NPRB_EXPERIMENT_LATENCY_SWEEP &&
+            strcmp(l->pattern, "random") == 0 && strcmp(l->status, NPRB_ROW_OK) == 0 &&
+            l->cpu_node == l->mem_node && (node < 0 || l->cpu_node == node)) {
             node = l->cpu_node;
             pts[n].size = l->size_bytes / nprb_latency_span_per_line(l->slot_bytes);
             pts[n].span = l->size_bytes;

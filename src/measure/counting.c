@@ -35,7 +35,8 @@ void nprb_kernel_snapshot_free(struct nprb_kernel_snapshot *snap)
     snap->numastat = NULL;
 }
 
-static void record_numastat(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+static void record_numastat(struct nprb_context *ctx, int32_t measurement,
+                            enum nprb_experiment_id experiment,
                             const struct nprb_kernel_snapshot *before,
                             const struct nprb_kernel_snapshot *after)
 {
@@ -54,19 +55,19 @@ static void record_numastat(struct nprb_context *ctx, int32_t measurement, const
             .local_node = (int64_t)(a[NPRB_NUMASTAT_LOCAL] - b[NPRB_NUMASTAT_LOCAL]),
             .other_node = (int64_t)(a[NPRB_NUMASTAT_OTHER] - b[NPRB_NUMASTAT_OTHER]),
         };
-        NPRB_SET_TEXT(row.experiment, experiment);
+        NPRB_SET_EXPERIMENT(&row, experiment);
         nprb_results_add(ctx->results, NPRB_TABLE_NUMASTAT, &row);
     }
 }
 
 /* A /counters row with its identity filled in; the caller sets the figures. */
 static struct nprb_counter_row counter_row(const struct nprb_context *ctx, int32_t measurement,
-                                           const char *experiment, const char *event,
+                                           enum nprb_experiment_id experiment, const char *event,
                                            enum nprb_counter_group group, const char *scope,
                                            const char *unit)
 {
     struct nprb_counter_row row = {.rank = ctx->rank, .measurement = measurement, .socket = -1};
-    NPRB_SET_TEXT(row.experiment, experiment);
+    NPRB_SET_EXPERIMENT(&row, experiment);
     NPRB_SET_TEXT(row.event, event);
     NPRB_SET_TEXT(row.group, nprb_counter_group_name(group));
     NPRB_SET_TEXT(row.scope, scope);
@@ -82,7 +83,8 @@ static void add_row(struct nprb_context *ctx, const struct nprb_counter_row *row
 }
 
 static void record_thread_counts(struct nprb_context *ctx, int32_t measurement,
-                                 const char *experiment, const struct nprb_counts *counts)
+                                 enum nprb_experiment_id experiment,
+                                 const struct nprb_counts *counts)
 {
     for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++) {
         enum nprb_thread_event ev = (enum nprb_thread_event)e;
@@ -123,7 +125,8 @@ static void record_thread_counts(struct nprb_context *ctx, int32_t measurement,
     }
 }
 
-static void record_uncore(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+static void record_uncore(struct nprb_context *ctx, int32_t measurement,
+                          enum nprb_experiment_id experiment,
                           const struct nprb_uncore_counts *uncore)
 {
     for (int e = 0; e < NPRB_N_UNCORE_EVENTS; e++) {
@@ -148,7 +151,8 @@ static void record_uncore(struct nprb_context *ctx, int32_t measurement, const c
     }
 }
 
-static void record_vmstat(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+static void record_vmstat(struct nprb_context *ctx, int32_t measurement,
+                          enum nprb_experiment_id experiment,
                           const struct nprb_kernel_snapshot *before,
                           const struct nprb_kernel_snapshot *after)
 {
@@ -170,7 +174,8 @@ static void record_vmstat(struct nprb_context *ctx, int32_t measurement, const c
     }
 }
 
-void nprb_record_counters(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+void nprb_record_counters(struct nprb_context *ctx, int32_t measurement,
+                          enum nprb_experiment_id experiment,
                           const struct nprb_kernel_snapshot *before,
                           const struct nprb_counts *counts, const struct nprb_uncore_counts *uncore)
 {
@@ -188,7 +193,8 @@ void nprb_record_counters(struct nprb_context *ctx, int32_t measurement, const c
 static void unavailable_row(struct nprb_context *ctx, const char *event,
                             enum nprb_counter_group group, const char *scope, const char *why)
 {
-    struct nprb_counter_row row = counter_row(ctx, -1, "-", event, group, scope, "");
+    struct nprb_counter_row row =
+        counter_row(ctx, -1, NPRB_EXPERIMENT_NONE, event, group, scope, "");
     row.value_scaled = NAN;
     NPRB_SET_TEXT(row.status, NPRB_ROW_NOT_APPLICABLE);
     NPRB_SET_TEXT(row.note, why);

@@ -58,17 +58,19 @@ enum nprb_axis {
 };
 
 struct nprb_experiment {
-    const char *name;         /**< "latency_matrix", ...: the config section and the column */
+    /** Its name (results/row_ids.c) is its config section and the rows' `experiment`. */
+    enum nprb_experiment_id id;
     enum nprb_table_id table; /**< where its measurement rows go */
-    /** NULL in cache_levels alone, which the registry lists for its report only. */
     nprb_plan_fn plan;
     nprb_measure_fn measure;
     /** The experiment's config keys and struct ("NAME.KEY"), which its file declares
      * (NPRB_CONFIG_SECTION) and reads back with nprb_config_section(). */
     const struct nprb_config_section *config;
-    /** Optional: its stdout section. NULL: none (the matrices are in the host blocks of
-     * report/report.c). */
+    /** Optional: its stdout section, printed once for the fleet. NULL: none. */
     nprb_report_fn report;
+    /** Optional: its part of every host's block (the matrices), printed for each rank printed
+     * in full, between the host's topology and its pair classes (report/report.h). */
+    nprb_report_fn host_report;
     /** Its points may share buffers (host/place.h: nprb_buffer_keep_begin): a sweep, or a
      * series at one size (thread counts, load delays), whose measurements differ in size,
      * pattern, threads or load only, place their pages by an explicit policy, and never
@@ -82,7 +84,7 @@ struct nprb_experiment {
 
 static inline const char *nprb_experiment_name(const struct nprb_experiment *e)
 {
-    return e->name;
+    return nprb_experiment_id_name(e->id);
 }
 
 static inline nprb_measure_fn nprb_experiment_measure(const struct nprb_experiment *e)

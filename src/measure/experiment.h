@@ -42,7 +42,7 @@ struct nprb_context {
         (row)->rank = (ctx)->rank;                                                                 \
         (row)->measurement = (ctx)->next_measurement++;                                            \
         NPRB_SET_TEXT((row)->hostname, (ctx)->hostname);                                           \
-        NPRB_SET_TEXT((row)->experiment, nprb_experiment_name((item)->experiment));                \
+        NPRB_SET_EXPERIMENT((row), (item)->experiment->id);                                        \
         (row)->cpu_node = (item)->cpu_node >= 0                                                    \
                               ? (int32_t)nprb_topo_node((ctx)->topo, (item)->cpu_node)->os_index   \
                               : -1;                                                                \
@@ -91,8 +91,8 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
  * array (the thread count then goes in the title), or by thread count when @p by_threads; titled
  * "EXPERIMENT on HOST: @p what". @return whether it printed anything.
  */
-bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows, const char *experiment,
-                           bool by_threads, const char *what);
+bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows,
+                           enum nprb_experiment_id experiment, bool by_threads, const char *what);
 
 /**
  * Plans a matrix: for every node i with usable cores, @p base bound to every node j with memory
@@ -184,7 +184,8 @@ void nprb_kernel_snapshot_free(struct nprb_kernel_snapshot *snap);
  * since @p before (with counters.groups' vmstat). An event this host cannot count has no row
  * here, but one of the rank's (nprb_record_counters_unavailable()).
  */
-void nprb_record_counters(struct nprb_context *ctx, int32_t measurement, const char *experiment,
+void nprb_record_counters(struct nprb_context *ctx, int32_t measurement,
+                          enum nprb_experiment_id experiment,
                           const struct nprb_kernel_snapshot *before,
                           const struct nprb_counts *counts,
                           const struct nprb_uncore_counts *uncore);
@@ -210,7 +211,7 @@ enum nprb_status nprb_finish_row(struct nprb_context *ctx, enum nprb_table_id ta
                                  const char *status, enum nprb_status result);
 
 /** Appends one placement row per node that holds pages of the census. */
-void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,
-                           const struct nprb_census *census);
+void nprb_record_placement(struct nprb_context *ctx, int32_t measurement,
+                           enum nprb_experiment_id experiment, const struct nprb_census *census);
 
 #endif

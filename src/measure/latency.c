@@ -73,7 +73,7 @@ enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct npr
     struct nprb_kernel_snapshot before;
     nprb_kernel_snapshot_take(ctx, &before);
     nprb_latency_run(nprb_topo_hwloc(ctx->topo), &req, &res);
-    nprb_record_counters(ctx, row.measurement, row.experiment, &before, &res.counts, NULL);
+    nprb_record_counters(ctx, row.measurement, row.experiment_id, &before, &res.counts, NULL);
     nprb_kernel_snapshot_free(&before);
     row.samples = item->samples;
     row.accesses_per_sample = res.accesses_per_sample;
@@ -97,7 +97,7 @@ enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct npr
     row.pages_on_target_frac = nprb_census_fraction_on(&res.census, targets, req.node_count);
     row.pages_unreported = res.census.unreported;
     nprb_cpus_seen_format(&res.cpus, row.cpus, sizeof row.cpus);
-    nprb_record_placement(ctx, row.measurement, row.experiment, &res.census);
+    nprb_record_placement(ctx, row.measurement, row.experiment_id, &res.census);
     if (!res.stayed_on_pu) {
         snprintf(row.note, sizeof row.note, "thread left CPU %u during the chase", pu);
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);

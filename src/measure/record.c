@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const char *experiment,
-                           const struct nprb_census *census)
+void nprb_record_placement(struct nprb_context *ctx, int32_t measurement,
+                           enum nprb_experiment_id experiment, const struct nprb_census *census)
 {
     for (int node = 0; node < NPRB_MAX_NODES; node++) {
         if (census->per_node[node] == 0)
@@ -17,7 +17,7 @@ void nprb_record_placement(struct nprb_context *ctx, int32_t measurement, const 
                                          .measurement = measurement,
                                          .node = node,
                                          .pages = census->per_node[node]};
-        NPRB_SET_TEXT(row.experiment, experiment);
+        NPRB_SET_EXPERIMENT(&row, experiment);
         if (nprb_results_add(ctx->results, NPRB_TABLE_PLACEMENT, &row) != 0)
             NPRB_WARN(ctx->log, "out of memory recording placement of measurement %" PRId32,
                       measurement);

@@ -14,9 +14,13 @@
 /** Column headings. */
 void nprb_report_header(FILE *out);
 
-/** The lines of one rank: one per NUMA node it measured, with latency and bandwidth side by side.
+/**
+ * The block of one rank opens with its host line and topology (head); the experiments' parts
+ * of every host's block follow (the matrices: experiments/registry.h), then the pair classes,
+ * the peak, the counters and the notes of rows that are not ok (tail).
  */
-void nprb_report_rank(FILE *out, const struct nprb_results *rows);
+void nprb_report_rank_head(FILE *out, const struct nprb_results *rows);
+void nprb_report_rank_tail(FILE *out, const struct nprb_results *rows);
 
 /**
  * One line for one rank, for fleets too large for a block each: status, and the medians of its

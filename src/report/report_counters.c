@@ -82,26 +82,28 @@ static void bus_figures(FILE *out, const struct nprb_results *rows)
 {
     const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
     double *ratio = calloc(bw->count + 1, sizeof *ratio);
-    char kernels[16][16];
+    /* The kernels in the order their first counted row came. */
+    enum nprb_kernel_id kernels[NPRB_N_KERNELS];
+    bool known[NPRB_N_KERNELS + 1] = {false};
     int n_kernels = 0;
     for (size_t i = 0; ratio != NULL && i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        bool known = false;
-        for (int k = 0; k < n_kernels; k++)
-            known |= strcmp(kernels[k], b->kernel) == 0;
-        if (!known && !isnan(b->mc_bus_ratio) && n_kernels < 16)
-            snprintf(kernels[n_kernels++], sizeof kernels[0], "%s", b->kernel);
+        if (b->kernel_id < NPRB_N_KERNELS && !known[b->kernel_id] && !isnan(b->mc_bus_ratio)) {
+            known[b->kernel_id] = true;
+            kernels[n_kernels++] = b->kernel_id;
+        }
     }
     for (int k = 0; k < n_kernels; k++) {
         size_t n = 0;
         for (size_t i = 0; i < bw->count; i++) {
             const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-            if (strcmp(b->kernel, kernels[k]) == 0 && !isnan(b->mc_bus_ratio) &&
+            if (b->kernel_id == kernels[k] && !isnan(b->mc_bus_ratio) &&
                 strcmp(b->status, NPRB_ROW_OK) == 0)
                 ratio[n++] = b->mc_bus_ratio;
         }
         fprintf(out, "%s%s %.2f%s", k == 0 ? "  memory controllers / formula's bus bytes: " : "",
-                kernels[k], median(ratio, n), k + 1 == n_kernels ? "\n" : ", ");
+                nprb_kernel_get(kernels[k])->name, median(ratio, n),
+                k + 1 == n_kernels ? "\n" : ", ");
     }
     free(ratio);
 }

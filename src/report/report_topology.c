@@ -159,10 +159,10 @@ static double median(double *v, size_t n)
 }
 
 /* A matrix cell of one pair: bound to one node, measured or tried (not "not applicable"). */
-static bool pair_cell(const char *experiment, const char *want, const char *policy,
-                      const char *status)
+static bool pair_cell(enum nprb_experiment_id experiment, enum nprb_experiment_id want,
+                      const char *policy, const char *status)
 {
-    return strcmp(experiment, want) == 0 && strcmp(policy, "bind") == 0 &&
+    return experiment == want && strcmp(policy, "bind") == 0 &&
            strcmp(status, NPRB_ROW_NOT_APPLICABLE) != 0;
 }
 
@@ -173,15 +173,16 @@ static void collect(struct class_figures *fig, const struct nprb_results *rows)
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
         int c = class_index(l->pair_class);
-        if (c >= 0 && pair_cell(l->experiment, "latency_matrix", l->mem_policy, l->status))
+        if (c >= 0 &&
+            pair_cell(l->experiment_id, NPRB_EXPERIMENT_LATENCY_MATRIX, l->mem_policy, l->status))
             add_cell(&fig[c], LATENCY, l->slit, l->status, l->latency_ns_median);
     }
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = row_at(bw, i);
         int c = class_index(b->pair_class);
-        bool read = strcmp(b->kernel, "read") == 0, triad = strcmp(b->kernel, "triad") == 0;
+        bool read = b->kernel_id == NPRB_KERNEL_READ, triad = b->kernel_id == NPRB_KERNEL_TRIAD;
         if (c >= 0 && (read || triad) &&
-            pair_cell(b->experiment, "bandwidth_matrix", b->mem_policy, b->status))
+            pair_cell(b->experiment_id, NPRB_EXPERIMENT_BANDWIDTH_MATRIX, b->mem_policy, b->status))
             add_cell(&fig[c], read ? READ : TRIAD, b->slit, b->status, b->gbs_best);
     }
 }

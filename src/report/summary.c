@@ -122,11 +122,12 @@ static json_t *figure(double value)
 }
 
 /* The local cells of bound memory of the bandwidth matrix, for @p kernel, into @p out. */
-static int local_bandwidth(const struct nprb_rows *bw, const char *kernel, struct values *out)
+static int local_bandwidth(const struct nprb_rows *bw, enum nprb_kernel_id kernel,
+                           struct values *out)
 {
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = row_at(bw, i);
-        if (strcmp(b->experiment, "bandwidth_matrix") == 0 && strcmp(b->kernel, kernel) == 0 &&
+        if (b->experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX && b->kernel_id == kernel &&
             strcmp(b->mem_policy, "bind") == 0 && strcmp(b->pair_class, "local") == 0 &&
             strcmp(b->status, NPRB_ROW_OK) == 0 && push(out, b->gbs_best) != 0)
             return -1;
@@ -140,8 +141,8 @@ static int latency_cells(const struct nprb_rows *lat, struct values *local, doub
 {
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
-        if (strcmp(l->experiment, "latency_matrix") != 0 || strcmp(l->mem_policy, "bind") != 0 ||
-            strcmp(l->status, NPRB_ROW_OK) != 0)
+        if (l->experiment_id != NPRB_EXPERIMENT_LATENCY_MATRIX ||
+            strcmp(l->mem_policy, "bind") != 0 || strcmp(l->status, NPRB_ROW_OK) != 0)
             continue;
         if (strcmp(l->pair_class, "local") == 0) {
             if (push(local, l->latency_ns_median) != 0)
@@ -234,8 +235,8 @@ int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *row
     const struct nprb_host_row *host = row_at(hosts, 0);
     struct host_entry *e = add_rank_row(s, host);
     if (e == NULL || latency_cells(&rows->tables[NPRB_TABLE_LATENCY], &e->lat, &e->worst_remote) ||
-        local_bandwidth(&rows->tables[NPRB_TABLE_BANDWIDTH], "read", &e->read) != 0 ||
-        local_bandwidth(&rows->tables[NPRB_TABLE_BANDWIDTH], "triad", &e->triad) != 0)
+        local_bandwidth(&rows->tables[NPRB_TABLE_BANDWIDTH], NPRB_KERNEL_READ, &e->read) != 0 ||
+        local_bandwidth(&rows->tables[NPRB_TABLE_BANDWIDTH], NPRB_KERNEL_TRIAD, &e->triad) != 0)
         return -1;
     json_t *problems = json_object_get(e->obj, "problems");
     size_t invalid = count_bad(rows, NPRB_ROW_INVALID), failed = count_bad(rows, NPRB_ROW_FAILED);

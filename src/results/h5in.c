@@ -368,6 +368,7 @@ int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start,
         for (size_t r = 0; r < count; r++)
             last[r * d->row_bytes] = '\0';
     }
+    nprb_rows_parse_ids(table, rows, count);
     return 0;
 }
 

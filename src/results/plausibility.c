@@ -65,7 +65,8 @@ static void judge_row(struct cell *cells, int n, bool lower_is_better)
 
 /* What the rules read of a row, whatever its table. */
 struct view {
-    const char *experiment, *policy, *status, *pair_class;
+    enum nprb_experiment_id experiment;
+    const char *policy, *status, *pair_class;
     const char *series; /* cells of one matrix row share it: the pattern, or the kernel */
     int rank, cpu_node;
     double value;  /* latency ns (median), or GB/s (best) */
@@ -76,7 +77,7 @@ struct view {
 static struct view latency_view(unsigned char *row)
 {
     struct nprb_latency_row *r = (struct nprb_latency_row *)row;
-    return (struct view){r->experiment,
+    return (struct view){r->experiment_id,
                          r->mem_policy,
                          r->status,
                          r->pair_class,
@@ -92,16 +93,16 @@ static struct view bandwidth_view(unsigned char *row)
 {
     struct nprb_bandwidth_row *r = (struct nprb_bandwidth_row *)row;
     return (struct view){
-        r->experiment, r->mem_policy, r->status,
-        r->pair_class, r->kernel,     r->rank,
-        r->cpu_node,   r->gbs_best,   r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median,
+        r->experiment_id, r->mem_policy, r->status,
+        r->pair_class,    r->kernel,     r->rank,
+        r->cpu_node,      r->gbs_best,   r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median,
         r->flags};
 }
 
 static struct view loaded_view(unsigned char *row)
 {
     struct nprb_loaded_row *r = (struct nprb_loaded_row *)row;
-    return (struct view){r->experiment,
+    return (struct view){r->experiment_id,
                          r->mem_policy,
                          r->status,
                          r->pair_class,
@@ -115,8 +116,9 @@ static struct view loaded_view(unsigned char *row)
 
 static bool is_matrix_cell(const struct view *v)
 {
-    return strstr(v->experiment, "_matrix") != NULL && strcmp(v->policy, "bind") == 0 &&
-           is_ok(v->status);
+    bool matrix = v->experiment == NPRB_EXPERIMENT_LATENCY_MATRIX ||
+                  v->experiment == NPRB_EXPERIMENT_BANDWIDTH_MATRIX;
+    return matrix && strcmp(v->policy, "bind") == 0 && is_ok(v->status);
 }
 
 /* Every ok row's own rule, then the rules of each matrix row (rank, CPU node, series). */
@@ -137,7 +139,7 @@ static void flag_table(struct nprb_rows *rows, struct view (*view_of)(unsigned c
         for (size_t j = 0; j < rows->count && n < MAX_ROW_CELLS; j++) {
             struct view v = view_of(rows->data + j * rows->row_bytes);
             if (is_matrix_cell(&v) && v.rank == local.rank && v.cpu_node == local.cpu_node &&
-                strcmp(v.experiment, local.experiment) == 0 && strcmp(v.series, local.series) == 0)
+                v.experiment == local.experiment && strcmp(v.series, local.series) == 0)
                 cells[n++] = (struct cell){v.value, j == i,
                                            strcmp(v.pair_class, "memory_only") == 0, v.flags};
         }

@@ -7,6 +7,9 @@
 #ifndef NPRB_RESULTS_H
 #define NPRB_RESULTS_H
 
+#include "kernels/stream.h"
+#include "results/row_ids.h"
+
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -88,6 +91,7 @@ struct nprb_latency_row {
     int32_t measurement;
     char hostname[NPRB_HOST_LEN];
     char experiment[NPRB_NAME_LEN];
+    enum nprb_experiment_id experiment_id; /**< the same, parsed (row_ids.h); not a column */
     int32_t cpu_node;
     int32_t mem_node; /**< -1 when the policy spans several nodes */
     char mem_policy[16];
@@ -123,6 +127,7 @@ struct nprb_bandwidth_row {
     int32_t measurement;
     char hostname[NPRB_HOST_LEN];
     char experiment[NPRB_NAME_LEN];
+    enum nprb_experiment_id experiment_id; /**< the same, parsed (row_ids.h); not a column */
     int32_t cpu_node;
     int32_t mem_node;
     char mem_policy[16];
@@ -130,6 +135,7 @@ struct nprb_bandwidth_row {
     int32_t slit;
     uint64_t size_bytes;
     char kernel[16];
+    enum nprb_kernel_id kernel_id; /**< the same, parsed; not a column */
     char init_mode[16];    /**< who wrote the arrays first: threaded, serial, mismatched, bound */
     uint64_t stride_bytes; /**< read_strided's stride, 0 otherwise */
     uint64_t page_bytes;
@@ -164,6 +170,7 @@ struct nprb_placement_row {
     int32_t rank;
     int32_t measurement;
     char experiment[NPRB_NAME_LEN];
+    enum nprb_experiment_id experiment_id; /**< the same, parsed (row_ids.h); not a column */
     int32_t node;
     uint64_t pages;
 };
@@ -182,6 +189,7 @@ struct nprb_numastat_row {
     int32_t rank;
     int32_t measurement;
     char experiment[NPRB_NAME_LEN];
+    enum nprb_experiment_id experiment_id; /**< the same, parsed (row_ids.h); not a column */
     int32_t node;
     /* Changes of the node's counters while the measurement ran, pages (system-wide). */
     int64_t numa_hit, numa_miss, numa_foreign, interleave_hit, local_node, other_node;
@@ -192,6 +200,7 @@ struct nprb_loaded_row {
     int32_t measurement;
     char hostname[NPRB_HOST_LEN];
     char experiment[NPRB_NAME_LEN];
+    enum nprb_experiment_id experiment_id; /**< the same, parsed (row_ids.h); not a column */
     int32_t cpu_node;
     int32_t mem_node;
     char mem_policy[16];
@@ -238,6 +247,7 @@ struct nprb_counter_row {
     int32_t rank;
     int32_t measurement; /**< joins the measurement's row; -1: a row of the rank, not of one */
     char experiment[NPRB_NAME_LEN];
+    enum nprb_experiment_id experiment_id; /**< the same, parsed (row_ids.h); not a column */
     char event[NPRB_NAME_LEN]; /**< task_clock, cycles, mc_read_bytes, numa_hint_faults, ... */
     char group[16];            /**< software, core, uncore, vmstat */
     char scope[16];            /**< thread (summed over threads), socket, system */
@@ -343,5 +353,15 @@ int nprb_results_copy(struct nprb_results *into, struct nprb_results *from);
 /** Copies a C string into a fixed-size column, always terminated. */
 void nprb_copy_text(char *dst, size_t size, const char *src);
 #define NPRB_SET_TEXT(field, src) nprb_copy_text((field), sizeof(field), (src))
+
+/** Sets a bandwidth row's kernel, its text and its enum together. */
+void nprb_row_set_kernel(struct nprb_bandwidth_row *row, enum nprb_kernel_id kernel);
+
+/**
+ * Sets the enums of @p count rows of @p table from their text, as a row read from a file has
+ * only its text. An unknown experiment reads NPRB_EXPERIMENT_NONE, an unknown kernel
+ * NPRB_N_KERNELS: a row of a later version is kept, and no experiment claims it.
+ */
+void nprb_rows_parse_ids(enum nprb_table_id table, void *rows, size_t count);
 
 #endif

@@ -10,7 +10,7 @@
 static struct nprb_latency_row lat(int cpu, int mem, const char *cls, double median, double p99)
 {
     struct nprb_latency_row r = {.rank = 0, .cpu_node = cpu, .mem_node = mem, .slit = 10};
-    strcpy(r.experiment, "latency_matrix");
+    NPRB_SET_EXPERIMENT(&r, NPRB_EXPERIMENT_LATENCY_MATRIX);
     strcpy(r.mem_policy, "bind");
     strcpy(r.pair_class, cls);
     strcpy(r.pattern, "random");
@@ -23,10 +23,10 @@ static struct nprb_latency_row lat(int cpu, int mem, const char *cls, double med
 static struct nprb_bandwidth_row bw(int cpu, int mem, const char *cls, double best, double median)
 {
     struct nprb_bandwidth_row r = {.rank = 0, .cpu_node = cpu, .mem_node = mem};
-    strcpy(r.experiment, "bandwidth_matrix");
+    NPRB_SET_EXPERIMENT(&r, NPRB_EXPERIMENT_BANDWIDTH_MATRIX);
     strcpy(r.mem_policy, "bind");
     strcpy(r.pair_class, cls);
-    strcpy(r.kernel, "read");
+    nprb_row_set_kernel(&r, NPRB_KERNEL_READ);
     strcpy(r.status, NPRB_ROW_OK);
     r.gbs_best = best;
     r.gbs_median = median;

@@ -45,7 +45,7 @@ static void host_rows(struct nprb_results *r)
                                          .mem_node = j,
                                          .slit = slit_of(i, j),
                                          .latency_ns_median = latency_of(i, j)};
-            NPRB_SET_TEXT(l.experiment, "latency_matrix");
+            NPRB_SET_EXPERIMENT(&l, NPRB_EXPERIMENT_LATENCY_MATRIX);
             NPRB_SET_TEXT(l.mem_policy, "bind");
             NPRB_SET_TEXT(l.pair_class, class_of(i, j));
             NPRB_SET_TEXT(l.status, "ok");
@@ -57,10 +57,10 @@ static void host_rows(struct nprb_results *r)
             nprb_results_add(r, NPRB_TABLE_LATENCY, &l);
             for (int k = 0; k < 2; k++) {
                 struct nprb_bandwidth_row b = {.cpu_node = i, .mem_node = j, .slit = slit_of(i, j)};
-                NPRB_SET_TEXT(b.experiment, "bandwidth_matrix");
+                NPRB_SET_EXPERIMENT(&b, NPRB_EXPERIMENT_BANDWIDTH_MATRIX);
                 NPRB_SET_TEXT(b.mem_policy, "bind");
                 NPRB_SET_TEXT(b.pair_class, class_of(i, j));
-                NPRB_SET_TEXT(b.kernel, k ? "triad" : "read");
+                nprb_row_set_kernel(&b, k ? NPRB_KERNEL_TRIAD : NPRB_KERNEL_READ);
                 NPRB_SET_TEXT(b.status, "ok");
                 b.gbs_best = (i == j ? 40 : i / 2 == j / 2 ? 30 : 20) / (k ? 2.0 : 1.0);
                 nprb_results_add(r, NPRB_TABLE_BANDWIDTH, &b);
@@ -68,13 +68,13 @@ static void host_rows(struct nprb_results *r)
         }
         /* Interleave and sweeps are not pairs: they must stay out of the table. */
         struct nprb_latency_row spread = {.cpu_node = i, .mem_node = -1, .latency_ns_median = 1};
-        NPRB_SET_TEXT(spread.experiment, "latency_matrix");
+        NPRB_SET_EXPERIMENT(&spread, NPRB_EXPERIMENT_LATENCY_MATRIX);
         NPRB_SET_TEXT(spread.mem_policy, "interleave");
         NPRB_SET_TEXT(spread.pair_class, "-");
         NPRB_SET_TEXT(spread.status, "ok");
         nprb_results_add(r, NPRB_TABLE_LATENCY, &spread);
         struct nprb_latency_row sweep = {.cpu_node = i, .mem_node = i, .latency_ns_median = 1};
-        NPRB_SET_TEXT(sweep.experiment, "latency_sweep");
+        NPRB_SET_EXPERIMENT(&sweep, NPRB_EXPERIMENT_LATENCY_SWEEP);
         NPRB_SET_TEXT(sweep.mem_policy, "bind");
         NPRB_SET_TEXT(sweep.pair_class, "local");
         NPRB_SET_TEXT(sweep.status, "ok");

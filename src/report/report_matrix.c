@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "report/report_matrix.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NODES_SHOWN 64
+#define POLICIES 3
+
+static const char *const policy_names[POLICIES] = {"interleave", "preferred", "first_touch"};
+static const char *const policy_heads[POLICIES] = {"interleave", "preferred", "1st-touch"};
+
+struct nprb_matrix {
+    int cpus[MAX_NODES_SHOWN], mems[MAX_NODES_SHOWN];
+    int n_cpus, n_mems;
+    double value[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES];
+    char mark[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES];    /* class letter, or '!' invalid */
+    bool flagged[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES]; /* a plausibility flag: '?' */
+};
+
+static int slot_of(int *list, int *n, int node)
+{
+    for (int i = 0; i < *n; i++)
+        if (list[i] == node)
+            return i;
+    if (*n == MAX_NODES_SHOWN)
+        return -1;
+    int i = *n;
+    while (i > 0 && list[i - 1] > node) {
+        list[i] = list[i - 1];
+        i--;
+    }
+    list[i] = node;
+    (*n)++;
+    return -2; /* inserted: positions moved, look it up again */
+}
+
+static int index_of(int *list, int *n, int node)
+{
+    int i = slot_of(list, n, node);
+    return i == -2 ? slot_of(list, n, node) : i;
+}
+
+static char class_letter(const char *pair_class, const char *status)
+{
+    if (strcmp(status, "ok") != 0)
+        return '!';
+    switch (pair_class[0]) {
+    case 'l':
+        return 'L'; /* local */
+    case 's':
+        return 'P'; /* same package */
+    case 'c':
+        return 'X'; /* cross package */
+    case 'm':
+        return 'M'; /* memory-only node */
+    }
+    return ' ';
+}
+
+static int policy_column(const char *policy)
+{
+    for (int k = 0; k < POLICIES; k++)
+        if (strcmp(policy, policy_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy, double value,
+                     const char *pair_class, const char *status, const char *flags)
+{
+    int r = index_of(m->cpus, &m->n_cpus, cpu);
+    int c;
+    if (strcmp(policy, "bind") == 0) {
+        int before = m->n_mems;
+        c = index_of(m->mems, &m->n_mems, mem);
+        if (m->n_mems != before) { /* a new column: shift the others right */
+            for (int i = 0; i < MAX_NODES_SHOWN; i++) {
+                memmove(&m->value[i][c + 1], &m->value[i][c],
+                        (size_t)(before - c) * sizeof m->value[0][0]);
+                memmove(&m->mark[i][c + 1], &m->mark[i][c], (size_t)(before - c));
+                memmove(&m->flagged[i][c + 1], &m->flagged[i][c],
+                        (size_t)(before - c) * sizeof m->flagged[0][0]);
+                m->value[i][c] = NAN;
+                m->mark[i][c] = ' ';
+                m->flagged[i][c] = false;
+            }
+        }
+    } else {
+        int k = policy_column(policy);
+        c = k < 0 ? -1 : MAX_NODES_SHOWN + k;
+    }
+    if (r < 0 || c < 0)
+        return;
+    m->value[r][c] = value;
+    m->mark[r][c] = class_letter(pair_class, status);
+    m->flagged[r][c] = flags[0] != '\0';
+}
+
+struct nprb_matrix *nprb_matrix_create(void)
+{
+    struct nprb_matrix *m = malloc(sizeof *m);
+    if (m != NULL)
+        nprb_matrix_clear(m);
+    return m;
+}
+
+void nprb_matrix_destroy(struct nprb_matrix *m)
+{
+    free(m);
+}
+
+void nprb_matrix_clear(struct nprb_matrix *m)
+{
+    m->n_cpus = m->n_mems = 0;
+    for (int i = 0; i < MAX_NODES_SHOWN; i++)
+        for (int j = 0; j < MAX_NODES_SHOWN + POLICIES; j++) {
+            m->value[i][j] = NAN;
+            m->mark[i][j] = ' ';
+            m->flagged[i][j] = false;
+        }
+}
+
+static void cell(FILE *out, double value, char mark, bool flagged)
+{
+    if (isnan(value))
+        fprintf(out, " %10s", mark == '!' ? "failed" : "-");
+    else if (flagged)
+        fprintf(out, " %8.1f%c?", value, mark);
+    else
+        fprintf(out, " %9.1f%c", value, mark);
+}
+
+void nprb_matrix_print(FILE *out, const char *title, const struct nprb_matrix *m)
+{
+    if (m->n_cpus == 0)
+        return;
+    bool policy_used[POLICIES] = {false};
+    for (int r = 0; r < m->n_cpus; r++)
+        for (int k = 0; k < POLICIES; k++)
+            policy_used[k] |= !isnan(m->value[r][MAX_NODES_SHOWN + k]);
+    fprintf(out, "  %s\n  %-10s", title, "CPUs\\mem");
+    for (int c = 0; c < m->n_mems; c++)
+        fprintf(out, " %9s%d", "node ", m->mems[c]);
+    for (int k = 0; k < POLICIES; k++)
+        if (policy_used[k])
+            fprintf(out, " %10.10s", policy_heads[k]);
+    fputc('\n', out);
+    for (int r = 0; r < m->n_cpus; r++) {
+        fprintf(out, "  node %-5d", m->cpus[r]);
+        for (int c = 0; c < m->n_mems; c++)
+            cell(out, m->value[r][c], m->mark[r][c], m->flagged[r][c]);
+        for (int k = 0; k < POLICIES; k++)
+            if (policy_used[k])
+                cell(out, m->value[r][MAX_NODES_SHOWN + k], m->mark[r][MAX_NODES_SHOWN + k],
+                     m->flagged[r][MAX_NODES_SHOWN + k]);
+        fputc('\n', out);
+    }
+}
+
+static int slit_of(const struct nprb_rows *dist, int from, int to)
+{
+    for (size_t i = 0; i < dist->count; i++) {
+        const struct nprb_distance_row *d =
+            (const struct nprb_distance_row *)(dist->data + i * dist->row_bytes);
+        if (d->from_node == from && d->to_node == to)
+            return d->slit;
+    }
+    return 0;
+}
+
+/* Latency relative to the row's local figure beside the firmware's relative distance: where the
+ * two disagree, the SLIT table (which schedulers and numactl trust) misdescribes the machine. */
+void nprb_matrix_print_ratios(FILE *out, const struct nprb_matrix *m, const struct nprb_rows *dist)
+{
+    if (m->n_mems < 2)
+        return;
+    fprintf(out, "  remote/local latency, measured (firmware SLIT ratio)\n");
+    for (int r = 0; r < m->n_cpus; r++) {
+        int local = -1;
+        for (int c = 0; c < m->n_mems; c++)
+            if (m->mems[c] == m->cpus[r])
+                local = c;
+        if (local < 0 || isnan(m->value[r][local]))
+            continue;
+        fprintf(out, "  node %-5d", m->cpus[r]);
+        int slit_local = slit_of(dist, m->cpus[r], m->cpus[r]);
+        for (int c = 0; c < m->n_mems; c++) {
+            int slit = slit_of(dist, m->cpus[r], m->mems[c]);
+            char firmware[16] = "?";
+            if (slit > 0 && slit_local > 0)
+                snprintf(firmware, sizeof firmware, "%.2f", (double)slit / slit_local);
+            if (isnan(m->value[r][c]))
+                fprintf(out, " %14s", "-");
+            else
+                fprintf(out, " %6.2f (%5s)", m->value[r][c] / m->value[r][local], firmware);
+        }
+        fputc('\n', out);
+    }
+}

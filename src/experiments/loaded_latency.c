@@ -44,6 +44,13 @@ static const struct config_key keys[] = {
 };
 NPRB_CONFIG_SECTION(section, "loaded_latency", keys, struct loaded_latency_config);
 
+/* An item's own parameters (plan.h: NPRB_ITEM_SET_OWN). */
+struct loaded_item {
+    uint64_t load_bytes; /**< buffer per load thread */
+    uint32_t delay_spins;
+    bool load_writes;
+};
+
 static int plan(struct nprb_planner *p)
 {
     const struct loaded_latency_config *c = nprb_config_section(p->cfg, &section);
@@ -56,8 +63,8 @@ static int plan(struct nprb_planner *p)
                                   .tlb_window_bytes = UINT64_C(256) << 10,
                                   .samples = c->samples,
                                   .sample_s = c->sample_s,
-                                  .load_bytes = c->load_size_bytes,
-                                  .load_writes = c->load_writes};
+                                  .extra_bytes = c->load_size_bytes};
+    struct loaded_item own = {.load_bytes = c->load_size_bytes, .load_writes = c->load_writes};
     char why[160];
     nprb_pattern_parse("random", &item.pattern, why, sizeof why);
     int nodes = nprb_topo_node_count(p->topo);
@@ -80,7 +87,9 @@ static int plan(struct nprb_planner *p)
                 continue;
             item.mem_node = j;
             for (int d = 0; d < c->delays.count; d++) {
-                item.delay_spins = (uint32_t)c->delays.bytes[d];
+                own.delay_spins = (uint32_t)c->delays.bytes[d];
+                item.axis_point = own.delay_spins;
+                NPRB_ITEM_SET_OWN(&item, own);
                 if (nprb_plan_add(p, &item) != 0)
                     return -1;
                 if (item.skip_reason[0] != '\0')
@@ -102,8 +111,10 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     struct nprb_loaded_row row;
     memset(&row, 0, sizeof row);
     NPRB_FILL_ROW_HEAD(&row, ctx, item);
-    NPRB_SET_TEXT(row.load_kernel, item->load_writes ? "read_write" : "read");
-    row.delay_spins = item->delay_spins;
+    struct loaded_item own;
+    NPRB_ITEM_GET_OWN(own, item);
+    NPRB_SET_TEXT(row.load_kernel, own.load_writes ? "read_write" : "read");
+    row.delay_spins = own.delay_spins;
     row.load_gbs = row.latency_ns_min = row.latency_ns_median = row.latency_ns_p90 = NAN;
     row.latency_ns_p99 = row.latency_ns_max = row.pages_on_target_frac = NAN;
     if (item->skip_reason[0] != '\0') {
@@ -120,9 +131,9 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
         .chase = nprb_latency_request_for(ctx, item, pus[0], targets),
         .load_pus = pus + 1,
         .load_threads = load,
-        .load_bytes = item->load_bytes,
-        .load_writes = item->load_writes,
-        .delay = item->delay_spins,
+        .load_bytes = own.load_bytes,
+        .load_writes = own.load_writes,
+        .delay = own.delay_spins,
     };
     struct nprb_loaded_result res;
     struct nprb_kernel_snapshot before;
@@ -197,4 +208,4 @@ const struct nprb_experiment nprb_exp_loaded_latency = {.id = NPRB_EXPERIMENT_LO
                                                         .report = report,
                                                         .keeps_buffers = true,
                                                         .priority = NPRB_PRIORITY_PER_NODE,
-                                                        .axis = NPRB_AXIS_DELAY};
+                                                        .axis = NPRB_AXIS_OWN};

@@ -42,6 +42,13 @@ static const struct config_key keys[] = {
 };
 NPRB_CONFIG_SECTION(section, "numa_balancing", keys, struct numa_balancing_config);
 
+/* An item's own parameters (plan.h: NPRB_ITEM_SET_OWN): the setting during the series and the
+ * series' length (its sampling interval is the item's sample_s). */
+struct balancing_item {
+    double duration_s;
+    int balancing;
+};
+
 static int plan(struct nprb_planner *p)
 {
     const struct numa_balancing_config *c = nprb_config_section(p->cfg, &section);
@@ -52,7 +59,8 @@ static int plan(struct nprb_planner *p)
                                   .size_bytes = c->size_bytes,
                                   .kernel = NPRB_KERNEL_READ,
                                   .sample_s = c->interval_s,
-                                  .duration_s = c->duration_s};
+                                  .extra_s = c->duration_s};
+    struct balancing_item own = {.duration_s = c->duration_s};
     int a = -1, b = -1;
     for (int i = 0; i < nprb_topo_node_count(p->topo); i++) {
         if (!nprb_node_is_home(nprb_topo_node(p->topo, i)))
@@ -73,12 +81,15 @@ static int plan(struct nprb_planner *p)
                  "(kernel.numa_balancing = "
                  "%d recorded in /hosts)",
                  nprb_balancing_get());
-    if (item.skip_reason[0] != '\0')
+    if (item.skip_reason[0] != '\0') {
+        NPRB_ITEM_SET_OWN(&item, own);
         return nprb_plan_add(p, &item);
+    }
     if (nprb_plan_check_fits(p, "numa_balancing.size", c->size_bytes, a) != 0)
         return -1;
     for (int setting = 0; setting <= 1; setting++) {
-        item.balancing = setting;
+        own.balancing = setting;
+        NPRB_ITEM_SET_OWN(&item, own);
         if (nprb_plan_add(p, &item) != 0)
             return -1;
     }
@@ -94,6 +105,7 @@ static void add_row(struct nprb_context *ctx, struct nprb_balancing_row *row, co
 struct series {
     struct nprb_context *ctx;
     const struct nprb_plan_item *item;
+    struct balancing_item own;
     double *a;
     size_t n;
     const unsigned *from_pus, *to_pus;
@@ -152,7 +164,7 @@ static void run_series(struct series *s)
     const struct nprb_kernel *read = nprb_kernel_get(NPRB_KERNEL_READ);
     hwloc_topology_t hw = nprb_topo_hwloc(s->ctx->topo);
     const uint64_t period_ns = (uint64_t)llround(s->item->sample_s * 1e9),
-                   duration_ns = (uint64_t)llround(s->item->duration_s * 1e9);
+                   duration_ns = (uint64_t)llround(s->own.duration_s * 1e9);
     uint64_t t_move = 0, t_start = 0, deadline = 0, bytes = 0;
     int samples = 0;
     bool done = false;
@@ -248,9 +260,11 @@ static void run_series(struct series *s)
 
 static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan_item *item)
 {
+    struct balancing_item own;
+    NPRB_ITEM_GET_OWN(own, item);
     struct nprb_balancing_row row = {.rank = ctx->rank,
                                      .measurement = ctx->next_measurement++,
-                                     .numa_balancing = item->balancing,
+                                     .numa_balancing = own.balancing,
                                      .t_s = NAN,
                                      .frac_on_to = NAN,
                                      .read_gbs = NAN,
@@ -267,15 +281,15 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     }
     int found = nprb_balancing_get();
     char why[160];
-    if (nprb_balancing_set(item->balancing, why, sizeof why) != 0) {
+    if (nprb_balancing_set(own.balancing, why, sizeof why) != 0) {
         snprintf(row.note, sizeof row.note,
                  "not applicable: cannot set kernel.numa_balancing to %d (it is %d): %s",
-                 item->balancing, found, why);
+                 own.balancing, found, why);
         row.numa_balancing = found;
         add_row(ctx, &row, NPRB_ROW_NOT_APPLICABLE);
         return NPRB_OK;
     }
-    if (item->balancing != found && nprb_fault(NPRB_FAULT_TERM_IN_BALANCING))
+    if (own.balancing != found && nprb_fault(NPRB_FAULT_TERM_IN_BALANCING))
         raise(SIGTERM); /* a time limit while the setting is changed: the handler puts it back */
     unsigned from[NPRB_MAX_PUS], to[NPRB_MAX_PUS];
     int nf = nprb_topo_node_pus(ctx->topo, item->mem_node, from, NPRB_MAX_PUS);
@@ -291,6 +305,7 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     } else {
         struct series s = {.ctx = ctx,
                            .item = item,
+                           .own = own,
                            .a = buf.addr,
                            .n = buf.bytes / sizeof(double),
                            .from_pus = from,

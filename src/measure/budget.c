@@ -111,8 +111,8 @@ static uint64_t axis_value(const struct nprb_plan_item *item)
         return item->pattern.stride_bytes;
     case NPRB_AXIS_THREADS:
         return (uint64_t)item->threads;
-    case NPRB_AXIS_DELAY:
-        return item->delay_spins;
+    case NPRB_AXIS_OWN:
+        return item->axis_point;
     case NPRB_AXIS_NONE:
         break;
     }

@@ -54,7 +54,7 @@ enum nprb_axis {
     NPRB_AXIS_SIZE,
     NPRB_AXIS_STRIDE, /**< the pattern's stride */
     NPRB_AXIS_THREADS,
-    NPRB_AXIS_DELAY, /**< loaded_latency's delay between loads */
+    NPRB_AXIS_OWN, /**< one of its own parameters (loaded_latency's delay): item->axis_point */
 };
 
 struct nprb_experiment {

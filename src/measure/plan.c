@@ -148,9 +148,9 @@ struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
     if (item->skip_reason[0] != '\0')
         return cost;
     double bytes = (double)item->size_bytes;
-    cost.setup_bytes = cost.fault_bytes = bytes + (double)item->load_bytes;
+    cost.setup_bytes = cost.fault_bytes = bytes + (double)item->extra_bytes;
     cost.scaled_s += cost.setup_bytes / SETUP_WORK_BPS + cost.fault_bytes / FAULT_BPS;
-    cost.fixed_s = item->samples * item->sample_s + item->duration_s;
+    cost.fixed_s = item->samples * item->sample_s + item->extra_s;
     if (item->repetitions > 0) {
         double pass = bytes / STREAM_BPS;
         if (item->sample_s > pass)

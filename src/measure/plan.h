@@ -19,8 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 struct nprb_experiment; /* measure/descriptor.h */
+
+/** Room in a plan item for an experiment's own parameters (NPRB_ITEM_SET_OWN). */
+#define NPRB_ITEM_OWN_BYTES 32
 
 struct nprb_plan_item {
     const struct nprb_experiment *experiment; /**< its row of the registry */
@@ -39,16 +43,17 @@ struct nprb_plan_item {
     int repetitions;
     double sample_s; /**< latency: sample length; bandwidth: > 0 repeats passes per sample */
     enum nprb_touch_mode touch; /**< who writes the arrays first (first_touch's modes) */
-    /* loaded_latency */
-    uint32_t delay_spins;
-    uint64_t load_bytes;
-    bool load_writes;
-    /* numa_balancing: the setting during the series, its length and sampling interval */
-    int balancing;
-    double duration_s;
-    /* page_size: the item's own page size, instead of the config's huge_pages */
+    /* the item's own page size, instead of the config's huge_pages (page_size's points) */
     bool own_huge_pages;
     enum nprb_thp_mode huge_pages;
+    /* What the time model and a budget read of an experiment's own parameters. */
+    uint64_t extra_bytes; /**< memory set up beside size_bytes (loaded_latency's load buffers) */
+    double extra_s;       /**< time by design beside the samples (a balancing series' length) */
+    uint64_t axis_point;  /**< NPRB_AXIS_OWN: where the item lies along its series */
+    /** The experiment's own parameters, which only its file reads: a struct of its own, copied
+     * in and out (NPRB_ITEM_SET_OWN, NPRB_ITEM_GET_OWN). Plain bytes, so that an item copies
+     * by value (a later pass is a copy) and the plan never learns an experiment's knobs. */
+    _Alignas(8) unsigned char own[NPRB_ITEM_OWN_BYTES];
     /* headline cells: measured again at the end of the run (measure/passes.c) */
     int passes;    /**< on a first pass: how many passes in all (0 or 1: this one alone) */
     int pass;      /**< 0: the first pass, which writes the row; k: the k-th later one */
@@ -58,6 +63,20 @@ struct nprb_plan_item {
      * same run of its experiment (a sweep's buffers kept from them; 0: none). */
     uint64_t kept_bytes;
 };
+
+/** Copies @p value, an experiment's own parameter struct, into @p item. */
+#define NPRB_ITEM_SET_OWN(item, value)                                                             \
+    do {                                                                                           \
+        _Static_assert(sizeof(value) <= NPRB_ITEM_OWN_BYTES, "own parameters must fit an item");   \
+        memcpy((item)->own, &(value), sizeof(value));                                              \
+    } while (0)
+
+/** Copies @p item's own parameters into @p value, the struct NPRB_ITEM_SET_OWN was given. */
+#define NPRB_ITEM_GET_OWN(value, item)                                                             \
+    do {                                                                                           \
+        _Static_assert(sizeof(value) <= NPRB_ITEM_OWN_BYTES, "own parameters must fit an item");   \
+        memcpy(&(value), (item)->own, sizeof(value));                                              \
+    } while (0)
 
 struct nprb_plan {
     struct nprb_plan_item *items;

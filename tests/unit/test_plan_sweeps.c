@@ -219,7 +219,7 @@ int main(int argc, char **argv)
         CHECK(nprb_plan_item_cost(&big).scaled_s > nprb_plan_item_cost(&small).scaled_s);
         CHECK(nprb_plan_item_cost(&big).fixed_s > 0); /* samples x sample time */
         struct nprb_plan_item series = small;
-        series.duration_s = 20;
+        series.extra_s = 20;
         CHECK(nprb_plan_item_cost(&series).fixed_s >= 20 + nprb_plan_item_cost(&small).fixed_s);
         snprintf(big.skip_reason, sizeof big.skip_reason, "not applicable");
         CHECK(nprb_plan_item_cost(&big).scaled_s < nprb_plan_item_cost(&small).scaled_s + 0.001 &&

@@ -67,6 +67,10 @@ nprb_add_script_test(jobs.shipped_configs LABELS "jobs;cli" TIMEOUT 120
   COMMAND ${JOBS_TESTS}/shipped-configs.sh ${NPRB_EXE} ${PROJECT_SOURCE_DIR})
 nprb_add_script_test(jobs.config_doc LABELS "jobs;cli" TIMEOUT 60
   COMMAND ${JOBS_TESTS}/config-doc.sh ${NPRB_EXE} ${PROJECT_SOURCE_DIR}/docs/CONFIG.md)
+# The title, root attributes and column tables of docs/SCHEMA.md are made from --schema.
+nprb_add_script_test(jobs.schema_doc LABELS "jobs;cli" TIMEOUT 60
+  COMMAND ${NPRB_TEST_PYTHON} ${JOBS_TESTS}/schema-doc.py ${NPRB_EXE}
+          ${PROJECT_SOURCE_DIR}/docs/SCHEMA.md)
 nprb_add_script_test(jobs.shellcheck LABELS jobs TIMEOUT 120
   COMMAND ${JOBS_TESTS}/lint-scripts.sh ${PROJECT_SOURCE_DIR})
 # Every source file names its license (BSD-3-Clause, LICENSE) in an SPDX line near its top.

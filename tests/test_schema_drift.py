@@ -3,7 +3,6 @@
 src/results/ agrees with `numaprobe --schema` (src/results/contract.c and the row descriptors of
 results.c), the one place the contract lives:
 
-- docs/SCHEMA.md: its root attribute rows and its table sections, with their columns and types;
 - the analysis (analysis/numaprobe_analysis): its table and column constants, and the tables it
   reads by name;
 - the test checkers: tests/test_run_results.py, tests/tools/h5inputs.py and the synthetic fleet.
@@ -25,7 +24,6 @@ import pytest
 pytestmark = pytest.mark.needs_options("exe", "source_dir")
 
 NUMPY_TYPES = {"i1": "int8", "i4": "int32", "i8": "int64", "u8": "uint64", "f8": "float64"}
-DOC_ATTR_TYPES = {"string": "text", "int64": "int"}
 
 
 def constants(path):
@@ -92,73 +90,6 @@ def test_contract_descriptions(schema):
                  for t in schema["tables"] if not t["description"]] +
                 [f"numaprobe --schema: /{t['name']}.{c['name']} has no description"
                  for t in schema["tables"] for c in t["columns"] if not c["description"]])
-
-
-# ---- docs/SCHEMA.md -----------------------------------------------------------------------------
-
-def doc_sections(path):
-    """docs/SCHEMA.md as {"": {attr: type}, table: {column: type or ""}}."""
-    sections, current = {}, None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            m = re.match(r"^## `/(\w+)`", line)
-            if m:
-                current = sections.setdefault(m.group(1), {})
-                continue
-            if line.startswith("## "):
-                current = sections.setdefault("", {}) if line.strip() == "## Root attributes" \
-                    else None
-                continue
-            if current is not None and line.startswith("| `"):
-                cells = [c.strip() for c in line.strip()[1:-1].split("|")]
-                for name in re.findall(r"`(\w+)`", cells[0]):
-                    current[name] = cells[1]
-    return sections
-
-
-@pytest.fixture(scope="module")
-def doc_path(source_dir):
-    return os.path.join(source_dir, "docs", "SCHEMA.md")
-
-
-@pytest.fixture(scope="module")
-def docs(doc_path):
-    return doc_sections(doc_path)
-
-
-def test_docs_title_version(schema, doc_path):
-    with open(doc_path, encoding="utf-8") as f:
-        title = f.readline()
-    assert f"schema {schema['schema_version']}" in title, \
-        f"docs/SCHEMA.md: its title does not say schema {schema['schema_version']}: {title}"
-
-
-def test_docs_root_attributes(schema, docs):
-    where = "docs/SCHEMA.md"
-    attrs = {a["name"]: a["type"] for a in schema["root_attributes"]}
-    doc_attrs = docs.get("", {})
-    wrong = same_set(where, "root attribute", doc_attrs, attrs)
-    wrong += [f"{where}: root attribute {name} is {typ}, numaprobe --schema says {attrs[name]}"
-              for name, typ in doc_attrs.items()
-              if name in attrs and DOC_ATTR_TYPES.get(typ) != attrs[name]]
-    assert_none(wrong)
-
-
-def test_docs_tables(docs, tables):
-    assert_none(same_set("docs/SCHEMA.md", "table", [t for t in docs if t], tables))
-
-
-def test_docs_columns(docs, tables):
-    wrong = []
-    for table, columns in docs.items():
-        if not table or table not in tables:
-            continue  # the root attributes, and tables test_docs_tables reports
-        wrong += same_set(f"docs/SCHEMA.md /{table}", "column", columns, tables[table])
-        wrong += [f"docs/SCHEMA.md: /{table}.{name} is {typ}, numaprobe --schema says "
-                  f"{tables[table][name]}"
-                  for name, typ in columns.items()
-                  if typ and name in tables[table] and typ != tables[table][name]]
-    assert_none(wrong)
 
 
 # ---- the analysis -------------------------------------------------------------------------------

@@ -33,11 +33,20 @@ static const struct nprb_root_attr root_attrs[] = {
     A("config", TEXT, NULL, 0, ANY, true,
       "the effective configuration as YAML (defaults, file and `--set` merged)"),
     A("config_fingerprint", TEXT, NULL, 5, ANY, true,
-      "16 hex digits: FNV-1a of the lines of `config` that change what is measured (all but "
-      "those of `report_hosts`, `watchdog`, `checkpoints` and `memory`)"),
+      "16 hex digits: FNV-1a of the lines `NAME: VALUE` (each with its newline; `NAME` dotted "
+      "within a section, `VALUE` as in `config`) of every key that changes what is measured, "
+      "sorted bytewise: every key but `report_hosts`, `watchdog`, `checkpoints` and `memory.*`, "
+      "and not `time_budget` at `0s` (no budget: a key added later, left out at the default "
+      "that changes nothing). Sorted, so that the order of the config's sections is no part of "
+      "it. Two runs with equal fingerprints measured the same way; the report computes the hash "
+      "from `config` for every file (before 0.12.0 the lines were hashed in the order of the "
+      "echo) and refuses to pool or compare runs whose hashes differ"),
     A("run_id", TEXT, NULL, 5, ANY, true,
-      "id of the run (job), an RFC 9562 UUID of version 8, equal in a job's checkpoints and its "
-      "file"),
+      "id of the run (job): an RFC 9562 UUID of version 8 "
+      "(`xxxxxxxx-xxxx-8xxx-[89ab]xxx-xxxxxxxxxxxx`), its other bits hashed from rank 0's host, "
+      "PID, start time and clock; equal in a job's checkpoints and its file. Files of 0.5.0 "
+      "written before the UUID layout have the same layout with version and variant bits of no "
+      "meaning"),
     A("config_source", TEXT, NULL, 0, ANY, true, "config file path, or `built-in defaults`"),
     A("mpi_library", TEXT, NULL, 0, ANY, true, "`MPI_Get_library_version`, first line"),
     A("world_size", INT, "ranks", 0, ANY, true, "MPI ranks"),
@@ -51,7 +60,8 @@ static const struct nprb_root_attr root_attrs[] = {
     A("binding_summary", TEXT, NULL, 0, ANY, true,
       "the binding self-check over the fleet: `N of M rank(s) ok`, and the first hosts whose "
       "check said `narrow`"),
-    A("checkpoint_rank", INT, NULL, 0, CKPT, true, "whose rows the checkpoint holds"),
+    A("checkpoint_rank", INT, NULL, 0, CKPT, true,
+      "whose rows the checkpoint (`OUT.checkpoints/rank-RRRRR.h5`) holds"),
     A("checkpoint_complete", INT, NULL, 0, CKPT, true, "1 once that rank finished"),
     A("checkpoint_job", TEXT, NULL, 0, CKPT, false,
       "the job that wrote the checkpoint, `HOST pid PID START_UTC` of rank 0 (absent in "
@@ -61,65 +71,6 @@ static const struct nprb_root_attr root_attrs[] = {
       "ranks without a usable checkpoint, comma-separated (empty: none)"),
     A("ranks_incomplete", TEXT, NULL, 0, MERGED, true,
       "ranks whose checkpoint never finished, comma-separated (empty: none)"),
-};
-
-static const char *const table_descriptions[NPRB_N_TABLES] = {
-    [NPRB_TABLE_HOSTS] = "one row per rank",
-    [NPRB_TABLE_NUMA_NODES] = "one row per rank and NUMA node",
-    [NPRB_TABLE_DISTANCES] = "one row per rank and (from, to) node pair",
-    [NPRB_TABLE_LATENCY] = "one row per latency measurement",
-    [NPRB_TABLE_BANDWIDTH] = "one row per bandwidth measurement",
-    [NPRB_TABLE_PLACEMENT] = "pages per node for every measurement",
-    [NPRB_TABLE_CACHE_LEVELS] = "hwloc's cache sizes beside the measured latency curve (one row "
-                                "per rank and level)",
-    [NPRB_TABLE_NUMASTAT] = "the kernel's allocation counters around each measurement (one row "
-                            "per measurement and node)",
-    [NPRB_TABLE_LOADED_LATENCY] = "latency under load (one row per CPU node, memory node and "
-                                  "delay)",
-    [NPRB_TABLE_BALANCING] = "automatic NUMA balancing as a time series (one row per sample)",
-    [NPRB_TABLE_HUGEPAGES] = "huge page pools of each node (one row per rank, node and page size)",
-    [NPRB_TABLE_TOPOLOGY_XML] = "the host's hwloc topology (its first rank only)",
-    [NPRB_TABLE_COUNTERS] = "what the kernel, the CPU and the memory controllers counted during "
-                            "each measurement (one row per measurement and event)",
-};
-
-/* Columns added by a minor version after the major's first: a file of an older minor lacks
- * them, and is read with them 0 (empty text). */
-static const struct added_column {
-    const char *table, *column;
-    int minor;
-} added_columns[] = {
-    {"numa_nodes", "free_bytes", 4},
-    {"latency", "pages_unreported", 4},
-    {"latency", "cpus", 4},
-    {"latency", "flags", 4},
-    {"bandwidth", "pages_unreported", 4},
-    {"bandwidth", "cpus", 4},
-    {"bandwidth", "flags", 4},
-    {"loaded_latency", "pages_unreported", 4},
-    {"loaded_latency", "cpus", 4},
-    {"loaded_latency", "flags", 4},
-    {"balancing", "pages_unreported", 4},
-    {"bandwidth", "mc_bytes", 7},
-    {"bandwidth", "mc_bus_ratio", 7},
-    {"balancing", "numa_hint_faults", 7},
-    {"balancing", "numa_pages_migrated", 7},
-    {"hosts", "restored", 8},
-    {"latency", "passes", 9},
-    {"latency", "pass_values", 9},
-    {"latency", "uncertainty_pct", 9},
-    {"bandwidth", "passes", 9},
-    {"bandwidth", "pass_values", 9},
-    {"bandwidth", "uncertainty_pct", 9},
-};
-
-/* Tables added by a minor version after the major's first: a file of an older minor lacks them,
- * and is read as if they had no rows. */
-static const struct added_table {
-    enum nprb_table_id table;
-    int minor;
-} added_tables[] = {
-    {NPRB_TABLE_COUNTERS, 7},
 };
 
 const struct nprb_root_attr *nprb_root_attrs(size_t *count)
@@ -134,28 +85,6 @@ const struct nprb_root_attr *nprb_root_attr_named(const char *name)
         if (strcmp(root_attrs[i].name, name) == 0)
             return &root_attrs[i];
     return NULL;
-}
-
-const char *nprb_table_description(enum nprb_table_id id)
-{
-    return id < NPRB_N_TABLES ? table_descriptions[id] : NULL;
-}
-
-int nprb_column_since_minor(const char *table, const char *column)
-{
-    for (size_t i = 0; i < sizeof added_columns / sizeof added_columns[0]; i++)
-        if (strcmp(added_columns[i].table, table) == 0 &&
-            strcmp(added_columns[i].column, column) == 0)
-            return added_columns[i].minor;
-    return 0;
-}
-
-int nprb_table_since_minor(enum nprb_table_id table)
-{
-    for (size_t i = 0; i < sizeof added_tables / sizeof added_tables[0]; i++)
-        if (added_tables[i].table == table)
-            return added_tables[i].minor;
-    return 0;
 }
 
 static int schema_major(const char *version)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file contract.h
- * The results file's contract beyond the row layouts of results.h: the root attributes (name,
- * type, unit, since which schema minor, in which files), what each table and column means and
- * its unit, and the columns later minors added. The writer, `numaprobe check`, `numaprobe merge`
- * and `numaprobe --schema` (whose JSON the Python side and docs/SCHEMA.md are tested against) all
- * read these tables: adding an attribute or a column's meaning is one row here.
+ * The results file's contract beyond its tables (whose columns say all of themselves in their
+ * descriptor rows, results/columns_*.c): the root attributes (name, type, unit, since which
+ * schema minor, in which files), and the schema version's minor. The writer, `numaprobe check`,
+ * `numaprobe merge` and `numaprobe --schema` (which the analysis reads at run time, and
+ * docs/SCHEMA.md's tables are made from) all read this table: adding an attribute is one row.
  */
 #ifndef NPRB_CONTRACT_H
 #define NPRB_CONTRACT_H
@@ -54,19 +54,6 @@ const struct nprb_root_attr *nprb_root_attrs(size_t *count);
 
 /** The root attribute called @p name, or NULL when the contract has none of that name. */
 const struct nprb_root_attr *nprb_root_attr_named(const char *name);
-
-/** What table @p id holds, one line. */
-const char *nprb_table_description(enum nprb_table_id id);
-
-/** The unit of a column (NULL: none) and what it means ("" when undocumented). */
-const char *nprb_column_unit(const char *table, const char *column);
-const char *nprb_column_description(const char *table, const char *column);
-
-/** The schema minor that added a column (0: there from the start of the major). */
-int nprb_column_since_minor(const char *table, const char *column);
-
-/** The schema minor that added a table (0: there from the start of the major). */
-int nprb_table_since_minor(enum nprb_table_id table);
 
 /** The minor version of @p version when it is of this binary's major, else -1. */
 int nprb_schema_minor(const char *version);

@@ -204,9 +204,9 @@ static int members_inside(hid_t type, const struct nprb_table_desc *d, nprb_h5in
 }
 
 /* Whether a file of schema minor @p minor may lack the column. */
-static bool added_after(int minor, const struct nprb_table_desc *d, const struct nprb_field *f)
+static bool added_after(int minor, const struct nprb_field *f)
 {
-    return minor >= 0 && minor < nprb_column_since_minor(d->name, f->name);
+    return minor >= 0 && minor < f->since_minor;
 }
 
 /* Every column of the descriptor present with its type (but for those added after the file's
@@ -220,7 +220,7 @@ static int compare_columns(struct nprb_h5in *in, enum nprb_table_id table, hid_t
     for (size_t i = 0; i < d->field_count; i++) {
         const struct nprb_field *f = &d->fields[i];
         int idx = H5Tget_member_index(type, f->name);
-        if (idx < 0 && added_after(in->minor, d, f)) {
+        if (idx < 0 && added_after(in->minor, f)) {
             in->partial[table] = true;
             continue;
         }
@@ -281,7 +281,7 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
         in->datasets[table] = 0;
     }
     if (H5Lexists(in->file, d->name, H5P_DEFAULT) <= 0) {
-        if (in->minor >= 0 && in->minor < nprb_table_since_minor(table))
+        if (in->minor >= 0 && in->minor < d->since_minor)
             return 0; /* a file older than the table: read as empty */
         problem(fn, ctx, "table /%s missing", d->name);
         return -1;
@@ -337,6 +337,32 @@ int nprb_h5in_table_attrs(struct nprb_h5in *in, enum nprb_table_id table, nprb_h
     return nprb_h5meta_check(in->datasets[table], table, in->minor, fn, ctx);
 }
 
+/* Every column of @p count rows as a file without it means it: 0, empty text, or the value of
+ * its descriptor row (a later pass count of 1, a kernel counter of -1, an unknown NaN). */
+static void fill_absent(enum nprb_table_id table, void *rows, size_t count)
+{
+    const struct nprb_table_desc *d = nprb_table_desc(table);
+    memset(rows, 0, count * d->row_bytes);
+    for (size_t f = 0; f < d->field_count; f++) {
+        const struct nprb_field *c = &d->fields[f];
+        if (c->kind == NPRB_FIELD_STR || c->absent == 0)
+            continue;
+        for (size_t r = 0; r < count; r++) {
+            unsigned char *at = (unsigned char *)rows + r * d->row_bytes + c->offset;
+            int8_t i8 = (int8_t)c->absent;
+            int32_t i32 = (int32_t)c->absent;
+            int64_t i64 = (int64_t)c->absent;
+            uint64_t u64 = (uint64_t)c->absent;
+            const void *value = c->kind == NPRB_FIELD_I8    ? (const void *)&i8
+                                : c->kind == NPRB_FIELD_I32 ? (const void *)&i32
+                                : c->kind == NPRB_FIELD_I64 ? (const void *)&i64
+                                : c->kind == NPRB_FIELD_U64 ? (const void *)&u64
+                                                            : (const void *)&c->absent;
+            memcpy(at, value, c->size);
+        }
+    }
+}
+
 int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start, size_t count,
                    void *rows)
 {
@@ -349,10 +375,11 @@ int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start,
     hid_t space = H5Dget_space(ds);
     hid_t mem = H5Screate_simple(1, &n, NULL);
     herr_t rc = H5Sselect_hyperslab(space, H5S_SELECT_SET, &first, NULL, &n, NULL);
-    /* Columns an older file lacks are left as they are by the conversion: 0, empty text. A
-     * complete table's rows are all written, so a fleet's millions are not cleared first. */
+    /* Columns an older file lacks are left as they are by the conversion: what the contract
+     * says they were before they existed. A complete table's rows are all written, so a
+     * fleet's millions are not cleared first. */
     if (in->partial[table])
-        memset(rows, 0, count * nprb_table_desc(table)->row_bytes);
+        fill_absent(table, rows, count);
     if (rc >= 0)
         rc = H5Dread(ds, in->mem_types[table], mem, space, H5P_DEFAULT, rows);
     H5Sclose(mem);

@@ -105,14 +105,13 @@ int nprb_h5meta_write(hid_t ds, enum nprb_table_id id)
     size_t n = 0;
     char **names = member_names(ds, &n);
     const char **values = names != NULL ? calloc(n, sizeof *values) : NULL;
-    const char *description = nprb_table_description(id);
+    const char *description = desc->description;
     int rc = values != NULL ? write_text(ds, "description", &description, 0) : -1;
     for (int a = 0; rc == 0 && a < N_ARRAYS; a++) {
         for (size_t i = 0; i < n; i++) {
-            const char *unit = nprb_column_unit(desc->name, names[i]);
-            values[i] = a == 0   ? names[i]
-                        : a == 1 ? (unit != NULL ? unit : "")
-                                 : nprb_column_description(desc->name, names[i]);
+            const struct nprb_field *f = nprb_table_field(desc, names[i]);
+            const char *unit = f != NULL && f->unit != NULL ? f->unit : "";
+            values[i] = a == 0 ? names[i] : a == 1 ? unit : f != NULL ? f->description : "";
         }
         rc = write_text(ds, array_names[a], values, n);
     }
@@ -308,18 +307,19 @@ int nprb_h5meta_check(hid_t ds, enum nprb_table_id id, int minor, nprb_h5meta_pr
                     desc->name, columns[i], i, names[i]);
             break;
         }
-        const char *unit = nprb_column_unit(desc->name, names[i]);
-        bool known = nprb_column_description(desc->name, names[i])[0] != '\0' || unit != NULL;
-        if (units != NULL && known && strcmp(units[i], unit != NULL ? unit : "") != 0)
+        const struct nprb_field *f = nprb_table_field(desc, names[i]);
+        const char *unit = f != NULL && f->unit != NULL ? f->unit : "";
+        if (units != NULL && f != NULL && strcmp(units[i], unit) != 0)
             first = wrong++ == 0 ? i : first;
     }
     /* One line a table: a wrong units array is one mistake, however many columns it spans. */
     if (wrong > 0) {
-        const char *unit = nprb_column_unit(desc->name, names[first]);
+        const struct nprb_field *f = nprb_table_field(desc, names[first]);
+        const char *unit = f != NULL && f->unit != NULL ? f->unit : "";
         problem(&m,
                 "/%s: column %s has unit '%.30s' in attribute units, the contract says '%s' "
                 "(%zu column(s) differ)",
-                desc->name, names[first], units[first], unit != NULL ? unit : "", wrong);
+                desc->name, names[first], units[first], unit, wrong);
     }
     if (minor >= NPRB_TABLE_SPEC_SINCE_MINOR)
         check_table_spec(&m, ds, names, n);

@@ -304,11 +304,19 @@ enum nprb_field_kind {
     NPRB_FIELD_STR
 };
 
+/** One column: one row of its table's descriptor (results/columns_*.c) says all of it. */
 struct nprb_field {
     const char *name;
     enum nprb_field_kind kind;
     size_t offset;
-    size_t size; /**< bytes; the string length for NPRB_FIELD_STR */
+    size_t size;      /**< bytes; the string length for NPRB_FIELD_STR */
+    const char *unit; /**< NULL: none */
+    /** Schema 0.N.0 added it, so a file of an older minor lacks it; 0: the major's first. */
+    int since_minor;
+    /** What a reader takes the column to be in a file that lacks it (numbers; NaN: unknown;
+     * text reads empty). */
+    double absent;
+    const char *description;
 };
 
 struct nprb_table_desc {
@@ -316,10 +324,15 @@ struct nprb_table_desc {
     size_t row_bytes;
     const struct nprb_field *fields;
     size_t field_count;
+    int since_minor; /**< as a column's: a file of an older minor has no such table */
+    const char *description;
 };
 
 /** The descriptor of a table. */
 const struct nprb_table_desc *nprb_table_desc(enum nprb_table_id id);
+
+/** The column of @p desc named @p name (a file's column), or NULL. */
+const struct nprb_field *nprb_table_field(const struct nprb_table_desc *desc, const char *name);
 
 /** A growable array of rows of one table. */
 struct nprb_rows {

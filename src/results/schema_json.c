@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* `numaprobe --schema`: the whole results-file contract as one JSON document, built with
- * jansson (the summary's writer too), from the tables of contract.c, the row descriptors of
- * results.c and the column meanings of contract_columns.c. */
+ * jansson (the summary's writer too), from the root attributes of contract.c and the table and
+ * column rows of columns_*.c. */
 #include "results/contract.h"
 #include "results/h5types.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 
 /* "MAJOR.MINOR.0" of the minor that added a thing, in this binary's major. */
@@ -76,6 +77,19 @@ static json_t *table_attributes(void)
     return list;
 }
 
+/* What a reader takes a column to be in a file older than it: text reads empty, a number its
+ * value, NaN null (JSON has no NaN). */
+static json_t *absent(const struct nprb_field *f)
+{
+    if (f->kind == NPRB_FIELD_STR)
+        return json_string("");
+    if (isnan(f->absent))
+        return json_null();
+    if (f->kind == NPRB_FIELD_F64)
+        return json_real(f->absent);
+    return json_integer((json_int_t)f->absent);
+}
+
 static json_t *table(enum nprb_table_id id)
 {
     const struct nprb_table_desc *d = nprb_table_desc(id);
@@ -84,14 +98,13 @@ static json_t *table(enum nprb_table_id id)
         const struct nprb_field *f = &d->fields[i];
         char type[32];
         nprb_h5_field_type_name(f, type, sizeof type);
-        json_array_append_new(columns,
-                              json_pack("{s:s, s:s, s:o, s:o, s:s}", "name", f->name, "type", type,
-                                        "unit", text_or_null(nprb_column_unit(d->name, f->name)),
-                                        "since", since(nprb_column_since_minor(d->name, f->name)),
-                                        "description", nprb_column_description(d->name, f->name)));
+        json_array_append_new(columns, json_pack("{s:s, s:s, s:o, s:o, s:o, s:s}", "name", f->name,
+                                                 "type", type, "unit", text_or_null(f->unit),
+                                                 "since", since(f->since_minor), "absent",
+                                                 absent(f), "description", f->description));
     }
-    return json_pack("{s:s, s:s, s:o}", "name", d->name, "description", nprb_table_description(id),
-                     "columns", columns);
+    return json_pack("{s:s, s:s, s:o, s:o}", "name", d->name, "description", d->description,
+                     "since", since(d->since_minor), "columns", columns);
 }
 
 int nprb_schema_print_json(FILE *out)

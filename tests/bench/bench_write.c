@@ -95,7 +95,7 @@ static void find_columns(void)
         c->rank = field_named(d, "rank");
         c->hostname = field_named(d, "hostname");
         for (size_t i = 0; i < d->field_count; i++) {
-            const char *u = nprb_column_unit(d->name, d->fields[i].name);
+            const char *u = d->fields[i].unit;
             if (d->fields[i].kind != NPRB_FIELD_F64 || u == NULL)
                 continue;
             if (strcmp(u, "ns") == 0 && c->n_ns < MAX_SCALED)

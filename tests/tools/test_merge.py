@@ -111,3 +111,8 @@ def test_merge_older_minor(numaprobe, mpi4, work):
         assert m.attrs["schema_version"] == "0.3.0", "schema_version changed by merge"
         free = m["numa_nodes"]["free_bytes"]
         assert len(free) > 0 and int(free.max()) == 0, f"absent free_bytes not 0: {free}"
+        # A column the contract gives another meaning in an older file: one pass, unknown
+        # uncertainty (the descriptor row's absent value, not a zero).
+        passes, spread = m["latency"]["passes"], m["latency"]["uncertainty_pct"]
+        assert len(passes) > 0 and set(passes.tolist()) == {1}, f"absent passes not 1: {passes}"
+        assert np.isnan(spread).all(), f"absent uncertainty_pct not NaN: {spread}"

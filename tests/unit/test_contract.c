@@ -6,6 +6,7 @@
 #include "results/contract.h"
 #include "results/h5out.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -25,17 +26,23 @@ int main(void)
 
     for (int t = 0; t < NPRB_N_TABLES; t++) {
         const struct nprb_table_desc *d = nprb_table_desc((enum nprb_table_id)t);
-        CHECK(nprb_table_description((enum nprb_table_id)t) != NULL);
+        CHECK(d->description != NULL && d->description[0] != '\0');
         for (size_t f = 0; f < d->field_count; f++)
-            if (nprb_column_description(d->name, d->fields[f].name)[0] == '\0') {
+            if (d->fields[f].description == NULL || d->fields[f].description[0] == '\0') {
                 fprintf(stderr, "/%s.%s has no description\n", d->name, d->fields[f].name);
                 CHECK(0);
             }
     }
-    CHECK(nprb_column_since_minor("numa_nodes", "free_bytes") == 4);
-    CHECK(nprb_column_since_minor("latency", "rank") == 0);
-    CHECK(strcmp(nprb_column_unit("latency", "latency_ns_median"), "ns") == 0);
-    CHECK(nprb_column_unit("latency", "pattern") == NULL);
+    const struct nprb_table_desc *nodes = nprb_table_desc(NPRB_TABLE_NUMA_NODES);
+    const struct nprb_table_desc *lat = nprb_table_desc(NPRB_TABLE_LATENCY);
+    CHECK(nprb_table_field(nodes, "free_bytes")->since_minor == 4);
+    CHECK(nprb_table_field(lat, "rank")->since_minor == 0);
+    CHECK(strcmp(nprb_table_field(lat, "latency_ns_median")->unit, "ns") == 0);
+    CHECK(nprb_table_field(lat, "pattern")->unit == NULL);
+    CHECK(nprb_table_field(lat, "passes")->absent == 1); /* an older file measured once */
+    CHECK(isnan(nprb_table_field(lat, "uncertainty_pct")->absent));
+    CHECK(nprb_table_field(lat, "no_such_column") == NULL);
+    CHECK(nprb_table_desc(NPRB_TABLE_COUNTERS)->since_minor == 7);
     CHECK(nprb_schema_minor(NPRB_SCHEMA_VERSION) >= 5);
     CHECK(nprb_schema_minor("99.1.0") == -1 && nprb_schema_minor(NULL) == -1);
 

@@ -9,6 +9,7 @@ A module names the options it cannot run without:
 and a run that lacks one stops before any test with a usage error (exit 4), rather than passing
 on nothing. (tests/pytest.ini makes tests/ the rootdir, so this file is found from any module.)"""
 
+import json
 import os
 import re
 import shutil
@@ -131,6 +132,17 @@ def exe(pytestconfig):
 @pytest.fixture(scope="session")
 def numaprobe(exe):
     return Numaprobe(exe)
+
+
+@pytest.fixture(scope="session")
+def contract(exe):
+    """`numaprobe --schema` of the binary under test, parsed: the tables, columns and root
+    attributes of a results file and the minor that added each. The checkers take names and
+    versions from it rather than keep copies that could drift from the binary."""
+    p = subprocess.run([exe, "--schema"], capture_output=True, text=True, check=False,
+                       timeout=60)
+    assert p.returncode == 0, f"{exe} --schema: exit {p.returncode}: {p.stderr}"
+    return json.loads(p.stdout)
 
 
 @pytest.fixture(scope="session")

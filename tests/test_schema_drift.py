@@ -5,7 +5,7 @@ results.c), the one place the contract lives:
 
 - the analysis (analysis/numaprobe_analysis): its table and column constants, and the tables it
   reads by name;
-- the test checkers: tests/test_run_results.py, tests/tools/h5inputs.py and the synthetic fleet.
+- the synthetic fleet.
 
     /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/test_schema_drift.py \\
         --exe NUMAPROBE --source-dir SOURCE_DIR
@@ -148,41 +148,6 @@ def test_analysis_tables_read_by_name(source_dir, tables):
 
 
 # ---- the test checkers --------------------------------------------------------------------------
-
-def test_run_results_names(schema, source_dir, tables):
-    """The root attributes test_run_results.py reads are ones every final file has, and its
-    tables are the contract's."""
-    where = "tests/test_run_results.py"
-    attrs, read = literals(source_dir, where, "ROOT_ATTRS", "TABLES")
-    required = {a["name"] for a in schema["root_attributes"]
-                if a["in"] in ("every", "final") and a["required"]}
-    assert_none(subset(where + " ROOT_ATTRS", "required root attribute", attrs, required) +
-                subset(where + " TABLES", "table", read, tables))
-
-
-def test_tools_older_minor_drops(source_dir, since):
-    """What tests/tools/h5inputs.py drops to make a file of an older minor: each column one that
-    minor lacks, 0.9.0's in MINOR_9_DROPS, 0.8.0's in MINOR_8_DROPS, 0.7.0's in MINOR_7_DROPS,
-    and 0.4.0's besides in OLDER_MINOR_DROPS."""
-    where = "tests/tools/h5inputs.py"
-    older, minor_7, minor_8, minor_9 = literals(source_dir, where, "OLDER_MINOR_DROPS",
-                                                "MINOR_7_DROPS", "MINOR_8_DROPS", "MINOR_9_DROPS")
-    later = (("0.9.0", minor_9), ("0.8.0", minor_8), ("0.7.0", minor_7))
-    wrong = []
-    for name, drops in (("OLDER_MINOR_DROPS", older), ("MINOR_7_DROPS", minor_7),
-                        ("MINOR_8_DROPS", minor_8), ("MINOR_9_DROPS", minor_9)):
-        for table, columns in drops.items():
-            for column in columns:
-                want = next((v for v, d in later if column in d.get(table, ())), "0.4.0")
-                if since.get((table, column)) != want:
-                    wrong.append(f"{where} {name}: /{table}.{column} is not a column schema "
-                                 f"{want} added (numaprobe --schema: {since.get((table, column))})")
-    wrong += [f"{where}: OLDER_MINOR_DROPS keeps /{table}.{column}, which {version} added"
-              for version, drops in later
-              for table, columns in drops.items() for column in columns
-              if column not in older.get(table, ())]
-    assert_none(wrong)
-
 
 def test_synthetic_fleet_layout(source_dir, schema):
     """The synthetic fleet writes the binary's layout: every table, column and type."""

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Inputs for the tests of `numaprobe check` and `numaprobe merge`, made with h5py from a file
 the binary wrote: edited and corrupted copies, per-rank checkpoints split from it, files as an
-older minor version of the schema wrote them."""
+older minor version of the schema wrote them (what each minor added is the binary's contract,
+`numaprobe --schema`: the `contract` fixture of tests/conftest.py)."""
 
 import os
 import shutil
@@ -10,31 +11,6 @@ import struct
 import h5py
 import numpy as np
 import numpy.lib.recfunctions as rfn
-
-# The columns schema 0.9.0 and 0.8.0 added, and the columns and tables of 0.7.0 (docs/SCHEMA.md
-# "Versioning").
-MINOR_9_DROPS = {
-    "latency": ["passes", "pass_values", "uncertainty_pct"],
-    "bandwidth": ["passes", "pass_values", "uncertainty_pct"],
-}
-MINOR_8_DROPS = {"hosts": ["restored"]}
-MINOR_7_DROPS = {
-    "bandwidth": ["mc_bytes", "mc_bus_ratio"],
-    "balancing": ["numa_hint_faults", "numa_pages_migrated"],
-}
-MINOR_7_TABLES = ["counters"]
-# The columns schema 0.4.0 added, and those of 0.7.0, 0.8.0 and 0.9.0. Written out in full, not
-# built from the MINOR_*_DROPS: tests/test_schema_drift.py reads them as literals and compares
-# them with the contract.
-OLDER_MINOR_DROPS = {
-    "hosts": ["restored"],
-    "latency": ["pages_unreported", "cpus", "flags", "passes", "pass_values", "uncertainty_pct"],
-    "bandwidth": ["pages_unreported", "cpus", "flags", "mc_bytes", "mc_bus_ratio", "passes",
-                  "pass_values", "uncertainty_pct"],
-    "loaded_latency": ["pages_unreported", "cpus", "flags"],
-    "balancing": ["pages_unreported", "numa_hint_faults", "numa_pages_migrated"],
-    "numa_nodes": ["free_bytes"],
-}
 
 
 def copy(src, workdir, name):
@@ -192,10 +168,31 @@ def drop_columns(path, version, drops, tables):
             del f[table]
 
 
-def older_minor(path):
+def version_key(text):
+    """A schema version "MAJOR.MINOR.PATCH" as a tuple of ints, to compare."""
+    return tuple(int(part) for part in text.split("."))
+
+
+def added_after(contract, older):
+    """What a file of schema @p older lacks, by @p contract (`numaprobe --schema`, the
+    `contract` fixture): {table: [columns a later minor added]} and [tables a later minor added]."""
+    def later(item):
+        return version_key(item["since"]) > version_key(older)
+    drops = {t["name"]: [c["name"] for c in t["columns"] if later(c)]
+             for t in contract["tables"] if not later(t)}
+    return ({t: columns for t, columns in drops.items() if columns},
+            [t["name"] for t in contract["tables"] if later(t)])
+
+
+def as_minor(path, contract, older):
+    """The file as a numaprobe of schema @p older wrote it: without what later minors added."""
+    drop_columns(path, older, *added_after(contract, older))
+
+
+def older_minor(path, contract):
     """The file as a numaprobe of schema 0.3.0 wrote it: without the columns 0.4.0 added (nor
     what later minors added)."""
-    drop_columns(path, "0.3.0", OLDER_MINOR_DROPS, MINOR_7_TABLES)
+    as_minor(path, contract, "0.3.0")
 
 
 def content(path):

@@ -8,9 +8,7 @@ import numpy as np
 import numpy.lib.recfunctions as rfn
 import pytest
 
-from h5inputs import (MINOR_7_DROPS, MINOR_7_TABLES, MINOR_8_DROPS, MINOR_9_DROPS, copy,
-                      drop_columns, older_minor,
-                      replace_table, rows_of, set_attrs)
+from h5inputs import as_minor, copy, older_minor, replace_table, rows_of, set_attrs
 
 pytestmark = pytest.mark.needs_options("exe", "results_dir")
 
@@ -61,50 +59,41 @@ def test_check_missing_attribute(numaprobe, mpi4, work):
                                       "root attribute complete is not an integer"])
 
 
-def test_check_minor_6(numaprobe, mpi4, work):
+def test_check_minor_6(numaprobe, contract, mpi4, work):
     """A file of schema 0.6.0 has no /counters and lacks 0.7.0's columns: valid; under 0.7.0 the
     same absence is a problem."""
     old = copy(mpi4, work, "v0.6.h5")
-    drop_columns(old, "0.6.0", merged(MINOR_7_DROPS, MINOR_8_DROPS, MINOR_9_DROPS), MINOR_7_TABLES)
+    as_minor(old, contract, "0.6.0")
     numaprobe.run(["check", old], 0, ["valid (schema 0.6.0"])
     set_attrs(old, schema_version="0.7.0")
     numaprobe.run(["check", old], 4,
                   ["table /counters missing", "/bandwidth: column mc_bytes missing"])
 
 
-def test_check_minor_7(numaprobe, mpi4, work):
+def test_check_minor_7(numaprobe, contract, mpi4, work):
     """A file of schema 0.7.0 lacks /hosts restored: valid; under 0.8.0 it is missing."""
     old = copy(mpi4, work, "v0.7.h5")
-    drop_columns(old, "0.7.0", merged(MINOR_8_DROPS, MINOR_9_DROPS), [])
+    as_minor(old, contract, "0.7.0")
     numaprobe.run(["check", old], 0, ["valid (schema 0.7.0"])
     set_attrs(old, schema_version="0.8.0")
     numaprobe.run(["check", old], 4, ["/hosts: column restored missing"])
 
 
-def test_check_minor_8(numaprobe, mpi4, work):
+def test_check_minor_8(numaprobe, contract, mpi4, work):
     """A file of schema 0.8.0 lacks the pass columns of /latency and /bandwidth: valid; under
     0.9.0 they are missing."""
     old = copy(mpi4, work, "v0.8.h5")
-    drop_columns(old, "0.8.0", MINOR_9_DROPS, [])
+    as_minor(old, contract, "0.8.0")
     numaprobe.run(["check", old], 0, ["valid (schema 0.8.0"])
     set_attrs(old, schema_version="0.9.0")
     numaprobe.run(["check", old], 4, ["/latency: column uncertainty_pct missing",
                                       "/bandwidth: column passes missing"])
 
 
-def merged(*drops):
-    """Several minors' drops as one: the columns of each table together."""
-    out = {}
-    for d in drops:
-        for table, columns in d.items():
-            out.setdefault(table, []).extend(columns)
-    return out
-
-
-def test_check_older_minor(numaprobe, mpi4, work):
+def test_check_older_minor(numaprobe, contract, mpi4, work):
     """A file of schema 0.3.0 lacks the columns 0.4.0 added: valid, with a warning."""
     old = copy(mpi4, work, "v0.3.h5")
-    older_minor(old)
+    older_minor(old, contract)
     numaprobe.run(["check", old], 0,
                   ["warning: schema_version 0.3.0 is older", "valid (schema 0.3.0"])
     # Under the newer minor version the same absence is a problem.

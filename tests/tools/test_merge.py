@@ -98,12 +98,12 @@ def test_merge_mixed_jobs(numaprobe, mpi4, work):
     assert sorted(os.listdir(work)) == ["ckpt"], f"left behind: {os.listdir(work)}"
 
 
-def test_merge_older_minor(numaprobe, mpi4, work):
+def test_merge_older_minor(numaprobe, contract, mpi4, work):
     """Checkpoints of schema 0.3.0 merge; the merged file keeps 0.3.0 and is valid."""
     ckpt = os.path.join(work, "ckpt")
     split(mpi4, ckpt)
     for r in range(4):
-        older_minor(os.path.join(ckpt, f"rank-{r:05d}.h5"))
+        older_minor(os.path.join(ckpt, f"rank-{r:05d}.h5"), contract)
     out = os.path.join(work, "fleet.h5")
     numaprobe.run(["merge", ckpt, "-o", out], 0, ["(complete)"])
     numaprobe.run(["check", out], 0, ["valid (schema 0.3.0"])

@@ -168,7 +168,7 @@ def _totals(c, event, metric, out, catalogue):
 def host_figures(fleet, hosts):
     """Long frame type, host, metric, value of the figures present, and their catalogue."""
     cols = ["type", "host", "metric", "value"]
-    c = usable(fleet.tables.get("counters"))
+    c = usable(fleet["counters"])
     if c is None or "host" not in c.columns:
         return pd.DataFrame(columns=cols), {}
     counted = events(c)
@@ -229,8 +229,8 @@ def disturbed(fleet):
     cols = ["host", "flag", "rows"]
     counts = []
     for name in ("latency", "bandwidth", "loaded_latency"):
-        rows = fleet.tables.get(name)
-        if rows is None or rows.empty or "flags" not in rows.columns or "host" not in rows:
+        rows = fleet[name]
+        if rows.empty or "flags" not in rows.columns or "host" not in rows:
             continue
         # A fleet's rows repeat a few flag texts: each is searched once.
         where, texts = pd.factorize(rows["flags"].astype(str))
@@ -268,7 +268,7 @@ def counters_view(fleet, hosts, rule, hosts_per_type):
     values, catalogue = host_figures(fleet, hosts)
     summary = summary_frame(values, catalogue)
     outliers, _small = find_outliers(values, catalogue, rule, hosts_per_type)
-    unavailable = not_counted(fleet.tables.get("counters"))
+    unavailable = not_counted(fleet["counters"])
     unavailable = unavailable.merge(hosts[["host", "type"]], on="host", how="left")
     return Counters(values=values, catalogue=catalogue, summary=summary, outliers=outliers,
                     unavailable=unavailable, flagged=disturbed(fleet))

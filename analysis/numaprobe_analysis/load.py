@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Reads numaprobe results files into pandas frames, refusing files it cannot interpret.
 
+Which tables a file has, their columns and what a column an older file lacks reads as are the
+contract's, as the numaprobe binary states it (contract.py, layout()); the analysis names only
+what it relies on (REQUIRED_COLUMNS) and what it leaves unread (NOT_READ).
+
 `load(path)` reads one file, only after `numaprobe check` called it valid (validate.py: HDF5
 crashes on some damaged files, and check reads them in a child process first), and then with
 bounded reads: a table larger than the memory this machine has free is refused, not allocated.
@@ -20,28 +24,14 @@ import h5py
 import numpy as np
 import pandas as pd
 
+from .contract import ContractError, contract
 from .hostnames import aliases
 from .validate import InvalidFile, validate
 
 SCHEMA_NAME = "numaprobe"
 SUPPORTED_MAJOR = 0
-TABLES = ("hosts", "numa_nodes", "distances", "latency", "bandwidth", "placement")
-# Added by later minor versions of the schema: read when present, empty when not.
-OPTIONAL_TABLES = ("cache_levels", "numastat", "loaded_latency", "balancing", "counters")
-# Columns added by minor versions after the first (docs/SCHEMA.md "Versioning"): an older
-# file lacks them, and they read as these values (added_column() gives each its type: None is
-# NaN in a float64 column, a negative number an int64 column, 0 a uint64 one, text text).
-ADDED_COLUMNS = {
-    "hosts": {"restored": ""},
-    "numa_nodes": {"free_bytes": 0},
-    "latency": {"pages_unreported": 0, "cpus": "", "flags": "", "passes": 1, "pass_values": "",
-                "uncertainty_pct": None},
-    "bandwidth": {"pages_unreported": 0, "cpus": "", "flags": "", "mc_bytes": None,
-                  "mc_bus_ratio": None, "passes": 1, "pass_values": "", "uncertainty_pct": None},
-    "loaded_latency": {"pages_unreported": 0, "cpus": "", "flags": ""},
-    "balancing": {"pages_unreported": 0, "numa_hint_faults": -1, "numa_pages_migrated": -1},
-}
-# Columns the analysis relies on; a file that lacks one is refused with its name.
+# Columns the analysis relies on; a file that lacks one is refused with its name. Its tables are
+# the ones a file must have: every other table of the contract is read when the file has it.
 REQUIRED_COLUMNS = {
     "hosts": ("rank", "hostname", "fingerprint", "node_type"),
     "latency": ("rank", "experiment", "cpu_node", "mem_node", "mem_policy", "size_bytes",
@@ -49,6 +39,45 @@ REQUIRED_COLUMNS = {
     "bandwidth": ("rank", "experiment", "cpu_node", "mem_node", "mem_policy", "kernel",
                   "gbs_best", "status"),
 }
+# Tables of the contract the analysis leaves unread: /topology_xml is each host's hwloc XML in
+# 1 KiB rows, gigabytes at 10,000 hosts, and the report takes the topology from /numa_nodes and
+# /distances.
+NOT_READ = ("topology_xml",)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the analysis reads of a file, from the contract: tables, in the contract's order;
+    added[table][column], what a column a minor after the major's first added reads as in an
+    older file that lacks it (its `absent`: None is NaN)."""
+    tables: tuple
+    added: dict
+
+
+def layout():
+    """The Layout of the contract of the numaprobe binary the analysis validates with
+    (contract.contract(): `numaprobe --schema`, run once). Raises ContractError where it is not
+    one this analysis reads: another schema or major, or one without a table or column of
+    REQUIRED_COLUMNS."""
+    doc = contract()
+    name, version = doc["schema"], doc["schema_version"]
+    again = "set NUMAPROBE_BIN to a numaprobe of the same release"
+    if name != SCHEMA_NAME or version.split(".")[0] != str(SUPPORTED_MAJOR):
+        raise ContractError(f"numaprobe --schema states {name} {version}, and this analysis "
+                            f"reads {SCHEMA_NAME} {SUPPORTED_MAJOR}.x: {again}")
+    columns = {t["name"]: {c["name"]: c for c in t["columns"]} for t in doc["tables"]}
+    lacking = []
+    for table, needed in REQUIRED_COLUMNS.items():
+        lacking += [f"/{table}"] if table not in columns else \
+            [f"/{table} column {c}" for c in needed if c not in columns[table]]
+    if lacking:
+        raise ContractError(f"numaprobe --schema has no {', '.join(lacking)}, which this "
+                            f"analysis reads: {again}")
+    first = f"{SUPPORTED_MAJOR}.0.0"
+    added = {table: {c: col["absent"] for c, col in cols.items() if col["since"] != first}
+             for table, cols in columns.items()}
+    return Layout(tables=tuple(t for t in columns if t not in NOT_READ),
+                  added={table: fills for table, fills in added.items() if fills})
 
 
 class ResultsError(Exception):
@@ -66,7 +95,16 @@ class Results:
     meta: dict = field(default_factory=dict)
 
     def __getitem__(self, name):
-        return self.tables[name]
+        return table_of(self.tables, name)
+
+
+def table_of(tables, name):
+    """tables[name], or a KeyError that says the analysis reads no table of that name."""
+    try:
+        return tables[name]
+    except KeyError:
+        raise KeyError(f"/{name}: not a table the analysis reads (those of numaprobe --schema "
+                       f"but {', '.join(NOT_READ)})") from None
 
 
 def _text(value):
@@ -156,7 +194,7 @@ def _counter_frame(dataset):
     names = dataset.dtype.names
     if any(c not in names for c in _COUNTER_KEYS) or any(
             dataset.dtype[c].kind != "S" for c in ("event", "status")):
-        return _frame(dataset, "counters")  # not the layout this reader filters: read it whole
+        return _frame(dataset)  # not the layout this reader filters: read it whole
     fields = [c for c in COUNTER_COLUMNS if c in names]
     texts = {f: _Codes() for f in fields if dataset.dtype[f].kind in "SO"}
     numbers = {f: [] for f in fields if f not in texts}
@@ -182,8 +220,9 @@ def _counter_frame(dataset):
     return pd.DataFrame(columns, copy=False)
 
 
-def _frame(dataset, name=None):
-    """The table as a DataFrame, read BLOCK_ROWS rows at a time, text decoded."""
+def _frame(dataset, fills=None):
+    """The table as a DataFrame, read BLOCK_ROWS rows at a time, text decoded; each column of
+    @p fills ({column: absent value}) the file lacks added as that value."""
     fields = dataset.dtype.names
     rows = dataset.shape[0] if dataset.shape else 0
     parts = {f: [] for f in fields}
@@ -203,15 +242,15 @@ def _frame(dataset, name=None):
         kind = object if dataset.dtype[f].kind in "SO" else dataset.dtype[f]
         columns[f] = np.concatenate(parts[f]) if parts[f] else np.empty(0, dtype=kind)
     frame = pd.DataFrame(columns, copy=False)
-    for column, value in ADDED_COLUMNS.get(name, {}).items():
+    for column, value in (fills or {}).items():
         if column not in frame.columns:
             frame[column] = added_column(value, len(frame), frame.index)
     return frame
 
 
 def added_column(value, rows, index=None):
-    """A column an older file lacks, as its ADDED_COLUMNS value in the type the newer file
-    writes: None NaN (float64), text text, a negative number int64 (-1: unknown), any other
+    """A column an older file lacks, as its `absent` value (Layout.added) in the type the newer
+    file writes: None NaN (float64), text text, a negative number int64 (-1: unknown), any other
     number uint64 (a count)."""
     if value is None:
         return pd.Series(np.full(rows, np.nan), index=index, dtype=np.float64)
@@ -253,12 +292,13 @@ def check_schema(path, attrs):
                            f"release of the analysis tools")
 
 
-def _read_tables(path, f, budget, counters=None):
-    missing = [t for t in TABLES if t not in f]
+def _read_tables(path, f, budget, read_as, counters=None):
+    """Every table of @p read_as (a Layout) the file has, an empty frame for one it lacks."""
+    missing = [t for t in REQUIRED_COLUMNS if t not in f]
     if missing:
         raise ResultsError(f"{path}: tables missing: {', '.join(missing)}")
     tables, meta = {}, {}
-    for name in TABLES + OPTIONAL_TABLES:
+    for name in read_as.tables:
         if name not in f:
             tables[name] = pd.DataFrame()
             continue
@@ -270,7 +310,7 @@ def _read_tables(path, f, budget, counters=None):
         if name == "counters":
             tables[name] = _counter_frame(dataset) if counters is None else counters
         else:
-            tables[name] = _frame(dataset, name)
+            tables[name] = _frame(dataset, read_as.added.get(name))
         budget = None if budget is None else budget - tables[name].memory_usage(deep=False).sum()
     for name, columns in REQUIRED_COLUMNS.items():
         absent = [c for c in columns if c not in tables[name].columns]
@@ -368,6 +408,10 @@ def read(path, budget=None, counters=None):
     if budget is None:
         budget = _budget()
     try:
+        read_as = layout()
+    except ContractError as e:
+        raise ResultsError(f"{path}: not read: {e}") from None
+    try:
         f = h5py.File(path, "r")
     except OSError as e:
         raise ResultsError(f"{path}: cannot read as HDF5 ({e})") from None
@@ -375,7 +419,7 @@ def read(path, budget=None, counters=None):
         try:
             attrs = {k: _text(v) for k, v in f.attrs.items()}
             check_schema(path, attrs)
-            tables, meta = _read_tables(path, f, budget, counters)
+            tables, meta = _read_tables(path, f, budget, read_as, counters)
             results = Results(path=path, attrs=attrs, tables=tables, meta=meta)
         except (OSError, KeyError, ValueError, TypeError, RuntimeError) as e:
             # h5py opens a truncated file and only fails when a dataset's data is read.
@@ -393,7 +437,7 @@ class Fleet:
     notes: list = field(default_factory=list)
 
     def __getitem__(self, name):
-        return self.tables[name]
+        return table_of(self.tables, name)
 
 
 def _kept_runs(fleet_hosts, runs, all_runs):
@@ -458,7 +502,8 @@ def load_fleet(paths, all_runs=False, allow_mixed=False):
     fingerprints = {r.path: r.fingerprint for r in runs}
     names = [_host_names(res, keep) for res in files]
     tables = {}
-    for name in TABLES + OPTIONAL_TABLES:
+    # Every file holds the same tables, those of layout(): the first file's order is theirs.
+    for name in dict.fromkeys(n for res in files for n in res.tables):
         for res, ranks in zip(files, names):
             frame = res[name]
             if "rank" in frame.columns:

@@ -149,7 +149,7 @@ def measured_levels(fleet):
     """Per host and cache level (1, 2, 3) as `/cache_levels` judged it: hwloc's size, the
     measured size (0: no step found, or not judged), and the latency before the step (NaN
     where no step was measured). Medians over the host's ranks; empty without the table."""
-    cl = fleet["cache_levels"] if "cache_levels" in fleet.tables else pd.DataFrame()
+    cl = fleet["cache_levels"]
     cols = ["host", "level", "hwloc_bytes", "measured_bytes", "latency_ns"]
     if cl.empty or "host" not in cl.columns:
         return pd.DataFrame(columns=cols)

@@ -12,6 +12,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYSIS = os.path.dirname(HERE)
 sys.path.insert(0, ANALYSIS)
 sys.path.insert(0, HERE)
+# The tools tests' inputs (tests/tools/h5inputs.py): damaged files, older minors.
+sys.path.insert(0, os.path.join(ANALYSIS, os.pardir, "tests", "tools"))
 
 import synthetic_fleet  # noqa: E402
 

@@ -7,6 +7,7 @@ Rows added take the generator's column layout, so `numaprobe check` calls the fi
 import h5py
 import numpy as np
 
+import h5inputs  # tests/tools/h5inputs.py: files as an older minor wrote them
 import synthetic_fleet
 
 
@@ -109,23 +110,12 @@ def add_sweeps(path, scale=None):
     add_rows(path, "placement", place)
 
 
-# What schema 0.7.0 added: a file of 0.6.0 has no /counters and none of these columns.
-ADDED_IN_0_7 = {"bandwidth": ["mc_bytes", "mc_bus_ratio"],
-                "balancing": ["numa_hint_faults", "numa_pages_migrated"]}
-
-
 def as_schema_0_6(path, contract):
-    """The file as a numaprobe of schema 0.6.0 wrote it: no /counters, no 0.7.0 column, and
-    every table with the attributes 0.6.0 added (description, columns, units and
-    column_descriptions, from @p contract: `numaprobe --schema` as JSON)."""
-    import numpy.lib.recfunctions as rfn
-    with h5py.File(path, "r+") as f:
-        f.attrs["schema_version"] = "0.6.0"
-        del f["counters"]
-        for table, columns in ADDED_IN_0_7.items():
-            rows = rfn.drop_fields(f[table][()], columns, usemask=False)
-            del f[table]
-            f.create_dataset(table, data=rows)
+    """The file as a numaprobe of schema 0.6.0 wrote it: without what later minors added by
+    @p contract (`numaprobe --schema` as JSON; no /counters, none of 0.7.0's columns), and every
+    table with the attributes 0.6.0 added (description, columns, units and
+    column_descriptions)."""
+    h5inputs.as_minor(path, contract, "0.6.0")
     describe_tables(path, contract)
 
 

@@ -23,10 +23,12 @@ event, which /bandwidth's mc_bytes and mc_bus_ratio sum up. Where the host canno
 count a group, one not_applicable row per event (measurement -1) says why, as the binary does:
 the rome type has no memory-controller PMU; a host in write_fleet's no_pmu (a virtual machine)
 has neither. write_fleet's counters="software" writes the software rows only, "none" no row.
-test_fleet.py checks that the column layout matches what the numaprobe binary writes, and
-test_errors.py that `numaprobe check` calls the file valid (the report reads no other)."""
+Every table and column is the binary's (`numaprobe --schema`, of the numaprobe the analysis
+validates with: $NUMAPROBE_BIN, a build tree of the checkout or PATH), and test_errors.py checks
+that `numaprobe check` calls the file valid (the report reads no other)."""
 
 import argparse
+import functools
 import os
 import sys
 import zlib
@@ -35,63 +37,28 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from numaprobe_analysis.contract import contract  # noqa: E402
 from numaprobe_analysis.runs import config_fingerprint  # noqa: E402
 
 # The measurement config a synthetic run says it ran with (the `config` attribute).
 CONFIG = ("latency_matrix:\n  size: 1GiB\n  samples: 20\nbandwidth_matrix:\n  size: 1GiB\n"
           "  repetitions: 10\nreport_hosts: 8\nwatchdog: 10min\n")
 
-SCHEMA = {
-    "hosts": "rank:i4 host_index:i4 ranks_on_host:i4 hostname:S64 fingerprint:S17 node_type:S64 "
-             "cpu_model:S64 packages:i4 numa_nodes:i4 cores:i4 pus:i4 memory_bytes:u8 "
-             "l1d_bytes:u8 l2_bytes:u8 l3_bytes:u8 kernel:S64 thp_mode:S16 numa_balancing:i4 "
-             "governor:S24 simd_path:S16 usable_cpus:S128 binding_check:S240 launcher:S128 "
-             "omp_env:S128 boost:S16 cpuset_cpus:S128 cpuset_mems:S128 cgroup:S128 "
-             "scheduler:S8 dimms:S128 dimm_speed_mts:i4 peak_gbs:f8 peak_basis:S128 job_id:S32 "
-             "status:S16 error:S160 elapsed_s:f8 restored:S240",
-    "numa_nodes": "rank:i4 node:i4 memory_bytes:u8 free_bytes:u8 cpus:i4 usable_cores:i4 package:i4 "
-                  "cpu_list:S128 mem_allowed:i4 cpus_allowed:i4",
-    "distances": "rank:i4 from_node:i4 to_node:i4 slit:i4 hmat_latency_ns:u8 "
-                 "hmat_bandwidth_mibs:u8",
-    "latency": "rank:i4 measurement:i4 hostname:S64 experiment:S24 cpu_node:i4 mem_node:i4 "
-               "mem_policy:S16 pair_class:S16 slit:i4 size_bytes:u8 pattern:S16 slot_bytes:u8 "
-               "tlb_window_bytes:u8 page_bytes:u8 threads:i4 samples:i4 accesses_per_sample:u8 "
-               "latency_ns_min:f8 latency_ns_median:f8 latency_ns_p90:f8 latency_ns_p99:f8 "
-               "latency_ns_max:f8 huge_page_frac:f8 pages_on_target_frac:f8 pages_unreported:u8 cpus:S128 flags:S64 "
-               "passes:i4 pass_values:S48 uncertainty_pct:f8 valid:i1 "
-               "status:S16 note:S160",
-    "bandwidth": "rank:i4 measurement:i4 hostname:S64 experiment:S24 cpu_node:i4 mem_node:i4 "
-                 "mem_policy:S16 pair_class:S16 slit:i4 size_bytes:u8 kernel:S16 init_mode:S16 "
-                 "stride_bytes:u8 page_bytes:u8 threads:i4 repetitions:i4 passes_per_sample:u8 "
-                 "program_bytes:u8 bus_bytes:u8 gbs_best:f8 gbs_median:f8 gbs_worst:f8 "
-                 "bus_gbs_best:f8 mc_bytes:f8 mc_bus_ratio:f8 huge_page_frac:f8 "
-                 "pages_on_target_frac:f8 pages_unreported:u8 cpus:S128 flags:S64 "
-                 "passes:i4 pass_values:S48 uncertainty_pct:f8 threads_pinned_ok:i1 valid:i1 status:S16 note:S160",
-    "placement": "rank:i4 measurement:i4 experiment:S24 node:i4 pages:u8",
-    "cache_levels": "rank:i4 level:i4 hwloc_bytes:u8 measured_bytes:u8 latency_ns_below:f8 "
-                    "agrees:i1 note:S160",
-    "numastat": "rank:i4 measurement:i4 experiment:S24 node:i4 numa_hit:i8 numa_miss:i8 "
-                "numa_foreign:i8 interleave_hit:i8 local_node:i8 other_node:i8",
-    "loaded_latency": "rank:i4 measurement:i4 hostname:S64 experiment:S24 cpu_node:i4 "
-                      "mem_node:i4 mem_policy:S16 pair_class:S16 slit:i4 size_bytes:u8 "
-                      "load_threads:i4 load_kernel:S16 delay_spins:u8 load_gbs:f8 "
-                      "latency_ns_min:f8 latency_ns_median:f8 latency_ns_p90:f8 "
-                      "latency_ns_p99:f8 latency_ns_max:f8 pages_on_target_frac:f8 pages_unreported:u8 cpus:S128 flags:S64 "
-                      "threads_pinned_ok:i1 valid:i1 status:S16 note:S160",
-    "balancing": "rank:i4 measurement:i4 hostname:S64 from_node:i4 to_node:i4 "
-                 "numa_balancing:i4 threads:i4 t_s:f8 pages:u8 pages_on_from:u8 "
-                 "pages_on_to:u8 pages_unreported:u8 frac_on_to:f8 read_gbs:f8 numa_hint_faults:i8 "
-                 "numa_pages_migrated:i8 status:S16 note:S160",
-    "hugepages": "rank:i4 node:i4 page_bytes:u8 pages_total:u8 pages_free:u8",
-    "topology_xml": "rank:i4 part:i4 text:S1024",
-    "counters": "rank:i4 measurement:i4 experiment:S24 event:S24 group:S16 scope:S16 socket:i4 "
-                "threads:i4 value:u8 time_enabled_s:f8 time_running_s:f8 value_scaled:f8 "
-                "unit:S16 status:S16 note:S160",
-}
+# numpy's type of each column type of `numaprobe --schema` (strNN: SNN, fixed-width text).
+NUMPY_TYPES = {"int8": "i1", "int32": "i4", "int64": "i8", "uint64": "u8", "float64": "f8"}
+
+
+@functools.lru_cache(maxsize=None)
+def layout():
+    """{table: numpy dtype} of every table of the binary's contract (contract.contract():
+    `numaprobe --schema`), columns in its order: the layout the binary writes."""
+    return {t["name"]: np.dtype([(c["name"], NUMPY_TYPES.get(c["type"]) or
+                                  "S" + c["type"].removeprefix("str")) for c in t["columns"]])
+            for t in contract()["tables"]}
 
 
 def dtype(table):
-    return np.dtype([(f.split(":")[0], f.split(":")[1]) for f in SCHEMA[table].split()])
+    return layout()[table]
 
 
 # Two node types: nominal figures (ns, GB/s, bytes) that hosts of the type scatter around.
@@ -127,7 +94,7 @@ class Writer:
     """Collects rows per table (dicts; fields not given are zero, empty or NaN)."""
 
     def __init__(self, rng):
-        self.rows = {t: [] for t in SCHEMA}
+        self.rows = {t: [] for t in layout()}
         self.rng = rng
         self.measurement = 0
 
@@ -440,7 +407,7 @@ def write_fleet(path, n_hosts=40, seed=1, factors=None, schema_version="0.5.0", 
             attrs["run_id"] = f"{seed:08x}-0000-0000-0000-{zlib.crc32(start_utc.encode()):012x}"
         for k, v in attrs.items():
             h5.attrs[k] = v if not isinstance(v, int) else np.int64(v)
-        for table in SCHEMA:
+        for table in layout():
             h5.create_dataset(table, data=w.array(table))
     return names
 

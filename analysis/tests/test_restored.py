@@ -5,7 +5,6 @@ HTML), says which hosts still need `numaprobe restore` as root, and --fail-on-ou
 those; a file without the column reads as before."""
 
 import json
-import subprocess
 
 import h5py
 import numpy.lib.recfunctions as rfn
@@ -15,6 +14,7 @@ from conftest import run_report
 
 import synthetic_fleet
 from fleet_edits import describe_tables, edit, set_host
+from numaprobe_analysis.contract import contract
 from numaprobe_analysis.metrics import hosts_frame
 from numaprobe_analysis.validate import find_numaprobe
 
@@ -31,9 +31,7 @@ ACTION = "still changed: run 'numaprobe restore' as root on the host"
 
 def explained(path):
     """The table attributes of schema 0.6.0 and later, from the binary's contract."""
-    contract = json.loads(subprocess.run([NUMAPROBE, "--schema"], capture_output=True,
-                                         text=True, check=True).stdout)
-    describe_tables(path, contract)
+    describe_tables(path, contract())
     return path
 
 

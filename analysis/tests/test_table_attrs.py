@@ -4,23 +4,18 @@
 (`numaprobe --schema`), h5py and the loader read them as str, and `numaprobe check` refuses a
 file of schema 0.6.0 or later whose table lacks them, while an older file need not have them."""
 
-import json
 import shutil
 import subprocess
 
 import h5py
 import pytest
 
+from numaprobe_analysis.contract import contract as binary_contract
 from numaprobe_analysis.load import read
 from numaprobe_analysis.validate import find_numaprobe
 
 NUMAPROBE = find_numaprobe()[0]
 pytestmark = pytest.mark.skipif(NUMAPROBE is None, reason="numaprobe binary not built")
-
-
-def schema():
-    out = subprocess.run([NUMAPROBE, "--schema"], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
 
 
 def check(path):
@@ -29,7 +24,7 @@ def check(path):
 
 
 def test_every_table_carries_its_description_and_units(written):
-    contract = schema()
+    contract = binary_contract()
     with h5py.File(written, "r") as f:
         version = f.attrs["schema_version"]
         assert isinstance(version, str)

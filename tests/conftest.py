@@ -27,7 +27,6 @@ def pytest_addoption(parser):
     g.addoption("--work-dir", metavar="DIR",
                 help="inputs the tests make go to DIR/TEST, emptied first, and stay there "
                      "(default: pytest's temporary directories)")
-    g.addoption("--source-dir", metavar="DIR", help="the project's source tree")
 
     g = parser.getgroup("run", "what a whole run must show (tests/test_run_results.py)")
     g.addoption("--ranks", type=int, metavar="R",
@@ -163,11 +162,6 @@ def mpi4(pytestconfig):
     """The file run.mpi4 wrote: four ranks on one host, the source of the tools tests' copies."""
     return existing_file(os.path.join(option(pytestconfig, "results_dir"), "mpi4.h5"),
                          "run.mpi4's file")
-
-
-@pytest.fixture(scope="session")
-def source_dir(pytestconfig):
-    return option(pytestconfig, "source_dir")
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ Each generated block sits between "<!-- begin: numaprobe --schema NAME -->" and
 "<!-- end: numaprobe --schema NAME -->" lines, NAME being `root` or a table's `/name`; the
 prose around them is written by hand. Without --write the document is compared with what the
 binary makes, and every difference fails; --write puts the binary's version in place. A table
-of the contract without its block, or a block naming no table of it, fails either way."""
+of the contract without its block, a block naming no table of it, or a table or column the
+contract gives no description fails either way."""
 
 import json
 import re
@@ -71,9 +72,18 @@ def blocks(schema):
     return made
 
 
+def undescribed(schema):
+    """Tables and columns of the contract without a description: the meaning a reader of the
+    file (its description attributes) and of this document would go without."""
+    return [f"numaprobe --schema: /{t['name']} has no description"
+            for t in schema["tables"] if not t["description"]] + \
+        [f"numaprobe --schema: /{t['name']} column {c['name']} has no description"
+         for t in schema["tables"] for c in t["columns"] if not c["description"]]
+
+
 def render(doc_lines, schema):
     """The document with the title and every block made anew, and what went wrong."""
-    made, problems, out, skip = blocks(schema), [], [], None
+    made, problems, out, skip = blocks(schema), undescribed(schema), [], None
     title = f"# numaprobe results file, schema {schema['schema_version']}"
     seen = set()
     for number, line in enumerate(doc_lines, 1):

@@ -14,10 +14,11 @@
 /* A column of the row struct ROW (#defined around each table): its field, kind, unit (NULL:
  * none), the minor that added it (0: the major's first), its value in a file older than that,
  * and its description. */
-#define ADDED(name, kind, unit, minor, absent, text)                                               \
+#define ADDED(col, kind_, unit_, minor_, absent_, text_)                                           \
     {                                                                                              \
-#name, NPRB_FIELD_##kind, offsetof(ROW, name), sizeof(((ROW *)0)->name), (unit), (minor),  \
-            (absent), (text)                                                                       \
+        .name = #col, .offset = offsetof(ROW, col), .size = sizeof(((ROW *)0)->col),               \
+        .unit = (unit_), .absent = (absent_), .description = (text_), .kind = NPRB_FIELD_##kind_,  \
+        .since_minor = (minor_)                                                                    \
     }
 #define I8(name, unit, text) ADDED(name, I8, unit, 0, 0, text)
 #define I32(name, unit, text) ADDED(name, I32, unit, 0, 0, text)

@@ -164,8 +164,7 @@ static const struct nprb_field bandwidth_fields[] = {
           "spread, (best - median) / best, and twice each later pass's distance from the first "
           "over the first; NaN for rows that did not run"),
     I8(threads_pinned_ok, NULL, "1 when every thread was pinned and still on its core at the end"),
-    I8(valid, NULL,
-       "as in `/latency`"),
+    I8(valid, NULL, "as in `/latency`"),
     STR(status, NULL,
         "as in `/latency`; a wrong checksum makes the row `invalid` and the job exit 4"),
     STR(note, NULL, "as in `/latency`"),

@@ -307,16 +307,16 @@ enum nprb_field_kind {
 /** One column: one row of its table's descriptor (results/columns_*.c) says all of it. */
 struct nprb_field {
     const char *name;
-    enum nprb_field_kind kind;
     size_t offset;
     size_t size;      /**< bytes; the string length for NPRB_FIELD_STR */
     const char *unit; /**< NULL: none */
-    /** Schema 0.N.0 added it, so a file of an older minor lacks it; 0: the major's first. */
-    int since_minor;
     /** What a reader takes the column to be in a file that lacks it (numbers; NaN: unknown;
      * text reads empty). */
     double absent;
     const char *description;
+    enum nprb_field_kind kind;
+    /** Schema 0.N.0 added it, so a file of an older minor lacks it; 0: the major's first. */
+    int since_minor;
 };
 
 struct nprb_table_desc {

@@ -99,9 +99,8 @@ static void check_thinned_alike(const struct nprb_plan *before, const struct npr
             bool same = a->experiment->axis == NPRB_AXIS_SIZE ? a->size_bytes == b->size_bytes
                         : a->experiment->axis == NPRB_AXIS_STRIDE
                             ? a->pattern.stride_bytes == b->pattern.stride_bytes
-                        : a->experiment->axis == NPRB_AXIS_THREADS
-                            ? a->threads == b->threads
-                            : a->axis_point == b->axis_point;
+                        : a->experiment->axis == NPRB_AXIS_THREADS ? a->threads == b->threads
+                                                                   : a->axis_point == b->axis_point;
             if (same && applicable(a) != applicable(b)) {
                 fprintf(stderr, "%s: items %zu and %zu share a point, one kept, one dropped\n",
                         nprb_experiment_name(a->experiment), k, j);

@@ -145,6 +145,12 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
         }
         bytes = UINT64_MAX; /* too large for any size: out of range below */
     }
+    if (a->key->kind == KEY_COUNTS &&
+        (bytes < (uint64_t)a->key->min || bytes > (uint64_t)a->key->max)) {
+        nprb_config_fmt_err(why, len, "%s is out of range (%lld to %lld)", item,
+                            (long long)a->key->min, (long long)a->key->max);
+        return -1;
+    }
     if (bytes < (uint64_t)a->key->min || bytes > (uint64_t)a->key->max) {
         char lo[32], hi[32];
         nprb_format_size((uint64_t)a->key->min, lo, sizeof lo);
@@ -153,7 +159,8 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
         return -1;
     }
     if (a->list->count == NPRB_MAX_LIST) {
-        nprb_config_fmt_err(why, len, "at most %d sizes", NPRB_MAX_LIST);
+        nprb_config_fmt_err(why, len, "at most %d %s", NPRB_MAX_LIST,
+                            a->key->kind == KEY_COUNTS ? "numbers" : "sizes");
         return -1;
     }
     a->list->bytes[a->list->count++] = bytes;

@@ -257,6 +257,42 @@ def _first_touch_metrics(fleet, out, catalogue):
         out.extend((host, m.name, float(x), np.nan) for host, x in penalty.items())
 
 
+def _mlp_pair(rows):
+    """The columns that name one node pair of one run's rank (the file, where the frame has it:
+    a host measured on two days is two pairs)."""
+    return [c for c in ("file", "host", "rank", "cpu_node", "mem_node") if c in rows.columns]
+
+
+def mlp_in_flight(latency):
+    """mlp's ok rows with `in_flight`: lines in flight by Little's law, the pair's 1-chain
+    latency (the idle latency) over its ns per load with N chains. A pair without a 1-chain row
+    has none."""
+    rows = ok_rows(latency, experiment="mlp") if len(latency) else latency
+    if rows.empty or "chains" not in rows.columns:
+        return rows.iloc[0:0].assign(in_flight=pd.Series(dtype=float))
+    pair = _mlp_pair(rows)
+    idle = rows[rows.chains == 1].groupby(pair).latency_ns_median.median().rename("_idle")
+    rows = rows.join(idle, on=pair)
+    return rows.assign(in_flight=rows._idle / rows.latency_ns_median).drop(columns="_idle")
+
+
+def _mlp_metrics(fleet, out, catalogue):
+    """The most lines in flight one core sustained (its best chain count), local and remote:
+    a core's miss buffers and the path to the memory, not the memory's speed alone."""
+    rows = mlp_in_flight(fleet["latency"]).dropna(subset=["in_flight"])
+    if rows.empty:
+        return
+    best = rows.groupby(_mlp_pair(rows)).in_flight.max().reset_index()
+    local = best.cpu_node == best.mem_node
+    for where, part in (("local", best[local]), ("remote", best[~local])):
+        m = Metric(f"mlp_lines_{where}", f"lines in flight per core {where}", "lines", "higher",
+                   judged=False)
+        med = part.groupby("host").in_flight.median().dropna()
+        if len(med):
+            catalogue[m.name] = m
+        out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
+
+
 def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     """Long frame host, type, metric, value, spread_pct, noisy; and the catalogue of metrics
     found (in order). noisy: the spread is above @p noisy_pct. value is NaN for a cache level
@@ -265,6 +301,7 @@ def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     _matrix_metrics(fleet, out, catalogue)
     _cache_metrics(fleet, hosts, out, catalogue)
     _first_touch_metrics(fleet, out, catalogue)
+    _mlp_metrics(fleet, out, catalogue)
     frame = pd.DataFrame(out, columns=["host", "metric", "value", "spread_pct"])
     frame["noisy"] = frame.spread_pct > noisy_pct
     frame = frame.merge(hosts[["host", "type"]], on="host", how="left")

@@ -15,7 +15,7 @@ from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from .fleetview import skip_reason  # noqa: E402
 from .metrics import (CACHE_LEVELS, cache_curves, first_touch_modes, lines_touched,  # noqa: E402
-                      measured_levels, ok_rows)
+                      measured_levels, mlp_in_flight, ok_rows)
 from .summary import is_host_report  # noqa: E402
 
 
@@ -404,24 +404,57 @@ def _some_hosts(rows):
     return rows[rows.host.isin(hosts)].groupby("host")
 
 
+def _curve(rows, by, x, y):
+    """Each group of @p by as one point, the median of its x and y, drawn in order of x."""
+    values = [c for c in (x, y) if c != by]
+    return rows.groupby(by)[values].median().reset_index().sort_values(x)
+
+
+def _class_curves(ax, rows, by, x, y):
+    """Per pair class, a thin line per host and the median over the type's hosts."""
+    for i, (pair, p) in enumerate(rows.groupby("pair_class")):
+        for _host, h in _some_hosts(p):
+            h = _curve(h, by, x, y)
+            ax.plot(h[x], h[y], color=f"C{i}", alpha=0.25, lw=1)
+        med = _curve(p, by, x, y)
+        ax.plot(med[x], med[y], "o-", color=f"C{i}",
+                label=f"{pair}: median of {p.host.nunique()} host(s)")
+
+
 def loaded_latency_curves(v):
     types = _ok_rows_by_type(v, "loaded_latency")
     fig, axes = plt.subplots(1, len(types), figsize=(6 * len(types), 4.5), squeeze=False)
     for ax, (typ, rows) in zip(axes[0], types):
-        for i, (pair, p) in enumerate(rows.groupby("pair_class")):
-            for _host, h in _some_hosts(p):
-                h = h.groupby("delay_spins")[["load_gbs", "latency_ns_median"]].median()
-                h = h.sort_values("load_gbs")  # by injected load, not by delay
-                ax.plot(h.load_gbs, h.latency_ns_median, color=f"C{i}", alpha=0.25, lw=1)
-            med = p.groupby("delay_spins")[["load_gbs", "latency_ns_median"]].median()
-            med = med.sort_values("load_gbs")
-            ax.plot(med.load_gbs, med.latency_ns_median, "o-", color=f"C{i}",
-                    label=f"{pair}: median of {p.host.nunique()} host(s)")
+        # by injected load, not by delay
+        _class_curves(ax, rows, "delay_spins", "load_gbs", "latency_ns_median")
         ax.set_xlabel("injected load (GB/s)")
         ax.set_ylabel("chase latency, ns (median)")
         ax.set_ylim(bottom=0)
         ax.set_xlim(left=0)
         ax.set_title(f"{typ}: latency under load", fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def mlp_curves(v):
+    """mlp: lines in flight (Little's law) against chains chased at once, per node type and
+    pair class: where the curve flattens, the core or the path to memory is full."""
+    rows = mlp_in_flight(v.fleet["latency"]).dropna(subset=["in_flight"])
+    if rows.empty:
+        raise Skipped(skip_reason(v.fleet["latency"], "mlp", "no mlp rows with status ok"))
+    types = list(_by_type(v, rows))
+    fig, axes = plt.subplots(1, len(types), figsize=(6 * len(types), 4.5), squeeze=False)
+    for ax, (typ, part) in zip(axes[0], types):
+        _class_curves(ax, part, "chains", "chains", "in_flight")
+        top = int(part.chains.max())
+        ax.plot([1, top], [1, top], ":", color="grey", label="every chain a line in flight")
+        ax.set_xlabel("chains chased at once by one core")
+        ax.set_ylabel("lines in flight (idle latency / ns per load)")
+        ax.set_xlim(left=0)
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"{typ}: memory-level parallelism", fontsize=9)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()
@@ -440,6 +473,7 @@ PLOTS = (
     ("host_strips", "Per-host values by node type, % from the type median, outliers labelled",
      host_strips),
     ("loaded_latency_curves", "Loaded latency", loaded_latency_curves),
+    ("mlp_curves", "Memory-level parallelism: lines in flight per core", mlp_curves),
     ("first_touch_pages", "First-touch page distribution", first_touch_pages),
     ("balancing_series", "Automatic NUMA balancing over time", balancing_series),
 )

@@ -42,6 +42,9 @@ def _supported(path):
         "first_touch_pages": bool(((bw.experiment == "first_touch") & (bw.status == "ok")).any()),
         "balancing_series": bool((bal.status == "ok").any()) if len(bal) else False,
         "loaded_latency_curves": bool((loaded.status == "ok").any()) if len(loaded) else False,
+        # lines in flight need each pair's 1-chain point beside the others
+        "mlp_curves": bool(((lat.experiment == "mlp") & (lat.status == "ok")
+                            & (lat.chains == 1)).any()) if "chains" in lat else False,
     }
 
 

@@ -19,4 +19,16 @@
  */
 void *nprb_chase(void *start, uint64_t steps);
 
+/** Most chains nprb_chase_parallel() interleaves (multichase's parallel chases go to 16 too). */
+#define NPRB_CHASE_MAX_CHAINS 16
+
+/**
+ * Follows @p chains independent chains (1 to NPRB_CHASE_MAX_CHAINS), one load of each in turn,
+ * @p steps loads per chain, and leaves each chain's position in @p heads. The loads of one round
+ * do not depend on each other, so the core keeps up to @p chains misses in flight: the time per
+ * load falls with @p chains until the core's miss buffers or the memory are full (memory-level
+ * parallelism).
+ */
+void nprb_chase_parallel(void **heads, unsigned chains, uint64_t steps);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Random chains space their slots 256 bytes apart, each load touching the first line of its
@@ -49,19 +50,68 @@ static int build_index(struct nprb_walker *w, const struct nprb_walk_setup *s)
     return 0;
 }
 
-static void walk_chase(struct nprb_walker *w, uint64_t steps)
+/* N random chains, each over its own share of the buffer. The shares start where the rotation of
+ * a slot's pointer line begins again (16 KiB for 256-byte slots; a whole TLB window where the
+ * window is larger and a share holds one), so each share's pointers sit where a chain over the
+ * whole buffer keeps them: the buffer's one permutation check then covers every chain. */
+static int build_parallel(struct nprb_walker *w, const struct nprb_walk_setup *s)
+{
+    const uint64_t round = 4096 * (s->slot_bytes >= 128 ? s->slot_bytes / 64 : 1);
+    uint64_t share = s->chains > 0 ? s->bytes / s->chains : 0;
+    uint64_t align =
+        s->window_bytes > round && s->window_bytes % round == 0 && s->window_bytes <= share
+            ? s->window_bytes
+            : round;
+    uint64_t end_bytes = s->bytes / s->slot_bytes * s->slot_bytes;
+    if (s->chains < 1 || s->chains > NPRB_CHASE_MAX_CHAINS) {
+        errno = EINVAL;
+        return -1;
+    }
+    w->chains = s->chains;
+    for (unsigned j = 0; j < s->chains; j++) {
+        uint64_t first = s->bytes / s->chains * j / align * align;
+        uint64_t end =
+            j + 1 == s->chains ? end_bytes : s->bytes / s->chains * (j + 1) / align * align;
+        if (end < first + 2 * s->slot_bytes) {
+            errno = EINVAL; /* fewer than two slots: the working set is too small to share */
+            return -1;
+        }
+        w->heads[j] = nprb_chain_build_random((char *)s->data + first, end - first, s->slot_bytes,
+                                              s->window_bytes, s->seed + j);
+        if (w->heads[j] == NULL)
+            return -1;
+    }
+    w->position = w->heads[0];
+    return 0;
+}
+
+static uint64_t walk_chase(struct nprb_walker *w, uint64_t steps)
 {
     w->position = nprb_chase(w->position, steps);
     chase_sink = w->position;
+    return steps;
 }
 
-static void walk_index(struct nprb_walker *w, uint64_t steps)
+/* The head check writes w->position, so a corrupted first chain is seen here too. */
+static uint64_t walk_parallel(struct nprb_walker *w, uint64_t steps)
+{
+    uint64_t per_chain = (steps + w->chains - 1) / w->chains;
+    w->heads[0] = w->position;
+    nprb_chase_parallel(w->heads, w->chains, per_chain);
+    w->position = w->heads[0];
+    for (unsigned j = 0; j < w->chains; j++)
+        chase_sink = w->heads[j];
+    return per_chain * w->chains;
+}
+
+static uint64_t walk_index(struct nprb_walker *w, uint64_t steps)
 {
     w->last_sum = nprb_index_read(w->data, w->index, w->elements, steps);
     w->last_steps = steps;
+    return steps;
 }
 
-/* In the order of the "expected" message; "stride" takes its size after a colon. */
+/* In the order of the "expected" message. */
 static const struct nprb_pattern_desc patterns[] = {
     {.name = "random",
      .slot_bytes = RANDOM_SLOT_BYTES,
@@ -84,11 +134,54 @@ static const struct nprb_pattern_desc patterns[] = {
      .indexed = true},
     {.name = "stride",
      .slot_bytes = 0,
+     .arg = NPRB_PATTERN_ARG_BYTES,
      .build = build_sequential,
      .walk = walk_chase,
      .kind = NPRB_PATTERN_STRIDE},
+    {.name = "parallel",
+     .slot_bytes = RANDOM_SLOT_BYTES,
+     .arg = NPRB_PATTERN_ARG_COUNT,
+     .build = build_parallel,
+     .walk = walk_parallel,
+     .kind = NPRB_PATTERN_PARALLEL,
+     .windowed = true,
+     .spread = true},
 };
 #define N_PATTERNS (sizeof patterns / sizeof patterns[0])
+
+/* The argument after "NAME:" of a pattern that takes one, into @p pattern; 0 when @p text is
+ * not this pattern, 1 when it is, -1 when it is but its argument is out of range. */
+static int parse_arg(const struct nprb_pattern_desc *d, const char *text,
+                     struct nprb_pattern *pattern, char *why, size_t len)
+{
+    size_t n = strlen(d->name);
+    uint64_t value;
+    if (strncmp(text, d->name, n) != 0 || text[n] != ':')
+        return 0;
+    const char *arg = text + n + 1;
+    if (d->arg == NPRB_PATTERN_ARG_BYTES) {
+        if (nprb_parse_size(arg, &value) != 0)
+            return 0;
+        if (value == 0 || value % 8 != 0 || value > (UINT64_C(1) << 30)) {
+            snprintf(why, len, "stride %s must be a multiple of 8 bytes from 8B to 1GiB", arg);
+            return -1;
+        }
+        pattern->stride_bytes = value;
+    } else {
+        char *end;
+        errno = 0;
+        value = strtoull(arg, &end, 10);
+        if (end == arg || *end != '\0' || errno != 0 || arg[0] == '-' || value < 1 ||
+            value > NPRB_CHASE_MAX_CHAINS) {
+            snprintf(why, len, "%s takes a count of chains from 1 to %d, not '%s'", d->name,
+                     NPRB_CHASE_MAX_CHAINS, arg);
+            return -1;
+        }
+        pattern->chains = (unsigned)value;
+    }
+    snprintf(pattern->name, sizeof pattern->name, "%s:%llu", d->name, (unsigned long long)value);
+    return 1;
+}
 
 int nprb_pattern_parse(const char *text, struct nprb_pattern *pattern, char *why, size_t len)
 {
@@ -97,28 +190,22 @@ int nprb_pattern_parse(const char *text, struct nprb_pattern *pattern, char *why
     for (size_t i = 0; i < N_PATTERNS; i++) {
         const struct nprb_pattern_desc *d = &patterns[i];
         bool last = i + 1 == N_PATTERNS;
-        if (d->slot_bytes != 0) {
+        pattern->chains = 1;
+        if (d->arg == NPRB_PATTERN_ARG_NONE) {
             nprb_choice_append(choices, sizeof choices, d->name, last);
             if (strcmp(text, d->name) != 0)
                 continue;
             snprintf(pattern->name, sizeof pattern->name, "%s", d->name);
         } else {
             char spelled[32];
-            snprintf(spelled, sizeof spelled, "%s:BYTES", d->name);
+            snprintf(spelled, sizeof spelled, "%s:%s", d->name,
+                     d->arg == NPRB_PATTERN_ARG_BYTES ? "BYTES" : "CHAINS");
             nprb_choice_append(choices, sizeof choices, spelled, last);
-            size_t n = strlen(d->name);
-            uint64_t stride;
-            if (strncmp(text, d->name, n) != 0 || text[n] != ':' ||
-                nprb_parse_size(text + n + 1, &stride) != 0)
-                continue;
-            if (stride == 0 || stride % 8 != 0 || stride > (UINT64_C(1) << 30)) {
-                snprintf(why, len, "stride %s must be a multiple of 8 bytes from 8B to 1GiB",
-                         text + n + 1);
+            int found = parse_arg(d, text, pattern, why, len);
+            if (found < 0)
                 return -1;
-            }
-            pattern->stride_bytes = stride;
-            snprintf(pattern->name, sizeof pattern->name, "%s:%llu", d->name,
-                     (unsigned long long)stride);
+            if (found == 0)
+                continue;
         }
         pattern->kind = d->kind;
         pattern->desc = d;

@@ -8,6 +8,8 @@
 #ifndef NPRB_PATTERN_H
 #define NPRB_PATTERN_H
 
+#include "kernels/chase.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,11 +19,22 @@ enum nprb_pattern_kind {
     NPRB_PATTERN_RANDOM_FULL, /**< dependent chase, random over the whole working set */
     NPRB_PATTERN_STRIDE,      /**< dependent chase through consecutive slots stride bytes apart */
     NPRB_PATTERN_INDEX,       /**< independent loads data[idx[i]], idx a random permutation */
+    NPRB_PATTERN_PARALLEL,    /**< N random chases interleaved in one thread (multichase's
+                                   parallelN): memory-level parallelism */
+};
+
+/** What a pattern's name takes after a colon. */
+enum nprb_pattern_arg {
+    NPRB_PATTERN_ARG_NONE,
+    NPRB_PATTERN_ARG_BYTES, /**< "stride:64": the stride, a size */
+    NPRB_PATTERN_ARG_COUNT, /**< "parallel:4": the chains, 1 to NPRB_CHASE_MAX_CHAINS */
 };
 
 /** Where a walk is: the chase's position, or the index read's arrays and its last sum. */
 struct nprb_walker {
-    void *position; /**< chase: the next slot; NULL for index reads */
+    void *position;                     /**< chase: the next slot; NULL for index reads */
+    void *heads[NPRB_CHASE_MAX_CHAINS]; /**< parallel chases: each chain's next slot */
+    unsigned chains;
     const double *data;
     const uint32_t *index;
     size_t elements;
@@ -37,15 +50,17 @@ struct nprb_walk_setup {
     uint64_t slot_bytes;
     uint64_t window_bytes; /**< random within windows of this size (windowed patterns); 0: all */
     uint64_t seed;
+    unsigned chains; /**< parallel chases: how many */
 };
 
 struct nprb_pattern_desc {
-    const char *name;    /**< as in configs; a stride takes ":BYTES" after it */
+    const char *name;    /**< as in configs; its argument, if it takes one, after a colon */
     uint64_t slot_bytes; /**< spacing of the chain's slots; 0: the stride */
+    enum nprb_pattern_arg arg;
     /** Prepares the buffer(s) and @p w. @return 0, or -1 with errno. */
     int (*build)(struct nprb_walker *w, const struct nprb_walk_setup *setup);
-    /** Makes @p steps accesses from where @p w is. */
-    void (*walk)(struct nprb_walker *w, uint64_t steps);
+    /** Makes about @p steps accesses from where @p w is. @return how many it made. */
+    uint64_t (*walk)(struct nprb_walker *w, uint64_t steps);
     enum nprb_pattern_kind kind;
     bool windowed; /**< honours the TLB window */
     bool indexed;  /**< reads through an index of 4-byte entries, one per 8-byte element */
@@ -56,12 +71,14 @@ struct nprb_pattern {
     enum nprb_pattern_kind kind;
     const struct nprb_pattern_desc *desc; /**< its row of the table */
     uint64_t stride_bytes;                /**< NPRB_PATTERN_STRIDE only */
+    unsigned chains;                      /**< chains walked at once: 1 but for parallel:N */
     char name[24];                        /**< canonical spelling, e.g. "stride:64" */
 };
 
 /**
  * Parses a pattern name. Strides take sizes ("stride:64", "stride:256B", "stride:1KiB") and must
- * be a positive multiple of 8 bytes (one pointer per slot).
+ * be a positive multiple of 8 bytes (one pointer per slot); parallel chases take their count of
+ * chains ("parallel:4").
  * @return 0, or -1 with what was expected in @p why.
  */
 int nprb_pattern_parse(const char *text, struct nprb_pattern *pattern, char *why, size_t len);

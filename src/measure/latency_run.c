@@ -45,7 +45,7 @@ static uint64_t calibrate(struct nprb_walker *w, const struct nprb_pattern *patt
 static bool sample(struct nprb_walker *w, const struct nprb_latency_request *req,
                    struct nprb_latency_result *res)
 {
-    uint64_t steps = calibrate(w, &req->pattern, req->sample_s, nprb_clock_tick_ns());
+    uint64_t steps = calibrate(w, &req->pattern, req->sample_s, nprb_clock_tick_ns()), made = steps;
     double *ns = malloc((size_t)req->samples * sizeof *ns);
     if (ns == NULL)
         return false;
@@ -57,16 +57,16 @@ static bool sample(struct nprb_walker *w, const struct nprb_latency_request *req
         if (s == 0)
             nprb_thread_counters_start(&tc);
         uint64_t t0 = nprb_now_ns();
-        req->pattern.desc->walk(w, steps);
+        made = req->pattern.desc->walk(w, steps);
         uint64_t dt = nprb_now_ns() - t0;
         if (s >= 0)
-            ns[s] = (double)dt / (double)steps;
+            ns[s] = (double)dt / (double)made;
     }
     nprb_thread_counters_stop(&tc);
     res->counts.groups = req->counter_groups;
     nprb_thread_counters_collect(&tc, &res->counts);
     res->ns = nprb_stats_of(ns, (size_t)req->samples);
-    res->accesses_per_sample = steps;
+    res->accesses_per_sample = made;
     free(ns);
     return true;
 }
@@ -88,7 +88,8 @@ static bool prepare(const struct nprb_latency_request *req, struct nprb_buffer *
                                     .index = index->addr,
                                     .slot_bytes = res->slot_bytes,
                                     .window_bytes = d->windowed ? req->tlb_window_bytes : 0,
-                                    .seed = req->seed};
+                                    .seed = req->seed,
+                                    .chains = req->pattern.chains};
     if (d->build(w, &setup) != 0) {
         fail(res, errno, "chain construction failed");
         return false;

@@ -102,6 +102,19 @@ static void patterns(void)
     CHECK(nprb_pattern_parse("stride:", &p, why, sizeof why) == -1);
     CHECK(nprb_pattern_parse("zigzag", &p, why, sizeof why) == -1);
     CHECK_STR_CONTAINS(why, "unknown pattern 'zigzag'");
+    CHECK_STR_CONTAINS(why, "parallel:CHAINS");
+    CHECK(nprb_pattern_parse("random", &p, why, sizeof why) == 0 && p.chains == 1);
+    CHECK(nprb_pattern_parse("parallel:4", &p, why, sizeof why) == 0 &&
+          p.kind == NPRB_PATTERN_PARALLEL && p.chains == 4 && strcmp(p.name, "parallel:4") == 0 &&
+          nprb_pattern_slot_bytes(&p) == 256);
+    CHECK(nprb_pattern_parse("parallel:16", &p, why, sizeof why) == 0 && p.chains == 16);
+    static const char *const bad_counts[] = {"parallel:0",  "parallel:17",
+                                             "parallel:-1", "parallel:4x",
+                                             "parallel:",   "parallel:99999999999999"};
+    for (size_t k = 0; k < sizeof bad_counts / sizeof bad_counts[0]; k++) {
+        CHECK(nprb_pattern_parse(bad_counts[k], &p, why, sizeof why) == -1);
+        CHECK_STR_CONTAINS(why, "count of chains from 1 to 16");
+    }
 }
 
 int main(void)

@@ -15,7 +15,7 @@ tests ask only what a check of the file alone cannot know."""
 
 import math
 import xml.etree.ElementTree as ET
-from collections import Counter
+from collections import Counter, defaultdict
 
 import h5py
 import pytest
@@ -263,6 +263,24 @@ def test_placement_covers_buffers(tables):
             if text(row["status"]) == "ok" and pages[key] * 4096 < int(row["size_bytes"]):
                 wrong.append(f"/placement for {table} {key}: {pages[key]} pages cover less than "
                              f"{row['size_bytes']} bytes")
+    assert_none(wrong)
+
+
+def test_mlp_rows(tables):
+    """mlp's rows: N chains for parallel:N (1 for every other pattern), and every measured node
+    pair has the same chain counts, 1 (the idle latency the lines in flight need) among them."""
+    wrong, counts = [], defaultdict(set)
+    for row in tables["latency"]:
+        pattern, chains = text(row["pattern"]), int(row["chains"])
+        want = int(pattern.split(":")[1]) if pattern.startswith("parallel:") else 1
+        if chains != want:
+            wrong.append(f"/latency {text(row['experiment'])} {pattern}: chains {chains}")
+        if text(row["experiment"]) == "mlp" and text(row["status"]) == "ok":
+            counts[(int(row["rank"]), int(row["cpu_node"]), int(row["mem_node"]))].add(chains)
+    assert counts, "no mlp rows measured"
+    if len({frozenset(c) for c in counts.values()}) != 1:
+        wrong.append(f"mlp pairs measured different chain counts: {dict(counts)}")
+    wrong += [f"mlp pair {pair}: no 1-chain point" for pair, c in counts.items() if 1 not in c]
     assert_none(wrong)
 
 

@@ -19,6 +19,7 @@
     X(thread_scaling)                                                                              \
     X(first_touch)                                                                                 \
     X(loaded_latency)                                                                              \
+    X(mlp)                                                                                         \
     X(numa_balancing)
 
 #define DECLARE(name) extern const struct nprb_experiment nprb_exp_##name;

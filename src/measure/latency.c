@@ -14,6 +14,7 @@ static void fill_common(struct nprb_latency_row *row, struct nprb_context *ctx,
     memset(row, 0, sizeof *row);
     NPRB_FILL_ROW_HEAD(row, ctx, item);
     NPRB_SET_TEXT(row->pattern, item->pattern.name);
+    row->chains = (int32_t)item->pattern.chains;
     row->slot_bytes = nprb_pattern_slot_bytes(&item->pattern);
     row->tlb_window_bytes = item->pattern.desc->windowed ? item->tlb_window_bytes : 0;
     row->threads = 1;

@@ -13,7 +13,7 @@ static const struct nprb_field latency_fields[] = {
     I32(rank, NULL, "MPI world rank; joins /hosts"),
     I32(measurement, NULL, "id, unique within the rank; joins `/placement`"),
     STR(hostname, NULL, "MPI_Get_processor_name"),
-    STR(experiment, NULL, "`latency_matrix`, `latency_sweep`, `stride_sweep`, `page_size`"),
+    STR(experiment, NULL, "`latency_matrix`, `latency_sweep`, `stride_sweep`, `page_size`, `mlp`"),
     I32(cpu_node, NULL,
         "node of the core the chase thread was pinned to (for `latency_sweep`, the node that "
         "swept: the first CPU node, or each in turn with `latency_sweep.from: every`)"),
@@ -35,7 +35,11 @@ static const struct nprb_field latency_fields[] = {
         "`random_full`: random over the whole working set; `stride:S`: slots S bytes apart visited "
         "in address order (a sequential chase); `index_random`: independent reads `data[idx[i]]` "
         "through a random index (the textbook method; loads overlap, so it is far below the "
-        "chase)"),
+        "chase); `parallel:N`: N random chains, each over its own share of the working set, "
+        "one load of each in turn from one thread (multichase's `parallelN`): the time is per "
+        "load, so it falls with N as long as the core keeps more misses in flight"),
+    ADDED(chains, I32, NULL, 13, 1,
+          "chains chased at once: N for `parallel:N`, 1 for every other pattern (older: 1)"),
     U64(slot_bytes, "B",
         "distance between the chain's slots (each load touches the first word of a slot): 256 for "
         "`random` and `random_full`, so no adjacent-line prefetch lands on a slot the chain "

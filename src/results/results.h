@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.12.0"
+#define NPRB_SCHEMA_VERSION "0.13.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
@@ -99,6 +99,7 @@ struct nprb_latency_row {
     int32_t slit;        /**< firmware distance cpu_node -> mem_node, 0 unknown */
     uint64_t size_bytes;
     char pattern[16];
+    int32_t chains; /**< chains chased at once: 1, or N for parallel:N */
     uint64_t slot_bytes;
     uint64_t tlb_window_bytes;
     uint64_t page_bytes; /**< base page of the mapping: 4096, or 2 MiB for hugetlbfs */

@@ -21,6 +21,7 @@
     X(THREAD_SCALING, thread_scaling)                                                              \
     X(FIRST_TOUCH, first_touch)                                                                    \
     X(LOADED_LATENCY, loaded_latency)                                                              \
+    X(MLP, mlp)                                                                                    \
     X(NUMA_BALANCING, numa_balancing)
 
 #define NPRB_EXPERIMENT_ENUM(id, name) NPRB_EXPERIMENT_##id,

@@ -18,7 +18,8 @@ args=(--set huge_pages=hugetlb --set latency_matrix.size=4MiB --set latency_matr
       --set bandwidth_matrix.size=8MiB --set bandwidth_matrix.repetitions=2
       --set latency_sweep.enabled=false --set stride_sweep.enabled=false
       --set bandwidth_sweep.enabled=false --set thread_scaling.enabled=false
-      --set loaded_latency.enabled=false --set first_touch.enabled=false)
+      --set loaded_latency.enabled=false --set first_touch.enabled=false
+      --set mlp.enabled=false)
 
 check() { # check FILE STATUS PAGE_BYTES
     /usr/bin/python3 - "$@" <<'PY'

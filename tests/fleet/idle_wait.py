@@ -33,6 +33,7 @@ stride_sweep: {enabled: false}
 bandwidth_sweep: {enabled: false}
 thread_scaling: {enabled: false}
 loaded_latency: {enabled: false}
+mlp: {enabled: false}
 first_touch: {enabled: false}
 numa_balancing: {enabled: false}
 """

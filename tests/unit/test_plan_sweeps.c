@@ -20,12 +20,17 @@
 /* Builds the plan of @p sets over the defaults with every other experiment off. */
 static int plan_of(struct nprb_plan *plan, const struct nprb_topo *topo, const char *const *sets)
 {
-    static const char *const off[] = {
-        "latency_matrix.enabled=false",  "bandwidth_matrix.enabled=false",
-        "latency_sweep.enabled=false",   "stride_sweep.enabled=false",
-        "bandwidth_sweep.enabled=false", "thread_scaling.enabled=false",
-        "loaded_latency.enabled=false",  "numa_balancing.enabled=false",
-        "first_touch.enabled=false",     "page_size.enabled=false"};
+    static const char *const off[] = {"latency_matrix.enabled=false",
+                                      "bandwidth_matrix.enabled=false",
+                                      "latency_sweep.enabled=false",
+                                      "stride_sweep.enabled=false",
+                                      "bandwidth_sweep.enabled=false",
+                                      "thread_scaling.enabled=false",
+                                      "loaded_latency.enabled=false",
+                                      "numa_balancing.enabled=false",
+                                      "first_touch.enabled=false",
+                                      "page_size.enabled=false",
+                                      "mlp.enabled=false"};
     static struct nprb_config cfg;
     char err[512];
     CHECK(nprb_experiments_config_defaults(&cfg, err, sizeof err) == 0);

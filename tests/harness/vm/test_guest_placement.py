@@ -341,6 +341,39 @@ def test_loaded_latency(t, guest):
     assert_none(wrong)
 
 
+def test_mlp(t, guest):
+    """Every CPU node's core chases every node's memory (memory-only nodes too) once per chain
+    count, the pair classed as the layout says, the chase on that node's CPUs, the chain count
+    the pattern's, its pages where bound."""
+    per_node = guest.cpus // guest.nodes
+    points, wrong = Counter(), []
+    rows = [r for r in t["latency"] if text(r["experiment"]) == "mlp"]
+    for r in rows:
+        i, j = int(r["cpu_node"]), int(r["mem_node"])
+        at = f"mlp cpu {i} mem {j} {text(r['pattern'])}"
+        if text(r["status"]) == "not_applicable":
+            continue
+        if text(r["status"]) != "ok":
+            wrong.append(f"{at}: {text(r['status'])}: {text(r['note'])}")
+            continue
+        if text(r["pattern"]) != f"parallel:{r['chains']}":
+            wrong.append(f"{at}: chains {r['chains']}")
+        if text(r["pair_class"]) != guest.layout.pair_class(i, j):
+            wrong.append(f"{at}: pair class {text(r['pair_class'])}, want "
+                         f"{guest.layout.pair_class(i, j)}")
+        if not cpus_of(text(r["cpus"])) <= set(range(i * per_node, (i + 1) * per_node)):
+            wrong.append(f"{at}: ran on CPUs {text(r['cpus'])}")
+        if float(r["pages_on_target_frac"]) < PLACED:
+            wrong.append(f"{at}: {r['pages_on_target_frac']:.3f} of pages on node {j}")
+        points[(i, j, int(r["chains"]))] += 1
+    chains = {c for (_, _, c) in points}
+    assert chains, "no mlp row measured"
+    wrong += [f"mlp cpu {i} mem {j} chains {c}: measured {points[(i, j, c)]} times"
+              for i in range(guest.nodes) for j in range(guest.total) for c in chains
+              if points[(i, j, c)] != 1]
+    assert_none(wrong)
+
+
 def test_balancing_unprivileged(t, guest):
     """Unprivileged, the setting cannot be changed: one row per setting says so."""
     if guest.nodes < 2 or not guest.unprivileged:
@@ -449,11 +482,13 @@ def balancing_problems(setting, rows):
 
 
 def test_sweeps_by_first_rank(t):
-    """Sweeps describe the host's caches: made once per host, by its first rank."""
+    """Sweeps describe the host's caches: made once per host, by its first rank (the matrices
+    and mlp are per node pair: each rank measures its own nodes)."""
     wrong = []
     for table in MATRICES:
         ranks = {int(r["rank"]) for r in t[table]
-                 if not text(r["experiment"]).endswith("_matrix") and text(r["status"]) == "ok"}
+                 if not text(r["experiment"]).endswith("_matrix")
+                 and text(r["experiment"]) != "mlp" and text(r["status"]) == "ok"}
         if ranks != {0}:
             wrong.append(f"/{table}: sweeps measured by ranks {sorted(ranks)}")
     assert_none(wrong)

@@ -19,6 +19,7 @@ from collections import Counter, defaultdict
 
 import h5py
 import pytest
+import yaml
 
 pytestmark = pytest.mark.needs_options("exe", "results", "ranks")
 
@@ -266,9 +267,12 @@ def test_placement_covers_buffers(tables):
     assert_none(wrong)
 
 
-def test_mlp_rows(tables):
+def test_mlp_rows(tables, results):
     """mlp's rows: N chains for parallel:N (1 for every other pattern), and every measured node
-    pair has the same chain counts, 1 (the idle latency the lines in flight need) among them."""
+    pair has the same chain counts, 1 (the idle latency the lines in flight need) among them.
+    A run whose recorded config turns mlp off has no mlp row at all."""
+    with h5py.File(results, "r") as f:
+        enabled = bool(yaml.safe_load(text(f.attrs["config"]))["mlp"]["enabled"])
     wrong, counts = [], defaultdict(set)
     for row in tables["latency"]:
         pattern, chains = text(row["pattern"]), int(row["chains"])
@@ -277,6 +281,11 @@ def test_mlp_rows(tables):
             wrong.append(f"/latency {text(row['experiment'])} {pattern}: chains {chains}")
         if text(row["experiment"]) == "mlp" and text(row["status"]) == "ok":
             counts[(int(row["rank"]), int(row["cpu_node"]), int(row["mem_node"]))].add(chains)
+    if not enabled:
+        mlp_rows = [r for r in tables["latency"] if text(r["experiment"]) == "mlp"]
+        assert not mlp_rows, f"mlp is off in the config, yet {len(mlp_rows)} mlp row(s)"
+        assert_none(wrong)
+        return
     assert counts, "no mlp rows measured"
     if len({frozenset(c) for c in counts.values()}) != 1:
         wrong.append(f"mlp pairs measured different chain counts: {dict(counts)}")

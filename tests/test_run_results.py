@@ -72,6 +72,13 @@ def tables(results, contract):
 
 
 @pytest.fixture(scope="module")
+def config(results):
+    """The effective configuration the file records (its `config` root attribute)."""
+    with h5py.File(results, "r") as f:
+        return yaml.safe_load(text(f.attrs["config"]))
+
+
+@pytest.fixture(scope="module")
 def hosts(tables):
     return tables["hosts"]
 
@@ -267,12 +274,11 @@ def test_placement_covers_buffers(tables):
     assert_none(wrong)
 
 
-def test_mlp_rows(tables, results):
+def test_mlp_rows(tables, config):
     """mlp's rows: N chains for parallel:N (1 for every other pattern), and every measured node
     pair has the same chain counts, 1 (the idle latency the lines in flight need) among them.
     A run whose recorded config turns mlp off has no mlp row at all."""
-    with h5py.File(results, "r") as f:
-        enabled = bool(yaml.safe_load(text(f.attrs["config"]))["mlp"]["enabled"])
+    enabled = bool(config["mlp"]["enabled"])
     wrong, counts = [], defaultdict(set)
     for row in tables["latency"]:
         pattern, chains = text(row["pattern"]), int(row["chains"])
@@ -290,6 +296,53 @@ def test_mlp_rows(tables, results):
     if len({frozenset(c) for c in counts.values()}) != 1:
         wrong.append(f"mlp pairs measured different chain counts: {dict(counts)}")
     wrong += [f"mlp pair {pair}: no 1-chain point" for pair, c in counts.items() if 1 not in c]
+    assert_none(wrong)
+
+
+C2C_CLASSES = ("smt", "same_l2", "same_l3", "same_node", "same_package", "cross_package")
+
+
+def test_c2c_rows(tables, config):
+    """c2c_latency's rows: each ok row's two threads ran on its two CPUs and no other, each CPU
+    on the node the row names (/numa_nodes), the lines' pages on cpu_a's node, a known class,
+    and both transfers (hitm, and hit where asked) for every pair. A host without an ok row
+    says why in a not_applicable row. With c2c_latency off, no row at all."""
+    rows = tables.get("c2c_latency", [])
+    if not config["c2c_latency"]["enabled"]:
+        assert len(rows) == 0, f"c2c_latency is off in the config, yet {len(rows)} row(s)"
+        return
+    node_cpus = {(int(n["rank"]), int(n["node"])): cpulist(text(n["cpu_list"]))
+                 for n in tables["numa_nodes"]}
+    wrong, transfers, hosts_ok, hosts_why = [], defaultdict(set), set(), set()
+    for r in rows:
+        where = f"/c2c_latency rank {int(r['rank'])} measurement {int(r['measurement'])}"
+        status, host = text(r["status"]), text(r["hostname"])
+        if status == "not_applicable" and text(r["note"]).startswith("not applicable"):
+            hosts_why.add(host)
+        if status != "ok":
+            continue
+        hosts_ok.add(host)
+        rank, a, b = int(r["rank"]), int(r["cpu_a"]), int(r["cpu_b"])
+        if not a < b:
+            wrong.append(f"{where}: cpu_a {a} not below cpu_b {b}")
+        if cpulist(text(r["cpus"])) != {a, b}:
+            wrong.append(f"{where}: threads ran on {text(r['cpus'])}, not CPUs {a} and {b}")
+        for cpu, node in ((a, int(r["node_a"])), (b, int(r["node_b"]))):
+            if cpu not in node_cpus.get((rank, node), set()):
+                wrong.append(f"{where}: CPU {cpu} is not on node {node}")
+        if text(r["pair_class"]) not in C2C_CLASSES:
+            wrong.append(f"{where}: pair_class {text(r['pair_class'])}")
+        if not float(r["pages_on_target_frac"]) >= PLACED:
+            wrong.append(f"{where}: pages_on_target_frac {float(r['pages_on_target_frac'])}")
+        if not 0 < r["latency_ns_min"] <= r["latency_ns_median"] <= r["latency_ns_max"]:
+            wrong.append(f"{where}: latencies out of order")
+        transfers[(host, a, b)].add(text(r["transfer"]))
+    want = {"hitm", "hit"} if config["c2c_latency"]["hit"] else {"hitm"}
+    wrong += [f"pair {pair}: transfers {sorted(t)}, want {sorted(want)}"
+              for pair, t in transfers.items() if t != want]
+    hostnames = {text(h) for h in tables["hosts"]["hostname"]}
+    wrong += [f"host {h}: no ok c2c_latency row and no reason"
+              for h in sorted(hostnames - hosts_ok - hosts_why)]
     assert_none(wrong)
 
 

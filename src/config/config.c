@@ -337,6 +337,13 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
         }
         nprb_config_fmt_err(err, errlen, "expected all or local, got '%s'", text);
         return -1;
+    case KEY_CORE_PAIRS: {
+        char why[128];
+        if (nprb_core_pairs_parse(text, (enum nprb_core_pairs *)field, why, sizeof why) == 0)
+            return 0;
+        nprb_config_fmt_err(err, errlen, "%s", why);
+        return -1;
+    }
     case KEY_FROM:
         if (strcasecmp(text, "first") == 0 || strcasecmp(text, "every") == 0) {
             *(enum nprb_sweep_from *)field =

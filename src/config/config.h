@@ -7,6 +7,7 @@
 #ifndef NPRB_CONFIG_H
 #define NPRB_CONFIG_H
 
+#include "host/core_pairs.h"
 #include "host/counters.h"
 #include "host/place.h"
 #include "kernels/pattern.h"
@@ -67,15 +68,16 @@ enum key_kind {
     KEY_DURATION,
     KEY_THREADS,
     KEY_THP,
-    KEY_SIZES,    /* "auto" or a list of sizes */
-    KEY_PATTERNS, /* a list of latency patterns */
-    KEY_KERNELS,  /* a list of bandwidth kernels */
-    KEY_POLICIES, /* a list of memory policies besides bind */
-    KEY_PAIRS,    /* local | all */
-    KEY_FROM,     /* first | every: which CPU nodes a sweep runs from */
-    KEY_MODES,    /* a list of first-touch modes */
-    KEY_COUNTS,   /* a list of plain whole numbers */
-    KEY_GROUPS,   /* none, or a list of counter groups */
+    KEY_SIZES,      /* "auto" or a list of sizes */
+    KEY_PATTERNS,   /* a list of latency patterns */
+    KEY_KERNELS,    /* a list of bandwidth kernels */
+    KEY_POLICIES,   /* a list of memory policies besides bind */
+    KEY_PAIRS,      /* local | all */
+    KEY_FROM,       /* first | every: which CPU nodes a sweep runs from */
+    KEY_CORE_PAIRS, /* per_node | per_cache | all: which CPU pairs (host/core_pairs.h) */
+    KEY_MODES,      /* a list of first-touch modes */
+    KEY_COUNTS,     /* a list of plain whole numbers */
+    KEY_GROUPS,     /* none, or a list of counter groups */
 };
 
 struct config_key {

@@ -140,6 +140,9 @@ static void value_text(const struct nprb_config *cfg, size_t index, char *buf, s
         snprintf(buf, len, "%s",
                  *(const enum nprb_pairs *)field == NPRB_PAIRS_ALL ? "all" : "local");
         return;
+    case KEY_CORE_PAIRS:
+        snprintf(buf, len, "%s", nprb_core_pairs_name(*(const enum nprb_core_pairs *)field));
+        return;
     case KEY_FROM:
         snprintf(buf, len, "%s",
                  *(const enum nprb_sweep_from *)field == NPRB_SWEEP_FROM_EVERY ? "every" : "first");
@@ -244,6 +247,7 @@ static const char *const fixed_allowed[] = {
         "duration (ns, us, ms, s, min; bare number: s; a fraction but no exponent), 1ns to 60min",
     [KEY_PAIRS] = "all | local",
     [KEY_FROM] = "first | every",
+    [KEY_CORE_PAIRS] = "per_node | per_cache | all",
     [KEY_PATTERNS] =
         "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
 };

@@ -20,6 +20,7 @@
     X(first_touch)                                                                                 \
     X(loaded_latency)                                                                              \
     X(mlp)                                                                                         \
+    X(c2c_latency)                                                                                 \
     X(numa_balancing)
 
 #define DECLARE(name) extern const struct nprb_experiment nprb_exp_##name;

@@ -414,6 +414,26 @@ int nprb_topo_node_pus(const struct nprb_topo *t, int index, unsigned *pus, int 
     return n;
 }
 
+hwloc_const_bitmap_t nprb_topo_usable(const struct nprb_topo *t)
+{
+    return t->usable;
+}
+
+int nprb_topo_pu_node(const struct nprb_topo *t, unsigned pu)
+{
+    for (int i = 0; i < t->node_count; i++)
+        if (hwloc_bitmap_isset(t->node_cpus[i], pu))
+            return i;
+    /* A topology read from XML on another machine keeps that machine's node cpulists only in
+     * hwloc's objects. */
+    for (int i = 0; i < t->node_count; i++) {
+        hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(t->hw, t->nodes[i].os_index);
+        if (node != NULL && hwloc_bitmap_isset(node->cpuset, pu))
+            return i;
+    }
+    return -1;
+}
+
 const char *nprb_topo_pair_class(const struct nprb_topo *t, int from, int to)
 {
     if (from == to)

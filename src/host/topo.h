@@ -115,6 +115,12 @@ int nprb_topo_node_index(const struct nprb_topo *topo, unsigned os_index);
  */
 int nprb_topo_node_pus(const struct nprb_topo *topo, int index, unsigned *pus, int max);
 
+/** The PUs numaprobe runs threads on (os indexes). Owned by @p topo. */
+hwloc_const_bitmap_t nprb_topo_usable(const struct nprb_topo *topo);
+
+/** Logical index of the node PU @p pu (os index) is local to, or -1. */
+int nprb_topo_pu_node(const struct nprb_topo *topo, unsigned pu);
+
 /**
  * How CPUs of node @p from reach memory of node @p to, by logical index: "local", "same_package",
  * "cross_package", or "memory_only" when @p to has no CPUs of its own.

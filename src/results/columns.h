@@ -36,6 +36,6 @@
 extern const struct nprb_table_desc nprb_table_hosts, nprb_table_numa_nodes, nprb_table_distances,
     nprb_table_cache_levels, nprb_table_hugepages, nprb_table_topology_xml, nprb_table_latency,
     nprb_table_bandwidth, nprb_table_placement, nprb_table_numastat, nprb_table_loaded_latency,
-    nprb_table_balancing, nprb_table_counters;
+    nprb_table_balancing, nprb_table_counters, nprb_table_c2c_latency;
 
 #endif

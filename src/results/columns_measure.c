@@ -341,3 +341,42 @@ const struct nprb_table_desc nprb_table_counters =
     TABLE("counters", struct nprb_counter_row, counter_fields, 7,
           "what the kernel, the CPU and the memory controllers counted during each measurement "
           "(one row per measurement and event)");
+
+#define ROW struct nprb_c2c_row
+static const struct nprb_field c2c_fields[] = {
+    I32(rank, NULL, "as in `/latency`"),
+    I32(measurement, NULL, "as in `/latency`"),
+    STR(hostname, NULL, "as in `/latency`"),
+    STR(experiment, NULL, "`c2c_latency`"),
+    I32(cpu_a, NULL,
+        "os index of the CPU that owns the line: it writes the flag (`hitm`), or holds the "
+        "chain clean in its cache (`hit`)"),
+    I32(cpu_b, NULL, "os index of the CPU that reads the line out of `cpu_a`'s cache"),
+    I32(node_a, NULL, "os index of `cpu_a`'s NUMA node; the lines' pages are bound there"),
+    I32(node_b, NULL, "os index of `cpu_b`'s NUMA node"),
+    STR(pair_class, NULL,
+        "what the two CPUs share, nearest first: `smt` (a core), `same_l2`, `same_l3` (a CCX), "
+        "`same_node`, `same_package`, `cross_package`"),
+    STR(transfer, NULL,
+        "`hitm`: the line Modified in the other core's cache, a ping-pong of two flag lines, one "
+        "way = half a round trip (as c2clat); `hit`: a chase through lines clean in the other "
+        "core's cache (flushed, then read by `cpu_a`)"),
+    I32(samples, NULL, "timed samples kept"),
+    U64(transfers_per_sample, NULL, "one-way transfers (hitm) or loads (hit) in one sample"),
+    F64(latency_ns_min, "ns", "one transfer, over the samples"),
+    F64(latency_ns_median, "ns", "one transfer, over the samples"),
+    F64(latency_ns_p90, "ns", "one transfer, over the samples"),
+    F64(latency_ns_p99, "ns", "one transfer, over the samples"),
+    F64(latency_ns_max, "ns", "one transfer, over the samples"),
+    F64(pages_on_target_frac, "1", "share of the lines' pages on `node_a` (verified)"),
+    STR(cpus, NULL, "where the two threads were when they finished, as a cpulist"),
+    I8(valid, NULL, "as in `/latency`"),
+    STR(status, NULL,
+        "as in `/latency`; `invalid` when a thread left its CPU or the pages are not on `node_a`"),
+    STR(note, NULL, "as in `/latency`"),
+};
+#undef ROW
+
+const struct nprb_table_desc nprb_table_c2c_latency =
+    TABLE("c2c_latency", struct nprb_c2c_row, c2c_fields, 14,
+          "cache-line transfer between two pinned cores (one row per CPU pair and transfer)");

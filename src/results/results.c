@@ -21,6 +21,7 @@ static const struct nprb_table_desc *const tables[NPRB_N_TABLES] = {
     [NPRB_TABLE_HUGEPAGES] = &nprb_table_hugepages,
     [NPRB_TABLE_TOPOLOGY_XML] = &nprb_table_topology_xml,
     [NPRB_TABLE_COUNTERS] = &nprb_table_counters,
+    [NPRB_TABLE_C2C_LATENCY] = &nprb_table_c2c_latency,
 };
 
 const struct nprb_table_desc *nprb_table_desc(enum nprb_table_id id)

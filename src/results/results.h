@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.13.0"
+#define NPRB_SCHEMA_VERSION "0.14.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
@@ -243,6 +243,29 @@ struct nprb_balancing_row {
     char note[NPRB_NOTE_LEN];
 };
 
+/** A cache line handed between two pinned cores (c2c_latency): one pair, one transfer. */
+struct nprb_c2c_row {
+    int32_t rank;
+    int32_t measurement;
+    char hostname[NPRB_HOST_LEN];
+    char experiment[NPRB_NAME_LEN];
+    enum nprb_experiment_id experiment_id; /**< the same, parsed (row_ids.h); not a column */
+    int32_t cpu_a;       /**< os index: the line's owner (it writes the flag, holds the chain) */
+    int32_t cpu_b;       /**< os index: the core that reads the line from cpu_a's cache */
+    int32_t node_a;      /**< os index of cpu_a's node; the lines are bound there */
+    int32_t node_b;      /**< os index of cpu_b's node */
+    char pair_class[16]; /**< smt, same_l2, same_l3, same_node, same_package, cross_package */
+    char transfer[8];    /**< hitm (the line Modified there) or hit (clean) */
+    int32_t samples;
+    uint64_t transfers_per_sample;
+    double latency_ns_min, latency_ns_median, latency_ns_p90, latency_ns_p99, latency_ns_max;
+    double pages_on_target_frac; /**< of the lines' pages, on node_a */
+    char cpus[NPRB_TEXT_LEN];    /**< where the two threads ran, as a cpulist */
+    int8_t valid;
+    char status[16];
+    char note[NPRB_NOTE_LEN];
+};
+
 /** One counter of one measurement (or, with measurement -1, one the host cannot count). */
 struct nprb_counter_row {
     int32_t rank;
@@ -293,6 +316,7 @@ enum nprb_table_id {
     NPRB_TABLE_HUGEPAGES,
     NPRB_TABLE_TOPOLOGY_XML,
     NPRB_TABLE_COUNTERS,
+    NPRB_TABLE_C2C_LATENCY,
     NPRB_N_TABLES
 };
 

@@ -52,6 +52,7 @@ static const struct {
     EXPERIMENT_OF(NPRB_TABLE_NUMASTAT, struct nprb_numastat_row),
     EXPERIMENT_OF(NPRB_TABLE_LOADED_LATENCY, struct nprb_loaded_row),
     EXPERIMENT_OF(NPRB_TABLE_COUNTERS, struct nprb_counter_row),
+    EXPERIMENT_OF(NPRB_TABLE_C2C_LATENCY, struct nprb_c2c_row),
 };
 
 void nprb_rows_parse_ids(enum nprb_table_id table, void *rows, size_t count)

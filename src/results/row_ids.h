@@ -22,6 +22,7 @@
     X(FIRST_TOUCH, first_touch)                                                                    \
     X(LOADED_LATENCY, loaded_latency)                                                              \
     X(MLP, mlp)                                                                                    \
+    X(C2C_LATENCY, c2c_latency)                                                                    \
     X(NUMA_BALANCING, numa_balancing)
 
 #define NPRB_EXPERIMENT_ENUM(id, name) NPRB_EXPERIMENT_##id,

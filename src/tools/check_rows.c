@@ -43,6 +43,7 @@ static const struct figure_rule figure_rules[] = {
      {"gbs_best", "gbs_median", "gbs_worst", "bus_gbs_best", "pages_on_target_frac"},
      {"gbs_worst", "gbs_median", "gbs_best"}},
     {NPRB_TABLE_LOADED_LATENCY, {"load_gbs", LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
+    {NPRB_TABLE_C2C_LATENCY, {LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
     {NPRB_TABLE_BALANCING, {"t_s", "frac_on_to", "read_gbs"}, {NULL}},
     {NPRB_TABLE_COUNTERS,
      {"value_scaled", "time_enabled_s", "time_running_s"},

@@ -34,6 +34,7 @@ bandwidth_sweep: {enabled: false}
 thread_scaling: {enabled: false}
 loaded_latency: {enabled: false}
 mlp: {enabled: false}
+c2c_latency: {enabled: false}
 first_touch: {enabled: false}
 numa_balancing: {enabled: false}
 """

@@ -31,7 +31,7 @@ def guest(pytestconfig):
 @pytest.fixture(scope="module")
 def t(results):
     return tables(results, "hosts", "numa_nodes", "distances", "latency", "bandwidth",
-                  "placement", "numastat", "loaded_latency", "balancing")
+                  "placement", "numastat", "loaded_latency", "balancing", "c2c_latency")
 
 
 @pytest.fixture(scope="module")
@@ -371,6 +371,48 @@ def test_mlp(t, guest):
     wrong += [f"mlp cpu {i} mem {j} chains {c}: measured {points[(i, j, c)]} times"
               for i in range(guest.nodes) for j in range(guest.total) for c in chains
               if points[(i, j, c)] != 1]
+    assert_none(wrong)
+
+
+def test_c2c(t, guest):
+    """c2c_latency per_node, from the host's first rank: in every node it reaches, its first CPU
+    with a second one, and the first CPUs of every two nodes, each pair once per transfer; the
+    pair classed by node and package as the layout says (the guest's L3 spans its socket, so
+    no cache tells nodes apart), the two threads on the pair's CPUs, the lines where bound."""
+    per_node = guest.cpus // guest.nodes
+    node_of = {cpu: cpu // per_node for cpu in range(guest.cpus)}
+    measured, wrong = Counter(), []
+    for r in t["c2c_latency"]:
+        a, b = int(r["cpu_a"]), int(r["cpu_b"])
+        at = f"c2c rank {r['rank']} cpus {a},{b} {text(r['transfer'])}"
+        if text(r["status"]) == "not_applicable":
+            if int(r["rank"]) == 0 or not text(r["note"]):
+                wrong.append(f"{at}: not applicable: {text(r['note'])}")
+            continue
+        if text(r["status"]) != "ok" or int(r["rank"]) != 0:
+            wrong.append(f"{at}: {text(r['status'])}: {text(r['note'])}")
+            continue
+        i, j = node_of[a], node_of[b]
+        if (int(r["node_a"]), int(r["node_b"])) != (i, j):
+            wrong.append(f"{at}: nodes {r['node_a']},{r['node_b']}, want {i},{j}")
+        want = ({"smt", "same_l2", "same_l3", "same_node"} if i == j
+                else {guest.layout.pair_class(i, j)})
+        if text(r["pair_class"]) not in want:
+            wrong.append(f"{at}: class {text(r['pair_class'])}, want one of {sorted(want)}")
+        if cpus_of(text(r["cpus"])) != {a, b}:
+            wrong.append(f"{at}: threads ran on {text(r['cpus'])}")
+        if float(r["pages_on_target_frac"]) < PLACED:
+            wrong.append(f"{at}: {r['pages_on_target_frac']:.3f} of pages on node {i}")
+        measured[(i, j, text(r["transfer"]))] += 1
+    reached = {i for (i, _, _) in measured} | {j for (_, j, _) in measured}
+    assert reached, "no c2c_latency row measured"
+    if guest.ranks == 1:
+        assert reached == set(range(guest.nodes)), f"c2c reached nodes {sorted(reached)}"
+    pairs = [(i, j) for i in sorted(reached) for j in sorted(reached)
+             if i < j or (i == j and per_node >= 2)]
+    wrong += [f"c2c nodes {i},{j} {x}: measured {measured[(i, j, x)]} times"
+              for i, j in pairs for x in ("hitm", "hit") if measured[(i, j, x)] != 1]
+    wrong += [f"c2c {k}: not a per_node pair" for k in measured if k[:2] not in pairs]
     assert_none(wrong)
 
 

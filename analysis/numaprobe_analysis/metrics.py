@@ -293,6 +293,33 @@ def _mlp_metrics(fleet, out, catalogue):
         out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
 
 
+# The node-type comparison's core-to-core classes: within an L3 (a CCX), between L3s of one
+# package (other CCXs, other nodes), and between packages.
+C2C_GROUPS = (("intra_l3", "within an L3", ("same_l2", "same_l3")),
+              ("inter_l3", "between L3s of a package", ("same_node", "same_package")),
+              ("cross_package", "between packages", ("cross_package",)))
+
+
+def _c2c_metrics(fleet, out, catalogue):
+    """Core-to-core latency (hitm, one way) per host: the median over its pairs of a class
+    group of each pair's median. Shown, not judged: a figure of the fabric's topology as much as
+    of its health, and one pair per node or cache is few to judge a host by."""
+    try:
+        rows = ok_rows(fleet["c2c_latency"], transfer="hitm")
+    except KeyError:  # files of a schema before the table
+        return
+    if not len(rows):
+        return
+    for key, words, classes in C2C_GROUPS:
+        part = rows[rows.pair_class.isin(classes)]
+        med = part.groupby("host").latency_ns_median.median().dropna()
+        if not len(med):
+            continue
+        m = Metric(f"c2c_{key}_ns", f"core-to-core latency {words}", "ns", "lower", judged=False)
+        catalogue[m.name] = m
+        out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
+
+
 def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     """Long frame host, type, metric, value, spread_pct, noisy; and the catalogue of metrics
     found (in order). noisy: the spread is above @p noisy_pct. value is NaN for a cache level
@@ -302,6 +329,7 @@ def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     _cache_metrics(fleet, hosts, out, catalogue)
     _first_touch_metrics(fleet, out, catalogue)
     _mlp_metrics(fleet, out, catalogue)
+    _c2c_metrics(fleet, out, catalogue)
     frame = pd.DataFrame(out, columns=["host", "metric", "value", "spread_pct"])
     frame["noisy"] = frame.spread_pct > noisy_pct
     frame = frame.merge(hosts[["host", "type"]], on="host", how="left")

@@ -11,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from .fleetview import skip_reason  # noqa: E402
@@ -461,6 +462,41 @@ def mlp_curves(v):
     return fig
 
 
+C2C_LABELS = 24  # CPUs of a matrix above which its cells carry no figures, only colour
+
+
+def _c2c_panel(ax, rows, title):
+    """One transfer's CPU x CPU matrix, both halves filled (a pair is measured one way)."""
+    both = pd.concat([rows, rows.rename(columns={"cpu_a": "cpu_b", "cpu_b": "cpu_a"})])
+    m = both.groupby(["cpu_a", "cpu_b"]).latency_ns_median.median().unstack()
+    if len(m.index) <= C2C_LABELS:
+        _heat(ax, m, title, "{:.0f}", "viridis_r")
+    else:
+        image = ax.imshow(m.to_numpy(dtype=float), cmap="viridis_r")
+        ax.figure.colorbar(image, ax=ax, shrink=0.8)
+        ax.set_title(title, fontsize=9)
+    ax.set_xlabel("CPU reading the line")
+    ax.set_ylabel("CPU owning the line")
+
+
+def c2c_heatmap(v):
+    """c2c_latency: one-way ns of a cache line between two CPUs, per node type (the median over
+    its hosts), Modified (hitm) and clean (hit) in the owner's cache."""
+    types = _ok_rows_by_type(v, "c2c_latency")
+    fig, axes = plt.subplots(len(types), 2, figsize=(12, 5 * len(types)), squeeze=False)
+    for row, (typ, rows) in zip(axes, types):
+        for ax, transfer, words in zip(row, ("hitm", "hit"), ("Modified there", "clean there")):
+            part = rows[rows.transfer == transfer]
+            if len(part):
+                _c2c_panel(ax, part, f"{typ}\ncore-to-core latency, ns one way ({transfer}: "
+                           f"{words})")
+            else:
+                ax.set_axis_off()
+                ax.text(0.5, 0.5, f"no {transfer} rows", ha="center")
+    fig.tight_layout()
+    return fig
+
+
 # In the report's reading order.
 PLOTS = (
     ("latency_vs_working_set", "Latency vs working set", latency_vs_working_set),
@@ -474,6 +510,7 @@ PLOTS = (
      host_strips),
     ("loaded_latency_curves", "Loaded latency", loaded_latency_curves),
     ("mlp_curves", "Memory-level parallelism: lines in flight per core", mlp_curves),
+    ("c2c_heatmap", "Core-to-core latency: a cache line between two CPUs", c2c_heatmap),
     ("first_touch_pages", "First-touch page distribution", first_touch_pages),
     ("balancing_series", "Automatic NUMA balancing over time", balancing_series),
 )

@@ -27,6 +27,7 @@ def _supported(path):
     with h5py.File(path, "r") as f:
         lat, bw = _table(f, "latency"), _table(f, "bandwidth")
         loaded, bal = _table(f, "loaded_latency"), _table(f, "balancing")
+        c2c = _table(f, "c2c_latency")
         n_hosts = _table(f, "hosts").hostname.nunique()
     ok = lat[lat.status == "ok"]
     sweep = ok[(ok.experiment == "latency_sweep") & (ok.pattern == "random")]
@@ -45,6 +46,7 @@ def _supported(path):
         # lines in flight need each pair's 1-chain point beside the others
         "mlp_curves": bool(((lat.experiment == "mlp") & (lat.status == "ok")
                             & (lat.chains == 1)).any()) if "chains" in lat else False,
+        "c2c_heatmap": bool((c2c.status == "ok").any()) if len(c2c) else False,
     }
 
 

@@ -164,8 +164,26 @@ def drop_columns(path, version, drops, tables):
                     if name in ("columns", "units", "column_descriptions"):
                         value = [value[i] for i in keep]
                     f[table].attrs[name] = value
+        # A measurement a later minor's table holds was never made by the older numaprobe: the
+        # rows that describe it go with it.
+        describing = ("placement", "numastat", "counters")
+        gone = set()
         for table in tables:
+            rows = f[table][()]
+            if table not in describing and "measurement" in (rows.dtype.names or ()):
+                gone.update(zip(rows["rank"].tolist(), rows["measurement"].tolist()))
             del f[table]
+        for table in describing:
+            if not gone or table not in f:
+                continue
+            rows = f[table][()]
+            keep = np.array([(int(r), int(m)) not in gone
+                             for r, m in zip(rows["rank"], rows["measurement"])], dtype=bool)
+            attrs = dict(f[table].attrs)
+            del f[table]
+            f.create_dataset(table, data=rows[keep], maxshape=(None,), chunks=True)
+            for name, value in attrs.items():
+                f[table].attrs[name] = value
 
 
 def version_key(text):

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The names of the core-pair enums (which pairs, what a pair shares) and their parsers, apart
+ * from core_pairs.c so that the config parser (and its fuzzer) use them without linking hwloc. */
+#include "host/core_pairs.h"
+
+#include "util/names.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const pairs_names[] = {
+    [NPRB_CORE_PAIRS_PER_NODE] = "per_node",
+    [NPRB_CORE_PAIRS_PER_CACHE] = "per_cache",
+    [NPRB_CORE_PAIRS_ALL] = "all",
+};
+#define N_PAIRS (sizeof pairs_names / sizeof pairs_names[0])
+
+static const char *const class_names[NPRB_N_CORE_CLASSES] = {
+    [NPRB_CORE_SMT] = "smt",
+    [NPRB_CORE_SAME_L2] = "same_l2",
+    [NPRB_CORE_SAME_L3] = "same_l3",
+    [NPRB_CORE_SAME_NODE] = "same_node",
+    [NPRB_CORE_SAME_PACKAGE] = "same_package",
+    [NPRB_CORE_CROSS_PACKAGE] = "cross_package",
+};
+
+const char *nprb_core_pairs_name(enum nprb_core_pairs pairs)
+{
+    return (unsigned)pairs < N_PAIRS ? pairs_names[pairs] : "?";
+}
+
+int nprb_core_pairs_parse(const char *text, enum nprb_core_pairs *pairs, char *why, size_t len)
+{
+    char choices[96];
+    int i = nprb_name_find(pairs_names, sizeof pairs_names[0], N_PAIRS, NPRB_NAMES_ALL, text, false,
+                           false, choices, sizeof choices);
+    if (i >= 0) {
+        *pairs = (enum nprb_core_pairs)i;
+        return 0;
+    }
+    snprintf(why, len, "expected %s, got '%s'", choices, text);
+    return -1;
+}
+
+const char *nprb_core_class_name(enum nprb_core_class cls)
+{
+    return (unsigned)cls < NPRB_N_CORE_CLASSES ? class_names[cls] : "?";
+}
+
+enum nprb_core_class nprb_core_class_parse(const char *text)
+{
+    for (int c = 0; c < NPRB_N_CORE_CLASSES; c++)
+        if (strcmp(text, class_names[c]) == 0)
+            return (enum nprb_core_class)c;
+    return NPRB_N_CORE_CLASSES;
+}

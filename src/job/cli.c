@@ -83,17 +83,22 @@ static const struct nprb_option_row rows[N_OPTIONS] = {
 
 void nprb_cli_print_kernels(FILE *out)
 {
-    fprintf(out, "%-13s %-28s %9s %9s\n", "KERNEL", "DOES", "PROGRAM", "BUS");
+    fprintf(out, "%-13s %-35s %9s %9s %7s\n", "KERNEL", "DOES", "PROGRAM", "BUS", "BUS R:W");
     for (int id = 0; id < NPRB_N_KERNELS; id++) {
         const struct nprb_kernel *k = nprb_kernel_get((enum nprb_kernel_id)id);
-        fprintf(out, "%-13s %-28s %7u B %7u B\n", k->name, k->formula, k->program_bytes,
-                k->bus_bytes);
+        char mix[16];
+        snprintf(mix, sizeof mix, "%u:%u", k->bus_reads, k->bus_writes);
+        fprintf(out, "%-13s %-35s %7u B %7u B %7s\n", k->name, k->formula, k->program_bytes,
+                k->bus_bytes, mix);
     }
-    fprintf(out, "\nBytes per access: PROGRAM as the code reads and writes them (STREAM's count, "
-                 "the GB/s\ncolumns), BUS as the memory bus carries them (a store that misses "
-                 "first reads its\nline: write-allocate; non-temporal stores do not). "
-                 "read_strided moves min(stride, 64) B\nof bus per access, read_random a whole "
-                 "line plus the index.\n");
+    fprintf(
+        out,
+        "\nBytes per access: PROGRAM as the code reads and writes them (STREAM's count, "
+        "the GB/s\ncolumns), BUS as the memory bus carries them (a store that misses "
+        "first reads its\nline: write-allocate; non-temporal stores do not). "
+        "read_strided moves min(stride, 64) B\nof bus per access, read_random a whole "
+        "line plus the index.\nBUS R:W is the bus's reads to writes, a write-allocate read counted "
+        "as a read; the\nmix_ kernels write only lines they have just read, so theirs is exact.\n");
 }
 
 void nprb_cli_print_help(FILE *out)

@@ -2,6 +2,7 @@
 #include "kernels/stream.h"
 
 #include "kernels/chain.h"
+#include "kernels/stream_mix.h"
 #include "kernels/stream_nt.h"
 #include "util/names.h"
 #include "util/populate.h"
@@ -215,6 +216,30 @@ static double run_read_random(const struct nprb_stream_args *args)
     return random_loop(args->a, args->index, args->n);
 }
 
+static double run_triad_nt(const struct nprb_stream_args *args)
+{
+    nt()->triad(args->a, args->b, args->c, args->n, SCALAR);
+    return 0.0;
+}
+
+static double run_mix_3to1(const struct nprb_stream_args *args)
+{
+    nprb_mix_3to1(args->a, args->b, args->c, args->n);
+    return 0.0;
+}
+
+static double run_mix_2to1(const struct nprb_stream_args *args)
+{
+    nprb_mix_2to1(args->a, args->b, args->n);
+    return 0.0;
+}
+
+static double run_mix_1to1(const struct nprb_stream_args *args)
+{
+    nprb_mix_1to1(args->a, args->n);
+    return 0.0;
+}
+
 /* The table: each kernel's name, formula, bytes and what validation expects of it.
  * Bus bytes: a store that misses reads its line first (write-allocate), so each ordinary store
  * costs 8 bytes in and 8 out; a streaming store only the 8 out. A strided read brings at most a
@@ -228,6 +253,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                           .arrays = 1,
                           .program_bytes = 8,
                           .bus_bytes = 8,
+                          .bus_reads = 1,
+                          .bus_writes = 0,
                           .run = run_read,
                           .expect = {INIT_A, 0, 0, true}},
     [NPRB_KERNEL_WRITE] = {.name = "write",
@@ -235,6 +262,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                            .arrays = 1,
                            .program_bytes = 8,
                            .bus_bytes = 16,
+                           .bus_reads = 1,
+                           .bus_writes = 1,
                            .run = run_write,
                            .expect = {SCALAR, 0, 0, false}},
     [NPRB_KERNEL_WRITE_NT] = {.name = "write_nt",
@@ -242,6 +271,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                               .arrays = 1,
                               .program_bytes = 8,
                               .bus_bytes = 8,
+                              .bus_reads = 0,
+                              .bus_writes = 1,
                               .run = run_write_nt,
                               .expect = {SCALAR, 0, 0, false}},
     [NPRB_KERNEL_COPY] = {.name = "copy",
@@ -249,6 +280,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                           .arrays = 3,
                           .program_bytes = 16,
                           .bus_bytes = 24,
+                          .bus_reads = 2,
+                          .bus_writes = 1,
                           .run = run_copy,
                           .expect = {INIT_A, 0, INIT_A, false}},
     [NPRB_KERNEL_COPY_NT] = {.name = "copy_nt",
@@ -256,6 +289,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                              .arrays = 3,
                              .program_bytes = 16,
                              .bus_bytes = 16,
+                             .bus_reads = 1,
+                             .bus_writes = 1,
                              .run = run_copy_nt,
                              .expect = {INIT_A, 0, INIT_A, false}},
     [NPRB_KERNEL_COPY_MOVSB] = {.name = "copy_movsb",
@@ -263,6 +298,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                                 .arrays = 3,
                                 .program_bytes = 16,
                                 .bus_bytes = 24,
+                                .bus_reads = 2,
+                                .bus_writes = 1,
                                 .run = run_copy_movsb,
                                 .expect = {INIT_A, 0, INIT_A, false}},
     [NPRB_KERNEL_SCALE] = {.name = "scale",
@@ -270,6 +307,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                            .arrays = 3,
                            .program_bytes = 16,
                            .bus_bytes = 24,
+                           .bus_reads = 2,
+                           .bus_writes = 1,
                            .run = run_scale,
                            .expect = {0, SCALAR *INIT_C, INIT_C, false}},
     [NPRB_KERNEL_ADD] = {.name = "add",
@@ -277,6 +316,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                          .arrays = 3,
                          .program_bytes = 24,
                          .bus_bytes = 32,
+                         .bus_reads = 3,
+                         .bus_writes = 1,
                          .run = run_add,
                          .expect = {INIT_A, INIT_B, INIT_A + INIT_B, false}},
     [NPRB_KERNEL_TRIAD] = {.name = "triad",
@@ -284,6 +325,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                            .arrays = 3,
                            .program_bytes = 24,
                            .bus_bytes = 32,
+                           .bus_reads = 3,
+                           .bus_writes = 1,
                            .run = run_triad,
                            .expect = {INIT_B + SCALAR * INIT_C, INIT_B, INIT_C, false}},
     [NPRB_KERNEL_READ_STRIDED] = {.name = "read_strided",
@@ -292,6 +335,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                                   .uses_stride = true,
                                   .program_bytes = 8,
                                   .bus_bytes = 64,
+                                  .bus_reads = 1,
+                                  .bus_writes = 0,
                                   .run = run_read_strided,
                                   .expect = {INIT_A, 0, 0, true}},
     [NPRB_KERNEL_READ_RANDOM] = {.name = "read_random",
@@ -300,8 +345,47 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                                  .uses_index = true,
                                  .program_bytes = 12,
                                  .bus_bytes = 68,
+                                 .bus_reads = 1,
+                                 .bus_writes = 0,
                                  .run = run_read_random,
                                  .expect = {INIT_A, 0, 0, true}},
+    /* The mixes write only lines they have just read: no write-allocate read. */
+    [NPRB_KERNEL_MIX_3TO1] = {.name = "mix_3to1",
+                              .formula = "a[i] = min(a[i], b[i]*c[i]/2)",
+                              .arrays = 3,
+                              .program_bytes = 32,
+                              .bus_bytes = 32,
+                              .bus_reads = 3,
+                              .bus_writes = 1,
+                              .run = run_mix_3to1,
+                              .expect = {NPRB_MIX_RESULT, INIT_B, INIT_C, false}},
+    [NPRB_KERNEL_MIX_2TO1] = {.name = "mix_2to1",
+                              .formula = "a[i] = min(a[i], b[i]/4)",
+                              .arrays = 2,
+                              .program_bytes = 24,
+                              .bus_bytes = 24,
+                              .bus_reads = 2,
+                              .bus_writes = 1,
+                              .run = run_mix_2to1,
+                              .expect = {NPRB_MIX_RESULT, INIT_B, 0, false}},
+    [NPRB_KERNEL_MIX_1TO1] = {.name = "mix_1to1",
+                              .formula = "a[i] = min(a[i], 0.5)",
+                              .arrays = 1,
+                              .program_bytes = 16,
+                              .bus_bytes = 16,
+                              .bus_reads = 1,
+                              .bus_writes = 1,
+                              .run = run_mix_1to1,
+                              .expect = {NPRB_MIX_RESULT, 0, 0, false}},
+    [NPRB_KERNEL_TRIAD_NT] = {.name = "triad_nt",
+                              .formula = "a[i] = b[i] + s*c[i] (non-temporal)",
+                              .arrays = 3,
+                              .program_bytes = 24,
+                              .bus_bytes = 24,
+                              .bus_reads = 2,
+                              .bus_writes = 1,
+                              .run = run_triad_nt,
+                              .expect = {INIT_B + SCALAR * INIT_C, INIT_B, INIT_C, false}},
 };
 
 const struct nprb_kernel *nprb_kernel_get(enum nprb_kernel_id id)

@@ -25,6 +25,10 @@ enum nprb_kernel_id {
     NPRB_KERNEL_TRIAD,        /**< a[i] = b[i] + s * c[i] */
     NPRB_KERNEL_READ_STRIDED, /**< s += a[i * stride] */
     NPRB_KERNEL_READ_RANDOM,  /**< s += a[index[i]] */
+    NPRB_KERNEL_MIX_3TO1,     /**< a[i] = min(a[i], b[i] * c[i] / 2): 3 reads, 1 write */
+    NPRB_KERNEL_MIX_2TO1,     /**< a[i] = min(a[i], b[i] / 4): 2 reads, 1 write */
+    NPRB_KERNEL_MIX_1TO1,     /**< a[i] = min(a[i], 0.5): 1 read, 1 write */
+    NPRB_KERNEL_TRIAD_NT,     /**< a[i] = b[i] + s * c[i], non-temporal stores */
     NPRB_N_KERNELS
 };
 
@@ -54,6 +58,9 @@ struct nprb_kernel {
     /** Bytes per access on the memory bus, write-allocate included; for strided and random
      * reads the line each access brings (see nprb_kernel_bytes()). */
     unsigned bus_bytes;
+    /** The bus's read:write mix, in 8-byte words per element: a write-allocate's read counts as
+     * a read (write is 1:1, copy 2:1, triad 3:1). The reading kernels say 1:0. */
+    unsigned bus_reads, bus_writes;
     /** Runs once over args; returns the checksum of what was read (0 for kernels that only
      * write, or whose output nprb_kernel_validate() checks instead). */
     double (*run)(const struct nprb_stream_args *args);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file stream_nt.h
- * Internal to the stream kernels: the non-temporal write and copy loops, one variant per
+ * Internal to the stream kernels: the non-temporal write, copy and triad loops, one variant per
  * instruction set, written with intrinsics since no compiler emits streaming stores from a plain
  * loop. stream.c picks the variant nprb_simd_path() names; tests run every variant the CPU has.
  */
@@ -16,6 +16,8 @@ struct nprb_nt_variant {
     void (*write)(double *a, size_t n, double x);
     /** c[i] = a[i] for i < n (no overlap), streaming stores to c; fenced on return. */
     void (*copy)(double *c, const double *a, size_t n);
+    /** a[i] = b[i] + s * c[i] for i < n (no overlap), streaming stores to a; fenced on return. */
+    void (*triad)(double *a, const double *b, const double *c, size_t n, double s);
 };
 
 /**

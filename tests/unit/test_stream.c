@@ -20,7 +20,8 @@ static const int output_of[NPRB_N_KERNELS] = {
     [NPRB_KERNEL_READ] = -1,         [NPRB_KERNEL_WRITE] = 0,        [NPRB_KERNEL_WRITE_NT] = 0,
     [NPRB_KERNEL_COPY] = 2,          [NPRB_KERNEL_COPY_NT] = 2,      [NPRB_KERNEL_COPY_MOVSB] = 2,
     [NPRB_KERNEL_SCALE] = 1,         [NPRB_KERNEL_ADD] = 2,          [NPRB_KERNEL_TRIAD] = 0,
-    [NPRB_KERNEL_READ_STRIDED] = -1, [NPRB_KERNEL_READ_RANDOM] = -1,
+    [NPRB_KERNEL_READ_STRIDED] = -1, [NPRB_KERNEL_READ_RANDOM] = -1, [NPRB_KERNEL_MIX_3TO1] = 0,
+    [NPRB_KERNEL_MIX_2TO1] = 0,      [NPRB_KERNEL_MIX_1TO1] = 0,     [NPRB_KERNEL_TRIAD_NT] = 0,
 };
 
 /* nprb_stream_init()'s values, by array. */
@@ -235,7 +236,14 @@ static void check_table(void)
         CHECK(k->uses_index == (id == NPRB_KERNEL_READ_RANDOM));
         CHECK(k->uses_stride == (id == NPRB_KERNEL_READ_STRIDED));
         CHECK(k->program_bytes > 0 && k->bus_bytes >= k->program_bytes);
+        /* The stated mix is the bus's bytes, where each access is one element. */
+        if (!k->uses_index && !k->uses_stride)
+            CHECK(k->bus_bytes == 8 * (k->bus_reads + k->bus_writes));
+        CHECK(k->bus_reads + k->bus_writes > 0);
+        CHECK(k->bus_writes <= 1 && k->bus_reads <= 3);
     }
+    CHECK(nprb_kernel_get(NPRB_KERNEL_MIX_3TO1)->bus_reads == 3);
+    CHECK(nprb_kernel_get(NPRB_KERNEL_MIX_1TO1)->bus_writes == 1);
     CHECK(nprb_kernel_get(NPRB_N_KERNELS) == NULL);
     CHECK(nprb_kernel_find("nonsense") == NULL);
     CHECK(nprb_kernel_find("TRIAD") == NULL);
@@ -394,6 +402,13 @@ static void check_nt_variant(const struct nprb_nt_variant *v)
             }
             for (size_t os = 0; os < 8; os += 3) {
                 const double *s = src + GUARD + os;
+                for (size_t i = 0; i < MAX; i++)
+                    dst[i] = CANARY;
+                v->triad(d, s, s + 1, n, 3.0);
+                for (size_t i = 0; i < MAX; i++) {
+                    bool in = dst + i >= d && dst + i < d + n;
+                    bad += dst[i] != (in ? s[dst + i - d] + 3.0 * s[dst + i - d + 1] : CANARY);
+                }
                 for (size_t i = 0; i < MAX; i++)
                     dst[i] = CANARY;
                 v->copy(d, s, n);

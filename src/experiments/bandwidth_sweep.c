@@ -28,7 +28,8 @@ static const struct config_key keys[] = {
      "largest auto size (256 MiB: 4x the L3 one core shares on most CPUs); 0 means 4x the "
      "last-level cache hwloc reports (at most 1 GiB)"},
     {"kernels", KEY_KERNELS, OFF(kernels), "read,copy,triad", 0, 0,
-     "read write write_nt copy copy_nt copy_movsb scale add triad read_strided read_random"},
+     "read write write_nt copy copy_nt copy_movsb scale add triad read_strided read_random "
+     "mix_3to1 mix_2to1 mix_1to1 triad_nt"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
      "threads: all (one per usable core) or a number"},
     {"strides", KEY_SIZES, OFF(strides), "64B", 8, NPRB_KIB(1024),

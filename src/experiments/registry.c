@@ -21,6 +21,7 @@
     X(loaded_latency)                                                                              \
     X(mlp)                                                                                         \
     X(c2c_latency)                                                                                 \
+    X(injection)                                                                                   \
     X(numa_balancing)
 
 #define DECLARE(name) extern const struct nprb_experiment nprb_exp_##name;

@@ -105,7 +105,8 @@ static const struct nprb_field bandwidth_fields[] = {
     I32(measurement, NULL, "as in `/latency`"),
     STR(hostname, NULL, "as in `/latency`"),
     STR(experiment, NULL,
-        "`bandwidth_matrix`, `bandwidth_sweep`, `thread_scaling`, `first_touch` or `page_size`"),
+        "`bandwidth_matrix`, `bandwidth_sweep`, `thread_scaling`, `first_touch`, `page_size` or "
+        "`injection`"),
     I32(cpu_node, NULL,
         "as in `/latency`; -1 for `first_touch` rows, which use every usable core of the host"),
     I32(mem_node, NULL, "as in `/latency`"),
@@ -115,7 +116,8 @@ static const struct nprb_field bandwidth_fields[] = {
     U64(size_bytes, "B", "per array"),
     STR(kernel, NULL,
         "`read`, `write`, `write_nt`, `copy`, `copy_nt`, `copy_movsb`, `scale`, `add`, `triad`, "
-        "`read_strided`, `read_random` (formulas and byte counts: `numaprobe --kernels`)"),
+        "`read_strided`, `read_random`, `mix_3to1`, `mix_2to1`, `mix_1to1`, `triad_nt` (formulas "
+        "and byte counts: `numaprobe --kernels`)"),
     STR(init_mode, NULL,
         "who wrote the arrays first: `threaded` (each thread its own chunk, the kernel's "
         "schedule), and for `first_touch`: `serial` (one thread on `mem_node` wrote everything), "

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.14.0"
+#define NPRB_SCHEMA_VERSION "0.15.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24

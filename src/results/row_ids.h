@@ -23,6 +23,7 @@
     X(LOADED_LATENCY, loaded_latency)                                                              \
     X(MLP, mlp)                                                                                    \
     X(C2C_LATENCY, c2c_latency)                                                                    \
+    X(INJECTION, injection)                                                                        \
     X(NUMA_BALANCING, numa_balancing)
 
 #define NPRB_EXPERIMENT_ENUM(id, name) NPRB_EXPERIMENT_##id,

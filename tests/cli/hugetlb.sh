@@ -19,7 +19,8 @@ args=(--set huge_pages=hugetlb --set latency_matrix.size=4MiB --set latency_matr
       --set latency_sweep.enabled=false --set stride_sweep.enabled=false
       --set bandwidth_sweep.enabled=false --set thread_scaling.enabled=false
       --set loaded_latency.enabled=false --set first_touch.enabled=false
-      --set mlp.enabled=false --set c2c_latency.enabled=false)
+      --set mlp.enabled=false --set c2c_latency.enabled=false
+      --set injection.enabled=false)
 
 check() { # check FILE STATUS PAGE_BYTES
     /usr/bin/python3 - "$@" <<'PY'

@@ -35,6 +35,7 @@ thread_scaling: {enabled: false}
 loaded_latency: {enabled: false}
 mlp: {enabled: false}
 c2c_latency: {enabled: false}
+injection: {enabled: false}
 first_touch: {enabled: false}
 numa_balancing: {enabled: false}
 """

@@ -15,7 +15,7 @@ trap 'rm -rf "$submit"' EXIT
 # The quick config by name, made tiny with --set (NUMAPROBE_ARGS): what matters here is where
 # the program and its config come from, not the measurement.
 tiny="--quiet --set latency_matrix.size=8MiB --set bandwidth_matrix.size=16MiB"
-for e in latency_sweep stride_sweep page_size bandwidth_sweep thread_scaling loaded_latency mlp c2c_latency first_touch \
+for e in latency_sweep stride_sweep page_size bandwidth_sweep thread_scaling loaded_latency mlp c2c_latency injection first_touch \
     numa_balancing; do
     tiny+=" --set $e.enabled=false"
 done

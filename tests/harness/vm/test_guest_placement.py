@@ -374,6 +374,40 @@ def test_mlp(t, guest):
     assert_none(wrong)
 
 
+def test_injection(t, guest):
+    """Every CPU node's cores stream every node's memory (memory-only nodes too) once per mix
+    across the host's ranks, bound, the pair classed as the layout says, every core of the node
+    on its own CPU, the pages where bound, bus bytes beside program bytes."""
+    per_node = guest.cpus // guest.nodes
+    points, wrong = Counter(), []
+    for r in t["bandwidth"]:
+        if text(r["experiment"]) != "injection" or text(r["status"]) == "not_applicable":
+            continue
+        i, j, mix = int(r["cpu_node"]), int(r["mem_node"]), text(r["kernel"])
+        at = f"injection {mix} rank {r['rank']} cpu {i} mem {j}"
+        if text(r["status"]) != "ok":
+            wrong.append(f"{at}: {text(r['status'])}: {text(r['note'])}")
+            continue
+        if text(r["mem_policy"]) != "bind":
+            wrong.append(f"{at}: policy {text(r['mem_policy'])}")
+        if text(r["pair_class"]) != guest.layout.pair_class(i, j):
+            wrong.append(f"{at}: pair class {text(r['pair_class'])}, want "
+                         f"{guest.layout.pair_class(i, j)}")
+        if int(r["threads"]) != per_node or int(r["threads_pinned_ok"]) != 1:
+            wrong.append(f"{at}: {r['threads']} threads, pinned ok {r['threads_pinned_ok']}")
+        if float(r["pages_on_target_frac"]) < PLACED:
+            wrong.append(f"{at}: {r['pages_on_target_frac']:.3f} of pages on node {j}")
+        if not float(r["bus_gbs_best"]) >= 0.999 * float(r["gbs_best"]) > 0:
+            wrong.append(f"{at}: bus {r['bus_gbs_best']} GB/s below program {r['gbs_best']}")
+        points[(i, j, mix)] += 1
+    mixes = {m for (_, _, m) in points}
+    assert mixes, "no injection row measured"
+    wrong += [f"injection {m} cpu {i} mem {j}: measured {points[(i, j, m)]} times"
+              for i in range(guest.nodes) for j in range(guest.total) for m in mixes
+              if points[(i, j, m)] != 1]
+    assert_none(wrong)
+
+
 def test_c2c(t, guest):
     """c2c_latency per_node, from the host's first rank: in every node it reaches, its first CPU
     with a second one, and the first CPUs of every two nodes, each pair once per transfer; the

@@ -320,6 +320,32 @@ def _c2c_metrics(fleet, out, catalogue):
         out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
 
 
+def injection_rows(bandwidth):
+    """injection's ok rows, bound to one node, with `where`: local or remote."""
+    rows = (ok_rows(bandwidth, experiment="injection", mem_policy="bind") if len(bandwidth)
+            else bandwidth)
+    if rows.empty:
+        return rows.assign(where=pd.Series(dtype=str))
+    return rows.assign(where=np.where(rows.cpu_node == rows.mem_node, "local", "remote"))
+
+
+def _injection_metrics(fleet, out, catalogue):
+    """Per host and mix, local and remote: the median over its pairs of each pair's best bus
+    GB/s. Shown, not judged: the bandwidth matrix's read and triad judge the memory already;
+    the mixes show what its writes cost."""
+    rows = injection_rows(fleet["bandwidth"])
+    if rows.empty:
+        return
+    for (kernel, where), part in rows.groupby(["kernel", "where"], sort=False):
+        med = part.groupby("host").bus_gbs_best.median().dropna()
+        if not len(med):
+            continue
+        m = Metric(f"injection_{kernel}_{where}", f"injection {kernel} {where}, bus", "GB/s",
+                   "higher", judged=False)
+        catalogue[m.name] = m
+        out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
+
+
 def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     """Long frame host, type, metric, value, spread_pct, noisy; and the catalogue of metrics
     found (in order). noisy: the spread is above @p noisy_pct. value is NaN for a cache level
@@ -330,6 +356,7 @@ def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     _first_touch_metrics(fleet, out, catalogue)
     _mlp_metrics(fleet, out, catalogue)
     _c2c_metrics(fleet, out, catalogue)
+    _injection_metrics(fleet, out, catalogue)
     frame = pd.DataFrame(out, columns=["host", "metric", "value", "spread_pct"])
     frame["noisy"] = frame.spread_pct > noisy_pct
     frame = frame.merge(hosts[["host", "type"]], on="host", how="left")

@@ -15,8 +15,8 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from .fleetview import skip_reason  # noqa: E402
-from .metrics import (CACHE_LEVELS, cache_curves, first_touch_modes, lines_touched,  # noqa: E402
-                      measured_levels, mlp_in_flight, ok_rows)
+from .metrics import (CACHE_LEVELS, cache_curves, first_touch_modes,  # noqa: E402
+                      injection_rows, lines_touched, measured_levels, mlp_in_flight, ok_rows)
 from .summary import is_host_report  # noqa: E402
 
 
@@ -497,6 +497,33 @@ def c2c_heatmap(v):
     return fig
 
 
+def injection_mixes(v):
+    """injection: bus GB/s per read:write mix, local beside remote, per node type (the median
+    over its hosts' pairs)."""
+    rows = injection_rows(v.fleet["bandwidth"])
+    if rows.empty:
+        raise Skipped(skip_reason(v.fleet["bandwidth"], "injection",
+                                  "no injection rows with status ok"))
+    types = list(_by_type(v, rows))
+    fig, axes = plt.subplots(1, len(types), figsize=(7 * len(types), 4.5), squeeze=False)
+    for ax, (typ, part) in zip(axes[0], types):
+        mixes = list(dict.fromkeys(part.kernel))  # the order the run measured them
+        places = sorted(part["where"].unique())
+        x = np.arange(len(mixes))
+        width = 0.8 / len(places)
+        for i, where in enumerate(places):
+            med = part[part["where"] == where].groupby("kernel").bus_gbs_best.median()
+            ax.bar(x + i * width, [med.get(k, np.nan) for k in mixes], width, label=where,
+                   color=f"C{i}")
+        ax.set_xticks(x + width * (len(places) - 1) / 2, mixes, rotation=20, fontsize=8)
+        ax.set_ylabel("bus GB/s (best of each pair; median)")
+        ax.set_title(f"{typ}: bandwidth by read:write mix", fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 # In the report's reading order.
 PLOTS = (
     ("latency_vs_working_set", "Latency vs working set", latency_vs_working_set),
@@ -511,6 +538,7 @@ PLOTS = (
     ("loaded_latency_curves", "Loaded latency", loaded_latency_curves),
     ("mlp_curves", "Memory-level parallelism: lines in flight per core", mlp_curves),
     ("c2c_heatmap", "Core-to-core latency: a cache line between two CPUs", c2c_heatmap),
+    ("injection_mixes", "Bandwidth by read:write mix, local and remote", injection_mixes),
     ("first_touch_pages", "First-touch page distribution", first_touch_pages),
     ("balancing_series", "Automatic NUMA balancing over time", balancing_series),
 )

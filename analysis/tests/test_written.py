@@ -47,6 +47,8 @@ def _supported(path):
         "mlp_curves": bool(((lat.experiment == "mlp") & (lat.status == "ok")
                             & (lat.chains == 1)).any()) if "chains" in lat else False,
         "c2c_heatmap": bool((c2c.status == "ok").any()) if len(c2c) else False,
+        "injection_mixes": bool(((bw.experiment == "injection") & (bw.status == "ok")
+                                 & (bw.mem_policy == "bind")).any()),
     }
 
 

@@ -346,6 +346,31 @@ def _injection_metrics(fleet, out, catalogue):
         out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
 
 
+def max_bandwidth_rows(bandwidth):
+    """max_bandwidth's ok whole-run rows (every node's cores at once), with `layout`: local
+    (each node its own memory) or link (node i on node (i + N/2) mod N's)."""
+    rows = ok_rows(bandwidth, experiment="max_bandwidth") if len(bandwidth) else bandwidth
+    if rows.empty:
+        return rows.assign(layout=pd.Series(dtype=str))
+    rows = rows[rows.cpu_node < 0]
+    return rows.assign(layout=np.where(rows.pair_class == "local", "local", "link"))
+
+
+def _max_bandwidth_metrics(fleet, out, catalogue):
+    """Per host, kernel and layout: the whole run's best GB/s (the median where several files
+    hold the host). Shown, not judged, as the mixes are: the matrix judges each node's memory."""
+    rows = max_bandwidth_rows(fleet["bandwidth"])
+    if rows.empty:
+        return
+    for (kernel, layout), part in rows.groupby(["kernel", "layout"], sort=False):
+        med = part.groupby("host").gbs_best.median().dropna()
+        m = Metric(f"max_bandwidth_{kernel}_{layout}",
+                   f"max bandwidth {kernel}, every node at once, {layout}", "GB/s", "higher",
+                   judged=False)
+        catalogue[m.name] = m
+        out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
+
+
 def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     """Long frame host, type, metric, value, spread_pct, noisy; and the catalogue of metrics
     found (in order). noisy: the spread is above @p noisy_pct. value is NaN for a cache level
@@ -357,6 +382,7 @@ def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     _mlp_metrics(fleet, out, catalogue)
     _c2c_metrics(fleet, out, catalogue)
     _injection_metrics(fleet, out, catalogue)
+    _max_bandwidth_metrics(fleet, out, catalogue)
     frame = pd.DataFrame(out, columns=["host", "metric", "value", "spread_pct"])
     frame["noisy"] = frame.spread_pct > noisy_pct
     frame = frame.merge(hosts[["host", "type"]], on="host", how="left")

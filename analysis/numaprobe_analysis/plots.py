@@ -16,7 +16,7 @@ from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from .fleetview import skip_reason  # noqa: E402
 from .metrics import (CACHE_LEVELS, cache_curves, first_touch_modes,  # noqa: E402
-                      injection_rows, lines_touched, measured_levels, mlp_in_flight, ok_rows)
+                      injection_rows, lines_touched, max_bandwidth_rows, measured_levels, mlp_in_flight, ok_rows)
 from .summary import is_host_report  # noqa: E402
 
 
@@ -524,6 +524,32 @@ def injection_mixes(v):
     return fig
 
 
+def max_bandwidth_bars(v):
+    """max_bandwidth: every node's cores at once, each on its own memory and across the links,
+    per kernel and node type (the median over its hosts), beside the type's theoretical peak."""
+    rows = max_bandwidth_rows(v.fleet["bandwidth"])
+    if rows.empty:
+        raise Skipped(skip_reason(v.fleet["bandwidth"], "max_bandwidth",
+                                  "no max_bandwidth whole-run rows with status ok"))
+    types = list(_by_type(v, rows))
+    fig, axes = plt.subplots(1, len(types), figsize=(6 * len(types), 4.5), squeeze=False)
+    for ax, (typ, part) in zip(axes[0], types):
+        kernels, layouts = list(dict.fromkeys(part.kernel)), sorted(part.layout.unique())[::-1]
+        x, width = np.arange(len(kernels)), 0.8 / len(layouts)
+        for i, layout in enumerate(layouts):
+            med = part[part.layout == layout].groupby("kernel").gbs_best.median()
+            ax.bar(x + i * width, [med.get(k, np.nan) for k in kernels], width, label=layout)
+        peak = v.hosts.set_index("host").peak_gbs.reindex(part.host.unique()).median()
+        if peak > 0:
+            ax.axhline(peak, color="k", linestyle="--", label=f"theoretical peak {peak:.0f}")
+        ax.set_xticks(x + width * (len(layouts) - 1) / 2, kernels, fontsize=8)
+        ax.set_ylabel("GB/s (best; median over hosts)")
+        ax.set_title(f"{typ}: every node's cores at once", fontsize=9)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 # In the report's reading order.
 PLOTS = (
     ("latency_vs_working_set", "Latency vs working set", latency_vs_working_set),
@@ -539,6 +565,8 @@ PLOTS = (
     ("mlp_curves", "Memory-level parallelism: lines in flight per core", mlp_curves),
     ("c2c_heatmap", "Core-to-core latency: a cache line between two CPUs", c2c_heatmap),
     ("injection_mixes", "Bandwidth by read:write mix, local and remote", injection_mixes),
+    ("max_bandwidth_bars", "Every node at once: the host's aggregate and its links",
+     max_bandwidth_bars),
     ("first_touch_pages", "First-touch page distribution", first_touch_pages),
     ("balancing_series", "Automatic NUMA balancing over time", balancing_series),
 )

@@ -138,7 +138,7 @@ def test_fleet_without_usable_rows(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("3 host(s), too small to judge") == 2
     assert "No headline metrics to judge" in proc.stdout
-    assert proc.stdout.count(": skipped: ") == 12  # every plot
+    assert proc.stdout.count(": skipped: ") == 13  # every plot
     assert "no latency_matrix rows (policy bind) with status ok" in proc.stdout
     assert not list((tmp_path / "r").glob("*.png"))
 

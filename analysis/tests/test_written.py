@@ -49,6 +49,8 @@ def _supported(path):
         "c2c_heatmap": bool((c2c.status == "ok").any()) if len(c2c) else False,
         "injection_mixes": bool(((bw.experiment == "injection") & (bw.status == "ok")
                                  & (bw.mem_policy == "bind")).any()),
+        "max_bandwidth_bars": bool(((bw.experiment == "max_bandwidth") & (bw.status == "ok")
+                                    & (bw.cpu_node < 0)).any()),
     }
 
 

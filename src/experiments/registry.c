@@ -22,6 +22,7 @@
     X(mlp)                                                                                         \
     X(c2c_latency)                                                                                 \
     X(injection)                                                                                   \
+    X(max_bandwidth)                                                                               \
     X(numa_balancing)
 
 #define DECLARE(name) extern const struct nprb_experiment nprb_exp_##name;

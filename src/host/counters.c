@@ -254,6 +254,24 @@ void nprb_count_add(struct nprb_count *c, const uint64_t read_value[3], bool use
     c->threads++;
 }
 
+void nprb_counts_merge(struct nprb_counts *into, const struct nprb_counts *more)
+{
+    for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++) {
+        struct nprb_count *c = &into->event[e];
+        const struct nprb_count *m = &more->event[e];
+        if (c->failed == 0 && m->failed > 0)
+            c->error = m->error;
+        c->value += m->value;
+        c->scaled += m->scaled;
+        c->enabled_ns += m->enabled_ns;
+        c->running_ns += m->running_ns;
+        c->threads += m->threads;
+        c->never_enabled += m->never_enabled;
+        c->failed += m->failed;
+        c->user_only = c->user_only || m->user_only;
+    }
+}
+
 void nprb_thread_counters_collect(struct nprb_thread_counters *tc, struct nprb_counts *into)
 {
     for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++) {

@@ -107,6 +107,9 @@ void nprb_thread_counters_stop(struct nprb_thread_counters *tc);
  */
 void nprb_thread_counters_collect(struct nprb_thread_counters *tc, struct nprb_counts *into);
 
+/** Adds the threads counted in @p more to @p into (a team's counts from each thread's own). */
+void nprb_counts_merge(struct nprb_counts *into, const struct nprb_counts *more);
+
 /**
  * Adds one thread's reading to @p c: @p read_value is what read() gives with
  * PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING (value, time enabled, time

@@ -14,21 +14,38 @@ static inline double smaller(double x, double y)
     return x < y ? x : y;
 }
 
-CLONES void nprb_mix_3to1(double *restrict a, const double *restrict b, const double *restrict c,
-                          size_t n)
+/* The clones stay static, each behind a plain function: Clang resolves a multiversioned function
+ * only for callers that see its attribute, and stream.c sees only the header. */
+CLONES static void mix_3to1(double *restrict a, const double *restrict b, const double *restrict c,
+                            size_t n)
 {
     for (size_t i = 0; i < n; i++)
         a[i] = smaller(a[i], b[i] * c[i] * 0.5);
 }
 
-CLONES void nprb_mix_2to1(double *restrict a, const double *restrict b, size_t n)
+CLONES static void mix_2to1(double *restrict a, const double *restrict b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         a[i] = smaller(a[i], b[i] * 0.25);
 }
 
-CLONES void nprb_mix_1to1(double *restrict a, size_t n)
+CLONES static void mix_1to1(double *restrict a, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         a[i] = smaller(a[i], NPRB_MIX_RESULT);
+}
+
+void nprb_mix_3to1(double *restrict a, const double *restrict b, const double *restrict c, size_t n)
+{
+    mix_3to1(a, b, c, n);
+}
+
+void nprb_mix_2to1(double *restrict a, const double *restrict b, size_t n)
+{
+    mix_2to1(a, b, n);
+}
+
+void nprb_mix_1to1(double *restrict a, size_t n)
+{
+    mix_1to1(a, n);
 }

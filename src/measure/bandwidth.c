@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx,
@@ -52,6 +53,71 @@ static unsigned node_of_pu(const struct nprb_topo *topo, unsigned pu)
     return 0;
 }
 
+/* The reader nodes of a run across nodes, each with its threads' memory node and its times. */
+struct node_groups {
+    int of[NPRB_MAX_PUS]; /* each thread's group */
+    unsigned reader[NPRB_MAX_NODES], memory[NPRB_MAX_NODES];
+    struct nprb_group_time times[NPRB_MAX_NODES];
+    int count;
+};
+
+static int group_of(struct node_groups *groups, unsigned reader, unsigned memory)
+{
+    for (int g = 0; g < groups->count; g++)
+        if (groups->reader[g] == reader)
+            return g;
+    groups->reader[groups->count] = reader;
+    groups->memory[groups->count] = memory;
+    return groups->count++;
+}
+
+/* One reader node's row of a run where every node streamed at once: the row of the whole run
+ * with that node's cores, memory node, share of the bytes and slowest thread's time. */
+static enum nprb_status node_row(struct nprb_context *ctx, const struct nprb_bandwidth_row *whole,
+                                 const struct node_groups *groups, int g, const unsigned *pus,
+                                 int threads, const char *status)
+{
+    const struct nprb_group_time *gt = &groups->times[g];
+    struct nprb_bandwidth_row row = *whole;
+    row.measurement = ctx->next_measurement++;
+    int from = nprb_topo_node_index(ctx->topo, groups->reader[g]);
+    int to = nprb_topo_node_index(ctx->topo, groups->memory[g]);
+    row.cpu_node = (int32_t)groups->reader[g];
+    row.mem_node = (int32_t)groups->memory[g];
+    NPRB_SET_TEXT(row.pair_class, nprb_topo_pair_class(ctx->topo, from, to));
+    row.slit = (int32_t)nprb_topo_distance(ctx->topo, from, to);
+    row.threads = gt->threads;
+    row.size_bytes = (uint64_t)((double)whole->size_bytes * gt->share);
+    struct nprb_bandwidth_result part = {.seconds = gt->seconds};
+    part.program_bytes = (uint64_t)((double)whole->program_bytes * gt->share);
+    part.bus_bytes = (uint64_t)((double)whole->bus_bytes * gt->share);
+    row.program_bytes = part.program_bytes;
+    row.bus_bytes = part.bus_bytes;
+    rates(&row, &part);
+    row.mc_bytes = row.mc_bus_ratio = NAN; /* the controllers count the whole run's */
+    row.pages_on_target_frac = gt->local_frac;
+    if (gt->census_ok) {
+        row.pages_unreported = gt->census.unreported;
+        nprb_record_placement(ctx, row.measurement, row.experiment_id, &gt->census);
+    }
+    nprb_record_thread_counters(ctx, row.measurement, row.experiment_id, &gt->counts);
+    struct nprb_cpus_seen mine = {{0}};
+    for (int t = 0; t < threads; t++) /* pinned_ok held: each thread stayed on its PU */
+        if (groups->of[t] == g && pus[t] < NPRB_MAX_CPUS)
+            mine.bits[pus[t] / 64] |= 1ULL << (pus[t] % 64);
+    nprb_cpus_seen_format(&mine, row.cpus, sizeof row.cpus);
+    if (strcmp(status, NPRB_ROW_OK) != 0)
+        return finish(ctx, &row, status, NPRB_OK); /* the whole run's note says why */
+    snprintf(row.note, sizeof row.note, "node %u's %d threads of %d, every node streaming at once",
+             groups->reader[g], gt->threads, whole->threads);
+    if (!(gt->local_frac >= 0.99)) {
+        snprintf(row.note, sizeof row.note, "only %.1f%% of node %u's pages on node %u (need 99%%)",
+                 100 * gt->local_frac, groups->reader[g], groups->memory[g]);
+        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
+    }
+    return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
+}
+
 /* What the memory controllers moved beside what the kernel's formula says the bus carried. */
 static void memory_controller_bytes(struct nprb_bandwidth_row *row,
                                     const struct nprb_uncore_counts *uncore)
@@ -68,8 +134,10 @@ static void memory_controller_bytes(struct nprb_bandwidth_row *row,
     row->mc_bus_ratio = computed > 0 ? row->mc_bytes / computed : NAN;
 }
 
-enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct nprb_plan_item *item,
-                                        const struct nprb_bandwidth_rules *rules)
+static enum nprb_status measure_in_groups(struct nprb_context *ctx,
+                                          const struct nprb_plan_item *item,
+                                          const struct nprb_bandwidth_rules *rules,
+                                          struct node_groups *groups)
 {
     const struct nprb_kernel *kernel = nprb_kernel_get(item->kernel);
     struct nprb_bandwidth_row row;
@@ -91,8 +159,13 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
     row.threads = threads;
     row.repetitions = item->repetitions;
     unsigned targets[NPRB_MAX_NODES], thread_nodes[NPRB_MAX_PUS];
-    for (int t = 0; t < threads; t++)
-        thread_nodes[t] = node_of_pu(ctx->topo, pus[t]);
+    for (int t = 0; t < threads; t++) {
+        unsigned reader = node_of_pu(ctx->topo, pus[t]);
+        thread_nodes[t] =
+            rules->memory_node != NULL ? rules->memory_node(ctx->topo, reader) : reader;
+        if (groups != NULL)
+            groups->of[t] = group_of(groups, reader, thread_nodes[t]);
+    }
     NPRB_SET_TEXT(row.init_mode, nprb_touch_mode_name(item->touch));
     unsigned serial_pu = pus[0];
     if (item->touch == NPRB_TOUCH_SERIAL)
@@ -115,6 +188,9 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
         .thread_nodes = rules->per_thread_census ? thread_nodes : NULL,
         .chunk_align = rules->chunk_align,
         .counter_groups = nprb_config_counter_groups(ctx->cfg),
+        .group_of = groups != NULL ? groups->of : NULL,
+        .groups = groups != NULL ? groups->count : 0,
+        .group_times = groups != NULL ? groups->times : NULL,
     };
     struct nprb_bandwidth_result res;
     struct nprb_kernel_snapshot before;
@@ -161,12 +237,37 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
         return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
     }
     nprb_note_coarse_placement(row.note, sizeof row.note, row.huge_page_frac, item->policy);
+    const char *status = NPRB_ROW_OK;
     if (rules->judge != NULL)
-        return finish(ctx, &row, rules->judge(item, &res, targets, req.node_count, &row), NPRB_OK);
-    if (!nprb_placement_ok(&res.census, targets, req.node_count, item->policy, row.note,
-                           sizeof row.note))
-        return finish(ctx, &row, NPRB_ROW_INVALID, NPRB_OK);
-    return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
+        status = rules->judge(item, &res, targets, req.node_count, &row);
+    else if (!nprb_placement_ok(&res.census, targets, req.node_count, item->policy, row.note,
+                                sizeof row.note))
+        status = NPRB_ROW_INVALID;
+    struct nprb_bandwidth_row whole = row;
+    enum nprb_status result = finish(ctx, &row, status, NPRB_OK);
+    for (int g = 0; groups != NULL && g < groups->count; g++) {
+        enum nprb_status part = node_row(ctx, &whole, groups, g, pus, threads, status);
+        result = result != NPRB_OK ? result : part;
+    }
+    return result;
+}
+
+enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct nprb_plan_item *item,
+                                        const struct nprb_bandwidth_rules *rules)
+{
+    if (!rules->node_rows || !rules->per_thread_census)
+        return measure_in_groups(ctx, item, rules, NULL);
+    /* On the heap: a census per node of the host. */
+    struct node_groups *groups = calloc(1, sizeof *groups);
+    if (groups == NULL) {
+        struct nprb_bandwidth_row row;
+        fill_common(&row, ctx, item, nprb_kernel_get(item->kernel));
+        NPRB_SET_TEXT(row.note, "out of memory for the per-node times");
+        return finish(ctx, &row, NPRB_ROW_FAILED, NPRB_ERR_NOMEM);
+    }
+    enum nprb_status result = measure_in_groups(ctx, item, rules, groups);
+    free(groups);
+    return result;
 }
 
 enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct nprb_plan_item *item)

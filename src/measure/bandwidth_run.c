@@ -51,6 +51,7 @@ struct team {
     double local_frac;
     struct nprb_counts *counts; /* the team's, summed */
     struct nprb_uncore *uncore; /* NULL: the memory controllers are not counted */
+    uint64_t *starts, *ends;    /* per sample, and per sample x thread: with req->group_of */
 };
 
 static struct nprb_stream_args thread_args(const struct team *tm, struct chunk c)
@@ -75,28 +76,47 @@ static double local_fraction(const struct team *tm)
     const struct nprb_bandwidth_request *req = tm->req;
     struct nprb_piece *pieces = calloc((size_t)tm->threads, sizeof *pieces);
     struct nprb_census *census = calloc((size_t)tm->threads, sizeof *census);
-    int *node_of = calloc((size_t)tm->threads, sizeof *node_of);
+    int *thread_of = calloc((size_t)tm->threads, sizeof *thread_of);
+    int groups = req->group_of != NULL ? req->groups : 0;
+    uint64_t *group_local = calloc((size_t)groups + 1, sizeof *group_local);
+    uint64_t *group_total = calloc((size_t)groups + 1, sizeof *group_total);
     uint64_t local = 0, total = 0;
-    for (unsigned a = 0; a < req->kernel->arrays && pieces && census && node_of; a++) {
+    bool have_room = pieces && census && thread_of && group_local && group_total;
+    for (unsigned a = 0; a < req->kernel->arrays && have_room; a++) {
         int count = 0;
         for (int t = 0; t < tm->threads; t++) {
             struct chunk c = chunk_of(tm->n, tm->threads, t, tm->align);
             if (c.count == 0)
                 continue;
             pieces[count] = (struct nprb_piece){tm->arrays[a] + c.first, c.count * sizeof(double)};
-            node_of[count++] = (int)req->thread_nodes[t];
+            thread_of[count++] = t;
         }
         bool may_split = nprb_buffer_huge_fraction(&tm->buffers[a]) == 0;
         if (nprb_census_take_pieces(pieces, count, may_split, census) != 0)
             continue;
         for (int i = 0; i < count; i++) {
-            local += census[i].per_node[node_of[i]];
-            total += nprb_census_reported(&census[i]);
+            int t = thread_of[i];
+            uint64_t here = census[i].per_node[req->thread_nodes[t]];
+            uint64_t reported = nprb_census_reported(&census[i]);
+            local += here;
+            total += reported;
+            if (groups > 0) {
+                struct nprb_group_time *gt = &req->group_times[req->group_of[t]];
+                group_local[req->group_of[t]] += here;
+                group_total[req->group_of[t]] += reported;
+                nprb_census_add(&gt->census, &census[i]);
+                gt->census_ok = true;
+            }
         }
     }
+    for (int g = 0; g < groups && have_room; g++)
+        req->group_times[g].local_frac =
+            group_total[g] > 0 ? (double)group_local[g] / (double)group_total[g] : -1;
     free(pieces);
     free(census);
-    free(node_of);
+    free(thread_of);
+    free(group_local);
+    free(group_total);
     return total > 0 ? (double)local / (double)total : -1;
 }
 
@@ -186,19 +206,29 @@ static void stream_team(struct team *tm)
             tm->t0 = nprb_now_ns();
             for (uint64_t p = 0; p < tm->passes; p++)
                 sum = req->kernel->run(&args);
+            if (tm->ends != NULL && r >= 0)
+                tm->ends[(size_t)r * (size_t)req->threads + (size_t)t] = nprb_now_ns();
 #pragma omp barrier
 #pragma omp single
             {
                 if (r >= 0)
                     tm->seconds[r] = (double)(nprb_now_ns() - tm->t0) * 1e-9 / (double)tm->passes;
+                if (r >= 0 && tm->starts != NULL)
+                    tm->starts[r] = tm->t0;
             }
         }
         nprb_thread_counters_stop(&counters);
 #pragma omp single nowait
         if (tm->uncore != NULL)
             nprb_uncore_stop(tm->uncore);
+        struct nprb_counts mine = {.groups = req->counter_groups};
+        nprb_thread_counters_collect(&counters, &mine);
 #pragma omp critical(nprb_team_counts)
-        nprb_thread_counters_collect(&counters, tm->counts);
+        {
+            nprb_counts_merge(tm->counts, &mine);
+            if (req->group_of != NULL)
+                nprb_counts_merge(&req->group_times[req->group_of[t]].counts, &mine);
+        }
         if (inject_corruption && args.n > 0)
             args.a[args.n / 2] += 1.0;
         size_t bad_index;
@@ -238,6 +268,37 @@ static int allocate(struct team *tm, struct nprb_buffer *buffers, struct nprb_ba
     }
     res->page_bytes = buffers[0].page_bytes;
     return 0;
+}
+
+/* Each group's sample: from the common start to its slowest thread's end. */
+static void group_times(const struct team *tm)
+{
+    const struct nprb_bandwidth_request *req = tm->req;
+    double *samples = calloc((size_t)req->repetitions, sizeof *samples);
+    for (int g = 0; g < req->groups && samples != NULL; g++) {
+        struct nprb_group_time *gt = &req->group_times[g];
+        size_t elements = 0;
+        gt->threads = 0;
+        for (int t = 0; t < tm->threads; t++)
+            if (req->group_of[t] == g) {
+                gt->threads++;
+                elements += chunk_of(tm->n, tm->threads, t, tm->align).count;
+            }
+        gt->share = tm->n > 0 ? (double)elements / (double)tm->n : 0;
+        if (gt->threads == 0)
+            continue;
+        for (int r = 0; r < req->repetitions; r++) {
+            uint64_t slowest = 0;
+            for (int t = 0; t < tm->threads; t++) {
+                uint64_t end = tm->ends[(size_t)r * (size_t)req->threads + (size_t)t];
+                if (req->group_of[t] == g && end - tm->starts[r] > slowest)
+                    slowest = end - tm->starts[r];
+            }
+            samples[r] = (double)slowest * 1e-9 / (double)tm->passes;
+        }
+        gt->seconds = nprb_stats_of(samples, (size_t)req->repetitions);
+    }
+    free(samples);
 }
 
 /* Before the team starts: explicit per-chunk binding, or the serial first touch from one
@@ -296,8 +357,20 @@ void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request
                       req->stride_bytes / sizeof(double) > 0 ? req->stride_bytes / sizeof(double)
                                                              : 1,
                       &res->program_bytes, &res->bus_bytes);
+    for (int g = 0; req->group_of != NULL && g < req->groups; g++)
+        req->group_times[g] = (struct nprb_group_time){
+            .seconds = {.min = NAN, .median = NAN, .p90 = NAN, .p99 = NAN, .max = NAN},
+            .local_frac = -1,
+            .counts = {.groups = req->counter_groups}};
     tm.seconds = calloc((size_t)req->repetitions, sizeof *tm.seconds);
-    if (tm.seconds == NULL) {
+    if (req->group_of != NULL) {
+        tm.starts = calloc((size_t)req->repetitions, sizeof *tm.starts);
+        tm.ends = calloc((size_t)req->repetitions * (size_t)req->threads, sizeof *tm.ends);
+    }
+    if (tm.seconds == NULL || (req->group_of != NULL && (tm.starts == NULL || tm.ends == NULL))) {
+        free(tm.seconds);
+        free(tm.starts);
+        free(tm.ends);
         res->error = ENOMEM;
         snprintf(res->note, sizeof res->note, "out of memory for timings");
         return;
@@ -313,6 +386,8 @@ void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request
         stream_team(&tm);
         if (tm.uncore != NULL)
             nprb_uncore_collect(tm.uncore, &res->uncore);
+        if (req->group_of != NULL)
+            group_times(&tm);
         res->seconds = nprb_stats_of(tm.seconds, (size_t)req->repetitions);
         res->passes_per_sample = tm.passes;
         res->census_ok = tm.census_ok;
@@ -332,4 +407,6 @@ void nprb_bandwidth_run(hwloc_topology_t hw, const struct nprb_bandwidth_request
     for (int i = 0; i < MAX_BUFFERS; i++)
         nprb_buffer_free(&buffers[i]);
     free(tm.seconds);
+    free(tm.starts);
+    free(tm.ends);
 }

@@ -20,6 +20,19 @@
 #include <hwloc.h>
 #include <stdbool.h>
 
+/** One group of threads (one node's cores, say) in a run where every group streams at once. A
+ * sample's time is the group's slowest thread's from the common start: what the group got while
+ * the others loaded the machine too, until it finished. */
+struct nprb_group_time {
+    struct nprb_stats seconds; /**< per pass */
+    double share;              /**< of the elements streamed: its threads' chunks */
+    double local_frac;         /**< its chunks' pages on their thread_nodes; -1 not checked */
+    struct nprb_census census; /**< its chunks' pages, every array (census_ok: counted) */
+    bool census_ok;
+    struct nprb_counts counts; /**< its threads' counters, summed, over the kept samples */
+    int threads;               /**< of the team that ran */
+};
+
 struct nprb_bandwidth_request {
     const struct nprb_kernel *kernel;
     uint64_t bytes_per_array;
@@ -39,6 +52,11 @@ struct nprb_bandwidth_request {
     const unsigned *thread_nodes; /**< node (os index) of each thread; NULL: no local check */
     size_t chunk_align;           /**< elements; chunks start at multiples (0: 8, a line) */
     unsigned counter_groups;      /**< NPRB_COUNTER_GROUP_BIT()s the team counts */
+    /* Per-group times: thread t is of group group_of[t] (NULL: no groups), group_times has
+     * `groups` entries, filled by the run. */
+    const int *group_of;
+    int groups;
+    struct nprb_group_time *group_times;
 };
 
 struct nprb_bandwidth_result {

@@ -190,6 +190,13 @@ void nprb_record_counters(struct nprb_context *ctx, int32_t measurement,
     nprb_kernel_snapshot_free(&after);
 }
 
+void nprb_record_thread_counters(struct nprb_context *ctx, int32_t measurement,
+                                 enum nprb_experiment_id experiment,
+                                 const struct nprb_counts *counts)
+{
+    record_thread_counts(ctx, measurement, experiment, counts);
+}
+
 static void unavailable_row(struct nprb_context *ctx, const char *event,
                             enum nprb_counter_group group, const char *scope, const char *why)
 {

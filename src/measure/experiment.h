@@ -76,6 +76,12 @@ struct nprb_bandwidth_row;
 struct nprb_bandwidth_rules {
     size_t chunk_align;     /**< elements each thread's chunk starts on */
     bool per_thread_census; /**< find each thread's pages' share on its node (local_frac) */
+    /** With per_thread_census: the node (os index) a thread's chunk belongs on, from its reader's
+     * node (NULL: the reader's own). */
+    unsigned (*memory_node)(const struct nprb_topo *topo, unsigned reader_node);
+    /** With per_thread_census: after the item's row, one row per reader node, measured in the
+     * same run (its cores' share, its slowest thread's time, while every node streamed). */
+    bool node_rows;
     /** The row's status once measured (NULL: the pages must follow the item's policy). */
     const char *(*judge)(const struct nprb_plan_item *item, const struct nprb_bandwidth_result *res,
                          const unsigned *targets, int target_count, struct nprb_bandwidth_row *row);
@@ -189,6 +195,14 @@ void nprb_record_counters(struct nprb_context *ctx, int32_t measurement,
                           const struct nprb_kernel_snapshot *before,
                           const struct nprb_counts *counts,
                           const struct nprb_uncore_counts *uncore);
+
+/**
+ * The /counters rows of @p counts alone: a part of a measurement whose numastat and vmstat
+ * deltas, host-wide, went with the whole (nprb_record_counters()).
+ */
+void nprb_record_thread_counters(struct nprb_context *ctx, int32_t measurement,
+                                 enum nprb_experiment_id experiment,
+                                 const struct nprb_counts *counts);
 
 /**
  * Once per rank, before measuring: one /counters row (measurement -1, not_applicable) for each

@@ -105,15 +105,20 @@ static const struct nprb_field bandwidth_fields[] = {
     I32(measurement, NULL, "as in `/latency`"),
     STR(hostname, NULL, "as in `/latency`"),
     STR(experiment, NULL,
-        "`bandwidth_matrix`, `bandwidth_sweep`, `thread_scaling`, `first_touch`, `page_size` or "
-        "`injection`"),
+        "`bandwidth_matrix`, `bandwidth_sweep`, `thread_scaling`, `first_touch`, `page_size`, "
+        "`injection` or `max_bandwidth`"),
     I32(cpu_node, NULL,
-        "as in `/latency`; -1 for `first_touch` rows, which use every usable core of the host"),
-    I32(mem_node, NULL, "as in `/latency`"),
+        "as in `/latency`; -1 for `first_touch` rows and `max_bandwidth`'s whole-run rows, which "
+        "use every usable core of the host (each whole-run row is followed by one row per node "
+        "with cores, measured in the same run: that node's cores, their share of the bytes, "
+        "their slowest thread's time)"),
+    I32(mem_node, NULL, "as in `/latency`; -1 in a `max_bandwidth` whole-run row"),
     STR(mem_policy, NULL, "as in `/latency`"),
-    STR(pair_class, NULL, "as in `/latency`"),
+    STR(pair_class, NULL,
+        "as in `/latency`; in a `max_bandwidth` whole-run row `local` (every node its own memory) "
+        "or the class of its pairs i -> (i + N/2) mod N (`mixed` where they differ)"),
     I32(slit, NULL, "as in `/latency`"),
-    U64(size_bytes, "B", "per array"),
+    U64(size_bytes, "B", "per array (a `max_bandwidth` node row: its part of each array)"),
     STR(kernel, NULL,
         "`read`, `write`, `write_nt`, `copy`, `copy_nt`, `copy_movsb`, `scale`, `add`, `triad`, "
         "`read_strided`, `read_random`, `mix_3to1`, `mix_2to1`, `mix_1to1`, `triad_nt` (formulas "

@@ -24,6 +24,7 @@
     X(MLP, mlp)                                                                                    \
     X(C2C_LATENCY, c2c_latency)                                                                    \
     X(INJECTION, injection)                                                                        \
+    X(MAX_BANDWIDTH, max_bandwidth)                                                                \
     X(NUMA_BALANCING, numa_balancing)
 
 #define NPRB_EXPERIMENT_ENUM(id, name) NPRB_EXPERIMENT_##id,

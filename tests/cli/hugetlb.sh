@@ -20,7 +20,7 @@ args=(--set huge_pages=hugetlb --set latency_matrix.size=4MiB --set latency_matr
       --set bandwidth_sweep.enabled=false --set thread_scaling.enabled=false
       --set loaded_latency.enabled=false --set first_touch.enabled=false
       --set mlp.enabled=false --set c2c_latency.enabled=false
-      --set injection.enabled=false)
+      --set injection.enabled=false --set max_bandwidth.enabled=false)
 
 check() { # check FILE STATUS PAGE_BYTES
     /usr/bin/python3 - "$@" <<'PY'

@@ -36,6 +36,7 @@ loaded_latency: {enabled: false}
 mlp: {enabled: false}
 c2c_latency: {enabled: false}
 injection: {enabled: false}
+max_bandwidth: {enabled: false}
 first_touch: {enabled: false}
 numa_balancing: {enabled: false}
 """

@@ -16,7 +16,7 @@ trap 'rm -rf "$submit"' EXIT
 # the program and its config come from, not the measurement.
 tiny="--quiet --set latency_matrix.size=8MiB --set bandwidth_matrix.size=16MiB"
 for e in latency_sweep stride_sweep page_size bandwidth_sweep thread_scaling loaded_latency mlp c2c_latency injection first_touch \
-    numa_balancing; do
+    max_bandwidth numa_balancing; do
     tiny+=" --set $e.enabled=false"
 done
 # Runs inside the cluster's client context (SLURM_CONF etc. set by with-slurm-cluster).

@@ -11,7 +11,8 @@ set -euo pipefail
 exe=$1 root=$2
 fail=0
 sections=(latency_matrix bandwidth_matrix latency_sweep stride_sweep bandwidth_sweep
-    thread_scaling loaded_latency mlp c2c_latency injection numa_balancing first_touch)
+    thread_scaling loaded_latency mlp c2c_latency injection max_bandwidth numa_balancing
+    first_touch)
 
 # validate CONFIG: 0 when it passes, 1 with the reason on stdout when not.
 validate() {

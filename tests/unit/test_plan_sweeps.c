@@ -32,7 +32,8 @@ static int plan_of(struct nprb_plan *plan, const struct nprb_topo *topo, const c
                                       "page_size.enabled=false",
                                       "mlp.enabled=false",
                                       "c2c_latency.enabled=false",
-                                      "injection.enabled=false"};
+                                      "injection.enabled=false",
+                                      "max_bandwidth.enabled=false"};
     static struct nprb_config cfg;
     char err[512];
     CHECK(nprb_experiments_config_defaults(&cfg, err, sizeof err) == 0);

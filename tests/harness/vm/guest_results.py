@@ -15,6 +15,15 @@ def text(v):
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
+def cpus_of(cpulist):
+    """The CPUs of a cpulist such as "0-3,8"."""
+    cpus = set()
+    for part in cpulist.split(","):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
 def tables(path, *names):
     """The named tables of a results file, as numpy record arrays, by name."""
     with h5py.File(path, "r") as f:

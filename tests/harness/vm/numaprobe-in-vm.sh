@@ -217,5 +217,6 @@ if [ -n "$numactl" ]; then
         exit 1
 fi
 exec /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$here/test_guest_placement.py" \
+    "$here/test_guest_experiments.py" \
     --results "$result" --nodes "$nodes" --memonly "$memonly" --ranks "$ranks" --cpus "$cpus" \
     ${simd:+--simd "$simd"} $hmat "${layout[@]}" "${check_args[@]}"

@@ -15,7 +15,7 @@ from statistics import median
 
 import pytest
 
-from guest_results import assert_none, config_seconds, guest_of, tables, text
+from guest_results import assert_none, config_seconds, cpus_of, guest_of, tables, text
 
 pytestmark = pytest.mark.needs_options("results", "nodes", "cpus")
 
@@ -48,23 +48,22 @@ def where(table, r):
             f"mem {r['mem_node']} {text(r['mem_policy'])}")
 
 
-def tried(t, first_touch=True):
+def own_placement(r):
+    """A row whose pages follow rules of their own: first_touch's, and a max_bandwidth run's
+    whole row (each chunk bound to its own node; test_guest_experiments.py judges it)."""
+    return text(r["experiment"]) == "first_touch" or \
+        (text(r["experiment"]) == "max_bandwidth" and int(r["cpu_node"]) < 0)
+
+
+def tried(t, own=True):
     """The latency and bandwidth rows that were measured or tried: all but not_applicable ones
-    (and but first_touch's, whose placement has rules of its own, unless asked for)."""
+    (and but those whose placement has rules of its own, unless asked for)."""
     for table in MATRICES:
         for r in t[table]:
             if text(r["status"]) == "not_applicable":
                 continue
-            if first_touch or text(r["experiment"]) != "first_touch":
+            if own or not own_placement(r):
                 yield table, r
-
-
-def cpus_of(cpulist):
-    cpus = set()
-    for part in cpulist.split(","):
-        lo, _, hi = part.partition("-")
-        cpus.update(range(int(lo), int(hi or lo) + 1))
-    return cpus
 
 
 # ---- /hosts -------------------------------------------------------------------------------------
@@ -183,7 +182,7 @@ def test_pages_where_asked(t, guest, pages):
     """Every page of each buffer found, on the node its policy names (its threads on a node
     with CPUs), or spread evenly over every node under interleave."""
     wrong = []
-    for table, r in tried(t, first_touch=False):
+    for table, r in tried(t, own=False):
         on = pages[(int(r["rank"]), int(r["measurement"]))]
         total_pages = sum(on.values())
         policy = text(r["mem_policy"])
@@ -206,7 +205,7 @@ def test_pages_where_asked(t, guest, pages):
 def test_bandwidth_threads(t, guest):
     """Bandwidth threads ran where they were pinned; a matrix cell uses a node's every core."""
     wrong = []
-    for table, r in tried(t, first_touch=False):
+    for table, r in tried(t, own=False):
         if table != "bandwidth":
             continue
         if int(r["threads_pinned_ok"]) != 1:
@@ -220,7 +219,7 @@ def test_bandwidth_threads(t, guest):
 def test_pair_class_and_slit(t, guest):
     """A bound matrix cell carries its pair's class and SLIT beside the measurement."""
     wrong = []
-    for table, r in tried(t, first_touch=False):
+    for table, r in tried(t, own=False):
         if not text(r["experiment"]).endswith("_matrix") or text(r["mem_policy"]) != "bind":
             continue
         i, j = int(r["cpu_node"]), int(r["mem_node"])
@@ -236,7 +235,7 @@ def test_whole_grid(t, guest):
     """Each cell exactly once across the host's ranks: every CPU node to every node with
     memory (memory-only ones included), and each policy from every CPU node."""
     measured = Counter()
-    for table, r in tried(t, first_touch=False):
+    for table, r in tried(t, own=False):
         if text(r["experiment"]).endswith("_matrix"):
             kernel = text(r["kernel"]) if table == "bandwidth" else "chase"
             measured[(table, kernel, int(r["cpu_node"]), int(r["mem_node"]),
@@ -338,115 +337,6 @@ def test_loaded_latency(t, guest):
     if guest.cpus // guest.nodes >= 2:
         wrong += [f"loaded_latency: node {i} has {curves[i]} curve points"
                   for i in range(guest.nodes) if curves[i] < 2]
-    assert_none(wrong)
-
-
-def test_mlp(t, guest):
-    """Every CPU node's core chases every node's memory (memory-only nodes too) once per chain
-    count, the pair classed as the layout says, the chase on that node's CPUs, the chain count
-    the pattern's, its pages where bound."""
-    per_node = guest.cpus // guest.nodes
-    points, wrong = Counter(), []
-    rows = [r for r in t["latency"] if text(r["experiment"]) == "mlp"]
-    for r in rows:
-        i, j = int(r["cpu_node"]), int(r["mem_node"])
-        at = f"mlp cpu {i} mem {j} {text(r['pattern'])}"
-        if text(r["status"]) == "not_applicable":
-            continue
-        if text(r["status"]) != "ok":
-            wrong.append(f"{at}: {text(r['status'])}: {text(r['note'])}")
-            continue
-        if text(r["pattern"]) != f"parallel:{r['chains']}":
-            wrong.append(f"{at}: chains {r['chains']}")
-        if text(r["pair_class"]) != guest.layout.pair_class(i, j):
-            wrong.append(f"{at}: pair class {text(r['pair_class'])}, want "
-                         f"{guest.layout.pair_class(i, j)}")
-        if not cpus_of(text(r["cpus"])) <= set(range(i * per_node, (i + 1) * per_node)):
-            wrong.append(f"{at}: ran on CPUs {text(r['cpus'])}")
-        if float(r["pages_on_target_frac"]) < PLACED:
-            wrong.append(f"{at}: {r['pages_on_target_frac']:.3f} of pages on node {j}")
-        points[(i, j, int(r["chains"]))] += 1
-    chains = {c for (_, _, c) in points}
-    assert chains, "no mlp row measured"
-    wrong += [f"mlp cpu {i} mem {j} chains {c}: measured {points[(i, j, c)]} times"
-              for i in range(guest.nodes) for j in range(guest.total) for c in chains
-              if points[(i, j, c)] != 1]
-    assert_none(wrong)
-
-
-def test_injection(t, guest):
-    """Every CPU node's cores stream every node's memory (memory-only nodes too) once per mix
-    across the host's ranks, bound, the pair classed as the layout says, every core of the node
-    on its own CPU, the pages where bound, bus bytes beside program bytes."""
-    per_node = guest.cpus // guest.nodes
-    points, wrong = Counter(), []
-    for r in t["bandwidth"]:
-        if text(r["experiment"]) != "injection" or text(r["status"]) == "not_applicable":
-            continue
-        i, j, mix = int(r["cpu_node"]), int(r["mem_node"]), text(r["kernel"])
-        at = f"injection {mix} rank {r['rank']} cpu {i} mem {j}"
-        if text(r["status"]) != "ok":
-            wrong.append(f"{at}: {text(r['status'])}: {text(r['note'])}")
-            continue
-        if text(r["mem_policy"]) != "bind":
-            wrong.append(f"{at}: policy {text(r['mem_policy'])}")
-        if text(r["pair_class"]) != guest.layout.pair_class(i, j):
-            wrong.append(f"{at}: pair class {text(r['pair_class'])}, want "
-                         f"{guest.layout.pair_class(i, j)}")
-        if int(r["threads"]) != per_node or int(r["threads_pinned_ok"]) != 1:
-            wrong.append(f"{at}: {r['threads']} threads, pinned ok {r['threads_pinned_ok']}")
-        if float(r["pages_on_target_frac"]) < PLACED:
-            wrong.append(f"{at}: {r['pages_on_target_frac']:.3f} of pages on node {j}")
-        if not float(r["bus_gbs_best"]) >= 0.999 * float(r["gbs_best"]) > 0:
-            wrong.append(f"{at}: bus {r['bus_gbs_best']} GB/s below program {r['gbs_best']}")
-        points[(i, j, mix)] += 1
-    mixes = {m for (_, _, m) in points}
-    assert mixes, "no injection row measured"
-    wrong += [f"injection {m} cpu {i} mem {j}: measured {points[(i, j, m)]} times"
-              for i in range(guest.nodes) for j in range(guest.total) for m in mixes
-              if points[(i, j, m)] != 1]
-    assert_none(wrong)
-
-
-def test_c2c(t, guest):
-    """c2c_latency per_node, from the host's first rank: in every node it reaches, its first CPU
-    with a second one, and the first CPUs of every two nodes, each pair once per transfer; the
-    pair classed by node and package as the layout says (the guest's L3 spans its socket, so
-    no cache tells nodes apart), the two threads on the pair's CPUs, the lines where bound."""
-    per_node = guest.cpus // guest.nodes
-    node_of = {cpu: cpu // per_node for cpu in range(guest.cpus)}
-    measured, wrong = Counter(), []
-    for r in t["c2c_latency"]:
-        a, b = int(r["cpu_a"]), int(r["cpu_b"])
-        at = f"c2c rank {r['rank']} cpus {a},{b} {text(r['transfer'])}"
-        if text(r["status"]) == "not_applicable":
-            if int(r["rank"]) == 0 or not text(r["note"]):
-                wrong.append(f"{at}: not applicable: {text(r['note'])}")
-            continue
-        if text(r["status"]) != "ok" or int(r["rank"]) != 0:
-            wrong.append(f"{at}: {text(r['status'])}: {text(r['note'])}")
-            continue
-        i, j = node_of[a], node_of[b]
-        if (int(r["node_a"]), int(r["node_b"])) != (i, j):
-            wrong.append(f"{at}: nodes {r['node_a']},{r['node_b']}, want {i},{j}")
-        want = ({"smt", "same_l2", "same_l3", "same_node"} if i == j
-                else {guest.layout.pair_class(i, j)})
-        if text(r["pair_class"]) not in want:
-            wrong.append(f"{at}: class {text(r['pair_class'])}, want one of {sorted(want)}")
-        if cpus_of(text(r["cpus"])) != {a, b}:
-            wrong.append(f"{at}: threads ran on {text(r['cpus'])}")
-        if float(r["pages_on_target_frac"]) < PLACED:
-            wrong.append(f"{at}: {r['pages_on_target_frac']:.3f} of pages on node {i}")
-        measured[(i, j, text(r["transfer"]))] += 1
-    reached = {i for (i, _, _) in measured} | {j for (_, j, _) in measured}
-    assert reached, "no c2c_latency row measured"
-    if guest.ranks == 1:
-        assert reached == set(range(guest.nodes)), f"c2c reached nodes {sorted(reached)}"
-    pairs = [(i, j) for i in sorted(reached) for j in sorted(reached)
-             if i < j or (i == j and per_node >= 2)]
-    wrong += [f"c2c nodes {i},{j} {x}: measured {measured[(i, j, x)]} times"
-              for i, j in pairs for x in ("hitm", "hit") if measured[(i, j, x)] != 1]
-    wrong += [f"c2c {k}: not a per_node pair" for k in measured if k[:2] not in pairs]
     assert_none(wrong)
 
 
@@ -558,13 +448,14 @@ def balancing_problems(setting, rows):
 
 
 def test_sweeps_by_first_rank(t):
-    """Sweeps describe the host's caches: made once per host, by its first rank (the matrices
-    and mlp are per node pair: each rank measures its own nodes)."""
+    """Sweeps describe the host's caches: made once per host, by its first rank (the matrices,
+    mlp and injection are per node pair: each rank measures its own nodes)."""
     wrong = []
     for table in MATRICES:
         ranks = {int(r["rank"]) for r in t[table]
                  if not text(r["experiment"]).endswith("_matrix")
-                 and text(r["experiment"]) != "mlp" and text(r["status"]) == "ok"}
+                 and text(r["experiment"]) not in ("mlp", "injection")
+                 and text(r["status"]) == "ok"}
         if ranks != {0}:
             wrong.append(f"/{table}: sweeps measured by ranks {sorted(ranks)}")
     assert_none(wrong)

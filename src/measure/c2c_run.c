@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,8 +25,8 @@ struct c2c_shared {
     hwloc_topology_t hw;
     struct nprb_c2c_flags *flags;
     struct line *chain;
-    double *ns; /* hit: each sample's ns per load, written by the reader */
-    _Atomic int ready;
+    double *ns;        /* hit: each sample's ns per load, written by the reader */
+    _Atomic int ready; /* 0 while the reader pins itself; 1 pinned; -1 it could not pin */
     bool stayed_b;
     void *sink; /* keeps the reader's chase alive */
     struct nprb_cpus_seen *cpus;
@@ -38,7 +39,11 @@ static void *reader_main(void *arg)
     struct c2c_shared *s = arg;
     const struct nprb_c2c_request *req = s->req;
     struct nprb_pin pin;
-    bool pinned = nprb_pin_thread(&pin, s->hw, req->pu_b) == 0;
+    if (nprb_pin_thread(&pin, s->hw, req->pu_b) != 0) {
+        /* On the owner's CPU, each hand-over would wait for a scheduler tick: nothing to time. */
+        atomic_store_explicit(&s->ready, -1, memory_order_release);
+        return NULL;
+    }
     atomic_store_explicit(&s->ready, 1, memory_order_release);
     uint64_t samples = (uint64_t)req->samples + WARM_SAMPLES;
     if (!req->hit)
@@ -51,10 +56,9 @@ static void *reader_main(void *arg)
         s->ns[k - 1] = (double)(nprb_now_ns() - t0) / NPRB_C2C_HIT_LINES;
         atomic_store_explicit(&s->flags->pong, k, memory_order_release);
     }
-    s->stayed_b = pinned && nprb_pin_holds(&pin);
+    s->stayed_b = nprb_pin_holds(&pin);
     nprb_cpus_seen_here(s->cpus);
-    if (pinned)
-        nprb_unpin_thread(&pin);
+    nprb_unpin_thread(&pin);
     return NULL;
 }
 
@@ -112,8 +116,18 @@ static void run_pinned(struct c2c_shared *s, struct nprb_c2c_result *res, double
         snprintf(res->note, sizeof res->note, "cannot start the thread for CPU %u", req->pu_b);
         return;
     }
-    while (atomic_load_explicit(&s->ready, memory_order_acquire) == 0)
-        ;
+    /* The reader starts with the owner's binding, on this CPU alone until it pins itself: a bare
+     * spin here would hold it off until the tick preempts the spin, or for ever where the tick
+     * is late (a tickless core, an emulated guest). */
+    int ready;
+    while ((ready = atomic_load_explicit(&s->ready, memory_order_acquire)) == 0)
+        sched_yield();
+    if (ready < 0) {
+        pthread_join(reader, NULL);
+        res->error = EINVAL;
+        snprintf(res->note, sizeof res->note, "cannot pin the other thread to CPU %u", req->pu_b);
+        return;
+    }
     if (req->hit)
         owner_hit(s, samples);
     else
@@ -145,6 +159,11 @@ void nprb_c2c_run(hwloc_topology_t hw, const struct nprb_c2c_request *req,
     if (ns == NULL || reader_ns == NULL) {
         res->error = ENOMEM;
         snprintf(res->note, sizeof res->note, "out of memory for %zu samples", samples);
+    } else if (!pinned) {
+        /* A transfer between two CPUs means nothing when either thread may be anywhere. */
+        res->error = EINVAL;
+        snprintf(res->note, sizeof res->note, "cannot pin the measuring thread to CPU %u",
+                 req->pu_a);
     } else {
         /* The owner touches the pages first, from its own CPU, under the binding. */
         memset(buf.addr, 0, bytes);
@@ -156,7 +175,7 @@ void nprb_c2c_run(hwloc_topology_t hw, const struct nprb_c2c_request *req,
                                .cpus = &res->cpus};
         chain_build(s.chain, req->seed);
         run_pinned(&s, res, ns);
-        res->stayed = pinned && nprb_pin_holds(&pin) && s.stayed_b;
+        res->stayed = nprb_pin_holds(&pin) && s.stayed_b;
         nprb_cpus_seen_here(&res->cpus);
         res->census_ok = nprb_census_take(buf.addr, bytes, &res->census) == 0;
     }

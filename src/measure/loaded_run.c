@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,9 +109,11 @@ void nprb_loaded_run(hwloc_topology_t hw, const struct nprb_loaded_request *req,
             break;
         }
     }
-    /* The chase starts once every load thread streams: its samples see the load throughout. */
+    /* The chase starts once every load thread streams: its samples see the load throughout.
+     * Yielding, as a load thread may still share this thread's CPUs until it has pinned itself
+     * (a bare spin would hold it off until the tick preempts it, or for ever under SCHED_FIFO). */
     while (res->error == 0 && atomic_load(&ready) < started)
-        ;
+        sched_yield();
     uint64_t t0 = nprb_now_ns();
     if (res->error == 0)
         nprb_latency_run(hw, &req->chase, &res->chase);

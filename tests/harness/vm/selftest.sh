@@ -154,7 +154,7 @@ fi
 echo boot >>boots; sleep 600' || rc=$?
     boots=$(grep -c boot "$work/boots" 2>/dev/null || echo 0)
     if ((rc == 125 && boots == 2)) && grep -q "locked up patching its text" "$work/err" &&
-        grep -q "stopped taking timer interrupts" "$work/err" &&
+        grep -q "(the last: timer)" "$work/err" &&
         grep -q "giving up" "$work/err"; then
         pass "a lockup in text patching, then a stopped timer: booted again once, then given up (125)"
     else

@@ -34,11 +34,14 @@ static const struct config_key keys[] = {
     {"size", KEY_SIZE, OFF(size_bytes), "256MiB", NPRB_KIB(256), NPRB_TIB(64),
      "working set of all the chains together, past the last-level cache"},
     {"tlb_window", KEY_SIZE, OFF(tlb_window_bytes), "256KiB", 0, NPRB_TIB(64),
-     "each chain random within windows of this size (0: the whole working set)"},
+     "each chain random within windows of this size (0: its whole share)"},
     {"samples", KEY_INT, OFF(samples), "7", 3, 100000, "timed samples kept per point"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "2ms", 0, 0, "minimum length of one sample"},
 };
 NPRB_CONFIG_SECTION(section, "mlp", keys, struct mlp_config);
+
+/* Each chain gets at least 64 KiB of the working set: a share of a few slots would sit in L1. */
+#define MIN_SHARE_BYTES NPRB_KIB(64)
 
 static int plan(struct nprb_planner *p)
 {
@@ -64,6 +67,13 @@ static int plan(struct nprb_planner *p)
     const struct nprb_policy_list bound_only = {0};
     for (int i = 0; i < c->chains.count; i++) {
         uint64_t chains = c->chains.bytes[i];
+        uint64_t least = chains * (uint64_t)MIN_SHARE_BYTES;
+        if (c->size_bytes < least) {
+            snprintf(p->err, p->errlen,
+                     "mlp.size: %llu chains need at least %llu bytes (64 KiB each)",
+                     (unsigned long long)chains, (unsigned long long)least);
+            return -1;
+        }
         char name[32], why[160];
         snprintf(name, sizeof name, "parallel:%llu", (unsigned long long)chains);
         if (nprb_pattern_parse(name, &item.pattern, why, sizeof why) != 0) {

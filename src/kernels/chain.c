@@ -25,27 +25,22 @@ static uint32_t pick_below(uint64_t *state, uint32_t bound)
  * chain then misses a 32 MiB L3). A line chosen at random per slot is no better: sets then get
  * uneven numbers of lines, the lightly loaded ones keep theirs in L1 and a chain twice the size
  * of L1 reads 10% fast. So the line rotates with each 4 KiB page: every four pages of 256-byte
- * slots use every set exactly once (multichase's "mixer" balances its offsets the same way).
- * Lane L, for chains that share the slots, starts the rotation L lines on and, past the slot's
- * lines, uses the next word: each of the first four chains of 256-byte slots has lines of its
- * own, so the lines the chains touch grow with their number, as multichase's do. */
-static size_t slot_offset(size_t k, size_t slot_bytes, unsigned lane)
+ * slots use every set exactly once (multichase's "mixer" balances its offsets the same way). */
+static size_t slot_offset(size_t k, size_t slot_bytes)
 {
     if (slot_bytes < 128 || slot_bytes % 64 != 0)
-        return lane * sizeof(void *); /* no rotation: the lanes are the slot's words */
-    size_t lines = slot_bytes / 64;
-    return (k * slot_bytes / 4096 + lane) % lines * 64 + lane / lines * sizeof(void *);
+        return 0;
+    return (k * slot_bytes / 4096) % (slot_bytes / 64) * 64;
 }
 
-static char *slot_pointer(char *base, size_t k, size_t slot_bytes, bool spread, unsigned lane)
+static char *slot_pointer(char *base, size_t k, size_t slot_bytes, bool spread)
 {
-    return base + k * slot_bytes + (spread ? slot_offset(k, slot_bytes, lane) : 0);
+    return base + k * slot_bytes + (spread ? slot_offset(k, slot_bytes) : 0);
 }
 
-static bool valid_geometry(size_t bytes, size_t slot_bytes, unsigned lane, size_t *slots)
+static bool valid_geometry(size_t bytes, size_t slot_bytes, size_t *slots)
 {
-    if (slot_bytes < sizeof(void *) || slot_bytes % sizeof(void *) != 0 ||
-        lane >= slot_bytes / sizeof(void *))
+    if (slot_bytes < sizeof(void *) || slot_bytes % sizeof(void *) != 0)
         return false;
     *slots = bytes / slot_bytes;
     return *slots >= 2 && *slots <= UINT32_MAX;
@@ -64,14 +59,8 @@ static void shuffle(uint32_t *a, size_t n, uint64_t *state)
 void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, size_t window_bytes,
                                uint64_t seed)
 {
-    return nprb_chain_build_lane(buf, bytes, slot_bytes, window_bytes, seed, 0);
-}
-
-void **nprb_chain_build_lane(void *buf, size_t bytes, size_t slot_bytes, size_t window_bytes,
-                             uint64_t seed, unsigned lane)
-{
     size_t n;
-    if (!valid_geometry(bytes, slot_bytes, lane, &n)) {
+    if (!valid_geometry(bytes, slot_bytes, &n)) {
         errno = EINVAL;
         return NULL;
     }
@@ -105,7 +94,7 @@ void **nprb_chain_build_lane(void *buf, size_t bytes, size_t slot_bytes, size_t 
         size_t first = (size_t)window_order[w] * per_window;
         size_t count = first + per_window <= n ? per_window : n - first;
         for (size_t i = first; i < first + count; i++) {
-            void **slot = (void **)slot_pointer(base, order[i], slot_bytes, true, lane);
+            void **slot = (void **)slot_pointer(base, order[i], slot_bytes, true);
             if (prev != NULL)
                 *prev = slot;
             else
@@ -122,13 +111,8 @@ void **nprb_chain_build_lane(void *buf, size_t bytes, size_t slot_bytes, size_t 
 
 int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes, bool spread)
 {
-    return nprb_chain_check_lane(buf, bytes, slot_bytes, spread, 0);
-}
-
-int nprb_chain_check_lane(void *buf, size_t bytes, size_t slot_bytes, bool spread, unsigned lane)
-{
     size_t n;
-    if (!valid_geometry(bytes, slot_bytes, lane, &n)) {
+    if (!valid_geometry(bytes, slot_bytes, &n)) {
         errno = EINVAL;
         return -1;
     }
@@ -140,9 +124,9 @@ int nprb_chain_check_lane(void *buf, size_t bytes, size_t slot_bytes, bool sprea
     char *base = buf;
     int rc = 0;
     for (size_t k = 0; k < n && rc == 0; k++) {
-        char *next = *(char **)slot_pointer(base, k, slot_bytes, spread, lane);
+        char *next = *(char **)slot_pointer(base, k, slot_bytes, spread);
         size_t t = next >= base ? (size_t)(next - base) / slot_bytes : n;
-        if (t >= n || next != slot_pointer(base, t, slot_bytes, spread, lane)) {
+        if (t >= n || next != slot_pointer(base, t, slot_bytes, spread)) {
             rc = -1;
             break;
         }
@@ -159,7 +143,7 @@ int nprb_chain_check_lane(void *buf, size_t bytes, size_t slot_bytes, bool sprea
 int nprb_chain_check_cycle(void *buf, size_t bytes, size_t slot_bytes, bool spread, void **head)
 {
     size_t n;
-    if (!valid_geometry(bytes, slot_bytes, 0, &n) ||
+    if (!valid_geometry(bytes, slot_bytes, &n) ||
         nprb_chain_check_permutation(buf, bytes, slot_bytes, spread) != 0) {
         errno = EINVAL;
         return -1;
@@ -182,7 +166,7 @@ int nprb_chain_check_cycle(void *buf, size_t bytes, size_t slot_bytes, bool spre
 void **nprb_chain_build_sequential(void *buf, size_t bytes, size_t slot_bytes)
 {
     size_t n;
-    if (!valid_geometry(bytes, slot_bytes, 0, &n)) {
+    if (!valid_geometry(bytes, slot_bytes, &n)) {
         errno = EINVAL;
         return NULL;
     }

@@ -28,15 +28,6 @@ void **nprb_chain_build_random(void *buf, size_t bytes, size_t slot_bytes, size_
                                uint64_t seed);
 
 /**
- * nprb_chain_build_random() for one of several chains over the same slots: lane @p lane keeps
- * its pointers @p lane lines on in the rotation (past the slot's lines, a word on; in slots under
- * 128 bytes, in word @p lane), so lanes 0 to slot_bytes / 8 - 1 never meet. Lane 0 is
- * nprb_chain_build_random(). NULL with errno = EINVAL for a lane past the slot's words.
- */
-void **nprb_chain_build_lane(void *buf, size_t bytes, size_t slot_bytes, size_t window_bytes,
-                             uint64_t seed, unsigned lane);
-
-/**
  * Cheap integrity check for any chain size: every link points at the start of a slot of the
  * buffer and every slot is pointed at exactly once (so the links form a permutation).
  * One sequential pass plus a bitmap of one bit per slot. @p spread: the chain was built by
@@ -44,9 +35,6 @@ void **nprb_chain_build_lane(void *buf, size_t bytes, size_t slot_bytes, size_t 
  * @return 0 when sound, -1 otherwise (errno = EINVAL, or ENOMEM for the bitmap).
  */
 int nprb_chain_check_permutation(void *buf, size_t bytes, size_t slot_bytes, bool spread);
-
-/** nprb_chain_check_permutation() of lane @p lane (nprb_chain_build_lane()). */
-int nprb_chain_check_lane(void *buf, size_t bytes, size_t slot_bytes, bool spread, unsigned lane);
 
 /**
  * Full integrity check: walks the chain from @p head and confirms it visits every slot exactly

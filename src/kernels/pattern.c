@@ -50,20 +50,34 @@ static int build_index(struct nprb_walker *w, const struct nprb_walk_setup *s)
     return 0;
 }
 
-/* N random chains, each over the whole buffer in its own lane of the slots (nprb_chain_build_lane):
- * the lines they touch grow with N, as multichase's parallel chases' do. Chains that split the
- * buffer into shares touched one line in four of it however many there were: 64 MiB of the
- * default 256 MiB working set, which a large-cache part's L3 holds whole. */
+/* N random chains, each over its own share of the buffer. The shares start where the rotation of
+ * a slot's pointer line begins again (16 KiB for 256-byte slots; a whole TLB window where the
+ * window is larger and a share holds one), so each share's pointers sit where a chain over the
+ * whole buffer keeps them: the buffer's one permutation check then covers every chain. */
 static int build_parallel(struct nprb_walker *w, const struct nprb_walk_setup *s)
 {
-    if (s->chains < 1 || s->chains > NPRB_CHASE_MAX_CHAINS || s->chains > s->slot_bytes / 8) {
+    const uint64_t round = 4096 * (s->slot_bytes >= 128 ? s->slot_bytes / 64 : 1);
+    uint64_t share = s->chains > 0 ? s->bytes / s->chains : 0;
+    uint64_t align =
+        s->window_bytes > round && s->window_bytes % round == 0 && s->window_bytes <= share
+            ? s->window_bytes
+            : round;
+    uint64_t end_bytes = s->bytes / s->slot_bytes * s->slot_bytes;
+    if (s->chains < 1 || s->chains > NPRB_CHASE_MAX_CHAINS) {
         errno = EINVAL;
         return -1;
     }
     w->chains = s->chains;
     for (unsigned j = 0; j < s->chains; j++) {
-        w->heads[j] = nprb_chain_build_lane(s->data, s->bytes, s->slot_bytes, s->window_bytes,
-                                            s->seed + j, j);
+        uint64_t first = s->bytes / s->chains * j / align * align;
+        uint64_t end =
+            j + 1 == s->chains ? end_bytes : s->bytes / s->chains * (j + 1) / align * align;
+        if (end < first + 2 * s->slot_bytes) {
+            errno = EINVAL; /* fewer than two slots: the working set is too small to share */
+            return -1;
+        }
+        w->heads[j] = nprb_chain_build_random((char *)s->data + first, end - first, s->slot_bytes,
+                                              s->window_bytes, s->seed + j);
         if (w->heads[j] == NULL)
             return -1;
     }

@@ -7,15 +7,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-/* parallel:N: N chains over the whole buffer, each one cycle over every slot in a lane of its own
- * (none overwrote another's pointers), each pointer in its own line of the slot for the first
- * four, and the interleaved chase lands each chain where the single chase would. */
+/* parallel:N: N chains over shares of one buffer, each one cycle over its own share, and the
+ * interleaved chase lands each chain where the single chase would. */
 static void parallel_chains(void)
 {
     static const unsigned counts[] = {1, 2, 3, 5, 16};
-    static const size_t windows[] = {0, 4096, (size_t)256 * 1024};
+    static const size_t windows[] = {0, 4096, 256 * 1024};
     const size_t bytes = (size_t)4 << 20;
     char *buf = aligned_alloc(4096, bytes);
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
@@ -32,46 +30,47 @@ static void parallel_chains(void)
                                             .chains = counts[c]};
             struct nprb_walker walker = {0};
             CHECK(pattern.desc->build(&walker, &setup) == 0 && walker.chains == counts[c]);
+            CHECK(nprb_chain_check_permutation(buf, bytes, setup.slot_bytes, true) == 0);
+            /* Each chain comes back to its head after exactly the slots of its share, and the
+             * shares add up to the buffer. */
+            size_t total = 0;
             void *start[NPRB_CHASE_MAX_CHAINS];
             for (unsigned j = 0; j < counts[c]; j++) {
                 start[j] = walker.heads[j];
-                CHECK(nprb_chain_check_lane(buf, bytes, setup.slot_bytes, true, j) == 0);
+                void **p = walker.heads[j];
+                size_t steps = 0;
+                do {
+                    p = *p;
+                    steps++;
+                } while (p != walker.heads[j] && steps <= bytes / setup.slot_bytes);
+                CHECK(p == walker.heads[j]);
+                total += steps;
             }
-            uint64_t made = pattern.desc->walk(&walker, (uint64_t)64 * counts[c]);
-            CHECK(made == (uint64_t)64 * counts[c]);
+            CHECK(total == bytes / setup.slot_bytes);
+            uint64_t made = pattern.desc->walk(&walker, 64 * counts[c]);
+            CHECK(made == 64 * counts[c]);
             for (unsigned j = 0; j < counts[c]; j++)
                 CHECK(walker.heads[j] == nprb_chase(start[j], 64));
         }
     }
-    /* Where each lane keeps slot 0's pointer (the first page: the rotation at its start): lanes
-     * 0-3 of 256-byte slots in lines of their own, lanes 4-7 the same lines a word on. */
-    memset(buf, 0, bytes);
-    for (unsigned lane = 0; lane < 8; lane++) {
-        void **head = nprb_chain_build_lane(buf, (size_t)1 << 20, 256, 0, 9, lane);
-        CHECK(head != NULL);
-        CHECK(nprb_chain_check_lane(buf, (size_t)1 << 20, 256, true, lane) == 0);
-        char *slot0 = NULL;
-        for (void **p = head; slot0 == NULL; p = *p)
-            if ((char *)p < buf + 256)
-                slot0 = (char *)p;
-        CHECK(slot0 == buf + (size_t)(lane % 4) * 64 + (size_t)(lane / 4) * 8);
-    }
-    /* The check reads the lane it is asked about: lane 8, never built, is no cycle. */
-    CHECK(nprb_chain_check_lane(buf, (size_t)1 << 20, 256, true, 0) == 0);
-    CHECK(nprb_chain_check_lane(buf, (size_t)1 << 20, 256, true, 8) == -1);
     struct nprb_pattern pattern;
     char why[160];
-    /* 64-byte slots hold a lane a word: eight chains fit, each one cycle; a ninth is refused,
-     * never two chains in one word. */
-    struct nprb_walk_setup narrow = {.data = buf, .bytes = 4096, .slot_bytes = 64, .chains = 8};
+    /* Shares smaller than the TLB window (16 chains through 1 MiB, 256 KiB windows) start on
+     * the pointer rotation's boundaries instead: every slot still linked. */
+    struct nprb_walk_setup small = {.data = buf,
+                                    .bytes = (size_t)1 << 20,
+                                    .slot_bytes = 256,
+                                    .window_bytes = 256 * 1024,
+                                    .seed = 3,
+                                    .chains = 16};
+    struct nprb_walker sixteen = {0};
+    CHECK(nprb_pattern_parse("parallel:16", &pattern, why, sizeof why) == 0);
+    CHECK(pattern.desc->build(&sixteen, &small) == 0);
+    CHECK(nprb_chain_check_permutation(buf, small.bytes, 256, true) == 0);
+    /* A share under two slots is refused. */
+    struct nprb_walk_setup tiny = {.data = buf, .bytes = 1024, .slot_bytes = 256, .chains = 16};
     struct nprb_walker walker = {0};
-    CHECK(nprb_pattern_parse("parallel:8", &pattern, why, sizeof why) == 0);
-    CHECK(pattern.desc->build(&walker, &narrow) == 0);
-    for (unsigned lane = 0; lane < 8; lane++)
-        CHECK(nprb_chain_check_lane(buf, 4096, 64, true, lane) == 0);
-    narrow.chains = 9;
-    CHECK(pattern.desc->build(&walker, &narrow) == -1);
-    CHECK(nprb_chain_build_lane(buf, 4096, 64, 0, 1, 8) == NULL);
+    CHECK(pattern.desc->build(&walker, &tiny) == -1);
     free(buf);
 }
 

@@ -29,7 +29,7 @@ static const struct config_key keys[] = {
      "last-level cache hwloc reports (at most 1 GiB)"},
     {"kernels", KEY_KERNELS, OFF(kernels), "read,copy,triad", 0, 0,
      "read write write_nt copy copy_nt copy_movsb scale add triad read_strided read_random "
-     "mix_3to1 mix_2to1 mix_1to1 triad_nt"},
+     "mix_3to1 mix_2to1 mix_1to1 triad_nt write_zva"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
      "threads: all (one per usable core) or a number"},
     {"strides", KEY_SIZES, OFF(strides), "64B", 8, NPRB_KIB(1024),

@@ -2,8 +2,9 @@
 #include "kernels/stream.h"
 
 #include "kernels/chain.h"
+#include "kernels/stream_cpu.h"
+#include "kernels/stream_loops.h"
 #include "kernels/stream_mix.h"
-#include "kernels/stream_nt.h"
 #include "util/names.h"
 #include "util/populate.h"
 
@@ -16,229 +17,7 @@
 #define INIT_A 1.0
 #define INIT_B 2.0
 #define INIT_C 0.5
-#define SCALAR 3.0 /* s of scale and triad, and the x that write stores */
-
-/* Each kernel is built once per instruction set and picked at load time by the CPU it runs on,
- * since one binary serves every node type of a fleet. nprb_simd_path() mirrors this order. */
-#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-
-/* GCC turns a plain copy loop into a call to memcpy (and a store of a byte pattern into memset),
- * and glibc's memcpy switches to non-temporal stores past a size threshold: copy would then
- * measure copy_nt's traffic while claiming write-allocate's. Keeping the loop a loop keeps the
- * kernel what its row says. (Clang refuses this with target_clones; GCC builds the kernels.) */
-#if defined(__GNUC__) && !defined(__clang__)
-#define LOOP_STAYS_LOOP __attribute__((optimize("no-tree-loop-distribute-patterns")))
-#else
-#define LOOP_STAYS_LOOP
-#endif
-
-/* Sums with 32 independent accumulators: one accumulator would chain every add on the previous
- * one and cap the kernel at one vector per FP-add latency, well below what L1 and L2 deliver.
- * 32 doubles fill 4 AVX-512, 8 AVX2 or 16 SSE2 registers, enough on every path. It matches a
- * pure-load loop of vector accumulators (likwid-bench load's shape; bench/README.md). */
-CLONES static double read_loop(const double *restrict a, size_t n)
-{
-    double acc[32] = {0};
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32)
-        for (size_t j = 0; j < 32; j++)
-            acc[j] += a[i + j];
-    double sum = 0.0;
-    for (; i < n; i++)
-        sum += a[i];
-    for (size_t j = 0; j < 32; j++)
-        sum += acc[j];
-    return sum;
-}
-
-/* Ordinary stores: each line is read into the cache before it is written (write-allocate),
- * which is why the bus carries twice the program's bytes. */
-CLONES LOOP_STAYS_LOOP static void write_loop(double *restrict a, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        a[i] = SCALAR;
-}
-
-CLONES LOOP_STAYS_LOOP static void copy_loop(double *restrict c, const double *restrict a, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        c[i] = a[i];
-}
-
-/* The CPU's own string copy: one rep movsb over the thread's share. On CPUs with ERMS (and FSRM)
- * the microcode moves whole lines, and for large copies Intel documents that it skips the read
- * for ownership of lines it overwrites whole. It is a row of its own because on some CPUs it
- * beats every store loop (bench/README.md). Whether the bus carries 24 bytes
- * per element or 16 is the CPU's choice: the row states 24, write-allocate's count, and
- * /bandwidth's mc_bus_ratio measures which where the memory controllers can be counted. */
-static void copy_movsb(double *c, const double *a, size_t n)
-{
-    size_t bytes = n * sizeof(double);
-    __asm__ volatile("rep movsb" : "+D"(c), "+S"(a), "+c"(bytes) : : "memory");
-}
-
-CLONES static void scale_loop(double *restrict b, const double *restrict c, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        b[i] = SCALAR * c[i];
-}
-
-CLONES static void add_loop(double *restrict c, const double *restrict a, const double *restrict b,
-                            size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        c[i] = a[i] + b[i];
-}
-
-CLONES static void triad_loop(double *restrict a, const double *restrict b,
-                              const double *restrict c, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        a[i] = b[i] + SCALAR * c[i];
-}
-
-/* Reads a strided kernel makes over n elements: one at 0, stride, 2*stride, ... below n. */
-static size_t strided_accesses(size_t n, size_t stride)
-{
-    if (stride == 0)
-        stride = 1;
-    return n / stride + (n % stride != 0);
-}
-
-/* Eight accumulators: with a stride of a line or more every read is a miss of its own, and
- * independent sums let the core keep eight of them in flight instead of waiting on each.
- * Counting reads rather than elements keeps k * stride below n, free of overflow. */
-CLONES static double strided_loop(const double *restrict a, size_t n, size_t stride)
-{
-    size_t reads = strided_accesses(n, stride);
-    double acc[8] = {0};
-    size_t k = 0;
-    for (; k + 8 <= reads; k += 8)
-        for (size_t j = 0; j < 8; j++)
-            acc[j] += a[(k + j) * stride];
-    double sum = 0.0;
-    for (; k < reads; k++)
-        sum += a[k * stride];
-    for (size_t j = 0; j < 8; j++)
-        sum += acc[j];
-    return sum;
-}
-
-/* The index is read in order (the prefetchers follow it); the data reads land on random lines,
- * which no prefetcher can guess. Eight accumulators keep the misses independent so the core
- * overlaps them, and the figure is the memory system's random-access throughput, not the
- * latency of one miss after another (that is the latency chase's job). */
-CLONES static double random_loop(const double *restrict a, const uint32_t *restrict index, size_t n)
-{
-    double acc[8] = {0};
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        for (size_t j = 0; j < 8; j++)
-            acc[j] += a[index[i + j]];
-    double sum = 0.0;
-    for (; i < n; i++)
-        sum += a[index[i]];
-    for (size_t j = 0; j < 8; j++)
-        sum += acc[j];
-    return sum;
-}
-
-/* The non-temporal variant for this CPU, the one nprb_simd_path() names. Looked up on every
- * run: a few compares against a sweep over megabytes, and no shared state to initialise. */
-static const struct nprb_nt_variant *nt(void)
-{
-    return nprb_nt_variant(nprb_simd_path());
-}
-
-static double run_read(const struct nprb_stream_args *args)
-{
-    return read_loop(args->a, args->n);
-}
-
-static double run_write(const struct nprb_stream_args *args)
-{
-    write_loop(args->a, args->n);
-    return 0.0;
-}
-
-static double run_write_nt(const struct nprb_stream_args *args)
-{
-    nt()->write(args->a, args->n, SCALAR);
-    return 0.0;
-}
-
-static double run_copy(const struct nprb_stream_args *args)
-{
-    copy_loop(args->c, args->a, args->n);
-    return 0.0;
-}
-
-static double run_copy_nt(const struct nprb_stream_args *args)
-{
-    nt()->copy(args->c, args->a, args->n);
-    return 0.0;
-}
-
-static double run_copy_movsb(const struct nprb_stream_args *args)
-{
-    copy_movsb(args->c, args->a, args->n);
-    return 0.0;
-}
-
-static double run_scale(const struct nprb_stream_args *args)
-{
-    scale_loop(args->b, args->c, args->n);
-    return 0.0;
-}
-
-static double run_add(const struct nprb_stream_args *args)
-{
-    add_loop(args->c, args->a, args->b, args->n);
-    return 0.0;
-}
-
-static double run_triad(const struct nprb_stream_args *args)
-{
-    triad_loop(args->a, args->b, args->c, args->n);
-    return 0.0;
-}
-
-/* A stride of 1 is the read kernel, and gets its 32 accumulators. */
-static double run_read_strided(const struct nprb_stream_args *args)
-{
-    if (args->stride <= 1)
-        return read_loop(args->a, args->n);
-    return strided_loop(args->a, args->n, args->stride);
-}
-
-static double run_read_random(const struct nprb_stream_args *args)
-{
-    return random_loop(args->a, args->index, args->n);
-}
-
-static double run_triad_nt(const struct nprb_stream_args *args)
-{
-    nt()->triad(args->a, args->b, args->c, args->n, SCALAR);
-    return 0.0;
-}
-
-static double run_mix_3to1(const struct nprb_stream_args *args)
-{
-    nprb_mix_3to1(args->a, args->b, args->c, args->n);
-    return 0.0;
-}
-
-static double run_mix_2to1(const struct nprb_stream_args *args)
-{
-    nprb_mix_2to1(args->a, args->b, args->n);
-    return 0.0;
-}
-
-static double run_mix_1to1(const struct nprb_stream_args *args)
-{
-    nprb_mix_1to1(args->a, args->n);
-    return 0.0;
-}
+#define SCALAR NPRB_STREAM_SCALAR /* s of scale and triad, and the x that write stores */
 
 /* The table: each kernel's name, formula, bytes and what validation expects of it.
  * Bus bytes: a store that misses reads its line first (write-allocate), so each ordinary store
@@ -255,8 +34,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                           .bus_bytes = 8,
                           .bus_reads = 1,
                           .bus_writes = 0,
-                          .run = run_read,
-                          .expect = {INIT_A, 0, 0, true}},
+                          .run = nprb_run_read,
+                          .expect = {.a = INIT_A, .sums = true}},
     [NPRB_KERNEL_WRITE] = {.name = "write",
                            .formula = "a[i] = x",
                            .arrays = 1,
@@ -264,8 +43,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                            .bus_bytes = 16,
                            .bus_reads = 1,
                            .bus_writes = 1,
-                           .run = run_write,
-                           .expect = {SCALAR, 0, 0, false}},
+                           .run = nprb_run_write,
+                           .expect = {.a = SCALAR}},
     [NPRB_KERNEL_WRITE_NT] = {.name = "write_nt",
                               .formula = "a[i] = x (non-temporal)",
                               .arrays = 1,
@@ -273,8 +52,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                               .bus_bytes = 8,
                               .bus_reads = 0,
                               .bus_writes = 1,
-                              .run = run_write_nt,
-                              .expect = {SCALAR, 0, 0, false}},
+                              .run = nprb_run_write_nt,
+                              .expect = {.a = SCALAR}},
     [NPRB_KERNEL_COPY] = {.name = "copy",
                           .formula = "c[i] = a[i]",
                           .arrays = 3,
@@ -282,8 +61,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                           .bus_bytes = 24,
                           .bus_reads = 2,
                           .bus_writes = 1,
-                          .run = run_copy,
-                          .expect = {INIT_A, 0, INIT_A, false}},
+                          .run = nprb_run_copy,
+                          .expect = {.a = INIT_A, .c = INIT_A}},
     [NPRB_KERNEL_COPY_NT] = {.name = "copy_nt",
                              .formula = "c[i] = a[i] (non-temporal)",
                              .arrays = 3,
@@ -291,8 +70,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                              .bus_bytes = 16,
                              .bus_reads = 1,
                              .bus_writes = 1,
-                             .run = run_copy_nt,
-                             .expect = {INIT_A, 0, INIT_A, false}},
+                             .run = nprb_run_copy_nt,
+                             .expect = {.a = INIT_A, .c = INIT_A}},
     [NPRB_KERNEL_COPY_MOVSB] = {.name = "copy_movsb",
                                 .formula = "c[i] = a[i] (rep movsb)",
                                 .arrays = 3,
@@ -300,8 +79,9 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                                 .bus_bytes = 24,
                                 .bus_reads = 2,
                                 .bus_writes = 1,
-                                .run = run_copy_movsb,
-                                .expect = {INIT_A, 0, INIT_A, false}},
+                                .run = nprb_run_copy_movsb,
+                                .expect = {.a = INIT_A, .c = INIT_A},
+                                .available = nprb_copy_movsb_available},
     [NPRB_KERNEL_SCALE] = {.name = "scale",
                            .formula = "b[i] = s*c[i]",
                            .arrays = 3,
@@ -309,8 +89,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                            .bus_bytes = 24,
                            .bus_reads = 2,
                            .bus_writes = 1,
-                           .run = run_scale,
-                           .expect = {0, SCALAR *INIT_C, INIT_C, false}},
+                           .run = nprb_run_scale,
+                           .expect = {.b = SCALAR * INIT_C, .c = INIT_C}},
     [NPRB_KERNEL_ADD] = {.name = "add",
                          .formula = "c[i] = a[i] + b[i]",
                          .arrays = 3,
@@ -318,8 +98,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                          .bus_bytes = 32,
                          .bus_reads = 3,
                          .bus_writes = 1,
-                         .run = run_add,
-                         .expect = {INIT_A, INIT_B, INIT_A + INIT_B, false}},
+                         .run = nprb_run_add,
+                         .expect = {.a = INIT_A, .b = INIT_B, .c = INIT_A + INIT_B}},
     [NPRB_KERNEL_TRIAD] = {.name = "triad",
                            .formula = "a[i] = b[i] + s*c[i]",
                            .arrays = 3,
@@ -327,8 +107,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                            .bus_bytes = 32,
                            .bus_reads = 3,
                            .bus_writes = 1,
-                           .run = run_triad,
-                           .expect = {INIT_B + SCALAR * INIT_C, INIT_B, INIT_C, false}},
+                           .run = nprb_run_triad,
+                           .expect = {.a = INIT_B + SCALAR * INIT_C, .b = INIT_B, .c = INIT_C}},
     [NPRB_KERNEL_READ_STRIDED] = {.name = "read_strided",
                                   .formula = "s += a[i*stride]",
                                   .arrays = 1,
@@ -337,8 +117,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                                   .bus_bytes = 64,
                                   .bus_reads = 1,
                                   .bus_writes = 0,
-                                  .run = run_read_strided,
-                                  .expect = {INIT_A, 0, 0, true}},
+                                  .run = nprb_run_read_strided,
+                                  .expect = {.a = INIT_A, .sums = true}},
     [NPRB_KERNEL_READ_RANDOM] = {.name = "read_random",
                                  .formula = "s += a[index[i]]",
                                  .arrays = 1,
@@ -347,8 +127,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                                  .bus_bytes = 68,
                                  .bus_reads = 1,
                                  .bus_writes = 0,
-                                 .run = run_read_random,
-                                 .expect = {INIT_A, 0, 0, true}},
+                                 .run = nprb_run_read_random,
+                                 .expect = {.a = INIT_A, .sums = true}},
     /* The mixes write only lines they have just read: no write-allocate read. */
     [NPRB_KERNEL_MIX_3TO1] = {.name = "mix_3to1",
                               .formula = "a[i] = min(a[i], b[i]*c[i]/2)",
@@ -357,8 +137,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                               .bus_bytes = 32,
                               .bus_reads = 3,
                               .bus_writes = 1,
-                              .run = run_mix_3to1,
-                              .expect = {NPRB_MIX_RESULT, INIT_B, INIT_C, false}},
+                              .run = nprb_run_mix_3to1,
+                              .expect = {.a = NPRB_MIX_RESULT, .b = INIT_B, .c = INIT_C}},
     [NPRB_KERNEL_MIX_2TO1] = {.name = "mix_2to1",
                               .formula = "a[i] = min(a[i], b[i]/4)",
                               .arrays = 2,
@@ -366,8 +146,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                               .bus_bytes = 24,
                               .bus_reads = 2,
                               .bus_writes = 1,
-                              .run = run_mix_2to1,
-                              .expect = {NPRB_MIX_RESULT, INIT_B, 0, false}},
+                              .run = nprb_run_mix_2to1,
+                              .expect = {.a = NPRB_MIX_RESULT, .b = INIT_B}},
     [NPRB_KERNEL_MIX_1TO1] = {.name = "mix_1to1",
                               .formula = "a[i] = min(a[i], 0.5)",
                               .arrays = 1,
@@ -375,8 +155,8 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                               .bus_bytes = 16,
                               .bus_reads = 1,
                               .bus_writes = 1,
-                              .run = run_mix_1to1,
-                              .expect = {NPRB_MIX_RESULT, 0, 0, false}},
+                              .run = nprb_run_mix_1to1,
+                              .expect = {.a = NPRB_MIX_RESULT}},
     [NPRB_KERNEL_TRIAD_NT] = {.name = "triad_nt",
                               .formula = "a[i] = b[i] + s*c[i] (non-temporal)",
                               .arrays = 3,
@@ -384,13 +164,44 @@ static const struct nprb_kernel kernels[NPRB_N_KERNELS] = {
                               .bus_bytes = 24,
                               .bus_reads = 2,
                               .bus_writes = 1,
-                              .run = run_triad_nt,
-                              .expect = {INIT_B + SCALAR * INIT_C, INIT_B, INIT_C, false}},
+                              .run = nprb_run_triad_nt,
+                              .expect = {.a = INIT_B + SCALAR * INIT_C, .b = INIT_B, .c = INIT_C}},
+    /* DC ZVA zeroes whole blocks in the cache without reading them: write_nt's bus bytes. Its
+     * output is 0, so the outcome says that 0 is checked rather than "a unused". */
+    [NPRB_KERNEL_WRITE_ZVA] = {.name = "write_zva",
+                               .formula = "a[i] = 0 (DC ZVA)",
+                               .arrays = 1,
+                               .program_bytes = 8,
+                               .bus_bytes = 8,
+                               .bus_reads = 0,
+                               .bus_writes = 1,
+                               .run = nprb_run_write_zva,
+                               .expect = {.zeroes = true},
+                               .available = nprb_write_zva_available},
 };
 
 const struct nprb_kernel *nprb_kernel_get(enum nprb_kernel_id id)
 {
     return (unsigned)id < NPRB_N_KERNELS ? &kernels[id] : NULL;
+}
+
+bool nprb_kernel_available(const struct nprb_kernel *k, const char **why)
+{
+    return k->available == NULL || k->available(why);
+}
+
+nprb_kernel_run_fn nprb_kernel_run_on(const struct nprb_kernel *k, const char *path)
+{
+    if (!nprb_simd_path_runs(path) || !nprb_kernel_available(k, NULL))
+        return NULL;
+    nprb_kernel_run_fn built = nprb_loop_build((enum nprb_kernel_id)(k - kernels), path);
+    if (built != NULL)
+        return built;
+    /* A kernel of one build runs the same on every path the CPU has; x86-64's clones run only
+     * on the path the loader picked. */
+    if (k->available == NULL && strcmp(path, nprb_simd_path()) != 0)
+        return NULL;
+    return k->run;
 }
 
 const struct nprb_kernel *nprb_kernel_find(const char *name)
@@ -422,7 +233,7 @@ void nprb_kernel_bytes(const struct nprb_kernel *k, size_t n, size_t stride, uin
     if (k->uses_stride) {
         if (stride == 0)
             stride = 1;
-        accesses = strided_accesses(n, stride);
+        accesses = nprb_strided_accesses(n, stride);
         /* Short strides share a line between reads: each read costs only the bytes it skips. */
         if (stride < k->bus_bytes / sizeof(double))
             bus_per_access = (uint64_t)stride * sizeof(double);
@@ -527,14 +338,14 @@ int nprb_kernel_validate(const struct nprb_kernel *k, const struct nprb_stream_a
     size_t n = args->n;
     if (want->sums) {
         /* Every element read is 1.0, so the sum is the number of reads, exact below 2^53. */
-        size_t reads = k->uses_stride ? strided_accesses(n, args->stride) : n;
+        size_t reads = k->uses_stride ? nprb_strided_accesses(n, args->stride) : n;
         if (checksum != (double)reads * INIT_A)
             return fail(bad_index, SIZE_MAX);
     }
-    const double *a = want->a != 0 ? args->a : NULL;
+    const double *a = want->a != 0 || want->zeroes ? args->a : NULL;
     const double *b = want->b != 0 ? args->b : NULL;
     const double *c = want->c != 0 ? args->c : NULL;
-    if (n > 0 && ((want->a != 0 && a == NULL) || (want->b != 0 && b == NULL) ||
+    if (n > 0 && ((a == NULL && (want->a != 0 || want->zeroes)) || (want->b != 0 && b == NULL) ||
                   (want->c != 0 && c == NULL) || (k->uses_index && args->index == NULL)))
         return fail(bad_index, 0);
     /* Every element of every array the kernel touches, in one pass, so the first wrong one is
@@ -545,15 +356,4 @@ int nprb_kernel_validate(const struct nprb_kernel *k, const struct nprb_stream_a
             return fail(bad_index, i);
     }
     return 0;
-}
-
-/* Mirrors the order of the target_clones above: the loader picks the first clone the CPU runs. */
-const char *nprb_simd_path(void)
-{
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
-        return "avx512f";
-    if (__builtin_cpu_supports("avx2"))
-        return "avx2";
-    return "sse2";
 }

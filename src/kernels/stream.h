@@ -29,6 +29,7 @@ enum nprb_kernel_id {
     NPRB_KERNEL_MIX_2TO1,     /**< a[i] = min(a[i], b[i] / 4): 2 reads, 1 write */
     NPRB_KERNEL_MIX_1TO1,     /**< a[i] = min(a[i], 0.5): 1 read, 1 write */
     NPRB_KERNEL_TRIAD_NT,     /**< a[i] = b[i] + s * c[i], non-temporal stores */
+    NPRB_KERNEL_WRITE_ZVA,    /**< a[i] = 0, a DC ZVA per block (Arm64) */
     NPRB_N_KERNELS
 };
 
@@ -45,7 +46,12 @@ struct nprb_stream_args {
 struct nprb_kernel_outcome {
     double a, b, c;
     bool sums;
+    /** a holds 0.0 after a run (write_zva): checked although a's 0 above means "unused". */
+    bool zeroes;
 };
+
+/** One run of a kernel over one thread's share (the table's run, or one path's build of it). */
+typedef double (*nprb_kernel_run_fn)(const struct nprb_stream_args *args);
 
 struct nprb_kernel {
     const char *name;    /**< as in configs and the "kernel" column */
@@ -63,12 +69,31 @@ struct nprb_kernel {
     unsigned bus_reads, bus_writes;
     /** Runs once over args; returns the checksum of what was read (0 for kernels that only
      * write, or whose output nprb_kernel_validate() checks instead). */
-    double (*run)(const struct nprb_stream_args *args);
+    nprb_kernel_run_fn run;
     struct nprb_kernel_outcome expect; /**< what nprb_kernel_validate() checks */
+    /** NULL where every CPU of the build's instruction set runs the kernel; else whether this
+     * one does, and if not why (see nprb_kernel_available()). */
+    bool (*available)(const char **why);
 };
 
 /** The table row for @p id, or NULL. */
 const struct nprb_kernel *nprb_kernel_get(enum nprb_kernel_id id);
+
+/**
+ * Whether this CPU runs @p k: copy_movsb is x86-64's rep movsb, write_zva Arm64's DC ZVA. The
+ * config takes every name on every instruction set; a measurement of a kernel this CPU lacks is a
+ * not_applicable row whose note is @p why (a static string, set when false; @p why may be NULL).
+ */
+bool nprb_kernel_available(const struct nprb_kernel *k, const char **why);
+
+/**
+ * @p k's build for instruction-set path @p path (a name of NPRB_SIMD_PATHS), for tests that run
+ * every path the CPU has; the table's run is the build of the path nprb_simd_path() names.
+ * NULL when this CPU cannot run @p path, or, on x86-64, where the loader picks the clone, when
+ * @p path is not the one it picked. A kernel with one build (copy_movsb, write_zva) has the same
+ * run on every path the CPU runs.
+ */
+nprb_kernel_run_fn nprb_kernel_run_on(const struct nprb_kernel *k, const char *path);
 
 /** Looks a kernel up by name; NULL when unknown. */
 const struct nprb_kernel *nprb_kernel_find(const char *name);
@@ -106,11 +131,19 @@ void nprb_stream_init(const struct nprb_stream_args *args, uint64_t seed);
 int nprb_kernel_validate(const struct nprb_kernel *k, const struct nprb_stream_args *args,
                          double checksum, size_t *bad_index);
 
-/** Every instruction-set path compiled in, in the order the loader tries them (target_clones in
- * stream.c and the variants of stream_nt.c: keep the three in step). */
+/** Every instruction-set path compiled in, widest first: the target_clones or builds of
+ * stream_loops.c and stream_mix.c and the variants of stream_nt_*.c (keep them in step). */
+#if defined(__aarch64__)
+#define NPRB_SIMD_PATHS "sve neon"
+#else
 #define NPRB_SIMD_PATHS "avx512f avx2 sse2"
+#endif
 
-/** The instruction-set path the kernels run on this CPU: "avx512f", "avx2" or "sse2". */
+/** The instruction-set path the kernels run on this CPU: "avx512f", "avx2" or "sse2" on x86-64,
+ * "sve" or "neon" on Arm64. */
 const char *nprb_simd_path(void);
+
+/** Whether this CPU runs instruction-set path @p path (a name of NPRB_SIMD_PATHS). */
+bool nprb_simd_path_runs(const char *path);
 
 #endif

@@ -7,45 +7,29 @@
  * array the mix names, stores every a[i], and stores the same value from the second run on. The
  * comparison compiles to one vector min, so the loops stay bound by memory. */
 
-#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-
 static inline double smaller(double x, double y)
 {
     return x < y ? x : y;
 }
 
-/* The clones stay static, each behind a plain function: Clang resolves a multiversioned function
- * only for callers that see its attribute, and stream.c sees only the header. */
-CLONES static void mix_3to1(double *restrict a, const double *restrict b, const double *restrict c,
-                            size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        a[i] = smaller(a[i], b[i] * c[i] * 0.5);
-}
+/* One build per instruction-set path, as the other plain loops (stream_loops.c): x86-64's are
+ * target_clones the loader picks, Arm64's a NEON and an SVE build that stream_loops.c picks. */
+#if defined(__aarch64__)
 
-CLONES static void mix_2to1(double *restrict a, const double *restrict b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        a[i] = smaller(a[i], b[i] * 0.25);
-}
+#define LOOP_ATTR
+#define LOOP_NAME(f) f##_neon
+#include "kernels/stream_mix.inc"
+#undef LOOP_ATTR
+#undef LOOP_NAME
 
-CLONES static void mix_1to1(double *restrict a, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        a[i] = smaller(a[i], NPRB_MIX_RESULT);
-}
+#define LOOP_ATTR __attribute__((target("+sve")))
+#define LOOP_NAME(f) f##_sve
+#include "kernels/stream_mix.inc"
 
-void nprb_mix_3to1(double *restrict a, const double *restrict b, const double *restrict c, size_t n)
-{
-    mix_3to1(a, b, c, n);
-}
+#else
 
-void nprb_mix_2to1(double *restrict a, const double *restrict b, size_t n)
-{
-    mix_2to1(a, b, n);
-}
+#define LOOP_ATTR __attribute__((target_clones("avx512f", "avx2", "default")))
+#define LOOP_NAME(f) f
+#include "kernels/stream_mix.inc"
 
-void nprb_mix_1to1(double *restrict a, size_t n)
-{
-    mix_1to1(a, n);
-}
+#endif

@@ -2,8 +2,10 @@
 /**
  * @file stream_nt.h
  * Internal to the stream kernels: the non-temporal write, copy and triad loops, one variant per
- * instruction set, written with intrinsics since no compiler emits streaming stores from a plain
- * loop. stream.c picks the variant nprb_simd_path() names; tests run every variant the CPU has.
+ * instruction set, written with intrinsics (x86-64's streaming stores, SVE's STNT1) or inline
+ * assembly (NEON's STNP) since no compiler emits them from a plain loop: stream_nt_x86.c and
+ * stream_nt_arm64.c. The kernels pick the variant nprb_simd_path() names; tests run every
+ * variant the CPU has.
  */
 #ifndef NPRB_STREAM_NT_H
 #define NPRB_STREAM_NT_H
@@ -11,8 +13,8 @@
 #include <stddef.h>
 
 struct nprb_nt_variant {
-    const char *isa; /**< "avx512f", "avx2" or "sse2", as nprb_simd_path() names them */
-    /** a[i] = x for i < n, streaming stores wherever a is vector-aligned; fenced on return. */
+    const char *isa; /**< a name of NPRB_SIMD_PATHS, as nprb_simd_path() names them */
+    /** a[i] = x for i < n, non-temporal stores wherever a is vector-aligned; fenced on return. */
     void (*write)(double *a, size_t n, double x);
     /** c[i] = a[i] for i < n (no overlap), streaming stores to c; fenced on return. */
     void (*copy)(double *c, const double *a, size_t n);
@@ -21,8 +23,8 @@ struct nprb_nt_variant {
 };
 
 /**
- * The variant for @p isa ("avx512f", "avx2" or "sse2"), or NULL when the name is unknown or this
- * CPU cannot run that instruction set.
+ * The variant for @p isa ("avx512f", "avx2" or "sse2" on x86-64, "sve" or "neon" on Arm64), or
+ * NULL when the name is unknown to this build or this CPU cannot run that instruction set.
  */
 const struct nprb_nt_variant *nprb_nt_variant(const char *isa);
 

@@ -146,6 +146,13 @@ static enum nprb_status measure_in_groups(struct nprb_context *ctx,
         NPRB_SET_TEXT(row.note, item->skip_reason);
         return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
     }
+    /* A kernel of another instruction set (rep movsb on Arm64, DC ZVA on x86-64) is a row that
+     * says so, never a figure: every config runs on every host of a mixed fleet. */
+    const char *lacks = NULL;
+    if (!nprb_kernel_available(kernel, &lacks)) {
+        NPRB_SET_TEXT(row.note, lacks);
+        return finish(ctx, &row, NPRB_ROW_NOT_APPLICABLE, NPRB_OK);
+    }
     unsigned pus[NPRB_MAX_PUS];
     int usable = nprb_item_pus(ctx->topo, item, pus, NPRB_MAX_PUS);
     int threads = item->threads > 0 && item->threads < usable ? item->threads : usable;

@@ -120,8 +120,9 @@ static const struct nprb_field bandwidth_fields[] = {
     I32(slit, NULL, "as in `/latency`"),
     U64(size_bytes, "B", "per array (a `max_bandwidth` node row: its part of each array)"),
     STR(kernel, NULL,
-        "`read`, `write`, `write_nt`, `copy`, `copy_nt`, `copy_movsb`, `scale`, `add`, `triad`, "
-        "`read_strided`, `read_random`, `mix_3to1`, `mix_2to1`, `mix_1to1`, `triad_nt` (formulas "
+        "`read`, `write`, `write_nt`, `copy`, `copy_nt`, `copy_movsb` (x86-64), `scale`, `add`, "
+        "`triad`, `read_strided`, `read_random`, `mix_3to1`, `mix_2to1`, `mix_1to1`, `triad_nt`, "
+        "`write_zva` (Arm64); a kernel the host's CPU lacks has a `not_applicable` row (formulas "
         "and byte counts: `numaprobe --kernels`)"),
     STR(init_mode, NULL,
         "who wrote the arrays first: `threaded` (each thread its own chunk, the kernel's "

@@ -5,9 +5,14 @@
 
 #include <omp.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
 
 /* Canary elements around every array: a kernel that stores one element too many (a vector tail,
  * a non-temporal head) overwrites one, which validation alone cannot see. */
@@ -22,6 +27,7 @@ static const int output_of[NPRB_N_KERNELS] = {
     [NPRB_KERNEL_SCALE] = 1,         [NPRB_KERNEL_ADD] = 2,          [NPRB_KERNEL_TRIAD] = 0,
     [NPRB_KERNEL_READ_STRIDED] = -1, [NPRB_KERNEL_READ_RANDOM] = -1, [NPRB_KERNEL_MIX_3TO1] = 0,
     [NPRB_KERNEL_MIX_2TO1] = 0,      [NPRB_KERNEL_MIX_1TO1] = 0,     [NPRB_KERNEL_TRIAD_NT] = 0,
+    [NPRB_KERNEL_WRITE_ZVA] = 0,
 };
 
 /* nprb_stream_init()'s values, by array. */
@@ -195,34 +201,71 @@ static void check_catches(struct scene *s)
     CHECK_SCENE(nprb_kernel_validate(s->k, &args, sum, &where) == 0, s);
 }
 
-static void check_kernels_run_and_validate(void)
+/* Every size, offset, stride and thread count for kernel @p id, run by @p run: a path's build. */
+static void check_kernel_on(enum nprb_kernel_id id, nprb_kernel_run_fn run)
 {
     static const size_t sizes[] = {0, 1, 7, 31, 32, 33, 1000, 4099};
     static const size_t offsets[] = {0, 1, 5};
     static const size_t strides[] = {1, 2, 3, 8, 16, 5000};
-    for (int id = 0; id < NPRB_N_KERNELS; id++) {
-        const struct nprb_kernel *k = nprb_kernel_get((enum nprb_kernel_id)id);
-        size_t n_strides = k->uses_stride ? sizeof strides / sizeof strides[0] : 1;
-        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
-            for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++)
-                for (size_t st = 0; st < n_strides; st++)
-                    for (int threads = 1; threads <= 2; threads++) {
-                        struct scene s = {.id = (enum nprb_kernel_id)id,
-                                          .k = k,
-                                          .n = sizes[si],
-                                          .offset = offsets[oi],
-                                          .stride = strides[st],
-                                          .threads = threads};
-                        if (!scene_alloc(&s)) {
-                            CHECK_SCENE(!"out of memory", &s);
-                            scene_free(&s);
-                            return;
-                        }
-                        check_runs(&s);
-                        if (s.n > 0 && threads == 1)
-                            check_catches(&s);
+    struct nprb_kernel k = *nprb_kernel_get(id);
+    k.run = run;
+    size_t n_strides = k.uses_stride ? sizeof strides / sizeof strides[0] : 1;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++)
+            for (size_t st = 0; st < n_strides; st++)
+                for (int threads = 1; threads <= 2; threads++) {
+                    struct scene s = {.id = id,
+                                      .k = &k,
+                                      .n = sizes[si],
+                                      .offset = offsets[oi],
+                                      .stride = strides[st],
+                                      .threads = threads};
+                    if (!scene_alloc(&s)) {
+                        CHECK_SCENE(!"out of memory", &s);
                         scene_free(&s);
+                        return;
                     }
+                    check_runs(&s);
+                    if (s.n > 0 && threads == 1)
+                        check_catches(&s);
+                    scene_free(&s);
+                }
+}
+
+/* Every kernel on every path this CPU runs (Arm64's NEON and SVE builds; on x86-64 the clones the
+ * loader picked), and every kernel this CPU lacks is reported so, with a reason, on every path. */
+static void check_kernels_run_and_validate(void)
+{
+    char paths[] = NPRB_SIMD_PATHS;
+    for (char *save = NULL, *path = strtok_r(paths, " ", &save); path != NULL;
+         path = strtok_r(NULL, " ", &save)) {
+        if (!nprb_simd_path_runs(path)) {
+            printf("path %s: not on this CPU, not tested\n", path);
+            continue;
+        }
+        int tested = 0;
+        for (int id = 0; id < NPRB_N_KERNELS; id++) {
+            const struct nprb_kernel *k = nprb_kernel_get((enum nprb_kernel_id)id);
+            const char *why = NULL;
+            nprb_kernel_run_fn run = nprb_kernel_run_on(k, path);
+            if (!nprb_kernel_available(k, &why)) {
+                CHECK(run == NULL);
+                CHECK(why != NULL && strstr(why, k->name) == why);
+                printf("path %s: %s not tested: %s\n", path, k->name, why != NULL ? why : "?");
+                continue;
+            }
+            if (run == NULL) {
+                /* x86-64: the loader picked another path's clones; they cannot be forced. */
+                CHECK(strcmp(path, nprb_simd_path()) != 0);
+                continue;
+            }
+            check_kernel_on((enum nprb_kernel_id)id, run);
+            tested++;
+        }
+        printf("path %s: %d kernels tested\n", path, tested);
+        /* The path this CPU runs has every available kernel. */
+        if (strcmp(path, nprb_simd_path()) == 0)
+            CHECK(tested > 0);
     }
 }
 
@@ -231,6 +274,8 @@ static void check_table(void)
     for (int id = 0; id < NPRB_N_KERNELS; id++) {
         const struct nprb_kernel *k = nprb_kernel_get((enum nprb_kernel_id)id);
         CHECK(k != NULL && k->name != NULL && k->formula != NULL && k->run != NULL);
+        if (k == NULL)
+            continue;
         CHECK(nprb_kernel_find(k->name) == k);
         CHECK(k->arrays >= 1 && k->arrays <= 3);
         CHECK(k->uses_index == (id == NPRB_KERNEL_READ_RANDOM));
@@ -251,6 +296,38 @@ static void check_table(void)
     CHECK(nprb_kernel_find("read_random") == nprb_kernel_get(NPRB_KERNEL_READ_RANDOM));
     CHECK(nprb_kernel_get(NPRB_KERNEL_COPY)->arrays == 3); /* c is an output */
     CHECK(nprb_kernel_get(NPRB_KERNEL_WRITE)->arrays == 1);
+    /* write_zva's output is 0: the outcome must say so, or validation would skip array a. */
+    const struct nprb_kernel *zva = nprb_kernel_get(NPRB_KERNEL_WRITE_ZVA);
+    CHECK(zva->expect.zeroes && zva->expect.a == 0 && zva->arrays == 1);
+    CHECK(nprb_kernel_find("write_zva") == zva);
+}
+
+/* Which kernels this instruction set lacks, said with a reason that names the kernel, and that
+ * kernels run on the instruction set they are written for. */
+static void check_availability(void)
+{
+    const struct nprb_kernel *movsb = nprb_kernel_get(NPRB_KERNEL_COPY_MOVSB);
+    const struct nprb_kernel *zva = nprb_kernel_get(NPRB_KERNEL_WRITE_ZVA);
+    const char *why = NULL;
+#if defined(__x86_64__)
+    CHECK(nprb_kernel_available(movsb, &why));
+    CHECK(!nprb_kernel_available(zva, &why));
+    CHECK(why != NULL && strcmp(why, "write_zva: DC ZVA is Arm64-only") == 0);
+    CHECK(nprb_kernel_run_on(zva, nprb_simd_path()) == NULL);
+#elif defined(__aarch64__)
+    CHECK(!nprb_kernel_available(movsb, &why));
+    CHECK(why != NULL && strcmp(why, "copy_movsb: rep movsb is x86-only") == 0);
+    CHECK(nprb_kernel_run_on(movsb, nprb_simd_path()) == NULL);
+    why = NULL;
+    bool zva_runs = nprb_kernel_available(zva, &why);
+    printf("write_zva: %s\n", zva_runs ? "available" : why);
+    CHECK(zva_runs ? nprb_kernel_run_on(zva, "neon") == zva->run : why != NULL);
+#endif
+    /* Every other kernel runs wherever the build's instruction set does. */
+    for (int id = 0; id < NPRB_N_KERNELS; id++)
+        if (id != NPRB_KERNEL_COPY_MOVSB && id != NPRB_KERNEL_WRITE_ZVA)
+            CHECK(nprb_kernel_available(nprb_kernel_get((enum nprb_kernel_id)id), NULL));
+    CHECK(nprb_kernel_run_on(nprb_kernel_get(NPRB_KERNEL_READ), "nonsense") == NULL);
 }
 
 static void check_bytes_of(const char *name, size_t n, size_t stride, uint64_t program,
@@ -273,7 +350,8 @@ static void check_bytes(void)
     check_bytes_of("write_nt", 1000, 1, 8000, 8000);
     check_bytes_of("copy", 1000, 1, 16000, 24000);
     check_bytes_of("copy_nt", 1000, 1, 16000, 16000);
-    check_bytes_of("copy_movsb", 1000, 1, 16000, 24000); /* write-allocate's count: see stream.c */
+    check_bytes_of("copy_movsb", 1000, 1, 16000, 24000); /* write-allocate's count: stream_cpu.c */
+    check_bytes_of("write_zva", 1000, 1, 8000, 8000);    /* whole blocks zeroed, never read */
     check_bytes_of("scale", 1000, 1, 16000, 24000);
     check_bytes_of("add", 1000, 1, 24000, 32000);
     check_bytes_of("triad", 1000, 7, 24000, 32000); /* the stride only matters to strided */
@@ -350,22 +428,39 @@ static void check_init(void)
     free(hit);
 }
 
-/* True when this CPU runs @p isa, asked the way the kernels' dispatch asks. */
+/* True when this CPU runs @p isa, asked apart from the kernels' own dispatch. */
 static bool cpu_has(const char *isa)
 {
+#if defined(__aarch64__)
+    if (strcmp(isa, "sve") == 0)
+        return (getauxval(AT_HWCAP) & HWCAP_SVE) != 0;
+    return strcmp(isa, "neon") == 0;
+#else
     __builtin_cpu_init();
     if (strcmp(isa, "avx512f") == 0)
         return __builtin_cpu_supports("avx512f");
     if (strcmp(isa, "avx2") == 0)
         return __builtin_cpu_supports("avx2");
-    return true;
+    return strcmp(isa, "sse2") == 0;
+#endif
 }
 
 static void check_simd_path(void)
 {
     const char *path = nprb_simd_path();
+#if defined(__aarch64__)
+    const char *widest = cpu_has("sve") ? "sve" : "neon";
+    CHECK(strcmp(NPRB_SIMD_PATHS, "sve neon") == 0);
+#else
     const char *widest = cpu_has("avx512f") ? "avx512f" : cpu_has("avx2") ? "avx2" : "sse2";
+    CHECK(strcmp(NPRB_SIMD_PATHS, "avx512f avx2 sse2") == 0);
+#endif
     CHECK(strcmp(path, widest) == 0);
+    char paths[] = NPRB_SIMD_PATHS;
+    for (char *save = NULL, *p = strtok_r(paths, " ", &save); p != NULL;
+         p = strtok_r(NULL, " ", &save))
+        CHECK(nprb_simd_path_runs(p) == cpu_has(p));
+    CHECK(!nprb_simd_path_runs("nonsense"));
     printf("simd path: %s\n", path);
 }
 
@@ -428,21 +523,28 @@ static void check_nt_variant(const struct nprb_nt_variant *v)
 
 static void check_nt_variants(void)
 {
-    static const char *const isas[] = {"avx512f", "avx2", "sse2"};
-    for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
-        const struct nprb_nt_variant *v = nprb_nt_variant(isas[i]);
-        if (!cpu_has(isas[i])) {
+    char paths[] = NPRB_SIMD_PATHS;
+    for (char *save = NULL, *isa = strtok_r(paths, " ", &save); isa != NULL;
+         isa = strtok_r(NULL, " ", &save)) {
+        const struct nprb_nt_variant *v = nprb_nt_variant(isa);
+        if (!cpu_has(isa)) {
             CHECK(v == NULL);
-            printf("non-temporal %s: not on this CPU, not tested\n", isas[i]);
+            printf("non-temporal %s: not on this CPU, not tested\n", isa);
             continue;
         }
-        CHECK(v != NULL && strcmp(v->isa, isas[i]) == 0);
+        CHECK(v != NULL && strcmp(v->isa, isa) == 0);
         if (v == NULL)
             continue;
         check_nt_variant(v);
-        printf("non-temporal %s: tested\n", isas[i]);
+        printf("non-temporal %s: tested\n", isa);
     }
+#if defined(__aarch64__)
+    CHECK(nprb_nt_variant("neon") != NULL); /* part of ARMv8-A: always there */
+    CHECK(nprb_nt_variant("sse2") == NULL);
+#else
     CHECK(nprb_nt_variant("sse2") != NULL); /* part of x86-64: always there */
+    CHECK(nprb_nt_variant("neon") == NULL);
+#endif
     CHECK(nprb_nt_variant("avx9000") == NULL);
 }
 
@@ -452,6 +554,7 @@ int main(void)
     check_bytes();
     check_init();
     check_simd_path();
+    check_availability();
     check_nt_variants();
     check_kernels_run_and_validate();
     return CHECK_DONE();

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* The non-temporal variants of x86-64 (stream_nt.h): AVX-512, AVX2 and SSE2 streaming stores.
+ * Arm64's are in stream_nt_arm64.c; each file builds to nothing on the other instruction set. */
 #include "kernels/stream_nt.h"
+
+#if defined(__x86_64__)
+
+#include "kernels/stream.h"
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -185,24 +191,14 @@ static const struct nprb_nt_variant variants[] = {
     {"sse2", write_sse2, copy_sse2, triad_sse2},
 };
 
-/* __builtin_cpu_supports() also checks that the OS saves the wider registers (XCR0), so a CPU
- * with AVX-512 under a kernel that disabled it takes the AVX2 path. The CPU model is filled in
- * by a constructor before main; __builtin_cpu_init() only returns early after that, so calling
- * it from several threads reads and never writes. */
-static int cpu_runs(const char *isa)
-{
-    __builtin_cpu_init();
-    if (strcmp(isa, "avx512f") == 0)
-        return __builtin_cpu_supports("avx512f");
-    if (strcmp(isa, "avx2") == 0)
-        return __builtin_cpu_supports("avx2");
-    return 1;
-}
-
+/* nprb_simd_path_runs() also checks that the OS saves the wider registers (XCR0), so a CPU with
+ * AVX-512 under a kernel that disabled it takes the AVX2 path. */
 const struct nprb_nt_variant *nprb_nt_variant(const char *isa)
 {
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
         if (strcmp(variants[i].isa, isa) == 0)
-            return cpu_runs(isa) ? &variants[i] : NULL;
+            return nprb_simd_path_runs(isa) ? &variants[i] : NULL;
     return NULL;
 }
+
+#endif

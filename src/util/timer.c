@@ -5,10 +5,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* CLOCK_MONOTONIC_RAW runs at the hardware counter's own rate (the TSC, Arm's generic timer):
+ * NTP's slewing of CLOCK_MONOTONIC would stretch or shrink a measured interval by up to 500 ppm.
+ * Only intervals between two of its readings mean anything; a timed wait on a condition variable
+ * uses its own clock (watchdog.c). */
 uint64_t nprb_now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

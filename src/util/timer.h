@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** Nanoseconds from CLOCK_MONOTONIC. */
+/** Nanoseconds from CLOCK_MONOTONIC_RAW (never slewed by NTP): compare only with other values
+ * of this function, never with another clock's readings. */
 uint64_t nprb_now_ns(void);
 
 /**

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "host/topo.h"
 
+#include "host/cpu_name.h"
+
 #include "build_facts.h"
 #include "util/hash.h"
 
@@ -46,6 +48,11 @@ static hwloc_bitmap_t own_cpus(struct nprb_topo *t, hwloc_obj_t node)
             fclose(f);
             return cpus;
         }
+    }
+    /* A GPU's memory (hwloc 2.11's GPUMemory subtype) sits where its GPU is, with no cores. */
+    if (node->subtype != NULL && strcmp(node->subtype, "GPUMemory") == 0) {
+        hwloc_bitmap_zero(cpus);
+        return cpus;
     }
     hwloc_obj_t other = NULL;
     while ((other = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, other)) != NULL) {
@@ -181,9 +188,7 @@ static int allowed_weight(hwloc_topology_t hw, hwloc_const_bitmap_t cpus)
 static void summarise(struct nprb_topo *t)
 {
     struct nprb_topo_summary *s = &t->summary;
-    hwloc_obj_t pkg = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, 0);
-    const char *model = pkg != NULL ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
-    snprintf(s->cpu_model, sizeof s->cpu_model, "%s", model != NULL ? model : "unknown");
+    nprb_cpu_model(t->hw, "/sys/devices/system/cpu/cpu0", s->cpu_model, sizeof s->cpu_model);
     s->packages = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
     s->numa_nodes = t->node_count;
     s->cores = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_CORE);
@@ -289,6 +294,10 @@ static int create_with(struct nprb_topo **out, const char *xml, const char *synt
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    /* hwloc before 2.11 hides an NVIDIA GPU's memory node (Grace Hopper's HBM) unless asked;
+     * it is memory the CPUs reach, a CPU-less node to measure like any other. A user's own
+     * setting stands. */
+    setenv("HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES", "1", 0);
     if (hwloc_topology_init(&t->hw) != 0) {
         snprintf(err, errlen, "hwloc_topology_init failed: %s", strerror(errno));
         free(t);

@@ -50,6 +50,17 @@ distances epyc-8n 8 $(slit 8 10 12 32 4)
 synthetic cxl "[numa(memory=274877906944)] pack:2 [numa(memory=68719476736)] l3:1(size=33554432) l2:8(size=1048576) l1d:1(size=49152) core:1 pu:2"
 distances cxl 3 10 21 24 21 10 24 24 24 10
 
+# NVIDIA Grace Hopper: 72 Neoverse-V2 cores with their LPDDR5X on node 0, the GPU's HBM as node 1
+# with memory and no CPUs. Arm64 Linux gives no model name, only the MIDR fields hwloc reads from
+# cpuinfo, so the package carries those as on a real Grace. With one package both nodes span
+# every CPU in the XML; hwloc 2.11 and later mark the GPU's node GPUMemory, with its GPU's bus.
+synthetic grace-hopper "[numa(memory=103079215104)] pack:1 [numa(memory=515396075520)] l3:1(size=119537664) l2:72(size=1048576) l1d:1(size=65536) core:1 pu:1"
+hwloc-annotate "$tmp/grace-hopper.xml" "$tmp/grace-hopper.xml" package:0 info CPUImplementer 0x41
+hwloc-annotate "$tmp/grace-hopper.xml" "$tmp/grace-hopper.xml" package:0 info CPUPartNumber 0xd4f
+hwloc-annotate "$tmp/grace-hopper.xml" "$tmp/grace-hopper.xml" numanode:1 subtype GPUMemory
+hwloc-annotate "$tmp/grace-hopper.xml" "$tmp/grace-hopper.xml" numanode:1 info PCIBusID 0009:01:00.0
+distances grace-hopper 2 10 80 80 10
+
 # Sparse node ids (0 and 2), as left by offlined nodes or some firmware.
 synthetic sparse "pack:2 [numa(memory=17179869184)] l3:1(size=16777216) l2:4(size=524288) l1d:1(size=32768) core:1 pu:1"
 # Node 1 becomes node 2, in every nodeset too: hwloc reads the allowed nodeset from the XML.

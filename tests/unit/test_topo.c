@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Topology discovery on XML shapes of real machines (tests/topologies), and on this host. */
 #include "check.h"
+#include "host/cpu_name.h"
 #include "host/topo.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +74,75 @@ static void cxl(const char *dir)
     CHECK(nprb_topo_node_pus(t, 2, pus, 8) == 0);
     CHECK(nprb_topo_distance(t, 0, 2) == 24);
     nprb_topo_destroy(t);
+}
+
+/* Grace Hopper: an Arm64 host whose GPU memory is a NUMA node without CPUs, and whose hwloc names
+ * no model, only the MIDR fields. */
+static void grace_hopper(const char *dir)
+{
+    struct nprb_topo *t = load(dir, "grace-hopper");
+    const struct nprb_topo_summary *s = nprb_topo_summary(t);
+    CHECK(nprb_topo_node_count(t) == 2);
+    CHECK(strcmp(s->cpu_model, "ARM Neoverse-V2") == 0);
+    CHECK(s->packages == 1 && s->cores == 72 && s->pus == 72);
+    const struct nprb_node_info *cpu = nprb_topo_node(t, 0), *gpu = nprb_topo_node(t, 1);
+    CHECK(cpu->cpu_count == 72 && cpu->usable_cores == 72 && cpu->package == 0);
+    CHECK(cpu->memory_bytes == 515396075520ULL);
+    CHECK(gpu->os_index == 1 && gpu->cpu_count == 0 && gpu->usable_cores == 0);
+    CHECK(gpu->package == -1);
+    CHECK(gpu->memory_bytes == 103079215104ULL);
+    unsigned pus[8];
+    CHECK(nprb_topo_node_pus(t, 1, pus, 8) == 0);
+    CHECK(nprb_topo_distance(t, 0, 1) == 80);
+    /* The model names the node type, as on x86. */
+    CHECK(strcmp(s->label, "ARM Neoverse-V2 1S/2N/72C 576G") == 0);
+    nprb_topo_destroy(t);
+}
+
+/* The MIDR table names known parts and never gives two unknown parts one name. */
+static void midr_names(void)
+{
+    char name[64];
+    CHECK(nprb_cpu_name_from_midr(0x41, 0xd4f, name, sizeof name) == 0);
+    CHECK(strcmp(name, "ARM Neoverse-V2") == 0);
+    CHECK(nprb_cpu_name_from_midr(0xc0, 0xac3, name, sizeof name) == 0);
+    CHECK(strcmp(name, "Ampere-1") == 0);
+    CHECK(nprb_cpu_name_from_midr(0x46, 0x001, name, sizeof name) == 0);
+    CHECK(strcmp(name, "Fujitsu A64FX") == 0);
+    CHECK(nprb_cpu_name_from_midr(0x41, 0xfff, name, sizeof name) == -1);
+    CHECK(strcmp(name, "ARM part 0xfff") == 0);
+    CHECK(nprb_cpu_name_from_midr(0x99, 0x123, name, sizeof name) == -1);
+    CHECK(strcmp(name, "Arm implementer 0x99 part 0x123") == 0);
+}
+
+/* midr_el1 as a Graviton 3 (Neoverse-V1, r1p1) publishes it; no file and junk are no value. */
+static void midr_sysfs(void)
+{
+    char dir[] = "/tmp/nprb-midr-XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL);
+    unsigned implementer = 0, part = 0;
+    CHECK(nprb_cpu_midr_read(dir, &implementer, &part) == -1);
+    snprintf(path, sizeof path, "%s/regs", dir);
+    CHECK(mkdir(path, 0700) == 0);
+    snprintf(path, sizeof path, "%s/regs/identification", dir);
+    CHECK(mkdir(path, 0700) == 0);
+    snprintf(path, sizeof path, "%s/regs/identification/midr_el1", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs("0x00000000411fd401\n", f);
+    fclose(f);
+    CHECK(nprb_cpu_midr_read(dir, &implementer, &part) == 0);
+    CHECK(implementer == 0x41 && part == 0xd40);
+    f = fopen(path, "w");
+    fputs("none\n", f);
+    fclose(f);
+    CHECK(nprb_cpu_midr_read(dir, &implementer, &part) == -1);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/regs/identification", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/regs", dir);
+    rmdir(path);
+    rmdir(dir);
 }
 
 static void sparse(const char *dir)
@@ -141,6 +214,9 @@ int main(int argc, char **argv)
     intel_2s(argv[1]);
     epyc_8n(argv[1]);
     cxl(argv[1]);
+    grace_hopper(argv[1]);
+    midr_names();
+    midr_sysfs();
     sparse(argv[1]);
     fingerprints(argv[1]);
     memory_rounding();

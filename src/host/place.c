@@ -2,6 +2,7 @@
 #include "host/place.h"
 
 #include "host/place_keep.h"
+#include "host/sole_node.h"
 #include "host/topo.h"
 #include "util/fault.h"
 #include "util/populate.h"
@@ -190,6 +191,9 @@ static int apply_policy(struct nprb_buffer *buf, const unsigned *nodes, int node
     if (mbind(buf->addr, buf->capacity, linux_mode(buf->policy), buf->node_mask, NPRB_MAX_NODES + 1,
               0) != 0) {
         int e = errno;
+        /* One memory node and no policy calls: the pages can land nowhere else. */
+        if (e == ENOSYS && node_count == 1 && nprb_sole_node() == (int)nodes[0])
+            return 0;
         snprintf(err, errlen, "mbind(%s) over %d node(s) starting at node %u failed: %s",
                  nprb_mem_policy_name(buf->policy), node_count, nodes[0], strerror(e));
         nprb_buffer_unmap(buf);
@@ -348,7 +352,9 @@ int nprb_bind_range(void *addr, size_t bytes, unsigned node)
     unsigned long mask[MASK_WORDS];
     memset(mask, 0, sizeof mask);
     mask[node / (8 * sizeof mask[0])] |= 1UL << (node % (8 * sizeof mask[0]));
-    return mbind(addr, bytes, MPOL_BIND, mask, NPRB_MAX_NODES + 1, 0) == 0 ? 0 : -1;
+    if (mbind(addr, bytes, MPOL_BIND, mask, NPRB_MAX_NODES + 1, 0) == 0)
+        return 0;
+    return errno == ENOSYS && nprb_sole_node() == (int)node ? 0 : -1;
 }
 
 double nprb_buffer_huge_fraction(const struct nprb_buffer *buf)

@@ -2,6 +2,7 @@
 #include "host/verify.h"
 
 #include "host/numa_maps.h"
+#include "host/sole_node.h"
 #include "util/fault.h"
 
 #include <errno.h>
@@ -170,6 +171,25 @@ static void account_by_mappings(const void *addr, size_t bytes, struct nprb_cens
     census->unreported = 0;
 }
 
+/* Where move_pages is missing and the host has one memory node (sole_node.h), a resident page
+ * can only be on that node: mincore says which pages are resident. */
+static int count_by_residency(void **pages, size_t n, size_t page, struct nprb_census *census)
+{
+    int node = nprb_sole_node();
+    if (node < 0 || node >= NPRB_MAX_NODES)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char resident = 0;
+        if (mincore(pages[i], page, &resident) == 0 && (resident & 1))
+            census->per_node[node]++;
+        else
+            census->unplaced++;
+    }
+    census->pages += n;
+    census->by_residency = true;
+    return 0;
+}
+
 int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
 {
     bool hidden = nprb_fault(NPRB_FAULT_HIDDEN_FRAMES);
@@ -192,6 +212,8 @@ int nprb_census_take(const void *addr, size_t bytes, struct nprb_census *census)
         for (size_t i = 0; i < n; i++)
             pages[i] = (char *)addr + (first + i) * (size_t)page;
         if (move_pages(0, (unsigned long)n, pages, NULL, status, 0) != 0) {
+            if (errno == ENOSYS && count_by_residency(pages, n, (size_t)page, census) == 0)
+                continue;
             rc = -1;
             break;
         }

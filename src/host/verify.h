@@ -30,6 +30,7 @@ struct nprb_census {
     uint64_t unplaced;   /**< not resident: never touched (or swapped out); counted as misplaced */
     uint64_t unreported; /**< resident, but the kernel would not say where (NUMA balancing) */
     uint64_t per_node[NPRB_MAX_NODES]; /**< pages found on each node, by os index */
+    bool by_residency; /**< no move_pages here, one node: resident pages counted on it */
 };
 
 /**

@@ -146,6 +146,9 @@ bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, 
                  100 * on_target, 100 * MIN_PLACED_FRAC);
         return false;
     }
+    if (census->by_residency && len > 0 && note[0] == '\0')
+        snprintf(note, len, "placement by residency: one memory node and no NUMA policy calls "
+                            "(a kernel without NUMA, or user-mode emulation)");
     if (policy != NPRB_MEM_INTERLEAVE)
         return true;
     double expected = (double)reported / count;

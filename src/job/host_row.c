@@ -62,6 +62,7 @@ void nprb_host_row_fill(struct nprb_host_row *h, const struct nprb_host_facts *f
     h->dimm_speed_mts = s->dimms.speed_mts;
     theoretical_peak(f, h);
     NPRB_SET_TEXT(h->simd_path, nprb_simd_path());
+    h->clock_tick_ns = nprb_clock_tick_ns();
     NPRB_SET_TEXT(h->usable_cpus, s->bound_cpus);
     NPRB_SET_TEXT(h->binding_check, f->binding->text);
     NPRB_SET_TEXT(h->job_id, prov->job_id);

@@ -34,7 +34,8 @@ static const struct nprb_field host_fields[] = {
     STR(thp_mode, NULL, "transparent huge pages: `always`, `madvise`, `never`"),
     I32(numa_balancing, NULL, "`/proc/sys/kernel/numa_balancing`, -1 unreadable"),
     STR(governor, NULL, "cpufreq governor of CPU 0, `none` without cpufreq"),
-    STR(simd_path, NULL, "kernel code path that ran: `avx512f`, `avx2`, `sse2`"),
+    STR(simd_path, NULL,
+        "kernel code path that ran: `avx512f`, `avx2`, `sse2` on x86-64; `sve`, `neon` on Arm64"),
     STR(usable_cpus, NULL,
         "CPUs the launcher left this rank (affinity mask at start, before any widening), list "
         "form"),
@@ -94,6 +95,11 @@ static const struct nprb_field host_fields[] = {
           "a system setting an earlier numaprobe run on this host left changed when it was killed "
           "(SIGKILL), found at this rank's start, and what was done: `restored to 1`, or `not "
           "restored` and what to run; empty when there was none (the rank that found it has it)"),
+    ADDED(clock_tick_ns, U64, "ns", 16, 0,
+          "the timer's resolution: the smallest step of `CLOCK_MONOTONIC_RAW` seen on this rank "
+          "(the kernel's clock source: the TSC on x86-64, the generic timer `CNTVCT_EL0` on "
+          "Arm64); every timed sample spans at least 20 steps; 0: not recorded (files before "
+          "0.16.0)"),
 };
 #undef ROW
 

@@ -61,8 +61,25 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_deb}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${_deb_recommends}")
+# The package's architecture is the one its binary runs on, as dpkg names it (amd64, arm64): the
+# build machine's for a native build, the target triplet's for a cross build, which dpkg-architecture
+# translates. Left to itself CPack would name the build machine's architecture in both cases.
+find_program(NPRB_DPKG dpkg)
+find_program(NPRB_DPKG_ARCHITECTURE dpkg-architecture)
+if(CMAKE_CROSSCOMPILING AND NPRB_DPKG_ARCHITECTURE AND CMAKE_C_LIBRARY_ARCHITECTURE)
+  execute_process(COMMAND ${NPRB_DPKG_ARCHITECTURE} -qDEB_HOST_ARCH -t ${CMAKE_C_LIBRARY_ARCHITECTURE}
+                  OUTPUT_VARIABLE CPACK_DEBIAN_PACKAGE_ARCHITECTURE OUTPUT_STRIP_TRAILING_WHITESPACE
+                  ERROR_QUIET)
+elseif(NOT CMAKE_CROSSCOMPILING AND NPRB_DPKG)
+  execute_process(COMMAND ${NPRB_DPKG} --print-architecture
+                  OUTPUT_VARIABLE CPACK_DEBIAN_PACKAGE_ARCHITECTURE OUTPUT_STRIP_TRAILING_WHITESPACE)
+endif()
 find_program(NPRB_DPKG_SHLIBDEPS dpkg-shlibdeps)
-if(NPRB_DPKG_SHLIBDEPS)
+if(CMAKE_CROSSCOMPILING)
+  # dpkg-shlibdeps looks the libraries up among the build machine's installed packages, which
+  # hold none of the target's.
+  message(STATUS "cross build: the .deb names its library dependencies from the table only")
+elseif(NPRB_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   message(STATUS "dpkg-shlibdeps not found (Debian: dpkg-dev): the .deb would lack its library "

@@ -194,6 +194,22 @@ def easybuild_config(path):
     return deps, scope
 
 
+# Flags and names that tie a build to one instruction set: a recipe carrying one fails to build,
+# or builds a binary that cannot run, on the other ISA of a mixed x86 + Arm64 fleet. The
+# kernels choose their SIMD level at run time, so no recipe needs any of them.
+ISA_BOUND = re.compile(r"-march=|-mtune=|-mcpu=|-m(avx|sse|fma|bmi|arch)\w*|\bx86[_-]64\b|"
+                       r"\bamd64\b|\baarch64\b|\barm64\b|\bneoverse|\bznver|\bskylake",
+                       re.IGNORECASE)
+
+
+def isa_bound(path, problems):
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        code = line.split("#", 1)[0]
+        hit = ISA_BOUND.search(code)
+        if hit:
+            problems.append(f"{path.name}:{number}: {hit.group(0)!r} ties the build to one ISA")
+
+
 def main():
     root = Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     rows = table(root)
@@ -229,6 +245,8 @@ def main():
         problems.append(f"package.py depends on {spec}, which dependencies.txt lacks")
 
     ebs = sorted((root / "packaging/easybuild").glob("*.eb"))
+    for recipe_file in [root / "packaging/spack/package.py", *ebs]:
+        isa_bound(recipe_file, problems)
     if not ebs:
         problems.append("no easyconfig in packaging/easybuild")
     for eb in ebs:
@@ -280,7 +298,8 @@ def main():
     print(f"consistent: {len(rows)} dependencies; CMake finds {', '.join(sorted(in_cmake))}; "
           f"package.py, {len(ebs)} easyconfig(s) and analysis/pyproject.toml match")
     print("pinned: " + ", ".join(f"{v} at commit {c}" for v, c in pins.items())
-          + "; maintainers() present; each easyconfig has a sha256 per source")
+          + "; maintainers() present; each easyconfig has a sha256 per source; "
+          "no recipe carries an ISA-bound flag")
     return 0
 
 

@@ -30,6 +30,11 @@ out=$(realpath "$out")
 debs=("$out"/numaprobe_*.deb)
 [ -f "${debs[0]}" ] || { cat "$out/cpack.log"; echo "FAIL: no .deb in $out"; exit 1; }
 deb=${debs[0]}
+# The package is for the architecture its binary was built for, as dpkg names it.
+arch=$(dpkg-deb -f "$deb" Architecture)
+want_arch=$(dpkg --print-architecture)
+[ "$arch" = "$want_arch" ] || fail "the .deb is for $arch, this machine is $want_arch"
+case "$deb" in *_"$arch".deb) ;; *) fail "$deb: the file name does not say $arch" ;; esac
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "$deb: Depends: $depends"
 has_dep() { grep -Eq "(^|, )$1( |,|$)" <<<"$depends"; }

@@ -144,3 +144,12 @@ bool nprb_simd_path_runs(const char *path)
 }
 
 #endif
+
+/* One lookup for both instruction sets: the variant is this build's and the CPU runs it. */
+const struct nprb_nt_variant *nprb_nt_variant(const char *isa)
+{
+    for (const struct nprb_nt_variant *v = nprb_nt_variants; v->isa != NULL; v++)
+        if (strcmp(v->isa, isa) == 0)
+            return nprb_simd_path_runs(isa) ? v : NULL;
+    return NULL;
+}

@@ -22,6 +22,10 @@ struct nprb_nt_variant {
     void (*triad)(double *a, const double *b, const double *c, size_t n, double s);
 };
 
+/** This build's variants, in the order nprb_simd_path() prefers them, ended by one whose isa is
+ * NULL (stream_nt_x86.c or stream_nt_arm64.c). */
+extern const struct nprb_nt_variant nprb_nt_variants[];
+
 /**
  * The variant for @p isa ("avx512f", "avx2" or "sse2" on x86-64, "sve" or "neon" on Arm64), or
  * NULL when the name is unknown to this build or this CPU cannot run that instruction set.

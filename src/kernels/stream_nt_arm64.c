@@ -10,7 +10,6 @@
 #include <arm_neon.h>
 #include <arm_sve.h>
 #include <stdint.h>
-#include <string.h>
 
 /* Why non-temporal stores: as on x86-64 (stream_nt_x86.c), an ordinary store that misses reads
  * its line first; STNP and SVE's STNT1 hint that the data will not be reused, and cores that
@@ -125,17 +124,10 @@ SVE static void triad_sve(double *a, const double *b, const double *c, size_t n,
     stores_complete();
 }
 
-static const struct nprb_nt_variant variants[] = {
+const struct nprb_nt_variant nprb_nt_variants[] = {
     {"sve", write_sve, copy_sve, triad_sve},
     {"neon", write_neon, copy_neon, triad_neon},
+    {NULL, NULL, NULL, NULL},
 };
-
-const struct nprb_nt_variant *nprb_nt_variant(const char *isa)
-{
-    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-        if (strcmp(variants[i].isa, isa) == 0)
-            return nprb_simd_path_runs(isa) ? &variants[i] : NULL;
-    return NULL;
-}
 
 #endif

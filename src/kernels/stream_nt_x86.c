@@ -9,7 +9,6 @@
 
 #include <immintrin.h>
 #include <stdint.h>
-#include <string.h>
 
 /* Why non-temporal stores: an ordinary store that misses the cache first reads the line it
  * writes (write-allocate), so a write moves 16 bytes per 8 on the bus and a copy 24 per 16.
@@ -185,20 +184,11 @@ static void triad_sse2(double *a, const double *b, const double *c, size_t n, do
     _mm_sfence();
 }
 
-static const struct nprb_nt_variant variants[] = {
+const struct nprb_nt_variant nprb_nt_variants[] = {
     {"avx512f", write_avx512f, copy_avx512f, triad_avx512f},
     {"avx2", write_avx2, copy_avx2, triad_avx2},
     {"sse2", write_sse2, copy_sse2, triad_sse2},
+    {NULL, NULL, NULL, NULL},
 };
-
-/* nprb_simd_path_runs() also checks that the OS saves the wider registers (XCR0), so a CPU with
- * AVX-512 under a kernel that disabled it takes the AVX2 path. */
-const struct nprb_nt_variant *nprb_nt_variant(const char *isa)
-{
-    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-        if (strcmp(variants[i].isa, isa) == 0)
-            return nprb_simd_path_runs(isa) ? &variants[i] : NULL;
-    return NULL;
-}
 
 #endif

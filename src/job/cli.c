@@ -88,8 +88,10 @@ void nprb_cli_print_kernels(FILE *out)
         const struct nprb_kernel *k = nprb_kernel_get((enum nprb_kernel_id)id);
         char mix[16];
         snprintf(mix, sizeof mix, "%u:%u", k->bus_reads, k->bus_writes);
-        fprintf(out, "%-13s %-35s %7u B %7u B %7s\n", k->name, k->formula, k->program_bytes,
-                k->bus_bytes, mix);
+        const char *why = NULL;
+        bool here = nprb_kernel_available(k, &why);
+        fprintf(out, "%-13s %-35s %7u B %7u B %7s%s%s%s\n", k->name, k->formula, k->program_bytes,
+                k->bus_bytes, mix, here ? "" : "  (", here ? "" : why, here ? "" : ")");
     }
     fprintf(
         out,
@@ -98,7 +100,9 @@ void nprb_cli_print_kernels(FILE *out)
         "first reads its\nline: write-allocate; non-temporal stores do not). "
         "read_strided moves min(stride, 64) B\nof bus per access, read_random a whole "
         "line plus the index.\nBUS R:W is the bus's reads to writes, a write-allocate read counted "
-        "as a read; the\nmix_ kernels write only lines they have just read, so theirs is exact.\n");
+        "as a read; the\nmix_ kernels write only lines they have just read, so theirs is exact. A "
+        "kernel not on this\nCPU gives not_applicable rows; the byte counts hold on x86-64 and "
+        "Arm64 alike\n(docs/KERNELS.md).\n");
 }
 
 void nprb_cli_print_help(FILE *out)

@@ -17,7 +17,7 @@ from conftest import run_report
 import h5inputs  # the tools tests' damage: split(), crash_hdf5(); older minors
 import synthetic_fleet
 from numaprobe_analysis.contract import contract
-from numaprobe_analysis.load import ResultsError, read
+from numaprobe_analysis.load import ResultsError, load, read
 from numaprobe_analysis.validate import find_numaprobe
 
 NUMAPROBE = find_numaprobe()[0]
@@ -142,6 +142,21 @@ def test_flipped_bytes_never_crash_the_report(fleet, tmp_path):
         refused_count += not valid
     assert verdicts[paths[0]].startswith("refused")  # the signature byte
     assert refused_count > 0
+
+
+def test_damaged_column_name_refused(fleet, tmp_path):
+    """A column name with a byte no text has: check and the report both refuse the file."""
+    data = bytearray(fleet.read_bytes())
+    at = data.find(b"hostname")
+    assert at > 0
+    data[at] ^= 0xFF
+    damaged = tmp_path / "damaged-name.h5"
+    damaged.write_bytes(bytes(data))
+    result = check(damaged)
+    assert result.returncode == 4, result.stdout
+    assert "is not a column name (damaged type)" in result.stdout
+    with pytest.raises(ResultsError):
+        load(str(damaged))
 
 
 def test_partial_file_without_latency_rows(fleet, tmp_path):

@@ -179,6 +179,18 @@ static void problem(nprb_h5in_problem_fn fn, void *ctx, const char *fmt, ...)
         fn(ctx, text);
 }
 
+/* A column name is printable ASCII: a damaged byte outside it gives a name no reader can take
+ * (h5py refuses to decode the table's type), though HDF5 itself still reads the rows. */
+static bool column_name_ok(const char *name)
+{
+    if (name == NULL || name[0] == '\0')
+        return false;
+    for (const unsigned char *c = (const unsigned char *)name; *c != '\0'; c++)
+        if (*c < 0x20 || *c > 0x7e)
+            return false;
+    return true;
+}
+
 /* Every member inside the row. HDF5 1.10 trusts the offsets it finds in the file, and a damaged
  * one makes its conversion copy outside its buffers: such a table is refused before reading. */
 static int members_inside(hid_t type, const struct nprb_table_desc *d, nprb_h5in_problem_fn fn,
@@ -187,6 +199,13 @@ static int members_inside(hid_t type, const struct nprb_table_desc *d, nprb_h5in
     size_t row = H5Tget_size(type);
     int members = H5Tget_nmembers(type), bad = 0;
     for (int i = 0; i < members; i++) {
+        char *column = H5Tget_member_name(type, (unsigned)i);
+        if (!column_name_ok(column)) {
+            problem(fn, ctx, "/%s: column %d's name is not a column name (damaged type)", d->name,
+                    i + 1);
+            bad++;
+        }
+        H5free_memory(column);
         hid_t member = H5Tget_member_type(type, (unsigned)i);
         size_t offset = H5Tget_member_offset(type, (unsigned)i);
         size_t size = member >= 0 ? H5Tget_size(member) : 0;

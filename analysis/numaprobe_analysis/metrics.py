@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .nodetypes import assign_types, node_rows
+from .nodetypes import assign_types, node_rows, values_text
 
 
 @dataclass(frozen=True)
@@ -35,10 +35,10 @@ def ok_rows(frame, **where):
 def hosts_frame(fleet):
     """One row per host: its node type (type_key and label, nodetypes.py) and hardware."""
     hosts = fleet["hosts"].sort_values(["file", "rank"])
-    cols = ["host", "fingerprint", "node_type", "cpu_model", "packages", "numa_nodes", "cores",
-            "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel", "thp_mode",
-            "numa_balancing", "governor", "boost", "dimms", "dimm_speed_mts", "status",
-            "config", "peak_gbs"]
+    cols = ["host", "fingerprint", "node_type", "cpu_model", "simd_path", "packages",
+            "numa_nodes", "cores", "memory_bytes", "l1d_bytes", "l2_bytes", "l3_bytes", "kernel",
+            "thp_mode", "numa_balancing", "governor", "boost", "dimms", "dimm_speed_mts",
+            "status", "config", "peak_gbs"]
     cols = [c for c in cols if c in hosts.columns]
     per_host = hosts.groupby("host", sort=True)[cols[1:]].first().reset_index()
     per_host["ranks"] = hosts.groupby("host", sort=True).size().values
@@ -66,11 +66,13 @@ def restored_texts(hosts):
 def node_types_frame(hosts):
     """One row per node type: label, fingerprint, how many hosts, what hardware."""
     agg = {"type_key": "first", "fingerprint": "first", "host": "count"}
-    for c in ("cpu_model", "packages", "numa_nodes", "cores", "memory_bytes", "l1d_bytes",
-              "l2_bytes", "l3_bytes"):
+    for c in ("cpu_model", "simd_path", "packages", "numa_nodes", "cores", "memory_bytes",
+              "l1d_bytes", "l2_bytes", "l3_bytes"):
         if c in hosts.columns:
-            # Memory is no part of the type: its usual amount, whatever a degraded host has.
-            agg[c] = "median" if c == "memory_bytes" else "max" if c == "cores" else "first"
+            # Memory is no part of the type: its usual amount, whatever a degraded host has;
+            # the SIMD path is the binary's, which may differ between hosts of one type.
+            agg[c] = ("median" if c == "memory_bytes" else "max" if c == "cores"
+                      else values_text if c == "simd_path" else "first")
     types = hosts.groupby("type").agg(agg).rename(columns={"host": "hosts"}).reset_index()
     if "memory_bytes" in types:
         types["memory_GiB"] = (types.pop("memory_bytes") / 2**30).round(1)

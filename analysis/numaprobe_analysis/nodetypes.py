@@ -125,6 +125,20 @@ def assign_types(hosts, nodes):
     return hosts
 
 
+def values_text(column):
+    """A /hosts text column of a type's hosts as one cell: its value where they agree, else each
+    value with its count, the most common first ("avx512f (19), avx2 (1)"); NaN where none has
+    one (an older file)."""
+    texts = column.dropna().astype(str).str.strip()
+    counts = texts[texts != ""].value_counts(sort=False)
+    if counts.empty:
+        return np.nan
+    if len(counts) == 1:
+        return counts.index[0]
+    counts = counts.sort_index().sort_values(ascending=False, kind="stable")
+    return ", ".join(f"{value} ({n})" for value, n in counts.items())
+
+
 def _gib(x):
     text = f"{x / 2**30:.1f}"
     return f"{text.removesuffix('.0')} GiB"

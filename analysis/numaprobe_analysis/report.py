@@ -13,7 +13,7 @@ import pandas as pd
 from .counters import COUNTER_LINES, host_lines, host_table
 from .metrics import NOISY_PCT
 from .outliers import small_types_text
-from .summary import (RESTORE_ACTION, comparison_frame, drift_frame, drift_text,
+from .summary import (IDENTITY_ROWS, RESTORE_ACTION, comparison_frame, drift_frame, drift_text,
                       is_host_report, outliers_with_drift, restored_frame, still_changed_hosts)
 from .topology import class_table, first_rank_rows, numactl_lines, sweep_table
 
@@ -352,6 +352,10 @@ def text(v, plots=None, reference=None):
 def write_csv(tabs, outdir):
     paths = []
     for name, (_title, frame) in tabs.items():
+        if name == "comparison":
+            # Figures only, so that a script reads each type's column as numbers: its CPU
+            # model and SIMD path are in node_types.csv.
+            frame = frame[~frame.metric.isin([label for _, label in IDENTITY_ROWS])]
         path = os.path.join(outdir, f"{name}.csv")
         frame.to_csv(path, index=False)
         paths.append(path)

@@ -7,10 +7,18 @@ import numpy as np
 import pandas as pd
 
 from .counters import compared
+from .nodetypes import values_text
 
 # /hosts columns that change what a host measures without changing its hardware fingerprint.
+# simd_path: a host whose binary took another SIMD path (avx2 where its peers run avx512f) runs
+# other kernel code on the same hardware.
 DRIFT_FIELDS = ("kernel", "thp_mode", "numa_balancing", "governor", "boost", "dimms",
-                "dimm_speed_mts")
+                "dimm_speed_mts", "simd_path")
+
+# What each node type is, above its figures: its CPU model and the SIMD path its binary took,
+# which tell an x86 type (avx512f, avx2, sse2) from an Arm64 one (neon, sve) at a glance, and
+# explain why a kernel of one ISA (copy_movsb, write_zva) has no figure on the other.
+IDENTITY_ROWS = (("cpu_model", "CPU model"), ("simd_path", "SIMD path"))
 
 
 def is_host_report(v):
@@ -75,6 +83,7 @@ def comparison_frame(v, reference=None):
         dtype=float)
     counts = v.hosts.groupby("type").host.nunique()
     rows = [{"metric": "hosts", "unit": "", **{t: float(counts.get(t, 0)) for t in types}}]
+    rows += identity_rows(v.hosts, types)
     for key, m in v.catalogue.items():
         rows.append(_comparison_row(v, key, m, med, types, ref))
     # Beside them, where /counters has them: the IPC of the chase and the memory controllers'
@@ -94,6 +103,18 @@ def comparison_frame(v, reference=None):
     cols.append("noisy")
     frame = pd.DataFrame(rows)
     return frame.reindex(columns=cols).fillna({"better": "", "noisy": ""}), ref
+
+
+def identity_rows(hosts, types):
+    """The comparison's rows of IDENTITY_ROWS that /hosts has: per type, values_text of its
+    hosts' column."""
+    rows = []
+    for column, label in IDENTITY_ROWS:
+        if column in hosts.columns:
+            rows.append({"metric": label, "unit": "", "better": "",
+                         **{t: values_text(hosts.loc[hosts["type"] == t, column])
+                            for t in types}})
+    return rows
 
 
 def _noisy_hosts(v):

@@ -10,7 +10,8 @@ in a subprocess with a time limit of its own, so nothing it meets can end the re
 The binary, first found wins (docs/ANALYSIS.md, "Validation"):
   1. $NUMAPROBE_BIN;
   2. `numaprobe` beside the report (an install that puts both in PREFIX/bin);
-  3. a checkout's build trees, ANALYSIS_DIR/../build/*/src/numaprobe, the newest first;
+  3. a checkout's build trees, ANALYSIS_DIR/../build/*/src/numaprobe, the newest first, leaving
+     out a tree built for another machine (a cross build for Arm64 beside the x86 one);
   4. `numaprobe` on PATH.
 Without one the report refuses every file: it has no other crash-isolated reader."""
 
@@ -27,6 +28,26 @@ class InvalidFile(Exception):
     """A file `numaprobe check` refused, or could not judge: one line, naming the file."""
 
 
+def elf_machine(path):
+    """The ELF e_machine of @p path (62 x86-64, 183 AArch64), or None where it is not ELF or
+    cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return None
+    if len(head) < 20 or head[:4] != b"\x7fELF" or head[5] not in (1, 2):
+        return None
+    return int.from_bytes(head[18:20], "little" if head[5] == 1 else "big")
+
+
+def runs_here(path):
+    """Whether @p path is built for this machine (the interpreter's own ELF machine): a cross
+    build tree's binary would run only under an emulator, where one is registered at all."""
+    own = elf_machine("/proc/self/exe")
+    return own is None or elf_machine(path) in (None, own)
+
+
 def find_numaprobe():
     """The numaprobe binary to validate with, and where it was looked for (for the message)."""
     explicit = os.environ.get("NUMAPROBE_BIN")
@@ -36,7 +57,8 @@ def find_numaprobe():
     beside = os.path.join(ANALYSIS_DIR, "numaprobe")
     candidates = [beside] if os.access(beside, os.X_OK) and os.path.isfile(beside) else []
     builds = [p for p in glob.glob(os.path.join(ANALYSIS_DIR, os.pardir, "build", "*", "src",
-                                                "numaprobe")) if os.access(p, os.X_OK)]
+                                                "numaprobe"))
+              if os.access(p, os.X_OK) and runs_here(p)]
     candidates += sorted(builds, key=os.path.getmtime, reverse=True)
     on_path = shutil.which("numaprobe")
     if on_path:

@@ -65,7 +65,11 @@ def test_comparison_names_the_keys_in_its_order(full):
                if k == "ipc_chase" or k.startswith("mc_bus_ratio_")]
     assert counted == ["IPC of the local chase", "mc/bus bytes, read local",
                        "mc/bus bytes, triad local"]
-    assert list(frame.metric) == ["hosts"] + labels + counted
+    # each type's CPU model and SIMD path under its count of hosts, then the figures
+    assert list(frame.metric) == ["hosts", "CPU model", "SIMD path"] + labels + counted
+    rows = frame.set_index("metric")
+    assert rows.loc["CPU model", ICX] == "Intel(R) Xeon(R) Gold 6338"
+    assert rows.loc["SIMD path", ROME] == "avx2"
 
 
 def test_html_opens_with_summary_comparison_outliers_then_plots(full):

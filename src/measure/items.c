@@ -147,8 +147,9 @@ bool nprb_placement_ok(const struct nprb_census *census, const unsigned *nodes, 
         return false;
     }
     if (census->by_residency && len > 0 && note[0] == '\0')
-        snprintf(note, len, "placement by residency: one memory node and no NUMA policy calls "
-                            "(a kernel without NUMA, or user-mode emulation)");
+        snprintf(note, len,
+                 "placement by residency: one memory node and no NUMA policy calls "
+                 "(a kernel without NUMA, or user-mode emulation)");
     if (policy != NPRB_MEM_INTERLEAVE)
         return true;
     double expected = (double)reported / count;

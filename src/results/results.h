@@ -62,7 +62,7 @@ struct nprb_host_row {
     char status[16];
     char error[NPRB_NOTE_LEN];
     double elapsed_s;
-    char restored[240]; /**< a setting a killed run left changed, and what this run did */
+    char restored[240];     /**< a setting a killed run left changed, and what this run did */
     uint64_t clock_tick_ns; /**< the timer's resolution (nprb_clock_tick_ns) */
 };
 

@@ -28,7 +28,7 @@ from numaprobe_analysis.fleetview import view
 from numaprobe_analysis.load import load_fleet
 from numaprobe_analysis.outliers import OutlierRule, find_outliers
 from numaprobe_analysis.runs import config_fingerprint
-from test_render import _output_dir, chromium
+from test_render import _output_dir, chromium, probed_dom
 
 browser = test_render.browser  # the fixture: chromium, or a skip saying it is not installed
 
@@ -236,9 +236,8 @@ PROBE = ("<script>window.addEventListener('load', () => {"
 
 
 def comparison_in_browser(browser, html_path, tmp_path):
-    probed = tmp_path / "probed-comparison.html"
-    probed.write_text(html_path.read_text().replace("</body>", PROBE + "</body>"))
-    dom = chromium(browser, probed.as_uri(), "--dump-dom", "--window-size=1400,3000")
+    dom = probed_dom(browser, html_path, tmp_path / "probed-comparison.html", PROBE,
+                     "--window-size=1400,3000")
     m = re.search(r'data-comparison="([^"]*)"', dom)
     assert m, "the probe script did not run"
     return json.loads(html.unescape(m.group(1)))

@@ -39,11 +39,16 @@ def chromium(browser, url, *args):
     return proc.stdout
 
 
+def probed_dom(browser, html_path, probed, probe, *args):
+    """The DOM Chromium leaves of @p html_path with the script @p probe added before </body>
+    (the copy written to @p probed): probes report what they found as body attributes."""
+    probed.write_text(html_path.read_text().replace("</body>", probe + "</body>"))
+    return chromium(browser, probed.as_uri(), "--dump-dom", *args)
+
+
 def images_in_browser(browser, html_path, tmp_path):
     """(images on the page, images the browser failed to decode)."""
-    probed = tmp_path / "probed.html"
-    probed.write_text(html_path.read_text().replace("</body>", PROBE + "</body>"))
-    dom = chromium(browser, probed.as_uri(), "--dump-dom")
+    dom = probed_dom(browser, html_path, tmp_path / "probed.html", PROBE)
     m = re.search(r'data-images="(\d+) (\d+)"', dom)
     assert m, "the probe script did not run"
     return int(m.group(1)), int(m.group(2))

@@ -6,7 +6,7 @@ test_render.py is."""
 import re
 
 import test_render
-from test_render import chromium
+from test_render import probed_dom
 
 browser = test_render.browser  # the fixture: chromium, or a skip saying it is not installed
 
@@ -24,9 +24,8 @@ PROBE = ("<script>window.addEventListener('load', () => {"
 
 
 def _layout(browser, html_path, tmp_path):
-    probed = tmp_path / "layout.html"
-    probed.write_text(html_path.read_text().replace("</body>", PROBE + "</body>"))
-    dom = chromium(browser, probed.as_uri(), "--dump-dom", "--window-size=1400,3000")
+    dom = probed_dom(browser, html_path, tmp_path / "layout.html", PROBE,
+                     "--window-size=1400,3000")
     order = re.search(r'data-order="([^"]*)"', dom)
     above = re.search(r'data-first-above-images="(\w+)"', dom)
     assert order and above, "the probe script did not run"

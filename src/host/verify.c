@@ -287,6 +287,7 @@ void nprb_census_add(struct nprb_census *into, const struct nprb_census *more)
     into->pages += more->pages;
     into->unplaced += more->unplaced;
     into->unreported += more->unreported;
+    into->by_residency = into->by_residency || more->by_residency;
     for (int i = 0; i < NPRB_MAX_NODES; i++)
         into->per_node[i] += more->per_node[i];
 }

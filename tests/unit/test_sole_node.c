@@ -47,6 +47,10 @@ int main(void)
     CHECK(census.pages == pages);
     CHECK(census.per_node[sole] == pages / 2);
     CHECK(census.unplaced == pages / 2);
+    /* A census summed from threads' pieces (bandwidth runs) keeps how it was counted. */
+    struct nprb_census whole = {0};
+    nprb_census_add(&whole, &census);
+    CHECK(whole.by_residency && whole.per_node[sole] == pages / 2);
     /* The sole node binds; any other is still refused. */
     CHECK(nprb_bind_range(buf.addr, (size_t)page, node) == 0);
     CHECK(nprb_bind_range(buf.addr, (size_t)page, node + 1) == -1);

@@ -172,15 +172,20 @@ static void account_by_mappings(const void *addr, size_t bytes, struct nprb_cens
 }
 
 /* Where move_pages is missing and the host has one memory node (sole_node.h), a resident page
- * can only be on that node: mincore says which pages are resident. */
+ * can only be on that node. The batch's pages follow one another, so one mincore call over them
+ * (from the first one's page boundary: a census range need not start on one) says which are
+ * resident. */
 static int count_by_residency(void **pages, size_t n, size_t page, struct nprb_census *census)
 {
     int node = nprb_sole_node();
-    if (node < 0 || node >= NPRB_MAX_NODES)
+    if (node < 0 || node >= NPRB_MAX_NODES || n > BATCH)
+        return -1;
+    unsigned char resident[BATCH];
+    char *first = (char *)pages[0] - ((uintptr_t)pages[0] & (page - 1));
+    if (mincore(first, n * page, resident) != 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
-        unsigned char resident = 0;
-        if (mincore(pages[i], page, &resident) == 0 && (resident & 1))
+        if (resident[i] & 1)
             census->per_node[node]++;
         else
             census->unplaced++;

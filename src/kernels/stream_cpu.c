@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "kernels/stream_cpu.h"
 
+#include "kernels/stream_loops.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,10 +83,7 @@ double nprb_run_write_zva(const struct nprb_stream_args *args)
     double *a = args->a;
     size_t n = args->n;
     size_t block = zva_block_bytes();
-    size_t mis = (size_t)((uintptr_t)a & (block - 1));
-    size_t i = mis == 0 ? 0 : (block - mis) / sizeof(double);
-    if (i > n)
-        i = n;
+    size_t i = nprb_head_to(a, n, block);
     for (size_t j = 0; j < i; j++)
         a[j] = 0.0;
     size_t per_block = block / sizeof(double);

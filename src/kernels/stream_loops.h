@@ -12,6 +12,7 @@
 #include "kernels/stream.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /** STREAM's scalar: s of scale and triad, and the x that write and write_nt store. */
 #define NPRB_STREAM_SCALAR 3.0
@@ -22,6 +23,16 @@ static inline size_t nprb_strided_accesses(size_t n, size_t stride)
     if (stride == 0)
         stride = 1;
     return n / stride + (n % stride != 0);
+}
+
+/** Elements before @p p reaches an @p align-byte boundary (a power of two), at most @p n: the
+ * head a kernel stores one by one before its aligned stores (non-temporal lines, DC ZVA blocks).
+ * Doubles are 8-byte aligned, so the boundary is always reached on a whole element. */
+static inline size_t nprb_head_to(const double *p, size_t n, size_t align)
+{
+    size_t mis = (size_t)((uintptr_t)p & (align - 1));
+    size_t head = mis == 0 ? 0 : (align - mis) / sizeof(double);
+    return head < n ? head : n;
 }
 
 /* The kernel table's run functions, each on the path nprb_simd_path() names. */

@@ -6,6 +6,7 @@
 #if defined(__aarch64__)
 
 #include "kernels/stream.h"
+#include "kernels/stream_loops.h"
 
 #include <arm_neon.h>
 #include <arm_sve.h>
@@ -26,14 +27,6 @@ static inline void stores_complete(void)
     __asm__ volatile("dsb ish" ::: "memory");
 }
 
-/* Elements before @p p reaches an @p align-byte boundary, at most @p n. */
-static size_t head_of(const double *p, size_t n, size_t align)
-{
-    size_t mis = (size_t)((uintptr_t)p & (align - 1));
-    size_t head = mis == 0 ? 0 : (align - mis) / sizeof(double);
-    return head < n ? head : n;
-}
-
 /* 32 bytes, the reach of one STNP of two q registers. */
 struct pair32 {
     double d[4];
@@ -52,7 +45,7 @@ static inline void stnp32(double *p, float64x2_t lo, float64x2_t hi)
  * last whole pair. */
 static void write_neon(double *a, size_t n, double x)
 {
-    size_t i = head_of(a, n, 64);
+    size_t i = nprb_head_to(a, n, 64);
     for (size_t j = 0; j < i; j++)
         a[j] = x;
     const float64x2_t v = vdupq_n_f64(x);
@@ -66,7 +59,7 @@ static void write_neon(double *a, size_t n, double x)
 /* Only the stores need alignment; a may sit anywhere relative to c. */
 static void copy_neon(double *c, const double *a, size_t n)
 {
-    size_t i = head_of(c, n, 64);
+    size_t i = nprb_head_to(c, n, 64);
     for (size_t j = 0; j < i; j++)
         c[j] = a[j];
     for (; i + 4 <= n; i += 4)
@@ -78,7 +71,7 @@ static void copy_neon(double *c, const double *a, size_t n)
 
 static void triad_neon(double *a, const double *b, const double *c, size_t n, double s)
 {
-    size_t i = head_of(a, n, 64);
+    size_t i = nprb_head_to(a, n, 64);
     for (size_t j = 0; j < i; j++)
         a[j] = b[j] + s * c[j];
     const float64x2_t vs = vdupq_n_f64(s);

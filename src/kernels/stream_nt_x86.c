@@ -6,6 +6,7 @@
 #if defined(__x86_64__)
 
 #include "kernels/stream.h"
+#include "kernels/stream_loops.h"
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -27,15 +28,6 @@
  * one EPYC and no faster on another. How both compare with glibc, rep movsb and STREAM:
  * bench/README.md. */
 
-/* Elements before @p p reaches an @p align-byte boundary, at most @p n. Doubles are 8-byte
- * aligned, so the boundary is always reached on a whole element. */
-static size_t head_of(const double *p, size_t n, size_t align)
-{
-    size_t mis = (size_t)((uintptr_t)p & (align - 1));
-    size_t head = mis == 0 ? 0 : (align - mis) / sizeof(double);
-    return head < n ? head : n;
-}
-
 /* The write streams four pages at once, a line of each in turn (glibc's large memcpy and memset
  * interleave pages the same way): four open DRAM pages instead of one, and the memory controller
  * has four streams to schedule. It led a single stream on a Zen 5 EPYC and tied it elsewhere
@@ -46,7 +38,7 @@ static size_t head_of(const double *p, size_t n, size_t align)
 /* One 64-byte store is one whole line: the write-combining buffer fills in one go. */
 __attribute__((target("avx512f"))) static void write_avx512f(double *a, size_t n, double x)
 {
-    size_t i = head_of(a, n, 64);
+    size_t i = nprb_head_to(a, n, 64);
     for (size_t j = 0; j < i; j++)
         a[j] = x;
     const __m512d v = _mm512_set1_pd(x);
@@ -63,7 +55,7 @@ __attribute__((target("avx512f"))) static void write_avx512f(double *a, size_t n
 
 __attribute__((target("avx512f"))) static void copy_avx512f(double *c, const double *a, size_t n)
 {
-    size_t i = head_of(c, n, 64);
+    size_t i = nprb_head_to(c, n, 64);
     for (size_t j = 0; j < i; j++)
         c[j] = a[j];
     /* Only the stores need alignment; a may sit anywhere relative to c. */
@@ -79,7 +71,7 @@ __attribute__((target("avx512f"))) static void copy_avx512f(double *c, const dou
 __attribute__((target("avx512f"))) static void triad_avx512f(double *a, const double *b,
                                                              const double *c, size_t n, double s)
 {
-    size_t i = head_of(a, n, 64);
+    size_t i = nprb_head_to(a, n, 64);
     for (size_t j = 0; j < i; j++)
         a[j] = b[j] + s * c[j];
     const __m512d vs = _mm512_set1_pd(s);
@@ -96,7 +88,7 @@ __attribute__((target("avx512f"))) static void triad_avx512f(double *a, const do
  * transfers. */
 __attribute__((target("avx2"))) static void write_avx2(double *a, size_t n, double x)
 {
-    size_t i = head_of(a, n, 64); /* a line, for the four-page loop */
+    size_t i = nprb_head_to(a, n, 64); /* a line, for the four-page loop */
     for (size_t j = 0; j < i; j++)
         a[j] = x;
     const __m256d v = _mm256_set1_pd(x);
@@ -115,7 +107,7 @@ __attribute__((target("avx2"))) static void write_avx2(double *a, size_t n, doub
 
 __attribute__((target("avx2"))) static void copy_avx2(double *c, const double *a, size_t n)
 {
-    size_t i = head_of(c, n, 32);
+    size_t i = nprb_head_to(c, n, 32);
     for (size_t j = 0; j < i; j++)
         c[j] = a[j];
     for (; i + 4 <= n; i += 4)
@@ -128,7 +120,7 @@ __attribute__((target("avx2"))) static void copy_avx2(double *c, const double *a
 __attribute__((target("avx2"))) static void triad_avx2(double *a, const double *b, const double *c,
                                                        size_t n, double s)
 {
-    size_t i = head_of(a, n, 32);
+    size_t i = nprb_head_to(a, n, 32);
     for (size_t j = 0; j < i; j++)
         a[j] = b[j] + s * c[j];
     const __m256d vs = _mm256_set1_pd(s);
@@ -143,7 +135,7 @@ __attribute__((target("avx2"))) static void triad_avx2(double *a, const double *
 /* SSE2 is part of x86-64 itself: this path needs no target attribute and runs everywhere. */
 static void write_sse2(double *a, size_t n, double x)
 {
-    size_t i = head_of(a, n, 64); /* a line, for the four-page loop */
+    size_t i = nprb_head_to(a, n, 64); /* a line, for the four-page loop */
     for (size_t j = 0; j < i; j++)
         a[j] = x;
     const __m128d v = _mm_set1_pd(x);
@@ -161,7 +153,7 @@ static void write_sse2(double *a, size_t n, double x)
 
 static void copy_sse2(double *c, const double *a, size_t n)
 {
-    size_t i = head_of(c, n, 16);
+    size_t i = nprb_head_to(c, n, 16);
     for (size_t j = 0; j < i; j++)
         c[j] = a[j];
     for (; i + 2 <= n; i += 2)
@@ -173,7 +165,7 @@ static void copy_sse2(double *c, const double *a, size_t n)
 
 static void triad_sse2(double *a, const double *b, const double *c, size_t n, double s)
 {
-    size_t i = head_of(a, n, 16);
+    size_t i = nprb_head_to(a, n, 16);
     for (size_t j = 0; j < i; j++)
         a[j] = b[j] + s * c[j];
     const __m128d vs = _mm_set1_pd(s);

@@ -237,6 +237,13 @@ void nprb_thread_counters_stop(struct nprb_thread_counters *tc)
             ioctl(tc->fd[e], PERF_EVENT_IOC_DISABLE, 0);
 }
 
+void nprb_thread_counters_resume(struct nprb_thread_counters *tc)
+{
+    for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++)
+        if (tc->fd[e] >= 0)
+            ioctl(tc->fd[e], PERF_EVENT_IOC_ENABLE, 0);
+}
+
 static void count_failure(struct nprb_count *c, int error)
 {
     if (c->failed++ == 0)

@@ -100,6 +100,9 @@ void nprb_thread_counters_start(struct nprb_thread_counters *tc);
 /** Disables the open counters. Call outside the timed region. */
 void nprb_thread_counters_stop(struct nprb_thread_counters *tc);
 
+/** Enables the open counters again, keeping what they counted. Call outside the timed region. */
+void nprb_thread_counters_resume(struct nprb_thread_counters *tc);
+
 /**
  * Reads the counters into @p into (added to what other threads put there), then closes them.
  * Events opened by no thread of the measurement keep threads == 0. The caller serialises calls

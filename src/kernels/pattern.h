@@ -40,6 +40,8 @@ struct nprb_walker {
     size_t elements;
     double last_sum; /**< index reads: every element is 1.0, so the sum is the step count */
     uint64_t last_steps;
+    uint64_t phase_state;                         /**< parallel chases: draws their phases */
+    uint64_t window_slots[NPRB_CHASE_MAX_CHAINS]; /**< parallel chases: each chain's window */
 };
 
 /** What a pattern's build gets: the (faulted-in) buffers and the chain's parameters. */
@@ -61,6 +63,8 @@ struct nprb_pattern_desc {
     int (*build)(struct nprb_walker *w, const struct nprb_walk_setup *setup);
     /** Makes about @p steps accesses from where @p w is. @return how many it made. */
     uint64_t (*walk)(struct nprb_walker *w, uint64_t steps);
+    /** Called before each timed sample, outside it, where not NULL: see build_parallel(). */
+    void (*between_samples)(struct nprb_walker *w);
     enum nprb_pattern_kind kind;
     bool windowed; /**< honours the TLB window */
     bool indexed;  /**< reads through an index of 4-byte entries, one per 8-byte element */

@@ -54,8 +54,14 @@ static bool sample(struct nprb_walker *w, const struct nprb_latency_request *req
     struct nprb_thread_counters tc;
     nprb_thread_counters_open(&tc, req->counter_groups);
     for (int s = -1; s < req->samples; s++) {
+        if (req->pattern.desc->between_samples != NULL) {
+            nprb_thread_counters_stop(&tc);
+            req->pattern.desc->between_samples(w);
+        }
         if (s == 0)
             nprb_thread_counters_start(&tc);
+        else if (s > 0 && req->pattern.desc->between_samples != NULL)
+            nprb_thread_counters_resume(&tc);
         uint64_t t0 = nprb_now_ns();
         made = req->pattern.desc->walk(w, steps);
         uint64_t dt = nprb_now_ns() - t0;

@@ -35,9 +35,10 @@ static const struct nprb_field latency_fields[] = {
         "`random_full`: random over the whole working set; `stride:S`: slots S bytes apart visited "
         "in address order (a sequential chase); `index_random`: independent reads `data[idx[i]]` "
         "through a random index (the textbook method; loads overlap, so it is far below the "
-        "chase); `parallel:N`: N random chains, each over its own share of the working set, "
-        "one load of each in turn from one thread (multichase's `parallelN`): the time is per "
-        "load, so it falls with N as long as the core keeps more misses in flight"),
+        "chase); `parallel:N`: N random chains, each over its own share of the working set and "
+        "each sample starting each chain at a random place in its window, one load of each in "
+        "turn from one thread (multichase's `parallelN`): the time is per load, so it falls "
+        "with N as long as the core keeps more misses in flight"),
     ADDED(chains, I32, NULL, 13, 1,
           "chains chased at once: N for `parallel:N`, 1 for every other pattern (older: 1)"),
     U64(slot_bytes, "B",

@@ -4,6 +4,7 @@
 #include "kernels/chase.h"
 #include "kernels/pattern.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,34 @@ static void parallel_chains(void)
     CHECK(nprb_pattern_parse("parallel:16", &pattern, why, sizeof why) == 0);
     CHECK(pattern.desc->build(&sixteen, &small) == 0);
     CHECK(nprb_chain_check_permutation(buf, small.bytes, 256, true) == 0);
+    /* Each chain starts at its own place in its first TLB window: chains started alike would
+     * all enter a new window in the same round, and run in step read fast. From its head, a
+     * chain leaves its 256 KiB window after 1 to 1024 steps, and the eight do not all agree. */
+    struct nprb_walk_setup windowed = {.data = buf,
+                                       .bytes = bytes,
+                                       .slot_bytes = 256,
+                                       .window_bytes = 256 * 1024,
+                                       .seed = 42,
+                                       .chains = 8};
+    struct nprb_walker eight = {0};
+    CHECK(nprb_pattern_parse("parallel:8", &pattern, why, sizeof why) == 0);
+    CHECK(pattern.desc->build(&eight, &windowed) == 0);
+    size_t first_exit = 0;
+    bool in_step = true;
+    for (unsigned j = 0; j < 8; j++) {
+        size_t window = (size_t)((char *)eight.heads[j] - buf) / windowed.window_bytes;
+        void **p = eight.heads[j];
+        size_t steps = 0;
+        do {
+            p = *p;
+            steps++;
+        } while ((size_t)((char *)p - buf) / windowed.window_bytes == window && steps <= 1024);
+        CHECK(steps >= 1 && steps <= 1024);
+        if (j == 0)
+            first_exit = steps;
+        in_step &= steps == first_exit;
+    }
+    CHECK(!in_step);
     /* A share under two slots is refused. */
     struct nprb_walk_setup tiny = {.data = buf, .bytes = 1024, .slot_bytes = 256, .chains = 16};
     struct nprb_walker walker = {0};

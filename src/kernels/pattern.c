@@ -59,12 +59,14 @@ static int build_index(struct nprb_walker *w, const struct nprb_walk_setup *s)
  * fast at 8 chains (bench/README.md); independent chains have independent phases, as
  * multichase's do (all start at one slot, which sits at a random place in each chain's order).
  * One draw of the phases still moves the figure by several percent, so each sample draws anew
- * and the median spans as many draws as samples. */
+ * and the median spans as many draws as samples. A chain with no window boundary to cross (its
+ * window holds its whole share) has no phase: moving it would only cost time. */
 static void draw_phases(struct nprb_walker *w)
 {
-    for (unsigned j = 0; j < w->chains; j++)
-        w->heads[j] =
-            nprb_chase(w->heads[j], nprb_random_next(&w->phase_state) % w->window_slots[j]);
+    for (unsigned j = 0; w->chains > 1 && j < w->chains; j++)
+        if (w->window_slots[j] != 0)
+            w->heads[j] =
+                nprb_chase(w->heads[j], nprb_random_next(&w->phase_state) % w->window_slots[j]);
     w->position = w->heads[0];
 }
 
@@ -96,7 +98,7 @@ static int build_parallel(struct nprb_walker *w, const struct nprb_walk_setup *s
             return -1;
         uint64_t per_window = s->window_bytes / s->slot_bytes;
         uint64_t slots = (end - first) / s->slot_bytes;
-        w->window_slots[j] = per_window == 0 || per_window > slots ? slots : per_window;
+        w->window_slots[j] = per_window < slots ? per_window : 0;
         w->heads[j] = head;
     }
     w->phase_state = ~s->seed;

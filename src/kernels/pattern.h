@@ -41,7 +41,8 @@ struct nprb_walker {
     double last_sum; /**< index reads: every element is 1.0, so the sum is the step count */
     uint64_t last_steps;
     uint64_t phase_state;                         /**< parallel chases: draws their phases */
-    uint64_t window_slots[NPRB_CHASE_MAX_CHAINS]; /**< parallel chases: each chain's window */
+    uint64_t window_slots[NPRB_CHASE_MAX_CHAINS]; /**< parallel chases: slots per window of
+                                                       each chain; 0: one window, its share */
 };
 
 /** What a pattern's build gets: the (faulted-in) buffers and the chain's parameters. */

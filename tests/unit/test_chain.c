@@ -96,6 +96,15 @@ static void parallel_chains(void)
         in_step &= steps == first_exit;
     }
     CHECK(!in_step);
+    /* Each sample draws the phases anew: the heads move, the first one where the walk starts. */
+    void *before[8];
+    for (unsigned j = 0; j < 8; j++)
+        before[j] = eight.heads[j];
+    pattern.desc->between_samples(&eight);
+    bool moved = false;
+    for (unsigned j = 0; j < 8; j++)
+        moved |= eight.heads[j] != before[j];
+    CHECK(moved && eight.position == eight.heads[0]);
     /* A share under two slots is refused. */
     struct nprb_walk_setup tiny = {.data = buf, .bytes = 1024, .slot_bytes = 256, .chains = 16};
     struct nprb_walker walker = {0};

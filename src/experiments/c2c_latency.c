@@ -7,6 +7,7 @@
 #include "host/core_pairs.h"
 #include "kernels/c2c.h"
 #include "measure/c2c_run.h"
+#include "measure/passes.h"
 #include "measure/experiment.h"
 
 #include <errno.h>
@@ -23,6 +24,7 @@ struct c2c_config {
     bool hit;
     int round_trips;
     int samples;
+    int passes; /**< each pair measured this often, the later passes spread over the run */
 };
 
 #define OFF(field) offsetof(struct c2c_config, field)
@@ -37,6 +39,10 @@ static const struct config_key keys[] = {
     {"round_trips", KEY_INT, OFF(round_trips), "100", 10, 1000000,
      "hitm: round trips timed in one sample"},
     {"samples", KEY_INT, OFF(samples), "200", 3, 100000, "timed samples per pair and transfer"},
+    {"passes", KEY_INT, OFF(passes), "3", 1, 5,
+     "times each pair and transfer is measured, the later passes spread over the rest of the run: "
+     "its "
+     "uncertainty then covers what changes over the run, not only within one burst"},
 };
 NPRB_CONFIG_SECTION(section, "c2c_latency", keys, struct c2c_config);
 
@@ -54,6 +60,7 @@ static int add(struct nprb_planner *p, struct nprb_plan_item *item, struct c2c_i
                const struct c2c_config *c)
 {
     own.hit = false;
+    item->passes = c->passes;
     item->sample_s = 2.0 * c->round_trips * MODEL_TRANSFER_S;
     NPRB_ITEM_SET_OWN(item, own);
     if (nprb_plan_add(p, item) != 0)
@@ -118,6 +125,7 @@ static int32_t node_os(const struct nprb_topo *topo, int index)
 static enum nprb_status finish(struct nprb_context *ctx, struct nprb_c2c_row *row,
                                const char *status, enum nprb_status result)
 {
+    nprb_passes_first(NPRB_TABLE_C2C_LATENCY, row);
     return nprb_finish_row(ctx, NPRB_TABLE_C2C_LATENCY, row, status, result);
 }
 

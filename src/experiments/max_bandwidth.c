@@ -20,6 +20,7 @@ struct max_bandwidth_config {
     bool link;
     uint64_t size_bytes;
     int repetitions;
+    int passes; /**< each run measured this often, the later passes spread over the run */
 };
 
 #define OFF(field) offsetof(struct max_bandwidth_config, field)
@@ -34,6 +35,9 @@ static const struct config_key keys[] = {
      "each array's part on each node (the arrays span every node)"},
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
      "timed repetitions kept per measurement"},
+    {"passes", KEY_INT, OFF(passes), "3", 1, 5,
+     "times each run (its row and its nodes' rows) is measured, the later passes spread over "
+     "the rest of the run: its uncertainty then covers what changes over the run"},
 };
 NPRB_CONFIG_SECTION(section, "max_bandwidth", keys, struct max_bandwidth_config);
 
@@ -108,7 +112,7 @@ static int plan(struct nprb_planner *p)
                                   .touch = NPRB_TOUCH_BIND,
                                   .size_bytes = c->size_bytes * (uint64_t)(n > 0 ? n : 1),
                                   .repetitions = c->repetitions,
-                                  .passes = 1};
+                                  .passes = c->passes};
     char why[sizeof item.skip_reason];
     const char *skip = cannot(p, why, sizeof why);
     if (skip == NULL && n == 0)

@@ -21,6 +21,7 @@ struct mlp_config {
     uint64_t tlb_window_bytes;
     int samples;
     double sample_s;
+    int passes; /**< each point measured this often, the later passes spread over the run */
 };
 
 #define OFF(field) offsetof(struct mlp_config, field)
@@ -37,6 +38,9 @@ static const struct config_key keys[] = {
      "each chain random within windows of this size (0: its whole share)"},
     {"samples", KEY_INT, OFF(samples), "7", 3, 100000, "timed samples kept per point"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "2ms", 0, 0, "minimum length of one sample"},
+    {"passes", KEY_INT, OFF(passes), "3", 1, 5,
+     "times each point is measured, the later passes spread over the rest of the run: its "
+     "uncertainty then covers what changes over the run, not only within one burst"},
 };
 NPRB_CONFIG_SECTION(section, "mlp", keys, struct mlp_config);
 
@@ -63,7 +67,8 @@ static int plan(struct nprb_planner *p)
                                   .threads = 1,
                                   .tlb_window_bytes = c->tlb_window_bytes,
                                   .samples = c->samples,
-                                  .sample_s = c->sample_s};
+                                  .sample_s = c->sample_s,
+                                  .passes = c->passes};
     const struct nprb_policy_list bound_only = {0};
     for (int i = 0; i < c->chains.count; i++) {
         uint64_t chains = c->chains.bytes[i];

@@ -266,9 +266,11 @@ void nprb_job_measure(void *arg)
         nprb_watchdog_every(&job->watchdog, job->cli->progress_s, long_item);
     if (job->plan.count > 0)
         nprb_record_counters_unavailable(&ctx);
-    /* Per plan item, the row its first pass wrote, for its later passes to join (NULL when out
-     * of memory: the later passes then only measure, their figures kept nowhere). */
+    /* Per plan item, the first row its first pass wrote and how many, for its later passes to
+     * join (NULL when out of memory: the later passes then only measure, their figures kept
+     * nowhere). */
     size_t *first_row = calloc(job->plan.count > 0 ? job->plan.count : 1, sizeof *first_row);
+    size_t *row_count = calloc(job->plan.count > 0 ? job->plan.count : 1, sizeof *row_count);
     for (size_t i = 0; i < job->plan.count; i++) {
         const struct nprb_plan_item *item = &job->plan.items[i];
         bool new_phase = i == 0 || item->experiment != job->plan.items[i - 1].experiment;
@@ -289,14 +291,17 @@ void nprb_job_measure(void *arg)
             counts[t] = job->results.tables[t].count;
         enum nprb_table_id table = nprb_experiment_table(item->experiment);
         enum nprb_status st;
+        bool joinable = first_row != NULL && row_count != NULL;
         if (item->pass > 0) {
-            st = nprb_passes_measure_again(
-                &ctx, item, first_row != NULL ? first_row[item->origin] : NPRB_NO_ROW);
+            st = nprb_passes_measure_again(&ctx, item,
+                                           joinable ? first_row[item->origin] : NPRB_NO_ROW,
+                                           joinable ? row_count[item->origin] : 0);
         } else {
             st = nprb_experiment_measure(item->experiment)(&ctx, item);
-            if (first_row != NULL)
-                first_row[i] = job->results.tables[table].count == counts[table] + 1 ? counts[table]
-                                                                                     : NPRB_NO_ROW;
+            if (joinable) {
+                first_row[i] = counts[table];
+                row_count[i] = job->results.tables[table].count - counts[table];
+            }
         }
         nprb_watchdog_leave(&job->watchdog);
         note_failure(job, st, table, counts);
@@ -310,6 +315,7 @@ void nprb_job_measure(void *arg)
                       job->first_failure);
     }
     free(first_row);
+    free(row_count);
     nprb_buffer_keep_end();
     nprb_watchdog_stop(&job->watchdog);
     nprb_fleet_measured(job->fleet);

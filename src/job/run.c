@@ -6,6 +6,7 @@
 #include "job/run.h"
 
 #include "measure/plan.h"
+#include "measure/passes.h"
 #include "experiments/registry.h"
 #include "host/balancing.h"
 #include "host/binding.h"
@@ -221,7 +222,11 @@ static enum nprb_status discover(struct nprb_job *job)
         return status;
     if (job->cfg.time_budget_s > 0 || job->cli->dry_run)
         job->first_touch_bps = host_first_touch_bps(job);
-    return nprb_fleet_worst(job->fleet, fit_budget(job));
+    status = nprb_fleet_worst(job->fleet, fit_budget(job));
+    if (status == NPRB_OK && nprb_passes_spread(&job->plan) != 0)
+        NPRB_WARN(job->log, "out of memory spreading the headline passes over the run: they "
+                            "come at its end");
+    return status;
 }
 
 /* A dry run refuses what the real run would refuse of its paths (-o and --summary-json, as

@@ -29,7 +29,7 @@ static void fill_common(struct nprb_bandwidth_row *row, struct nprb_context *ctx
 static enum nprb_status finish(struct nprb_context *ctx, struct nprb_bandwidth_row *row,
                                const char *status, enum nprb_status result)
 {
-    nprb_passes_first_bandwidth(row);
+    nprb_passes_first(NPRB_TABLE_BANDWIDTH, row);
     return nprb_finish_row(ctx, NPRB_TABLE_BANDWIDTH, row, status, result);
 }
 

@@ -27,7 +27,7 @@ static void fill_common(struct nprb_latency_row *row, struct nprb_context *ctx,
 static enum nprb_status finish(struct nprb_context *ctx, struct nprb_latency_row *row,
                                const char *status, enum nprb_status result)
 {
-    nprb_passes_first_latency(row);
+    nprb_passes_first(NPRB_TABLE_LATENCY, row);
     return nprb_finish_row(ctx, NPRB_TABLE_LATENCY, row, status, result);
 }
 

@@ -78,16 +78,22 @@ static const struct nprb_field latency_fields[] = {
           "plausibility flags, comma-separated, empty when none (see \"Plausibility flags\" "
           "below); a flag never changes a figure or a status"),
     ADDED(passes, I32, NULL, 9, 1,
-          "how many times the headline (`latency_ns_median`) was measured, apart in time: 1, or "
-          "the experiment's `passes` for a headline cell (a bound cell of `latency_matrix`; the "
-          "later passes at the end of the run); the other figures of the row are the first pass's"),
-    ADDED(pass_values, STR, "ns", 9, 0,
-          "each pass's `latency_ns_median`, space-separated, the first pass first; empty for rows "
-          "that did not run"),
+          "how many passes measured the headline (`latency_ns_median`), spread over the run: 1, "
+          "or the experiment's `passes` for a headline cell (a bound cell of `latency_matrix`, "
+          "an `mlp` row); a pass that did not measure is not counted (`note` says so)"),
+    ADDED(pass_values, F64_ARRAY, "ns", 17, NAN,
+          "each pass's `latency_ns_median`, the first pass first, NaN past `passes` (older: "
+          "text, the values space-separated)"),
+    ADDED(headline_pass, I32, NULL, 17, 1,
+          "the pass (1: the first) whose figures the row gives: the lowest median, since "
+          "interference only raises a latency; a later pass counts only when its pages were on "
+          "target as the first pass's were. Placement and counters are the first pass's"),
     ADDED(uncertainty_pct, F64, "%", 9, NAN,
-          "relative uncertainty of `latency_ns_median`, in percent: the largest of each pass's "
-          "burst spread, (p90 - median) / median, and twice each later pass's distance from the "
-          "first over the first; NaN for rows that did not run (docs/ANALYSIS.md, \"Noise\")"),
+          "relative uncertainty of `latency_ns_median`, in percent: the largest of 1% (what "
+          "differs between runs on any host: the physical pages a buffer gets), the headline "
+          "pass's burst spread, (p90 - median) / median, and twice the distance between the two "
+          "best passes over the headline (one disturbed pass does not widen it); NaN for rows "
+          "that did not run (docs/ANALYSIS.md, \"Noise\")"),
     I8(valid, NULL, "1 when `status` is `ok`"),
     STR(status, NULL,
         "see conventions; `invalid` when under 99% of the pages that reported are on target, "
@@ -167,15 +173,16 @@ static const struct nprb_field bandwidth_fields[] = {
     ADDED(cpus, STR, NULL, 4, 0, "as in `/latency`; lists every thread's CPU"),
     ADDED(flags, STR, NULL, 4, 0, "as in `/latency`"),
     ADDED(passes, I32, NULL, 9, 1,
-          "how many times the headline (`gbs_best`) was measured, apart in time: 1, or the "
-          "experiment's `passes` for a headline cell (a bound cell of `bandwidth_matrix`'s read "
-          "and triad kernels, or `first_touch`'s bind mode, the host-wide peak; the later passes "
-          "at the end of the run); the other figures of the row are the first pass's"),
-    ADDED(pass_values, STR, "GB/s", 9, 0, "each pass's `gbs_best`, as in `/latency`"),
+          "as in `/latency`, of `gbs_best`: a bound cell of `bandwidth_matrix`'s read and triad "
+          "kernels, `first_touch`'s bind mode (the host-wide peak), a `max_bandwidth` row"),
+    ADDED(pass_values, F64_ARRAY, "GB/s", 17, NAN, "each pass's `gbs_best`, as in `/latency`"),
+    ADDED(headline_pass, I32, NULL, 17, 1,
+          "as in `/latency`: the pass with the highest `gbs_best`, since interference only lowers "
+          "a bandwidth (STREAM and Intel MLC report the best for the same reason); a later pass "
+          "counts only when its pages were on target and its threads pinned as the first's"),
     ADDED(uncertainty_pct, F64, "%", 9, NAN,
-          "relative uncertainty of `gbs_best`, in percent: the largest of each pass's burst "
-          "spread, (best - median) / best, and twice each later pass's distance from the first "
-          "over the first; NaN for rows that did not run"),
+          "relative uncertainty of `gbs_best`, as in `/latency`, with the burst spread (best - "
+          "median) / best"),
     I8(threads_pinned_ok, NULL, "1 when every thread was pinned and still on its core at the end"),
     I8(valid, NULL, "as in `/latency`"),
     STR(status, NULL,
@@ -379,6 +386,10 @@ static const struct nprb_field c2c_fields[] = {
     F64(latency_ns_max, "ns", "one transfer, over the samples"),
     F64(pages_on_target_frac, "1", "share of the lines' pages on `node_a` (verified)"),
     STR(cpus, NULL, "where the two threads were when they finished, as a cpulist"),
+    ADDED(passes, I32, NULL, 17, 1, "as in `/latency`, of `latency_ns_median`: every pair"),
+    ADDED(pass_values, F64_ARRAY, "ns", 17, NAN, "as in `/latency`"),
+    ADDED(headline_pass, I32, NULL, 17, 1, "as in `/latency`: the pass with the lowest median"),
+    ADDED(uncertainty_pct, F64, "%", 17, NAN, "as in `/latency`"),
     I8(valid, NULL, "as in `/latency`"),
     STR(status, NULL,
         "as in `/latency`; `invalid` when a thread left its CPU or the pages are not on `node_a`"),

@@ -239,7 +239,9 @@ static int compare_columns(struct nprb_h5in *in, enum nprb_table_id table, hid_t
     for (size_t i = 0; i < d->field_count; i++) {
         const struct nprb_field *f = &d->fields[i];
         int idx = H5Tget_member_index(type, f->name);
-        if (idx < 0 && added_after(in->minor, f)) {
+        /* Absent, or present in the type it had before this minor (pass_values was text):
+         * either way the column reads as the descriptor says an older file's does. */
+        if (added_after(in->minor, f)) {
             in->partial[table] = true;
             continue;
         }
@@ -335,7 +337,7 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
     if (type >= 0)
         H5Tclose(type);
     if (in->mem_types[table] <= 0)
-        in->mem_types[table] = nprb_h5_row_type(d);
+        in->mem_types[table] = nprb_h5_row_type(d, in->minor);
     if (bad > 0 || in->mem_types[table] < 0) {
         H5Dclose(ds);
         return -1;
@@ -368,6 +370,11 @@ static void fill_absent(enum nprb_table_id table, void *rows, size_t count)
             continue;
         for (size_t r = 0; r < count; r++) {
             unsigned char *at = (unsigned char *)rows + r * d->row_bytes + c->offset;
+            if (c->kind == NPRB_FIELD_F64_ARRAY) {
+                for (size_t k = 0; k < c->size / sizeof c->absent; k++)
+                    memcpy(at + k * sizeof c->absent, &c->absent, sizeof c->absent);
+                continue;
+            }
             int8_t i8 = (int8_t)c->absent;
             int32_t i32 = (int32_t)c->absent;
             int64_t i64 = (int64_t)c->absent;

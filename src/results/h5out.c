@@ -61,7 +61,7 @@ static void track_tmp(const char *tmp_path, bool open)
 static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
 {
     const struct nprb_table_desc *d = nprb_table_desc(id);
-    h5->mem_types[id] = nprb_h5_row_type(d);
+    h5->mem_types[id] = nprb_h5_row_type(d, -1);
     /* The file type is packed: struct padding is a property of this compiler, not of the data. */
     hid_t file_type = H5Tcopy(h5->mem_types[id]);
     H5Tpack(file_type);

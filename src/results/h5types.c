@@ -22,14 +22,22 @@ hid_t nprb_h5_field_type(const struct nprb_field *field)
         H5Tset_strpad(s, H5T_STR_NULLTERM);
         return s;
     }
+    case NPRB_FIELD_F64_ARRAY: {
+        hsize_t count = field->size / sizeof(double);
+        return H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, &count);
+    }
     }
     return H5I_INVALID_HID;
 }
 
-hid_t nprb_h5_row_type(const struct nprb_table_desc *desc)
+hid_t nprb_h5_row_type(const struct nprb_table_desc *desc, int minor)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, desc->row_bytes);
     for (size_t i = 0; t >= 0 && i < desc->field_count; i++) {
+        /* A column the file is too old for is left out: it reads as its descriptor says, and a
+         * column of that name in an older type (pass_values was text) is not converted. */
+        if (minor >= 0 && minor < desc->fields[i].since_minor)
+            continue;
         hid_t ft = nprb_h5_field_type(&desc->fields[i]);
         herr_t rc = H5Tinsert(t, desc->fields[i].name, desc->fields[i].offset, ft);
         H5Tclose(ft);
@@ -49,6 +57,8 @@ void nprb_h5_field_type_name(const struct nprb_field *field, char *buf, size_t l
     };
     if (field->kind == NPRB_FIELD_STR)
         snprintf(buf, len, "str%zu", field->size);
+    else if (field->kind == NPRB_FIELD_F64_ARRAY)
+        snprintf(buf, len, "float64[%zu]", field->size / sizeof(double));
     else
         snprintf(buf, len, "%s", names[field->kind]);
 }
@@ -83,6 +93,20 @@ bool nprb_h5_field_matches(hid_t file_type, const struct nprb_field *field, char
         /* A narrower string reads back whole (HDF5 pads it): how files written before a column
          * grew stay valid. A wider one would be cut. */
         return field->kind == NPRB_FIELD_STR && variable == 0 && size <= field->size;
+    }
+    case H5T_ARRAY: {
+        hsize_t count = 0;
+        hid_t base = H5Tget_super(file_type);
+        bool doubles = base >= 0 && H5Tget_class(base) == H5T_FLOAT && H5Tget_size(base) == 8;
+        if (base >= 0)
+            H5Tclose(base);
+        int ndims = H5Tget_array_ndims(file_type);
+        if (ndims == 1)
+            H5Tget_array_dims2(file_type, &count);
+        snprintf(found, len, "%s[%llu]%s", doubles ? "float64" : "array", (unsigned long long)count,
+                 ndims == 1 ? "" : " of several dimensions");
+        return field->kind == NPRB_FIELD_F64_ARRAY && doubles && ndims == 1 &&
+               count == field->size / sizeof(double);
     }
     default:
         snprintf(found, len, "HDF5 type class %d", (int)H5Tget_class(file_type));

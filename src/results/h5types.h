@@ -19,9 +19,11 @@ hid_t nprb_h5_field_type(const struct nprb_field *field);
 
 /**
  * The compound memory type of a table's row: the C struct's layout, members named as the
- * columns. The caller closes it. The file type is this one packed (see h5out.c).
+ * columns. The caller closes it. The file type is this one packed (see h5out.c). @p minor:
+ * the schema minor of a file being read, whose later columns are left out (they read as their
+ * descriptor says); -1: every column (writing).
  */
-hid_t nprb_h5_row_type(const struct nprb_table_desc *desc);
+hid_t nprb_h5_row_type(const struct nprb_table_desc *desc, int minor);
 
 /** Writes the schema's name of a column's type ("int32", "float64", "str16") into @p buf. */
 void nprb_h5_field_type_name(const struct nprb_field *field, char *buf, size_t len);

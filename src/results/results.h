@@ -15,13 +15,15 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.16.0"
+#define NPRB_SCHEMA_VERSION "0.17.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
 #define NPRB_TEXT_LEN 128
 #define NPRB_NOTE_LEN 160
 #define NPRB_FLAGS_LEN 64
+/** Room for a headline's passes (the experiments' `passes` keys stop at 5). */
+#define NPRB_MAX_PASSES 8
 
 /** Row status values (string column "status"). */
 #define NPRB_ROW_OK "ok"
@@ -113,11 +115,12 @@ struct nprb_latency_row {
     uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
     char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
     char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
-    /** The headline (latency: the median; bandwidth: the best) measured again later in the run,
-     * apart in time (measure/passes.c): how many passes, each one's headline, first pass
-     * first, and its relative uncertainty from the passes and the burst's own spread. */
+    /** The headline measured in passes spread over the run (measure/passes.c): how many, each
+     * one's figure (first pass first, NaN past `passes`), the pass the row's figures are from,
+     * and the headline's relative uncertainty. */
     int32_t passes;
-    char pass_values[48];
+    double pass_values[NPRB_MAX_PASSES];
+    int32_t headline_pass;
     double uncertainty_pct; /**< percent; NaN: unknown */
     int8_t valid;
     char status[16];
@@ -156,11 +159,12 @@ struct nprb_bandwidth_row {
     uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
     char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
     char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
-    /** The headline (latency: the median; bandwidth: the best) measured again later in the run,
-     * apart in time (measure/passes.c): how many passes, each one's headline, first pass
-     * first, and its relative uncertainty from the passes and the burst's own spread. */
+    /** The headline measured in passes spread over the run (measure/passes.c): how many, each
+     * one's figure (first pass first, NaN past `passes`), the pass the row's figures are from,
+     * and the headline's relative uncertainty. */
     int32_t passes;
-    char pass_values[48];
+    double pass_values[NPRB_MAX_PASSES];
+    int32_t headline_pass;
     double uncertainty_pct; /**< percent; NaN: unknown */
     int8_t threads_pinned_ok;
     int8_t valid;
@@ -262,6 +266,10 @@ struct nprb_c2c_row {
     double latency_ns_min, latency_ns_median, latency_ns_p90, latency_ns_p99, latency_ns_max;
     double pages_on_target_frac; /**< of the lines' pages, on node_a */
     char cpus[NPRB_TEXT_LEN];    /**< where the two threads ran, as a cpulist */
+    int32_t passes;              /**< as in the latency row */
+    double pass_values[NPRB_MAX_PASSES];
+    int32_t headline_pass;
+    double uncertainty_pct;
     int8_t valid;
     char status[16];
     char note[NPRB_NOTE_LEN];
@@ -327,7 +335,8 @@ enum nprb_field_kind {
     NPRB_FIELD_I64,
     NPRB_FIELD_U64,
     NPRB_FIELD_F64,
-    NPRB_FIELD_STR
+    NPRB_FIELD_STR,
+    NPRB_FIELD_F64_ARRAY /**< a fixed number of float64 (size / 8), NaN past those in use */
 };
 
 /** One column: one row of its table's descriptor (results/columns_*.c) says all of it. */

@@ -35,6 +35,7 @@ struct checker {
     struct nprb_attrs attrs;
     int64_t world_size, host_count, complete, checkpoint_rank;
     bool checkpoint, merged;
+    int minor; /* the file's schema minor; -1 unknown */
     bool hosts_read;
     struct nprb_host_row *hosts; /* sorted by rank */
     size_t host_rows;
@@ -151,7 +152,7 @@ static bool check_attributes(struct checker *c)
     c->merged = nprb_attrs_find(&c->attrs, "merged_from") != NULL;
     /* The contract's attributes this kind of file carries (contract.c); a file of an older minor
      * may lack those added since, but what it has must have its type. */
-    int minor = nprb_schema_minor(nprb_attrs_text(&c->attrs, "schema_version"));
+    int minor = c->minor = nprb_schema_minor(nprb_attrs_text(&c->attrs, "schema_version"));
     size_t count;
     const struct nprb_root_attr *rules = nprb_root_attrs(&count);
     for (size_t i = 0; i < count; i++) {
@@ -415,6 +416,7 @@ static void check_row(struct checker *c, const struct nprb_row_rules *v, const u
     if (host >= 0 && c->hosts_read && v->id == NPRB_TABLE_DISTANCES)
         c->topo_rows[1][host]++;
     bool ok = nprb_row_check(v, row, i, row_problem, c);
+    nprb_check_passes(v->id, row, i, ok, c->minor, row_problem, c);
     if (v->measurement == NULL)
         return;
     struct nprb_check_key key = {rank, nprb_row_i32(row, v->measurement), (int)v->id, ok, i};

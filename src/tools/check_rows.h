@@ -43,4 +43,15 @@ int32_t nprb_row_i32(const unsigned char *row, const struct nprb_field *field);
 bool nprb_row_check(const struct nprb_row_rules *rules, const unsigned char *row, size_t index,
                     nprb_row_report_fn report_fn, void *ctx);
 
+/**
+ * The pass columns of row @p index of @p table (latency, bandwidth, c2c_latency; other tables:
+ * nothing), check_passes.c: `passes` within what a row can hold, each counted pass a figure and
+ * nothing past them, `headline_pass` one of them and the row's headline its figure, an
+ * uncertainty that is a percentage. A file of schema minor @p minor before 0.17.0 has its pass
+ * figures as text, read as absent: only `passes` and `uncertainty_pct` are held to the rules.
+ * @p ok: the row's status is ok.
+ */
+void nprb_check_passes(enum nprb_table_id table, const unsigned char *row, size_t index, bool ok,
+                       int minor, nprb_row_report_fn report_fn, void *ctx);
+
 #endif

@@ -27,8 +27,9 @@ static const struct config_key keys[] = {
     {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0, "kernels measured for every pair"},
     {"policies", KEY_POLICIES, OFF(policies), "interleave", 0, 0,
      "per CPU node, besides bind: interleave, preferred, first_touch"},
-    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", NPRB_KIB(64), NPRB_TIB(64),
-     "streamed array per memory node"},
+    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", 0, NPRB_TIB(64),
+     "streamed array per memory node; 0: four times the last-level caches of a node's cores "
+     "(STREAM's rule)"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
      "threads per CPU node: all (one per usable core) or a number"},
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
@@ -46,17 +47,17 @@ static int plan(struct nprb_planner *p)
     if (c == NULL || !c->enabled)
         return 0;
     for (int k = 0; k < c->kernels.count; k++) {
-        struct nprb_plan_item item = {.experiment = &nprb_exp_bandwidth_matrix,
-                                      .policy = NPRB_MEM_BIND,
-                                      /* the headline kernels: what verdicts compare */
-                                      .passes = c->kernels.id[k] == NPRB_KERNEL_READ ||
-                                                        c->kernels.id[k] == NPRB_KERNEL_TRIAD
-                                                    ? c->passes
-                                                    : 1,
-                                      .size_bytes = c->size_bytes,
-                                      .threads = c->threads,
-                                      .kernel = c->kernels.id[k],
-                                      .repetitions = c->repetitions};
+        struct nprb_plan_item item = {
+            .experiment = &nprb_exp_bandwidth_matrix,
+            .policy = NPRB_MEM_BIND,
+            /* the headline kernels: what verdicts compare */
+            .passes = c->kernels.id[k] == NPRB_KERNEL_READ || c->kernels.id[k] == NPRB_KERNEL_TRIAD
+                          ? c->passes
+                          : 1,
+            .size_bytes = c->size_bytes > 0 ? c->size_bytes : nprb_stream_auto_bytes(p->topo),
+            .threads = c->threads,
+            .kernel = c->kernels.id[k],
+            .repetitions = c->repetitions};
         if (nprb_plan_matrix(p, &item, "bandwidth_matrix.size", c->pairs, &c->policies) != 0)
             return -1;
     }

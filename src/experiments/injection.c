@@ -35,8 +35,9 @@ static const struct config_key keys[] = {
     {"nt_writes", KEY_BOOL, OFF(nt_writes), "false", 0, 0,
      "also the mixes whose writes are non-temporal: triad_nt (2:1), copy_nt (1:1), write_nt "
      "(0:1)"},
-    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", NPRB_KIB(64), NPRB_TIB(64),
-     "each array per memory node"},
+    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", 0, NPRB_TIB(64),
+     "each array per memory node; 0: four times the last-level caches of a node's cores "
+     "(STREAM's rule)"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
      "threads per CPU node: all (one per usable core) or a number"},
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
@@ -51,7 +52,8 @@ static int add_kernel(struct nprb_planner *p, const struct injection_config *c,
     struct nprb_plan_item item = {.experiment = &nprb_exp_injection,
                                   .policy = NPRB_MEM_BIND,
                                   .passes = 1,
-                                  .size_bytes = c->size_bytes,
+                                  .size_bytes = c->size_bytes > 0 ? c->size_bytes
+                                                                  : nprb_stream_auto_bytes(p->topo),
                                   .threads = c->threads,
                                   .kernel = kernel,
                                   .repetitions = c->repetitions};

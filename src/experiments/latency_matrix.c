@@ -86,4 +86,5 @@ const struct nprb_experiment nprb_exp_latency_matrix = {.id = NPRB_EXPERIMENT_LA
                                                         .measure = nprb_measure_latency,
                                                         .config = &section,
                                                         .host_report = host_report,
+                                                        .keeps_buffers = true,
                                                         .priority = NPRB_PRIORITY_HEADLINE};

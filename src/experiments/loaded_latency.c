@@ -73,27 +73,40 @@ static int plan(struct nprb_planner *p)
             nprb_plan_check_fits(p, "loaded_latency.size", c->size_bytes + c->load_size_bytes, j) !=
                 0)
             return -1;
+    /* A node whose cores cannot load gets its one "not applicable" row first. */
+    bool no_load[NPRB_MAX_NODES] = {false};
     for (int i = 0; i < nodes; i++) {
-        item.cpu_node = i;
+        item.cpu_node = item.mem_node = i;
         nprb_cpu_node_skip_reason(p, i, item.skip_reason, sizeof item.skip_reason);
         if (item.skip_reason[0] == '\0' && nprb_topo_node(p->topo, i)->usable_cores < 2)
             snprintf(item.skip_reason, sizeof item.skip_reason,
                      "not applicable: node %u has one usable core, none left to make load",
                      nprb_topo_node(p->topo, i)->os_index);
-        for (int j = 0; j < nodes; j++) {
-            if ((c->pairs == NPRB_PAIRS_LOCAL || item.skip_reason[0] != '\0') && j != i)
+        no_load[i] = item.skip_reason[0] != '\0';
+        own.delay_spins = (uint32_t)c->delays.bytes[0];
+        item.axis_point = own.delay_spins;
+        NPRB_ITEM_SET_OWN(&item, own);
+        if (no_load[i] && nprb_node_memory_usable(nprb_topo_node(p->topo, i)) &&
+            nprb_plan_add(p, &item) != 0)
+            return -1;
+    }
+    item.skip_reason[0] = '\0';
+    /* Memory node by memory node, its CPU nodes in turn and each pair's delays together: the
+     * chain and the load buffers are set up once per memory node (host/place.h keeps them). */
+    for (int j = 0; j < nodes; j++) {
+        if (!nprb_node_memory_usable(nprb_topo_node(p->topo, j)))
+            continue;
+        item.mem_node = j;
+        for (int i = 0; i < nodes; i++) {
+            if (no_load[i] || (c->pairs == NPRB_PAIRS_LOCAL && j != i))
                 continue;
-            if (!nprb_node_memory_usable(nprb_topo_node(p->topo, j)))
-                continue;
-            item.mem_node = j;
+            item.cpu_node = i;
             for (int d = 0; d < c->delays.count; d++) {
                 own.delay_spins = (uint32_t)c->delays.bytes[d];
                 item.axis_point = own.delay_spins;
                 NPRB_ITEM_SET_OWN(&item, own);
                 if (nprb_plan_add(p, &item) != 0)
                     return -1;
-                if (item.skip_reason[0] != '\0')
-                    break; /* one "not applicable" row per node is enough */
             }
         }
     }

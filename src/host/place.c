@@ -273,10 +273,20 @@ int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_polic
                       const unsigned *nodes, int node_count, enum nprb_thp_mode thp, char *err,
                       size_t errlen)
 {
+    return nprb_buffer_alloc_holding(buf, 0, bytes, policy, nodes, node_count, thp, err, errlen);
+}
+
+int nprb_buffer_alloc_holding(struct nprb_buffer *buf, uint64_t key, size_t bytes,
+                              enum nprb_mem_policy policy, const unsigned *nodes, int node_count,
+                              enum nprb_thp_mode thp, char *err, size_t errlen)
+{
     memset(buf, 0, sizeof *buf);
     set_key(buf, policy, nodes, node_count, thp);
     struct nprb_buffer kept;
-    bool reuse = thp != NPRB_THP_HUGETLB && nprb_keep_take(&kept, buf, bytes);
+    bool reuse = thp != NPRB_THP_HUGETLB && nprb_keep_take(&kept, buf, bytes, key);
+    /* Content is another user's only under the key it was left with, and at the same length. */
+    if (reuse && (key == 0 || kept.content_key != key || kept.bytes != bytes))
+        kept.content_key = 0;
     /* A kept mapping's touched pages are had already: only the rest must fit. */
     size_t had = reuse ? kept.touched : 0;
     size_t need = bytes > had ? bytes - had : 0;

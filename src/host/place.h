@@ -73,6 +73,9 @@ const char *nprb_touch_mode_name(enum nprb_touch_mode mode);
  */
 int nprb_touch_mode_parse(const char *text, enum nprb_touch_mode *mode, char *why, size_t len);
 
+/** Room in a buffer for its user's record of what it left there (a chain's walker). */
+#define NPRB_BUFFER_CONTENT_BYTES 384
+
 struct nprb_buffer {
     void *addr;     /**< start, 2 MiB aligned so huge pages can back it */
     size_t bytes;   /**< usable length */
@@ -86,6 +89,11 @@ struct nprb_buffer {
     enum nprb_mem_policy policy;
     enum nprb_thp_mode thp;
     unsigned long node_mask[NPRB_MAX_NODES / (8 * sizeof(unsigned long))];
+    /* What its user left in the mapping for a later user of the same key (a chain, and the
+     * user's record of where it starts): building it again would cost as much as the
+     * measurement. 0: nothing another user may count on (nprb_buffer_alloc_holding). */
+    uint64_t content_key;
+    _Alignas(8) unsigned char content[NPRB_BUFFER_CONTENT_BYTES];
 };
 
 /**
@@ -103,6 +111,18 @@ struct nprb_buffer {
 int nprb_buffer_alloc(struct nprb_buffer *buf, size_t bytes, enum nprb_mem_policy policy,
                       const unsigned *nodes, int node_count, enum nprb_thp_mode thp, char *err,
                       size_t errlen);
+
+/**
+ * As nprb_buffer_alloc(), but a kept mapping whose content_key is @p key (not 0) comes first:
+ * then buf->content_key is @p key and the mapping still holds what its last user left, at the
+ * same addresses, bound to the same nodes. Otherwise buf->content_key is 0 and the caller builds
+ * its content, and sets content_key (and content) before nprb_buffer_free() to offer it again.
+ * Plain nprb_buffer_alloc() takes a mapping holding content only when no other fits, and clears
+ * its key, since its user may overwrite it.
+ */
+int nprb_buffer_alloc_holding(struct nprb_buffer *buf, uint64_t key, size_t bytes,
+                              enum nprb_mem_policy policy, const unsigned *nodes, int node_count,
+                              enum nprb_thp_mode thp, char *err, size_t errlen);
 
 /** Unmaps the buffer, or keeps its mapping for the next request between the calls below. */
 void nprb_buffer_free(struct nprb_buffer *buf);

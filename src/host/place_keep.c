@@ -29,14 +29,27 @@ size_t nprb_keep_capacity(void)
     return keep.on ? keep.capacity : 0;
 }
 
-bool nprb_keep_take(struct nprb_buffer *buf, const struct nprb_buffer *want, size_t bytes)
+/* How well kept mapping @p k suits a request for content @p key: its content, then none (so
+ * that a plain request leaves a chain for the user who will ask for it), then any. */
+static int suits(const struct nprb_buffer *k, uint64_t key)
+{
+    if (key != 0 && k->content_key == key)
+        return 2;
+    return k->content_key == 0;
+}
+
+bool nprb_keep_take(struct nprb_buffer *buf, const struct nprb_buffer *want, size_t bytes,
+                    uint64_t key)
 {
     int best = -1;
     for (int i = 0; i < keep.count; i++) {
         const struct nprb_buffer *k = &keep.kept[i];
-        if (k->capacity >= bytes && k->policy == want->policy && k->thp == want->thp &&
-            memcmp(k->node_mask, want->node_mask, sizeof k->node_mask) == 0 &&
-            (best < 0 || k->touched > keep.kept[best].touched))
+        if (k->capacity < bytes || k->policy != want->policy || k->thp != want->thp ||
+            memcmp(k->node_mask, want->node_mask, sizeof k->node_mask) != 0)
+            continue;
+        const struct nprb_buffer *b = best >= 0 ? &keep.kept[best] : NULL;
+        if (b == NULL || suits(k, key) > suits(b, key) ||
+            (suits(k, key) == suits(b, key) && k->touched > b->touched))
             best = i;
     }
     if (best < 0)

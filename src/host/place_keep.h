@@ -22,10 +22,12 @@ size_t nprb_keep_capacity(void);
 
 /**
  * Moves into @p buf a kept mapping of @p want's policy, page mode and node mask with room for
- * @p bytes, the most touched first (the one a growing sweep has been using).
+ * @p bytes: one holding content @p key (not 0) first, then one holding none, then the most
+ * touched (the one a growing sweep has been using).
  * @return false when there is none, as always when not keeping.
  */
-bool nprb_keep_take(struct nprb_buffer *buf, const struct nprb_buffer *want, size_t bytes);
+bool nprb_keep_take(struct nprb_buffer *buf, const struct nprb_buffer *want, size_t bytes,
+                    uint64_t key);
 
 /**
  * Unmaps every kept mapping with pages on @p nodes (os indexes; on any node when

@@ -155,8 +155,12 @@ static void print_dry_run(const struct nprb_job *job, const double *host_s, cons
     nprb_format_duration_range(host_s[0], host_s[1], range, sizeof range);
     nprb_format_duration_range(job_s[0], job_s[1], whole, sizeof whole);
     printf("estimated time: %s on this host, %s for the job (its slowest host; ranks of one "
-           "host take turns)\n",
+           "host take turns), by experiment:\n",
            range, whole);
+    nprb_plan_print_times(stdout, &job->plan, job->first_touch_bps);
+    printf("assumes: streaming at %.0f GB/s a thread, at most %.0f GB/s a node's cores; setup "
+           "work at %.0f GB/s; a buffer or chain set up once per memory node and kept\n",
+           NPRB_PLAN_THREAD_BPS / 1e9, NPRB_PLAN_NODE_BPS / 1e9, NPRB_PLAN_SETUP_BPS / 1e9);
     if (job->first_touch_bps > 0)
         printf("assumes: an idle host at the low end, machine-bound work at half speed (a busy "
                "neighbour) at the high end; new memory at %.2f GB/s, first touch measured here\n",

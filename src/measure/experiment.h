@@ -101,8 +101,9 @@ bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows,
                            enum nprb_experiment_id experiment, bool by_threads, const char *what);
 
 /**
- * Plans a matrix: for every node i with usable cores, @p base bound to every node j with memory
- * (only j = i with NPRB_PAIRS_LOCAL), then each of @p policies from node i's cores.
+ * Plans a matrix: @p base bound to every node j with memory from every node i with usable cores
+ * (only j = i with NPRB_PAIRS_LOCAL), memory node by memory node so that a kept buffer serves
+ * every CPU node, then each of @p policies from every node's cores.
  */
 int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, const char *key,
                      enum nprb_pairs pairs, const struct nprb_policy_list *policies);
@@ -114,6 +115,17 @@ int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, 
  * (4 for 256 B slots) fills a cache at that multiple of its size: points go around that too.
  * @return how many were written.
  */
+/** The smallest array an automatic stream size gives: below it a pass is too short to time. */
+#define NPRB_STREAM_AUTO_MIN (UINT64_C(64) << 20)
+
+/**
+ * Bytes per array of a streaming measurement whose size is "0" (auto): STREAM's rule, four times
+ * the last-level caches a node's cores share (the node with the most), so that at most a quarter
+ * of a pass can be served from cache; rounded up to 2 MiB, at least NPRB_STREAM_AUTO_MIN.
+ * hwloc's cache sizes; 8 MiB where it reports none.
+ */
+uint64_t nprb_stream_auto_bytes(const struct nprb_topo *topo);
+
 int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *configured,
                      uint64_t max_bytes, uint64_t span_per_line, uint64_t *sizes, int cap);
 

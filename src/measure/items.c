@@ -7,6 +7,7 @@
 #include "host/place.h"
 #include "util/sweep.h"
 
+#include <hwloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,30 @@ int nprb_sweep_node(const struct nprb_planner *p, char *why, size_t len)
     else if (node < 0)
         snprintf(why, len, "not applicable: no NUMA node has a core in this rank's binding");
     return node >= 0 ? node : 0;
+}
+
+uint64_t nprb_stream_auto_bytes(const struct nprb_topo *topo)
+{
+    hwloc_topology_t hw = nprb_topo_hwloc(topo);
+    int depth = hwloc_get_cache_type_depth(hw, 3, HWLOC_OBJ_CACHE_UNIFIED);
+    if (depth < 0)
+        depth = hwloc_get_cache_type_depth(hw, 2, HWLOC_OBJ_CACHE_UNIFIED);
+    uint64_t most = 0;
+    hwloc_obj_t node = NULL;
+    while (depth >= 0 && (node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, node))) {
+        uint64_t sum = 0;
+        hwloc_obj_t cache = NULL;
+        /* The caches whose cores are the node's: those its threads' traffic passes through. */
+        while ((cache = hwloc_get_next_obj_by_depth(hw, (unsigned)depth, cache)) != NULL)
+            if (cache->attr != NULL && hwloc_bitmap_intersects(cache->cpuset, node->cpuset))
+                sum += cache->attr->cache.size;
+        most = sum > most ? sum : most;
+    }
+    if (most == 0)
+        most = UINT64_C(8) << 20;
+    uint64_t bytes = 4 * most;
+    bytes = (bytes + (UINT64_C(2) << 20) - 1) / (UINT64_C(2) << 20) * (UINT64_C(2) << 20);
+    return bytes > NPRB_STREAM_AUTO_MIN ? bytes : NPRB_STREAM_AUTO_MIN;
 }
 
 int nprb_sweep_sizes(const struct nprb_planner *p, const struct nprb_sizes *configured,

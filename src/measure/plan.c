@@ -26,6 +26,22 @@ void nprb_plan_settle(struct nprb_plan *plan)
         plan->items[k].kept_bytes = kept_before(plan, k);
 }
 
+/* The threads a bandwidth item runs and the nodes whose cores they are, for the time model:
+ * threads 0 means one per usable core of its CPU node (every node's: cpu_node -1). */
+static void model_team(const struct nprb_topo *topo, struct nprb_plan_item *item)
+{
+    int threads = 0, nodes = 0;
+    for (int i = 0; topo != NULL && i < nprb_topo_node_count(topo); i++) {
+        int cores = nprb_topo_node(topo, i)->usable_cores;
+        if ((item->cpu_node < 0 || item->cpu_node == i) && cores > 0) {
+            threads += cores;
+            nodes++;
+        }
+    }
+    item->model_threads = item->threads > 0 ? item->threads : threads > 0 ? threads : 1;
+    item->model_nodes = nodes > 0 ? nodes : 1;
+}
+
 int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item)
 {
     struct nprb_plan *plan = p->plan;
@@ -43,6 +59,7 @@ int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item)
     struct nprb_plan_item *added = &plan->items[plan->count++];
     *added = *item;
     added->kept_bytes = kept_before(plan, plan->count - 1);
+    model_team(p->topo, added);
     /* A chase needs two slots or more: a working set below that (a 4 KiB stride over 2 KiB or
      * 4 KiB, from an auto sweep) is no measurement, and its row says so. */
     uint64_t slot = added->pattern.desc != NULL ? nprb_pattern_slot_bytes(&added->pattern) : 0;
@@ -137,10 +154,24 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
 }
 
 /* The model's rates: new memory faulted in, a buffer's setup work (zeroing it, writing a chain's
- * links) and a pass over it. Setting up a fresh buffer then runs at 1.5 GB/s. */
+ * links) and streaming, per thread up to a node's share of its memory channels. Setting up a
+ * fresh buffer then runs at 1.5 GB/s. */
 #define FAULT_BPS NPRB_PLAN_FAULT_BPS
-#define SETUP_WORK_BPS 3e9
-#define STREAM_BPS 5e9
+#define SETUP_WORK_BPS NPRB_PLAN_SETUP_BPS
+#define STREAM_BPS NPRB_PLAN_THREAD_BPS
+#define NODE_BPS NPRB_PLAN_NODE_BPS
+
+/* Seconds of one pass of @p item's kernel over its arrays: every array the kernel names, at
+ * the threads' rate, no faster than their nodes' memory. */
+static double pass_s(const struct nprb_plan_item *item)
+{
+    const struct nprb_kernel *k = nprb_kernel_get(item->kernel);
+    double arrays = k != NULL && k->program_bytes >= 16 ? k->program_bytes / 8.0 : 1;
+    int threads = item->model_threads > 0 ? item->model_threads : 1;
+    double bps = threads * STREAM_BPS;
+    double cap = (item->model_nodes > 0 ? item->model_nodes : 1) * NODE_BPS;
+    return arrays * (double)item->size_bytes / (bps < cap ? bps : cap);
+}
 
 struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
 {
@@ -152,7 +183,7 @@ struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
     cost.scaled_s += cost.setup_bytes / SETUP_WORK_BPS + cost.fault_bytes / FAULT_BPS;
     cost.fixed_s = item->samples * item->sample_s + item->extra_s;
     if (item->repetitions > 0) {
-        double pass = bytes / STREAM_BPS;
+        double pass = pass_s(item);
         if (item->sample_s > pass)
             cost.fixed_s += item->repetitions * item->sample_s;
         else
@@ -161,18 +192,62 @@ struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
     return cost;
 }
 
+/* Whether two items' buffers have one placement: the same policy over the same nodes (a
+ * first-touch mapping is never kept: who touched it decides). */
+static bool same_placement(const struct nprb_plan_item *a, const struct nprb_plan_item *b)
+{
+    return a->policy == b->policy && a->mem_node == b->mem_node &&
+           a->policy != NPRB_MEM_FIRST_TOUCH && a->own_huge_pages == b->own_huge_pages &&
+           a->huge_pages == b->huge_pages && a->skip_reason[0] == '\0';
+}
+
+/* Whether @p b finds the chain @p a built: the same chase over the same bytes (latency_run.c
+ * keeps it with its mapping; an index read is built anew). */
+static bool same_chain(const struct nprb_plan_item *a, const struct nprb_plan_item *b)
+{
+    return a->pattern.desc != NULL && b->pattern.desc != NULL && !a->pattern.desc->indexed &&
+           a->repetitions == 0 && b->repetitions == 0 && a->size_bytes == b->size_bytes &&
+           a->tlb_window_bytes == b->tlb_window_bytes && a->pattern.chains == b->pattern.chains &&
+           strcmp(a->pattern.name, b->pattern.name) == 0;
+}
+
+/* How far back a kept mapping is looked for: the keep holds four (host/place_keep.c). */
+#define KEPT_PLACEMENTS 4
+
 struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k)
 {
     const struct nprb_plan_item *item = &plan->items[k];
     struct nprb_item_cost cost = nprb_plan_item_cost(item);
     if (!item->experiment->keeps_buffers || cost.fault_bytes == 0)
         return cost;
-    /* A sweep's buffers are kept between its points: only growth past the largest point before
-     * this one is new memory. */
+    /* The experiment's items just before this one, back to the fourth placement: a mapping of
+     * this one's placement is still kept, and a chain it holds is reused. */
+    const struct nprb_plan_item *found = NULL;
+    int placements = 0;
+    for (size_t b = k, looked = 0; b-- > 0 && plan->items[b].experiment == item->experiment &&
+                                   plan->items[b].pass == item->pass &&
+                                   placements < KEPT_PLACEMENTS && looked < 64 && found == NULL;
+         looked++) {
+        const struct nprb_plan_item *before = &plan->items[b];
+        if (before->skip_reason[0] != '\0')
+            continue;
+        if (same_placement(before, item))
+            found = before;
+        else
+            placements += b + 1 == k || !same_placement(before, &plan->items[b + 1]);
+    }
+    const struct nprb_plan_item *chain = found != NULL && same_chain(found, item) ? found : NULL;
+    if (found == NULL)
+        return cost;
+    /* A sweep's buffers grow: only growth past the largest point before this one is new. */
     uint64_t largest = item->kept_bytes;
     double grown = item->size_bytes > largest ? (double)(item->size_bytes - largest) : 0;
     cost.scaled_s -= (cost.fault_bytes - grown) / FAULT_BPS;
     cost.fault_bytes = grown;
+    if (chain != NULL) {
+        cost.scaled_s -= (double)item->size_bytes / SETUP_WORK_BPS;
+        cost.setup_bytes -= (double)item->size_bytes;
+    }
     return cost;
 }
 
@@ -190,6 +265,39 @@ struct nprb_estimate nprb_plan_estimate(const struct nprb_plan *plan, double fir
      * on a shared VM the observed runs took up to about twice the idle figure's machine-bound
      * part (bench/README.md, "Estimate and time budget"); time by design does not stretch. */
     return (struct nprb_estimate){machine + fixed, 2 * machine + fixed};
+}
+
+void nprb_plan_print_times(FILE *out, const struct nprb_plan *plan, double first_touch_bps)
+{
+    for (size_t first = 0; first < plan->count;) {
+        const struct nprb_experiment *exp = plan->items[first].experiment;
+        /* Every pass of the experiment, wherever the plan put the later ones. */
+        struct nprb_plan part = {0};
+        struct nprb_estimate sum = {0, 0};
+        bool seen_before = false;
+        for (size_t k = 0; k < first && !seen_before; k++)
+            seen_before = plan->items[k].experiment == exp;
+        for (size_t k = first; k < plan->count && !seen_before; k++) {
+            if (plan->items[k].experiment != exp)
+                continue;
+            size_t end = k;
+            while (end < plan->count && plan->items[end].experiment == exp)
+                end++;
+            part.items = &plan->items[k];
+            part.count = part.capacity = end - k;
+            struct nprb_estimate e = nprb_plan_estimate(&part, first_touch_bps);
+            sum.idle_s += e.idle_s;
+            sum.busy_s += e.busy_s;
+            k = end - 1;
+        }
+        if (!seen_before) {
+            char range[80];
+            nprb_format_duration_range(sum.idle_s, sum.busy_s, range, sizeof range);
+            fprintf(out, "  %-17s %s\n", nprb_experiment_name(exp), range);
+        }
+        while (first < plan->count && plan->items[first].experiment == exp)
+            first++;
+    }
 }
 
 void nprb_plan_free(struct nprb_plan *plan)

@@ -62,6 +62,9 @@ struct nprb_plan_item {
     /** Set by nprb_plan_add(): the largest size of the applicable items before this one in the
      * same run of its experiment (a sweep's buffers kept from them; 0: none). */
     uint64_t kept_bytes;
+    /** Set by nprb_plan_add(): the threads the time model streams with (threads, or the usable
+     * cores it stands for) and the nodes whose cores they are. */
+    int model_threads, model_nodes;
 };
 
 /** Copies @p value, an experiment's own parameter struct, into @p item. */
@@ -143,6 +146,12 @@ struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k);
 /** The model's rate of new memory faulted in, bytes per second, where the host's is not known. */
 #define NPRB_PLAN_FAULT_BPS 3e9
 
+/** The model's streaming rate per thread, and the most a node's memory gives its cores. */
+#define NPRB_PLAN_THREAD_BPS 5e9
+#define NPRB_PLAN_NODE_BPS 20e9
+/** The model's rate of a buffer's setup work: zeroing it, writing a chain's links. */
+#define NPRB_PLAN_SETUP_BPS 3e9
+
 /** A time as a range: the host idle, and the host busy with a neighbour's memory traffic. */
 struct nprb_estimate {
     double idle_s, busy_s;
@@ -156,6 +165,12 @@ struct nprb_estimate {
  * measure; the progress lines correct the machine-bound part by what the finished items took.
  */
 struct nprb_estimate nprb_plan_estimate(const struct nprb_plan *plan, double first_touch_bps);
+
+/**
+ * Writes each experiment's estimate (every pass of it) to @p out, one line each, in the plan's
+ * order, as nprb_plan_estimate() reckons it.
+ */
+void nprb_plan_print_times(FILE *out, const struct nprb_plan *plan, double first_touch_bps);
 
 /** Recomputes every item's kept_bytes after items were skipped or removed (measure/budget.c). */
 void nprb_plan_settle(struct nprb_plan *plan);

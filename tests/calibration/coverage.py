@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Calibration of the headline figures' uncertainty on the machine the tests run on: several runs
-back to back (or files already written), and for each headline figure (a row measured in passes:
-the bound matrix cells, mlp, c2c_latency, max_bandwidth, the host-wide peak) two properties:
+back to back (or files already written), and for each figure measured in passes (the bound matrix
+cells, the host-wide peak, max_bandwidth, mlp, c2c_latency) two properties:
 
 - calibrated: its own uncertainty_pct covers its distance from the median of the runs, or it
   is flagged noisy (above the analysis's limit, so no verdict uses it), in at least 80% of the
@@ -12,8 +12,11 @@ the bound matrix cells, mlp, c2c_latency, max_bandwidth, the host-wide peak) two
   a run gets), in the median figure, and the figures are not withheld as noisy in more than one
   run of five.
 
-Prints every figure, the runs' values, uncertainties and verdicts; asserts the statistics of
-the uncertainty, never a timing. Exit 1 when either property fails.
+Prints every figure, the runs' values, uncertainties and verdicts (--markdown: the table of
+bench/README.md, "Noise"); asserts the statistics of the uncertainty, never a timing, over the
+figures the analysis judges hosts by (the matrices' bound cells and the host-wide peak): mlp's
+and c2c_latency's rows are shown, as the analysis shows them, and on a 2-vCPU VM depend on where
+the hypervisor puts the vCPUs. Exit 1 when a property fails.
 
     /usr/bin/python3 tests/calibration/coverage.py NUMAPROBE OUTDIR [--runs 5] [--config quick]
         [--set KEY=VALUE ...]
@@ -35,6 +38,8 @@ SHARPNESS_LIMIT = 3.0  # median uncertainty over run-to-run CV
 CV_RESOLUTION_PCT = 1.0  # run-to-run spreads below this are held to it
 HEADLINE = {"latency": "latency_ns_median", "bandwidth": "gbs_best",
             "c2c_latency": "latency_ns_median"}
+# The experiments whose rows the analysis judges hosts by (metrics.py: judged=True).
+JUDGED = ("latency_matrix", "bandwidth_matrix", "first_touch")
 
 
 def kind_of(table, row):
@@ -78,52 +83,72 @@ def run(args):
     return paths
 
 
-def judge(paths):
+def judge(paths, markdown=False):
     runs = [figures(p) for p in paths]
     keys = sorted(set.intersection(*(set(r) for r in runs)))
     if not keys:
         sys.exit("no figure was measured in passes in every run: nothing to calibrate")
-    covered = cases = 0
-    ratios, withheld_cells = [], []
-    print(f"{'figure':64s} {'median':>9s} {'CV%':>5s} {'u%':>5s}  per run: value (u%) dist% verdict")
+    stats = {}
     for key in keys:
         values = np.array([r[key][0] for r in runs])
         us = np.array([r[key][1] for r in runs])
         median = statistics.median(values)
+        dist = 100 * np.abs(values - median) / values
+        noisy = us > NOISY_PCT
+        ok = noisy | (np.isfinite(us) & (dist <= us))
         cv = 100 * values.std() / values.mean()
-        line, noisy_runs = [], 0
-        for v, u in zip(values, us):
-            dist = 100 * abs(v - median) / v
-            noisy = u > NOISY_PCT
-            ok = noisy or (np.isfinite(u) and dist <= u)
-            noisy_runs += noisy
-            covered += ok
-            cases += 1
-            line.append(f"{v:.4g} ({u:.1f}) {dist:.1f} {'noisy' if noisy else 'ok' if ok else 'MISS'}")
-        median_u = float(np.median(us))
-        ratios.append(median_u / max(cv, CV_RESOLUTION_PCT))
-        if noisy_runs > len(runs) // 5:
-            withheld_cells.append(key)
-        name = " ".join(str(k) for k in key)
-        print(f"{name:64s} {median:9.4g} {cv:5.1f} {median_u:5.1f}  " + "; ".join(line))
+        stats[key] = dict(values=values, us=us, dist=dist, noisy=noisy, ok=ok, median=median,
+                          cv=cv, median_u=float(np.median(us)),
+                          ratio=float(np.median(us)) / max(cv, CV_RESOLUTION_PCT))
+    (print_markdown if markdown else print_lines)(stats, len(runs))
+    judged = [k for k in keys if k[1] in JUDGED]
+    if not judged:
+        sys.exit("no figure the analysis judges was measured in passes: nothing to calibrate")
+    covered = sum(int(stats[k]["ok"].sum()) for k in judged)
+    cases = len(judged) * len(runs)
     coverage = covered / cases
-    sharpness = float(np.median(ratios))
-    print(f"coverage: {covered} of {cases} figures covered by their uncertainty or flagged noisy "
+    sharpness = float(np.median([stats[k]["ratio"] for k in judged]))
+    withheld = [k for k in judged if stats[k]["noisy"].sum() > len(runs) // 5]
+    print(f"\njudged figures ({', '.join(JUDGED)}), {len(judged)}:")
+    print(f"coverage: {covered} of {cases} covered by their uncertainty or flagged noisy "
           f"({100 * coverage:.0f}%; at least {100 * COVERAGE_WANTED:.0f}% wanted)")
-    print(f"sharpness: median uncertainty over run-to-run CV (CV held to at least "
-          f"{CV_RESOLUTION_PCT:g}%), the median figure's: {sharpness:.2f} (at most "
-          f"{SHARPNESS_LIMIT:g} wanted); {sum(r <= SHARPNESS_LIMIT for r in ratios)} of "
-          f"{len(ratios)} figures within it")
-    print(f"withheld as noisy in more than {len(runs) // 5} of {len(runs)} runs: "
-          f"{len(withheld_cells)} of {len(keys)} figures")
+    print(f"sharpness: the median figure's median uncertainty over its run-to-run CV (CV held to "
+          f"at least {CV_RESOLUTION_PCT:g}%): {sharpness:.2f} (at most {SHARPNESS_LIMIT:g} "
+          f"wanted)")
+    print(f"withheld as noisy in more than {len(runs) // 5} of {len(runs)} runs: {len(withheld)}")
     failed = []
     if coverage < COVERAGE_WANTED:
         failed.append("coverage")
     if sharpness > SHARPNESS_LIMIT:
         failed.append("sharpness")
-    if len(withheld_cells) > len(keys) // 5:
+    if len(withheld) > len(judged) // 5:
         failed.append("withheld")
     return failed
+
+
+def name_of(key):
+    table, experiment, a, b, kind, size = key
+    size_text = f" {size >> 20} MiB" if size >= 1 << 20 else f" {size >> 10} KiB" if size else ""
+    return f"{experiment} {kind} {a}->{b}{size_text}"
+
+
+def print_lines(stats, runs):
+    print(f"{'figure':52s} {'median':>9s} {'CV%':>5s} {'u%':>5s}  per run: value (u%) dist% verdict")
+    for key, s in stats.items():
+        line = "; ".join(f"{v:.4g} ({u:.1f}) {d:.1f} {'noisy' if n else 'ok' if o else 'MISS'}"
+                         for v, u, d, n, o in zip(s["values"], s["us"], s["dist"], s["noisy"],
+                                                  s["ok"]))
+        print(f"{name_of(key):52s} {s['median']:9.4g} {s['cv']:5.1f} {s['median_u']:5.1f}  {line}")
+
+
+def print_markdown(stats, runs):
+    print("| figure | median of runs | run-to-run CV | uncertainty, median (range) | u / CV | "
+          f"covered of {runs} | noisy of {runs} |")
+    print("|---|---|---|---|---|---|---|")
+    for key, s in stats.items():
+        print(f"| {name_of(key)} | {s['median']:.4g} | {s['cv']:.1f}% | {s['median_u']:.1f}% "
+              f"({s['us'].min():.1f}-{s['us'].max():.1f}%) | {s['ratio']:.2f} | "
+              f"{int(s['ok'].sum())} | {int(s['noisy'].sum())} |")
 
 
 def main():
@@ -135,10 +160,11 @@ def main():
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="passed to numaprobe (repeatable)")
     ap.add_argument("--files", nargs="+", help="judge these results files instead of running")
+    ap.add_argument("--markdown", action="store_true", help="the figures as a Markdown table")
     args = ap.parse_args()
     if args.files is None and (args.exe is None or args.outdir is None):
         ap.error("give NUMAPROBE OUTDIR, or --files")
-    failed = judge(args.files if args.files else run(args))
+    failed = judge(args.files if args.files else run(args), args.markdown)
     if failed:
         sys.exit("calibration failed: " + ", ".join(failed))
 

@@ -16,7 +16,7 @@ struct bandwidth_matrix_config {
     uint64_t size_bytes; /**< bytes of the array streamed, per memory node */
     int threads;         /**< threads per CPU node; 0 means one per usable core */
     int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */
-    int passes; /**< bound cells measured this often, the later passes at the end of the run */
+    int passes; /**< bound cells measured this often, the later passes spread over the run */
 };
 
 #define OFF(field) offsetof(struct bandwidth_matrix_config, field)
@@ -35,9 +35,9 @@ static const struct config_key keys[] = {
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
      "timed repetitions kept per measurement"},
     {"passes", KEY_INT, OFF(passes), "3", 1, 5,
-     "times each bound cell of the read and triad kernels is measured, the later passes at the "
-     "end of the run: its uncertainty then covers what changes over the run, not only within one "
-     "burst"},
+     "times each bound cell of the read and triad kernels is measured, the later passes spread "
+     "over the rest of the run: its uncertainty then covers what changes over the run, not only "
+     "within one burst"},
 };
 NPRB_CONFIG_SECTION(section, "bandwidth_matrix", keys, struct bandwidth_matrix_config);
 

@@ -31,7 +31,7 @@ static const struct config_key keys[] = {
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000, "timed repetitions kept per mode"},
     {"passes", KEY_INT, OFF(passes), "3", 1, 5,
      "times the bind mode, every node's cores reading their own node's memory at once (the "
-     "host-wide peak), is measured, the later passes at the end of the run"},
+     "host-wide peak), is measured, the later passes spread over the rest of the run"},
 };
 NPRB_CONFIG_SECTION(section, "first_touch", keys, struct first_touch_config);
 

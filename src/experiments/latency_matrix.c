@@ -17,7 +17,7 @@ struct latency_matrix_config {
     uint64_t tlb_window_bytes;        /**< chain random within windows of this size; 0: whole set */
     int samples;                      /**< timed samples kept (one more is taken and discarded) */
     double sample_s;                  /**< minimum length of one sample */
-    int passes; /**< bound cells measured this often, the later passes at the end of the run */
+    int passes; /**< bound cells measured this often, the later passes spread over the run */
 };
 
 #define OFF(field) offsetof(struct latency_matrix_config, field)
@@ -36,7 +36,7 @@ static const struct config_key keys[] = {
     {"sample_time", KEY_DURATION, OFF(sample_s), "10ms", 0, 0,
      "minimum length of one sample (ns/us/ms/s)"},
     {"passes", KEY_INT, OFF(passes), "3", 1, 5,
-     "times each bound cell is measured, the later passes at the end of the run: its "
+     "times each bound cell is measured, the later passes spread over the rest of the run: its "
      "uncertainty then covers what changes over the run, not only within one burst"},
 };
 NPRB_CONFIG_SECTION(section, "latency_matrix", keys, struct latency_matrix_config);

@@ -163,7 +163,7 @@ void nprb_matrix_print(FILE *out, const char *title, const struct nprb_matrix *m
     }
     for (int k = 0; k < POLICIES; k++)
         if (policy_used[k])
-            fprintf(out, " %*.10s", CELL_WIDTH, policy_heads[k]);
+            fprintf(out, " %*.10s   ", CELL_WIDTH - 3, policy_heads[k]);
     fputc('\n', out);
     for (int r = 0; r < m->n_cpus; r++) {
         fprintf(out, "  node %-5d", m->cpus[r]);

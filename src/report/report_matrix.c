@@ -133,7 +133,7 @@ void nprb_matrix_clear(struct nprb_matrix *m)
 
 /* One cell, CELL_WIDTH wide: "value+-u%", the class letter, then '?' where a plausibility flag
  * is set and the noisy mark where the uncertainty is above the noise limit. */
-#define CELL_WIDTH 16
+#define CELL_WIDTH 17
 
 static void cell(FILE *out, double value, double uncertainty, char mark, bool flagged)
 {
@@ -143,7 +143,7 @@ static void cell(FILE *out, double value, double uncertainty, char mark, bool fl
     }
     char u[16];
     nprb_uncertainty_text(u, sizeof u, uncertainty);
-    fprintf(out, " %8.1f%-5s%c%c%c", value, u, mark, flagged ? '?' : ' ',
+    fprintf(out, " %8.1f%-6s%c%c%c", value, u, mark, flagged ? '?' : ' ',
             nprb_is_noisy(uncertainty) ? NPRB_NOISY_MARK : ' ');
 }
 

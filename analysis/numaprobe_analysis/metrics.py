@@ -377,8 +377,8 @@ SUMMARY_COLUMNS = ["type", "metric", "unit", "hosts", "median", "q25", "q75", "I
 
 def summary_frame(values, catalogue):
     """Per node type and metric: median, IQR (q25..q75), min, max over the figures that are not
-    noisy; `hosts`, how many figures that is, and `noisy`, how many were left out as noisy (a median of noisy figures
-    would carry their noise into the comparison, unmarked)."""
+    noisy; `hosts`, how many figures that is, and `noisy`, how many were left out as noisy (a
+    median of noisy figures would carry their noise into the comparison, unmarked)."""
     rows = []
     for (typ, metric), v in values.groupby(["type", "metric"], sort=False):
         noisy = is_noisy(v.spread_pct) if "spread_pct" in v.columns \

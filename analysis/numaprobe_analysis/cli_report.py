@@ -15,11 +15,11 @@ import sys
 import pandas as pd
 
 from . import compare as cmp
-from . import references, report
+from . import references, remeasure, report
 from .cli_fleet import COMMANDS as FLEET_COMMANDS
 from .fleetview import view
 from .load import ResultsError, load_fleet
-from .metrics import NOISY_PCT
+from .noise import NOISY_PCT
 from .options import PERCENT, number, tolerance
 from .outliers import OutlierRule
 from .runs import MixedConfigs, refuse_mixed
@@ -141,16 +141,11 @@ def cmd_report(args):
 
 
 def remeasure_line(v, fleet):
-    """The command that measures the noisy hosts again, with the config they ran (empty when
-    none is noisy): a figure that could not be judged is to be measured, not ignored."""
+    """The command that measures the noisy hosts again with the options their run had (empty
+    when none is noisy); the hosts of the first file's run."""
     noisy = report.noisy_frame(v)
-    if noisy.empty:
-        return ""
-    source = str(fleet.files[0].attrs.get("config_source", "")) if fleet.files else ""
-    config = f" -c {source}" if source and not source.startswith("built-in") else ""
-    hosts = ",".join(sorted(noisy.host.unique()))
-    return (f"re-measure the noisy hosts: mpirun --host {hosts} --map-by ppr:1:node "
-            f"numaprobe{config} -o remeasure.h5")
+    attrs = fleet.files[0].attrs if fleet.files else {}
+    return remeasure.remeasure_line(set(noisy.host), attrs)
 
 
 def not_judged_hosts(v):

@@ -7,6 +7,8 @@ own uncertainty, and a noisy figure is never judged."""
 import numpy as np
 import pandas as pd
 
+from .noise import is_noisy
+
 
 class UnusableInput(Exception):
     """Input that cannot give a verdict (no host matched, a malformed reference): exit 2."""
@@ -37,7 +39,8 @@ def compare(base_values, new_values, catalogue, threshold_pct=10.0, tolerances=N
         worse = (change > 0) == (m.better == "lower")
         own = np.nanmax([getattr(r, "spread_pct_base", np.nan),
                          getattr(r, "spread_pct_new", np.nan), 0.0])
-        noisy = bool(getattr(r, "noisy_base", False)) or bool(getattr(r, "noisy_new", False))
+        noisy = is_noisy(getattr(r, "spread_pct_base", np.nan)) \
+            or is_noisy(getattr(r, "spread_pct_new", np.nan))
         verdict = "same"
         if noisy:
             verdict = NOISY

@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from .load import load_fleet
-from .metrics import NOISY_PCT, _matrix_metrics, hosts_frame
+from .metrics import _matrix_metrics, hosts_frame
+from .noise import NOISY_PCT, is_noisy
 from .runs import refuse_mixed, run_of
 
 
@@ -61,7 +62,7 @@ def matrix_values(fleet, hosts):
     out, catalogue = [], {}
     _matrix_metrics(fleet, out, catalogue)
     frame = pd.DataFrame(out, columns=["host", "metric", "value", "spread_pct"])
-    frame["noisy"] = frame.spread_pct > NOISY_PCT
+    frame["noisy"] = is_noisy(frame.spread_pct)
     frame = frame.merge(hosts[["host", "type"]], on="host", how="left")
     present = set(frame.metric)
     return frame, {k: m for k, m in catalogue.items() if k in present}
@@ -132,8 +133,8 @@ def _judge_group(history, runs, rule):
     judged = {k for k, m in history.catalogue.items() if m.judged}
     vals = vals[vals.metric.isin(judged)]
     skipped = vals.iloc[:0]
-    if "noisy" in vals.columns:
-        noisy = vals.noisy.fillna(False).astype(bool)
+    if "spread_pct" in vals.columns:
+        noisy = is_noisy(vals.spread_pct)
         skipped, vals = vals[noisy], vals[~noisy]
     hosts = history.hosts[history.hosts.run_id.isin(ids)]
     drift, notes = [], []

@@ -220,6 +220,18 @@ def _counter_frame(dataset):
     return pd.DataFrame(columns, copy=False)
 
 
+def _array_column(column):
+    """An array column (one fixed-length float array per row, NaN beyond what the row used) as
+    one object per row, since a frame's column holds one value a row: a tuple of the row's
+    finite values, None where it has none (most rows: the one None object is shared, so a
+    fleet's table costs a pointer a row). noise.pass_values reads it."""
+    finite = np.isfinite(column)
+    out = np.full(len(column), None, dtype=object)
+    for i in np.flatnonzero(finite.any(axis=1)):
+        out[i] = tuple(float(x) for x in column[i][finite[i]])
+    return out
+
+
 def _frame(dataset, fills=None):
     """The table as a DataFrame, read BLOCK_ROWS rows at a time, text decoded; each column of
     @p fills ({column: absent value}) the file lacks added as that value."""
@@ -231,7 +243,9 @@ def _frame(dataset, fills=None):
         block = dataset[first:first + BLOCK_ROWS]
         for f in fields:
             column = block[f]
-            if column.dtype.kind == "S":
+            if column.ndim > 1:  # an array column (pass_values, schema 0.17.0)
+                parts[f].append(_array_column(column))
+            elif column.dtype.kind == "S":
                 parts[f].append(_text_column(column, decoded))
             elif column.dtype == object:  # variable-length text
                 parts[f].append(np.array([_text(v) for v in column], dtype=object))
@@ -239,7 +253,8 @@ def _frame(dataset, fills=None):
                 parts[f].append(column.copy())
     columns = {}
     for f in fields:
-        kind = object if dataset.dtype[f].kind in "SO" else dataset.dtype[f]
+        kind = object if dataset.dtype[f].kind in "SO" or dataset.dtype[f].subdtype else \
+            dataset.dtype[f]
         columns[f] = np.concatenate(parts[f]) if parts[f] else np.empty(0, dtype=kind)
     frame = pd.DataFrame(columns, copy=False)
     for column, value in (fills or {}).items():

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .noise import NOISY_PCT, is_noisy, row_spread_pct  # noqa: F401 (read from here too)
 from .nodetypes import assign_types, node_rows, values_text
 
 
@@ -80,29 +81,6 @@ def node_types_frame(hosts):
         if c in types:
             types[c.replace("_bytes", "_KiB")] = (types.pop(c) // 1024).astype(int)
     return types
-
-
-# A figure whose uncertainty is above this (percent) is noisy: shown, but judged by no verdict.
-NOISY_PCT = 25.0
-
-
-def row_spread_pct(rows, value):
-    """Each row's relative uncertainty, in percent: the file's `uncertainty_pct` (schema 0.9.0:
-    the burst's spread and, for the headline cells measured in passes apart in time, each later
-    pass's distance from the first); for older files, or rows without it, the burst's spread
-    alone: |median - best| / best for bandwidth (gbs_best), (p90 - min) / min for latency. NaN
-    where neither can be had. Every verdict (outliers, compare, history, OpenMetrics) reads it
-    through here, so one noise rule serves them all (docs/ANALYSIS.md, "Noise")."""
-    if value == "gbs_best" and "gbs_median" in rows.columns:
-        burst = 100 * (rows.gbs_best - rows.gbs_median).abs() / rows.gbs_best
-    elif "latency_ns_p90" in rows.columns and "latency_ns_min" in rows.columns:
-        burst = 100 * (rows.latency_ns_p90 - rows.latency_ns_min) / rows.latency_ns_min
-    else:
-        burst = pd.Series(np.nan, index=rows.index)
-    if "uncertainty_pct" not in rows.columns:
-        return burst
-    measured = pd.to_numeric(rows.uncertainty_pct, errors="coerce")
-    return measured.where(measured.notna(), burst)
 
 
 def _per_host(rows, value, metric, out):
@@ -373,9 +351,9 @@ def _max_bandwidth_metrics(fleet, out, catalogue):
         out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
 
 
-def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
+def host_metrics(fleet, hosts):
     """Long frame host, type, metric, value, spread_pct, noisy; and the catalogue of metrics
-    found (in order). noisy: the spread is above @p noisy_pct. value is NaN for a cache level
+    found (in order). noisy: noise.is_noisy(spread_pct). value is NaN for a cache level
     not judged on the host (no measured step): shown as such, never judged or compared."""
     out, catalogue = [], {}
     _matrix_metrics(fleet, out, catalogue)
@@ -386,7 +364,7 @@ def host_metrics(fleet, hosts, noisy_pct=NOISY_PCT):
     _injection_metrics(fleet, out, catalogue)
     _max_bandwidth_metrics(fleet, out, catalogue)
     frame = pd.DataFrame(out, columns=["host", "metric", "value", "spread_pct"])
-    frame["noisy"] = frame.spread_pct > noisy_pct
+    frame["noisy"] = is_noisy(frame.spread_pct)
     frame = frame.merge(hosts[["host", "type"]], on="host", how="left")
     present = set(frame.metric)
     catalogue = {k: m for k, m in catalogue.items() if k in present}
@@ -398,18 +376,18 @@ SUMMARY_COLUMNS = ["type", "metric", "unit", "hosts", "median", "q25", "q75", "I
 
 
 def summary_frame(values, catalogue):
-    """Per node type and metric: hosts with a value; median, IQR (q25..q75), min, max over the
-    figures that are not noisy; and how many were left out as noisy (a median of noisy figures
-    would carry their noise into the comparison, unmarked)."""
+    """Per node type and metric: median, IQR (q25..q75), min, max over the figures that are not
+    noisy; `hosts`, how many figures that is, and `noisy`, how many were left out as noisy (a
+    median of noisy figures would carry their noise into the comparison, unmarked)."""
     rows = []
     for (typ, metric), v in values.groupby(["type", "metric"], sort=False):
-        noisy = (v.noisy.fillna(False).astype(bool) if "noisy" in v.columns
-                 else pd.Series(False, index=v.index))
+        noisy = is_noisy(v.spread_pct) if "spread_pct" in v.columns \
+            else pd.Series(False, index=v.index)
         x = v[~noisy].value.dropna().to_numpy()  # NaN: a cache level not judged on that host
         q25, q50, q75 = np.percentile(x, [25, 50, 75]) if len(x) else (np.nan,) * 3
         m = catalogue[metric]
         rows.append({"type": typ, "metric": m.label, "unit": m.unit,
-                     "hosts": int(v.value.notna().sum()),
+                     "hosts": len(x),
                      "median": q50, "q25": q25, "q75": q75, "IQR": q75 - q25,
                      "min": x.min() if len(x) else np.nan,
                      "max": x.max() if len(x) else np.nan,

@@ -20,7 +20,7 @@ import re
 import numpy as np
 
 from .history import parse_time
-from .metrics import NOISY_PCT
+from .noise import NOISY_PCT, is_noisy, row_spread_pct
 from .summary import drift_frame
 
 # name, type, help; the unit is the name's suffix where it ends in one of UNITS.
@@ -28,8 +28,14 @@ FAMILIES = (
     ("numaprobe_latency_seconds", "gauge",
      "Idle latency of a dependent load from CPUs of cpu_node to memory bound to mem_node "
      "(median over samples)"),
+    ("numaprobe_latency_uncertainty_ratio", "gauge",
+     "Relative uncertainty of numaprobe_latency_seconds with the same labels (0.03 is 3%; "
+     f"above {NOISY_PCT / 100:g} the figure is noisy: shown, not judged)"),
     ("numaprobe_bandwidth_bytes_per_second", "gauge",
      "Bandwidth of all cores of cpu_node streaming memory bound to mem_node (best repetition)"),
+    ("numaprobe_bandwidth_uncertainty_ratio", "gauge",
+     "Relative uncertainty of numaprobe_bandwidth_bytes_per_second with the same labels (0.03 "
+     f"is 3%; above {NOISY_PCT / 100:g} the figure is noisy: shown, not judged)"),
     ("numaprobe_host_ok", "gauge", "1 when the host's run ended ok, else 0"),
     ("numaprobe_run_start_timestamp_seconds", "gauge",
      "Start of the run the host's figures come from, seconds since the epoch"),
@@ -59,7 +65,7 @@ FAMILIES = (
     ("numaprobe_drifted", "gauge",
      "1 for each headline metric that drifted worse on the host (rule: own or type)"),
 )
-UNITS = ("seconds", "bytes_per_second")
+UNITS = ("seconds", "bytes_per_second", "ratio")
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -106,23 +112,28 @@ def host_samples(v, drift=None):
     def base(host):
         return {"host": host, "node_type": hosts.at[host, "type"]}
 
-    lat = _ok_matrix(fleet["latency"], "latency_matrix")
-    if len(lat):
-        med = lat.groupby(["host", "cpu_node", "mem_node", "pattern"]).latency_ns_median.median()
-        for (host, c, m, pattern), ns in med.items():
-            if host in out and np.isfinite(ns):
-                out[host]["numaprobe_latency_seconds"].append(_sample(
-                    "numaprobe_latency_seconds", {**base(host), "cpu_node": c, "mem_node": m,
-                                                  "pattern": pattern}, float(ns) * 1e-9))
-    bw = _ok_matrix(fleet["bandwidth"], "bandwidth_matrix")
-    if len(bw):
-        med = bw.groupby(["host", "cpu_node", "mem_node", "kernel"]).gbs_best.median()
-        for (host, c, m, kernel), gbs in med.items():
-            if host in out and np.isfinite(gbs):
-                out[host]["numaprobe_bandwidth_bytes_per_second"].append(_sample(
-                    "numaprobe_bandwidth_bytes_per_second",
-                    {**base(host), "cpu_node": c, "mem_node": m, "kernel": kernel},
-                    float(gbs) * 1e9))
+    cells = (("latency", "latency_matrix", "latency_ns_median", "pattern",
+              "numaprobe_latency_seconds", 1e-9),
+             ("bandwidth", "bandwidth_matrix", "gbs_best", "kernel",
+              "numaprobe_bandwidth_bytes_per_second", 1e9))
+    for table, experiment, column, what, family, scale in cells:
+        rows = _ok_matrix(fleet[table], experiment)
+        if not len(rows):
+            continue
+        # A cell's figure is the median over the host's ranks, its uncertainty the largest of
+        # theirs: the report's rule for a host's figure.
+        rows = rows.assign(_u=row_spread_pct(rows, column))
+        med = rows.groupby(["host", "cpu_node", "mem_node", what]).agg(
+            value=(column, "median"), u=("_u", "max"))
+        uncertainty = family.replace("_seconds", "_uncertainty_ratio").replace(
+            "_bytes_per_second", "_uncertainty_ratio")
+        for (host, c, m, name), cell in med.iterrows():
+            if host not in out or not np.isfinite(cell.value):
+                continue
+            labels = {**base(host), "cpu_node": c, "mem_node": m, what: name}
+            out[host][family].append(_sample(family, labels, float(cell.value) * scale))
+            if np.isfinite(cell.u):
+                out[host][uncertainty].append(_sample(uncertainty, labels, float(cell.u) / 100))
     for host in hosts.index:
         status = str(hosts.at[host, "status"]) if "status" in hosts.columns else "ok"
         out[host]["numaprobe_host_ok"].append(_sample("numaprobe_host_ok", base(host),
@@ -149,7 +160,7 @@ def _verdicts(v, out, base):
     figures (count and per metric) and config drift (per field)."""
     small = {t for t, _ in v.too_small}
     outliers = set(v.outliers.host)
-    noisy = v.values[v.values.noisy] if "noisy" in v.values.columns else v.values.iloc[:0]
+    noisy = v.values[is_noisy(v.values.spread_pct)] if len(v.values) else v.values
     counts = noisy.groupby("host").metric.count()
     type_of = dict(zip(v.hosts.host, v.hosts.type))
     for host in out:

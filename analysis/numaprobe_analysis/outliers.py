@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import median_abs_deviation
 
+from .noise import is_noisy
+
 
 @dataclass(frozen=True)
 class OutlierRule:
@@ -43,8 +45,8 @@ def find_outliers(values, catalogue, rule=OutlierRule(), hosts_per_type=None):
     small = [(t, int(n)) for t, n in sorted(hosts_per_type.items()) if n < rule.min_hosts]
     too_small = {t for t, _ in small}
     rows = []
-    if "noisy" in values.columns:  # a noisy figure is shown, never judged
-        values = values[~values.noisy]
+    if "spread_pct" in values.columns:  # a noisy figure is shown, never judged
+        values = values[~is_noisy(values.spread_pct)]
     values = values[values.value.notna()]  # a cache level not judged on the host
     for typ, group in values.groupby("type", sort=True):
         if typ in too_small:

@@ -7,7 +7,8 @@ same node, or class, of the host's type, by the outlier rule (outliers.py)."""
 import numpy as np
 import pandas as pd
 
-from .metrics import NOISY_PCT, ok_rows, row_spread_pct
+from .metrics import ok_rows
+from .noise import is_noisy, row_spread_pct
 from .outliers import robust_z
 
 COLUMNS = ["type", "host", "metric", "node", "value", "key"]
@@ -19,7 +20,7 @@ def _quiet(rows, value):
     if not len(rows):
         return rows.assign(_u=pd.Series(dtype=float))
     rows = rows.assign(_u=row_spread_pct(rows, value))
-    return rows[~(rows._u > NOISY_PCT)]
+    return rows[~is_noisy(rows._u)]
 
 
 def _medians(rows, keys, value):

@@ -6,8 +6,9 @@ bounds each host's figures must stay within. REF is JSON or YAML:
   NODE_TYPE: {METRIC: {ref: R, tol: P%}}       min R x (1 - P/100), max R x (1 + P/100)
 
 X, Y and R are a number in the metric's unit, `peak` or `F * peak` (the host's peak_gbs).
-A bound that cannot be evaluated (the peak unknown) and a host of the type without the figure
-are *not judged*: a gate that passed them would pass what it never looked at."""
+A bound that cannot be evaluated (the peak unknown), a host of the type without the figure and
+a noisy figure (noise.is_noisy) are *not judged*: a gate that passed them would pass what it
+never looked at, and one that failed a noisy figure would call noise a regression."""
 
 import json
 import re
@@ -16,13 +17,15 @@ import numpy as np
 import pandas as pd
 
 from .compare import UnusableInput
+from .noise import NOISY_PCT, is_noisy
 
 FORMS = ("{min: X, max: Y} (either alone), or {ref: R, tol: P%}; X, Y, R: a number, peak or "
          "F * peak")
 _BOUND = re.compile(r"^\s*(?:([0-9.eE+-]+)\s*\*\s*)?peak\s*$")
 _PERCENT = re.compile(r"^\s*([0-9.eE+]+)\s*%\s*$")
 NOT_JUDGED = "not judged"
-COLUMNS = ["host", "type", "metric", "unit", "value", "min", "max", "verdict", "reason", "key"]
+COLUMNS = ["host", "type", "metric", "unit", "value", "uncertainty_pct", "min", "max", "verdict",
+           "reason", "key"]
 
 
 def _parse_yaml(text, path):
@@ -141,11 +144,14 @@ def _limits(bounds, peak):
 def judge(values, hosts, catalogue, refs):
     """Every host of a node type named in @p refs (its label, node_type or fingerprint) against
     each of its metrics' bounds: `regression` when its value is below min or above max, `not
-    judged` (with the reason) when it has no value or a bound cannot be evaluated, else `same`.
+    judged` (with the reason) when it has no value, its figure is noisy or a bound cannot be
+    evaluated, else `same`.
     Returns (frame, matched hosts, notes)."""
     rows, notes, matched = [], [], set()
     info = hosts.set_index("host")
-    have = values[values.value.notna()].set_index(["host", "metric"]).value
+    known = values[values.value.notna()].set_index(["host", "metric"])
+    have = known.value
+    spread = known.spread_pct if "spread_pct" in known.columns else known.value * np.nan
     for name, metrics in refs.items():
         # A fingerprint names the type of the hosts that carry it: a file of the same hardware
         # written before schema 0.10.0 carries another one.
@@ -165,13 +171,18 @@ def judge(values, hosts, catalogue, refs):
                     else np.nan
                 lo, hi, reason = _limits(bounds, peak)
                 value = have.get((host, key), np.nan)
+                u = spread.get((host, key), np.nan)
                 if not np.isfinite(value):
                     reason = "no value (no ok rows measured it)"
+                elif is_noisy(u):
+                    reason = (f"noisy: uncertainty {u:.0f}% above {NOISY_PCT:g}% (re-measure "
+                              f"the host)")
                 if reason:
                     verdict = NOT_JUDGED
                 else:
                     verdict = "regression" if value < lo or value > hi else "same"
-                rows.append([host, typ, m.label, m.unit, value, lo, hi, verdict, reason, key])
+                rows.append([host, typ, m.label, m.unit, value, u, lo, hi, verdict, reason,
+                             key])
     frame = pd.DataFrame(rows, columns=COLUMNS)
     order = frame.verdict.map({"regression": 0, NOT_JUDGED: 1, "same": 2})
     frame = frame.assign(_o=order).sort_values(["_o", "host", "metric"]).drop(columns="_o")

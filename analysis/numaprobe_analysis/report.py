@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 
 from .counters import COUNTER_LINES, host_lines, host_table
-from .metrics import NOISY_PCT
+from .noise import NOISY_PCT, is_noisy
 from .outliers import small_types_text
-from .summary import (IDENTITY_ROWS, RESTORE_ACTION, comparison_frame, drift_frame, drift_text,
-                      is_host_report, outliers_with_drift, restored_frame, still_changed_hosts)
+from .summary import (IDENTITY_ROWS, RESTORE_ACTION, UNCERTAINTY, comparison_frame, drift_frame,
+                      drift_text, is_host_report, outliers_with_drift, restored_frame,
+                      still_changed_hosts)
 from .topology import class_table, first_rank_rows, numactl_lines, sweep_table
 
 
@@ -47,6 +48,22 @@ def capped(frame, name):
 def display(frame):
     """A copy with numbers written for people (3 significant digits)."""
     return frame.apply(lambda col: col.map(_fmt)) if len(frame) else frame
+
+
+def with_uncertainty(frame):
+    """The comparison as people read it: where it carries each figure's uncertainty (a host
+    report), each figure as "value ± u%", and "~noisy" after a noisy one; the CSV keeps the
+    numbers apart."""
+    if UNCERTAINTY not in frame.columns or not len(frame):
+        return frame
+    frame = frame.copy()
+    u = frame.pop(UNCERTAINTY)
+    for col in [c for c in frame.columns if c not in ("metric", "unit", "better", "noisy")
+                and not c.endswith(("/ ref", "% of peak"))]:
+        frame[col] = [f"{_fmt(x)} ± {e:.0f}%" + (" ~noisy" if is_noisy(e) else "")
+                      if isinstance(x, float) and np.isfinite(e) else x
+                      for x, e in zip(frame[col], u)]
+    return frame
 
 
 def files_frame(v):
@@ -185,9 +202,9 @@ def summary_line(v):
 def noisy_frame(v):
     """Host figures whose uncertainty (spread_pct) is above the noise limit, noisiest first."""
     cols = ["type", "host", "metric", "unit", "value", "spread_pct"]
-    if v.values.empty or "noisy" not in v.values.columns:
+    if v.values.empty or "spread_pct" not in v.values.columns:
         return pd.DataFrame(columns=cols)
-    n = v.values[v.values.noisy]
+    n = v.values[is_noisy(v.values.spread_pct)]
     labels = {k: (m.label, m.unit) for k, m in v.catalogue.items()}
     frame = n.assign(unit=n.metric.map(lambda k: labels[k][1]),
                      metric=n.metric.map(lambda k: labels[k][0]))
@@ -304,7 +321,8 @@ def text(v, plots=None, reference=None):
         line, _ = summary_line(v)
         parts.append(f"{title(v)}\n{line}")
         frame, ref = comparison_frame(v, reference)
-        parts.append(f"{comparison_title(v, ref)}\n" + display(frame).to_string(index=False))
+        parts.append(f"{comparison_title(v, ref)}\n"
+                     + display(with_uncertainty(frame)).to_string(index=False))
         parts.append("Outliers\n" + "\n".join(judgement_lines(v)))
         if v.degraded is not None and len(v.degraded):
             shown = v.degraded.head(TABLE_ROWS)
@@ -389,6 +407,8 @@ def write_markdown(v, tabs, plots, path):
     out += [f"- note: {n}" for n in v.fleet.notes]
     for name, (heading, frame) in tabs.items():
         shown, note = capped(frame, name)
+        if name == "comparison":
+            shown = with_uncertainty(shown)
         out.append(f"## {heading}\n\n{_md_table(shown)}" + (f"\n{note}\n" if note else ""))
         if name == "comparison":
             out.append("\n".join(f"- {line}" for line in judgement_lines(v, SENTENCES)) + "\n")
@@ -441,6 +461,8 @@ def write_html(v, tabs, plots, path):
         if name == "host_metrics":
             continue  # long; in CSV and Markdown
         shown, note = capped(frame, name)
+        if name == "comparison":
+            shown = with_uncertainty(shown)
         body.append(f"<h2 id={name}>{e(heading)}</h2>{_html_table(shown, name)}"
                     + (f"<p class=note id=more-{name}>{e(note)}</p>" if note else ""))
         if name == "comparison":

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .counters import compared
+from .noise import NOISY_PCT, is_noisy
 from .nodetypes import values_text
 
 # /hosts columns that change what a host measures without changing its hardware fingerprint.
@@ -74,13 +75,21 @@ def node_peak_pct(v, key):
     return out
 
 
+# The host report's column of each figure's uncertainty (percent), beside the figure.
+UNCERTAINTY = "uncertainty %"
+
+
 def comparison_frame(v, reference=None):
     """Metrics as rows; per node type its median over hosts, beside it the ratio to the
-    reference type's median and, for bandwidth, the share of the node's peak."""
+    reference type's median and, for bandwidth, the share of the node's peak. A single host's
+    report shows the host's own figures instead, each with its uncertainty (UNCERTAINTY) and,
+    where noisy, the mark in `noisy`: a figure it measured is never left out."""
     types = v.type_names()
     ref = reference_type(v, reference)
     med = v.summary.set_index(["type", "key"])["median"] if len(v.summary) else pd.Series(
         dtype=float)
+    if is_host_report(v) and len(v.values):
+        med = v.values.set_index(["type", "metric"]).value
     counts = v.hosts.groupby("type").host.nunique()
     rows = [{"metric": "hosts", "unit": "", **{t: float(counts.get(t, 0)) for t in types}}]
     rows += identity_rows(v.hosts, types)
@@ -100,6 +109,8 @@ def comparison_frame(v, reference=None):
             cols.append(f"{t} / ref")
         if any(f"{t} % of peak" in r for r in rows):
             cols.append(f"{t} % of peak")
+    if is_host_report(v):
+        cols.append(UNCERTAINTY)
     cols.append("noisy")
     frame = pd.DataFrame(rows)
     return frame.reindex(columns=cols).fillna({"better": "", "noisy": ""}), ref
@@ -132,6 +143,12 @@ def _comparison_row(v, key, m, med, types, ref):
     row = {"metric": m.label, "unit": m.unit, "better": m.better}
     noisy = _noisy_hosts(v)
     left_out = [f"{t}: {noisy[(t, key)]} noisy" for t in types if (t, key) in noisy]
+    if is_host_report(v):
+        own = v.values[v.values.metric == key]
+        u = float(own.spread_pct.iloc[0]) if len(own) else np.nan
+        row[UNCERTAINTY] = u
+        left_out = [f"noisy (uncertainty above {NOISY_PCT:g}%: not judged)"] if is_noisy(u) \
+            else []
     if left_out:
         row["noisy"] = "; ".join(left_out)
     peak = node_peak_pct(v, key) if m.unit == "GB/s" else {}

@@ -11,10 +11,11 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from .noise import is_noisy
 from .version import VERSION
 
 SCHEMA_NAME = "numaprobe-report"
-SCHEMA_VERSION = "1.1.0"
+SCHEMA_VERSION = "1.2.0"
 
 
 def _clean(x):
@@ -51,10 +52,17 @@ def _base(command, runs, catalogue, exit_status):
 
 
 def _hosts(hosts, values, degraded):
+    """Each host with its figures, and beside them per metric its uncertainty and whether it is
+    noisy (noise.is_noisy: shown, judged by no verdict)."""
     per = {h: {} for h in hosts.host}
-    for r in values.itertuples(index=False):
+    spread = {h: {} for h in hosts.host}
+    noisy = {h: {} for h in hosts.host}
+    marks = is_noisy(values.spread_pct) if len(values) else []
+    for r, mark in zip(values.itertuples(index=False), marks):
         if r.host in per:
             per[r.host][r.metric] = r.value
+            spread[r.host][r.metric] = r.spread_pct
+            noisy[r.host][r.metric] = bool(mark)
     reasons = dict(zip(degraded.host, degraded.reason)) if degraded is not None else {}
     out = []
     for r in hosts.itertuples(index=False):
@@ -62,7 +70,8 @@ def _hosts(hosts, values, degraded):
                            "node_type": r.node_type, "status": getattr(r, "status", "ok"),
                            "degraded": r.host in reasons,
                            "degraded_reason": reasons.get(r.host, ""),
-                           "metrics": per[r.host]}))
+                           "metrics": per[r.host], "uncertainty_pct": spread[r.host],
+                           "noisy": noisy[r.host]}))
     return out
 
 
@@ -73,9 +82,12 @@ def report_doc(v, runs, comparison, reference, drift, exit_status):
         r, "node_type") else r.type, "fingerprint": r.fingerprint, "type_key": r.type_key,
         "hosts": counts.get(r.type, 0)}) for r in v.types.itertuples(index=False)]
     doc["hosts"] = _hosts(v.hosts, v.values, v.degraded)
-    doc["type_medians"] = _records(v.summary.rename(columns={"key": "metric_key"}),
-                                   ["type", "metric_key", "hosts", "median", "q25", "q75",
-                                    "min", "max"])
+    # A type's median is over its figures that are not noisy: `hosts` counts those, and
+    # `noisy_left_out` the noisy ones it left out.
+    doc["type_medians"] = _records(v.summary.rename(columns={"key": "metric_key",
+                                                             "noisy": "noisy_left_out"}),
+                                   ["type", "metric_key", "hosts", "noisy_left_out", "median",
+                                    "q25", "q75", "min", "max"])
     rows = []
     for key in v.catalogue:
         label = v.catalogue[key].label

@@ -137,3 +137,12 @@ def test_a_binary_without_schema(fleet, tmp_path, monkeypatch):
     with pytest.raises(load.ResultsError, match=re.escape(
             f"{exe} is older than this analysis (it has no --schema)")):
         load.read(str(fleet))
+
+
+def test_noise_limit_is_the_binarys():
+    """The analysis and the binary's stdout report and --summary-json call the same figures
+    noisy: the limit is one number on both sides (`numaprobe --schema`'s noisy_pct)."""
+    from numaprobe_analysis.noise import NOISY_PCT, is_noisy
+    limit = contract()["noisy_pct"]
+    assert limit == NOISY_PCT
+    assert not is_noisy(limit) and is_noisy(limit + 0.01) and not is_noisy(float("nan"))

@@ -186,3 +186,24 @@ def test_drift_per_host(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "numaprobe_host_drifted" not in openmetrics_families(
         (single / "icx03.prom").read_text())
+
+
+def test_uncertainty_beside_each_figure(textfiles):
+    """Each matrix cell's uncertainty is exported beside its figure, with the same labels, as a
+    ratio: icx06's local read bandwidth spread 70% (its median at 0.3 of its best), icx04's
+    figures are quiet (about 3%)."""
+    om = {h: openmetrics_families((textfiles / f"{h}.prom").read_text())
+          for h in ("icx04", "icx06")}
+    name = "numaprobe_bandwidth_uncertainty_ratio"
+    assert om["icx06"][name].unit == "ratio"
+    cell = {"cpu_node": "0", "mem_node": "0", "kernel": "read"}
+    assert abs(_value(om["icx06"], name, **cell) - 0.7) < 0.02
+    assert _value(om["icx04"], name, **cell) < 0.1
+    lat = {"cpu_node": "0", "mem_node": "1", "pattern": "random"}
+    assert 0 <= _value(om["icx04"], "numaprobe_latency_uncertainty_ratio", **lat) < 0.25
+    # One uncertainty sample for each figure, with the figure's labels.
+    for h, f in om.items():
+        figures = {tuple(sorted(s.labels.items()))
+                   for s in f["numaprobe_bandwidth_bytes_per_second"].samples}
+        spreads = {tuple(sorted(s.labels.items())) for s in f[name].samples}
+        assert figures == spreads, h

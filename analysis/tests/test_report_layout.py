@@ -198,3 +198,27 @@ def test_single_host_gets_a_host_report(tmp_path):
     frame = pd.read_csv(tmp_path / "r" / "comparison.csv")
     assert not any(c.endswith("/ ref") for c in frame.columns)
     assert "numaprobe host report: rome01" in (tmp_path / "r" / "report.md").read_text()
+
+
+def test_single_host_noisy_figure_shown(tmp_path):
+    """A host report shows every figure it measured: a noisy one as "value ± u% ~noisy" (HTML,
+    Markdown, text), never "-"; the CSV keeps the number and its uncertainty apart."""
+    from test_noise import bandwidth
+    path = tmp_path / "one.h5"
+    synthetic_fleet.write_fleet(str(path), 1, seed=2)
+    bandwidth(path, "rome01", 0.9, uncertainty=66.0)
+    proc = run_report(path, "-o", tmp_path / "r")
+    assert proc.returncode == 0, proc.stderr
+    frame = pd.read_csv(tmp_path / "r" / "comparison.csv")
+    row = frame[frame.metric == "bandwidth read local"].iloc[0]
+    typ = synthetic_fleet.TYPES[1]["node_type"]
+    assert row[typ] > 0 and row["uncertainty %"] == 66.0, row
+    shown = f"{row[typ]:.3g} ± 66% ~noisy"
+    page = (tmp_path / "r" / "report.html").read_text()
+    table = page[page.index("table-comparison"):page.index("</table>")]
+    assert shown in table, table
+    assert shown in (tmp_path / "r" / "report.md").read_text()
+    assert shown in proc.stdout.split("Outliers")[0], proc.stdout
+    lat = frame[frame.metric == "idle latency local"].iloc[0]
+    assert f"{lat[typ]:.3g} ± " in table and "~noisy" not in table.split(
+        "idle latency local")[1].split("</tr>")[0]

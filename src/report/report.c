@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "report/report.h"
 
+#include "report/figure.h"
 #include "report/report_counters.h"
 #include "report/report_topology.h"
+#include "results/contract.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -12,8 +14,11 @@
 
 void nprb_report_header(FILE *out)
 {
-    fprintf(out, "NUMA matrices per host (L local, P same package, X cross package, M memory-only "
-                 "node, ! not valid: see the notes, ? implausible: see the row's flags)\n");
+    fprintf(out,
+            "NUMA matrices per host (L local, P same package, X cross package, M memory-only "
+            "node, ! not valid: see the notes, ? implausible: see the row's flags; +-U%%: the "
+            "figure's uncertainty, %c noisy: above %.0f%%, shown but judged by no verdict)\n",
+            NPRB_NOISY_MARK, NPRB_NOISY_PCT);
 }
 
 static const void *row_at(const struct nprb_rows *rows, size_t i)
@@ -68,24 +73,32 @@ static void print_peak(FILE *out, const struct nprb_host_row *host, const struct
         return;
     }
     double share = host->peak_gbs / cpu_nodes, best = 0, host_wide = 0;
+    double best_u = NAN, host_wide_u = NAN;
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = row_at(bw, i);
         if (b->kernel_id != NPRB_KERNEL_READ || strcmp(b->status, NPRB_ROW_OK) != 0)
             continue;
         if (b->experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX &&
-            strcmp(b->mem_policy, "bind") == 0 && strcmp(b->pair_class, "local") == 0)
-            best = b->gbs_best > best ? b->gbs_best : best;
-        if (b->experiment_id == NPRB_EXPERIMENT_FIRST_TOUCH && strcmp(b->init_mode, "bind") == 0)
+            strcmp(b->mem_policy, "bind") == 0 && strcmp(b->pair_class, "local") == 0 &&
+            b->gbs_best > best) {
+            best = b->gbs_best;
+            best_u = nprb_bandwidth_uncertainty_pct(b);
+        }
+        if (b->experiment_id == NPRB_EXPERIMENT_FIRST_TOUCH && strcmp(b->init_mode, "bind") == 0) {
             host_wide = b->gbs_best;
+            host_wide_u = nprb_bandwidth_uncertainty_pct(b);
+        }
     }
     fprintf(out, "  theoretical peak %.1f GB/s (%s), %.1f GB/s per node", host->peak_gbs,
             host->peak_basis, share);
+    char fig[64];
     if (best > 0)
-        fprintf(out, "; best local read %.1f GB/s = %.0f%% of a node's share", best,
-                100 * best / share);
+        fprintf(out, "; best local read %s = %.0f%% of a node's share",
+                nprb_figure_text(fig, sizeof fig, best, 1, "GB/s", best_u), 100 * best / share);
     if (host_wide > 0)
-        fprintf(out, "; every node reading its own memory at once %.1f GB/s = %.0f%% of the peak",
-                host_wide, 100 * host_wide / host->peak_gbs);
+        fprintf(out, "; every node reading its own memory at once %s = %.0f%% of the peak",
+                nprb_figure_text(fig, sizeof fig, host_wide, 1, "GB/s", host_wide_u),
+                100 * host_wide / host->peak_gbs);
     fputc('\n', out);
 }
 
@@ -137,14 +150,17 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
         return;
     const struct nprb_host_row *host = row_at(hosts, 0);
     double ns[64], gbs[64];
+    double ns_u = NAN, gbs_u = NAN; /* a median's uncertainty: the largest of its cells' */
     int n_ns = 0, n_gbs = 0, invalid = 0;
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
         bool cell = l->experiment_id == NPRB_EXPERIMENT_LATENCY_MATRIX &&
                     strcmp(l->mem_policy, "bind") == 0 && strcmp(l->pair_class, "local") == 0;
         invalid += cell && strcmp(l->status, NPRB_ROW_INVALID) == 0;
-        if (cell && strcmp(l->status, NPRB_ROW_OK) == 0 && n_ns < 64)
+        if (cell && strcmp(l->status, NPRB_ROW_OK) == 0 && n_ns < 64) {
             ns[n_ns++] = l->latency_ns_median;
+            ns_u = fmax(ns_u, nprb_latency_uncertainty_pct(l));
+        }
     }
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = row_at(bw, i);
@@ -152,14 +168,19 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
                     b->kernel_id == NPRB_KERNEL_READ && strcmp(b->mem_policy, "bind") == 0 &&
                     strcmp(b->pair_class, "local") == 0;
         invalid += cell && strcmp(b->status, NPRB_ROW_INVALID) == 0;
-        if (cell && strcmp(b->status, NPRB_ROW_OK) == 0 && n_gbs < 64)
+        if (cell && strcmp(b->status, NPRB_ROW_OK) == 0 && n_gbs < 64) {
             gbs[n_gbs++] = b->gbs_best;
+            gbs_u = fmax(gbs_u, nprb_bandwidth_uncertainty_pct(b));
+        }
     }
     fprintf(out, "%s (rank %d): %s, %s", host->hostname, host->rank, host->node_type, host->status);
+    char fig[64];
     if (n_ns > 0)
-        fprintf(out, ", local latency %.1f ns", median_of(ns, n_ns));
+        fprintf(out, ", local latency %s",
+                nprb_figure_text(fig, sizeof fig, median_of(ns, n_ns), 1, "ns", ns_u));
     if (n_gbs > 0)
-        fprintf(out, ", local read %.1f GB/s", median_of(gbs, n_gbs));
+        fprintf(out, ", local read %s",
+                nprb_figure_text(fig, sizeof fig, median_of(gbs, n_gbs), 1, "GB/s", gbs_u));
     if (invalid > 0)
         fprintf(out, ", %d local cell(s) not valid", invalid);
     if (strncmp(host->binding_check, "ok", 2) != 0)

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "report/report_matrix.h"
 
+#include "report/figure.h"
+#include "results/contract.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@ struct nprb_matrix {
     int cpus[MAX_NODES_SHOWN], mems[MAX_NODES_SHOWN];
     int n_cpus, n_mems;
     double value[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES];
+    double uncertainty[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES]; /* percent; NaN unknown */
     char mark[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES];    /* class letter, or '!' invalid */
     bool flagged[MAX_NODES_SHOWN][MAX_NODES_SHOWN + POLICIES]; /* a plausibility flag: '?' */
 };
@@ -69,7 +73,8 @@ static int policy_column(const char *policy)
 }
 
 void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy, double value,
-                     const char *pair_class, const char *status, const char *flags)
+                     double uncertainty_pct, const char *pair_class, const char *status,
+                     const char *flags)
 {
     int r = index_of(m->cpus, &m->n_cpus, cpu);
     int c;
@@ -80,10 +85,12 @@ void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy
             for (int i = 0; i < MAX_NODES_SHOWN; i++) {
                 memmove(&m->value[i][c + 1], &m->value[i][c],
                         (size_t)(before - c) * sizeof m->value[0][0]);
+                memmove(&m->uncertainty[i][c + 1], &m->uncertainty[i][c],
+                        (size_t)(before - c) * sizeof m->uncertainty[0][0]);
                 memmove(&m->mark[i][c + 1], &m->mark[i][c], (size_t)(before - c));
                 memmove(&m->flagged[i][c + 1], &m->flagged[i][c],
                         (size_t)(before - c) * sizeof m->flagged[0][0]);
-                m->value[i][c] = NAN;
+                m->value[i][c] = m->uncertainty[i][c] = NAN;
                 m->mark[i][c] = ' ';
                 m->flagged[i][c] = false;
             }
@@ -95,6 +102,7 @@ void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy
     if (r < 0 || c < 0)
         return;
     m->value[r][c] = value;
+    m->uncertainty[r][c] = uncertainty_pct;
     m->mark[r][c] = class_letter(pair_class, status);
     m->flagged[r][c] = flags[0] != '\0';
 }
@@ -117,20 +125,26 @@ void nprb_matrix_clear(struct nprb_matrix *m)
     m->n_cpus = m->n_mems = 0;
     for (int i = 0; i < MAX_NODES_SHOWN; i++)
         for (int j = 0; j < MAX_NODES_SHOWN + POLICIES; j++) {
-            m->value[i][j] = NAN;
+            m->value[i][j] = m->uncertainty[i][j] = NAN;
             m->mark[i][j] = ' ';
             m->flagged[i][j] = false;
         }
 }
 
-static void cell(FILE *out, double value, char mark, bool flagged)
+/* One cell, CELL_WIDTH wide: "value+-u%", the class letter, then '?' where a plausibility flag
+ * is set and the noisy mark where the uncertainty is above the noise limit. */
+#define CELL_WIDTH 17
+
+static void cell(FILE *out, double value, double uncertainty, char mark, bool flagged)
 {
-    if (isnan(value))
-        fprintf(out, " %10s", mark == '!' ? "failed" : "-");
-    else if (flagged)
-        fprintf(out, " %8.1f%c?", value, mark);
-    else
-        fprintf(out, " %9.1f%c", value, mark);
+    if (isnan(value)) {
+        fprintf(out, " %*s", CELL_WIDTH, mark == '!' ? "failed" : "-");
+        return;
+    }
+    char u[16];
+    nprb_uncertainty_text(u, sizeof u, uncertainty);
+    fprintf(out, " %8.1f%-6s%c%c%c", value, u, mark, flagged ? '?' : ' ',
+            nprb_is_noisy(uncertainty) ? NPRB_NOISY_MARK : ' ');
 }
 
 void nprb_matrix_print(FILE *out, const char *title, const struct nprb_matrix *m)
@@ -142,20 +156,23 @@ void nprb_matrix_print(FILE *out, const char *title, const struct nprb_matrix *m
         for (int k = 0; k < POLICIES; k++)
             policy_used[k] |= !isnan(m->value[r][MAX_NODES_SHOWN + k]);
     fprintf(out, "  %s\n  %-10s", title, "CPUs\\mem");
-    for (int c = 0; c < m->n_mems; c++)
-        fprintf(out, " %9s%d", "node ", m->mems[c]);
+    for (int c = 0; c < m->n_mems; c++) {
+        char head[16];
+        snprintf(head, sizeof head, "node %d", m->mems[c]);
+        fprintf(out, " %*s   ", CELL_WIDTH - 3, head); /* over the figure, not its marks */
+    }
     for (int k = 0; k < POLICIES; k++)
         if (policy_used[k])
-            fprintf(out, " %10.10s", policy_heads[k]);
+            fprintf(out, " %*.10s   ", CELL_WIDTH - 3, policy_heads[k]);
     fputc('\n', out);
     for (int r = 0; r < m->n_cpus; r++) {
         fprintf(out, "  node %-5d", m->cpus[r]);
         for (int c = 0; c < m->n_mems; c++)
-            cell(out, m->value[r][c], m->mark[r][c], m->flagged[r][c]);
+            cell(out, m->value[r][c], m->uncertainty[r][c], m->mark[r][c], m->flagged[r][c]);
         for (int k = 0; k < POLICIES; k++)
             if (policy_used[k])
-                cell(out, m->value[r][MAX_NODES_SHOWN + k], m->mark[r][MAX_NODES_SHOWN + k],
-                     m->flagged[r][MAX_NODES_SHOWN + k]);
+                cell(out, m->value[r][MAX_NODES_SHOWN + k], m->uncertainty[r][MAX_NODES_SHOWN + k],
+                     m->mark[r][MAX_NODES_SHOWN + k], m->flagged[r][MAX_NODES_SHOWN + k]);
         fputc('\n', out);
     }
 }

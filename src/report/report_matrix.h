@@ -2,13 +2,15 @@
 /**
  * @file report_matrix.h
  * The NUMA matrix of the stdout report: CPU nodes down, memory nodes across (bound memory),
- * then one column per spread policy (interleave, preferred, first touch). Each cell carries the
- * pair's class letter, '!' when it is not valid and '?' when a plausibility flag is set. The
+ * then one column per spread policy (interleave, preferred, first touch). Each cell carries its
+ * figure with its relative uncertainty (`145.3+-3%`), the pair's class letter, '!' when it is not
+ * valid, '?' when a plausibility flag is set and '~' when it is noisy (report/figure.h). The
  * matrices' own sections (experiments/latency_matrix.c, bandwidth_matrix.c) fill and print it.
  */
 #ifndef NPRB_REPORT_MATRIX_H
 #define NPRB_REPORT_MATRIX_H
 
+#include "results/contract.h"
 #include "results/results.h"
 
 #include <stdio.h>
@@ -22,9 +24,12 @@ void nprb_matrix_destroy(struct nprb_matrix *m);
 /** Empties @p m for the next figure. */
 void nprb_matrix_clear(struct nprb_matrix *m);
 
-/** Adds one row's figure; rows and columns come in any order, the matrix keeps them sorted. */
+/** Adds one row's figure and its relative uncertainty in percent (NaN: unknown; read it with
+ * nprb_latency_uncertainty_pct() or nprb_bandwidth_uncertainty_pct()); rows and columns come in
+ * any order, the matrix keeps them sorted. */
 void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy, double value,
-                     const char *pair_class, const char *status, const char *flags);
+                     double uncertainty_pct, const char *pair_class, const char *status,
+                     const char *flags);
 
 /** Prints @p m under @p title; nothing when it is empty. */
 void nprb_matrix_print(FILE *out, const char *title, const struct nprb_matrix *m);

@@ -3,6 +3,7 @@
  * the stdout report takes them, and the job's statuses, written with jansson. */
 #include "report/summary.h"
 
+#include "results/contract.h"
 #include "results/output.h"
 #include "util/sibling.h"
 #include "util/timer.h"
@@ -18,20 +19,23 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Values gathered over a host's ranks, of which the summary gives the median. */
+/* Values gathered over a host's ranks, of which the summary gives the median, with the largest
+ * of their uncertainties (the analysis takes a median's uncertainty the same way). */
 struct values {
     double *v;
     size_t n, cap;
+    double uncertainty_pct; /* NaN: none known */
 };
 
 /* One host: its ranks' identity and problems as JSON, its figures as the values they come from
  * (a host with a rank per NUMA node has its local cells spread over its ranks). */
 struct host_entry {
-    json_t *obj;         /* host, node_type, fingerprint, status, ranks, problems */
-    struct values lat;   /* local latency cells of bound memory, ns */
-    struct values read;  /* local read cells of bound memory, GB/s */
-    struct values triad; /* local triad cells of bound memory, GB/s */
-    double worst_remote; /* the slowest remote latency cell, ns; NAN for none */
+    json_t *obj;           /* host, node_type, fingerprint, status, ranks, problems */
+    struct values lat;     /* local latency cells of bound memory, ns */
+    struct values read;    /* local read cells of bound memory, GB/s */
+    struct values triad;   /* local triad cells of bound memory, GB/s */
+    double worst_remote;   /* the slowest remote latency cell, ns; NAN for none */
+    double worst_remote_u; /* its uncertainty, percent */
 };
 
 struct nprb_summary {
@@ -90,8 +94,9 @@ void nprb_summary_destroy(struct nprb_summary *s)
     free(s);
 }
 
-static int push(struct values *vs, double value)
+static int push(struct values *vs, double value, double uncertainty_pct)
 {
+    vs->uncertainty_pct = fmax(vs->uncertainty_pct, uncertainty_pct);
     if (vs->n == vs->cap) {
         size_t cap = vs->cap ? 2 * vs->cap : 16;
         double *v = realloc(vs->v, cap * sizeof *v);
@@ -129,15 +134,17 @@ static int local_bandwidth(const struct nprb_rows *bw, enum nprb_kernel_id kerne
         const struct nprb_bandwidth_row *b = row_at(bw, i);
         if (b->experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX && b->kernel_id == kernel &&
             strcmp(b->mem_policy, "bind") == 0 && strcmp(b->pair_class, "local") == 0 &&
-            strcmp(b->status, NPRB_ROW_OK) == 0 && push(out, b->gbs_best) != 0)
+            strcmp(b->status, NPRB_ROW_OK) == 0 &&
+            push(out, b->gbs_best, nprb_bandwidth_uncertainty_pct(b)) != 0)
             return -1;
     }
     return 0;
 }
 
 /* The latency matrix's cells of bound memory: the local ones into @p local, the slowest remote
- * one into @p worst_remote. */
-static int latency_cells(const struct nprb_rows *lat, struct values *local, double *worst_remote)
+ * one into @p worst_remote, its uncertainty into @p worst_u. */
+static int latency_cells(const struct nprb_rows *lat, struct values *local, double *worst_remote,
+                         double *worst_u)
 {
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
@@ -145,10 +152,11 @@ static int latency_cells(const struct nprb_rows *lat, struct values *local, doub
             strcmp(l->mem_policy, "bind") != 0 || strcmp(l->status, NPRB_ROW_OK) != 0)
             continue;
         if (strcmp(l->pair_class, "local") == 0) {
-            if (push(local, l->latency_ns_median) != 0)
+            if (push(local, l->latency_ns_median, nprb_latency_uncertainty_pct(l)) != 0)
                 return -1;
         } else if (!(*worst_remote >= l->latency_ns_median)) {
             *worst_remote = l->latency_ns_median;
+            *worst_u = nprb_latency_uncertainty_pct(l);
         }
     }
     return 0;
@@ -193,7 +201,12 @@ static struct host_entry *entry_of(struct nprb_summary *s, const struct nprb_hos
     json_object_set_new(o, "ranks", json_array());
     json_object_set_new(o, "problems", json_array());
     struct host_entry *e = &s->hosts[s->count++];
-    *e = (struct host_entry){.obj = o, .worst_remote = NAN};
+    *e = (struct host_entry){.obj = o,
+                             .lat.uncertainty_pct = NAN,
+                             .read.uncertainty_pct = NAN,
+                             .triad.uncertainty_pct = NAN,
+                             .worst_remote = NAN,
+                             .worst_remote_u = NAN};
     return e;
 }
 
@@ -234,7 +247,9 @@ int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *row
         return 0;
     const struct nprb_host_row *host = row_at(hosts, 0);
     struct host_entry *e = add_rank_row(s, host);
-    if (e == NULL || latency_cells(&rows->tables[NPRB_TABLE_LATENCY], &e->lat, &e->worst_remote) ||
+    if (e == NULL ||
+        latency_cells(&rows->tables[NPRB_TABLE_LATENCY], &e->lat, &e->worst_remote,
+                      &e->worst_remote_u) ||
         local_bandwidth(&rows->tables[NPRB_TABLE_BANDWIDTH], NPRB_KERNEL_READ, &e->read) != 0 ||
         local_bandwidth(&rows->tables[NPRB_TABLE_BANDWIDTH], NPRB_KERNEL_TRIAD, &e->triad) != 0)
         return -1;
@@ -251,17 +266,33 @@ int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *row
     return 0;
 }
 
+/* Sets figure @p name of @p o, and its uncertainty and noisy mark under the same name in the
+ * host's "uncertainty_pct" and "noisy" objects (null and false where the figure is none). */
+static void set_figure(json_t *o, const char *name, double value, double uncertainty_pct)
+{
+    bool known = isfinite(value);
+    json_object_set_new(o, name, figure(value));
+    json_object_set_new(json_object_get(o, "uncertainty_pct"), name,
+                        figure(known ? uncertainty_pct : NAN));
+    json_object_set_new(json_object_get(o, "noisy"), name,
+                        json_boolean(known && nprb_is_noisy(uncertainty_pct)));
+}
+
 /* The host's figures, from the values of all its ranks: medians, and the worst remote cell over
- * the local median (1.0 or more; null on a host with one node). */
+ * the local median (1.0 or more; null on a host with one node), each with its uncertainty: a
+ * median's is the largest of its cells', a ratio's the sum of its two figures' (relative
+ * uncertainties of a quotient add, to first order). */
 static json_t *host_json(struct host_entry *e)
 {
     json_t *o = json_deep_copy(e->obj);
+    json_object_set_new(o, "uncertainty_pct", json_object());
+    json_object_set_new(o, "noisy", json_object());
     double local_ns = median(e->lat.v, e->lat.n);
-    json_object_set_new(o, "local_latency_ns", figure(local_ns));
-    json_object_set_new(o, "local_read_gbs", figure(median(e->read.v, e->read.n)));
-    json_object_set_new(o, "local_triad_gbs", figure(median(e->triad.v, e->triad.n)));
-    json_object_set_new(o, "worst_remote_latency_ratio",
-                        figure(local_ns > 0 ? e->worst_remote / local_ns : NAN));
+    set_figure(o, "local_latency_ns", local_ns, e->lat.uncertainty_pct);
+    set_figure(o, "local_read_gbs", median(e->read.v, e->read.n), e->read.uncertainty_pct);
+    set_figure(o, "local_triad_gbs", median(e->triad.v, e->triad.n), e->triad.uncertainty_pct);
+    set_figure(o, "worst_remote_latency_ratio", local_ns > 0 ? e->worst_remote / local_ns : NAN,
+               e->worst_remote_u + e->lat.uncertainty_pct);
     return o;
 }
 

@@ -4,7 +4,8 @@
  * The job's verdict as JSON (`--summary-json FILE`, docs/summary.schema.json): the run id, the
  * config fingerprint and the statuses, and for each host (all its ranks together) its node
  * type, its ranks, its headline figures (local latency, local read and triad bandwidth, the worst
- * remote latency ratio) and its problems. Rank 0 adds each rank's rows as they arrive in the
+ * remote latency ratio), each figure's uncertainty and noisy mark (results/contract.h) and its
+ * problems. Rank 0 adds each rank's rows as they arrive in the
  * gather, so it holds a few numbers a host, never the rows. Built with jansson, private to this
  * module.
  */
@@ -18,7 +19,7 @@
 #include <stdio.h>
 
 /** Bumped when a field changes meaning or goes; a new optional field keeps it. */
-#define NPRB_SUMMARY_VERSION "1.0.0"
+#define NPRB_SUMMARY_VERSION "1.1.0"
 
 struct nprb_summary;
 

@@ -3,6 +3,7 @@
  * minors added; schema_json.c prints all of it for `numaprobe --schema`. */
 #include "results/contract.h"
 
+#include <math.h>
 #include <string.h>
 
 #define ANY NPRB_ATTR_EVERY
@@ -100,4 +101,24 @@ int nprb_schema_minor(const char *version)
         major != schema_major(NPRB_SCHEMA_VERSION))
         return -1;
     return minor;
+}
+
+bool nprb_is_noisy(double uncertainty_pct)
+{
+    return uncertainty_pct > NPRB_NOISY_PCT; /* false for NaN */
+}
+
+double nprb_latency_uncertainty_pct(const struct nprb_latency_row *l)
+{
+    if (isfinite(l->uncertainty_pct))
+        return l->uncertainty_pct;
+    return l->latency_ns_min > 0 ? 100 * (l->latency_ns_p90 - l->latency_ns_min) / l->latency_ns_min
+                                 : NAN;
+}
+
+double nprb_bandwidth_uncertainty_pct(const struct nprb_bandwidth_row *b)
+{
+    if (isfinite(b->uncertainty_pct))
+        return b->uncertainty_pct;
+    return b->gbs_best > 0 ? 100 * fabs(b->gbs_best - b->gbs_median) / b->gbs_best : NAN;
 }

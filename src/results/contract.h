@@ -19,6 +19,11 @@
  * `column_descriptions` attributes (h5meta.h); a file of an older minor lacks them. */
 #define NPRB_TABLE_ATTRS_SINCE_MINOR 6
 
+/** A figure whose relative uncertainty (percent) is above this is noisy: shown with its mark,
+ * judged by no verdict. The analysis holds the same limit (numaprobe_analysis/noise.py); a test
+ * reads this one from `numaprobe --schema` (`noisy_pct`) and fails where the two differ. */
+#define NPRB_NOISY_PCT 25.0
+
 /** The schema minor from which every table also carries the HDF5 Table specification's `CLASS`,
  * `VERSION`, `TITLE` and `FIELD_<n>_NAME` attributes (h5meta.h). */
 #define NPRB_TABLE_SPEC_SINCE_MINOR 11
@@ -57,6 +62,17 @@ const struct nprb_root_attr *nprb_root_attr_named(const char *name);
 
 /** The minor version of @p version when it is of this binary's major, else -1. */
 int nprb_schema_minor(const char *version);
+
+/** Whether a figure of relative uncertainty @p uncertainty_pct is noisy: above NPRB_NOISY_PCT.
+ * An unknown uncertainty (NaN) is not noisy: nothing says it is. */
+bool nprb_is_noisy(double uncertainty_pct);
+
+/** A row's relative uncertainty of its headline, in percent, as every reader takes it: the row's
+ * `uncertainty_pct` (passes apart in time and the burst's spread), else the burst's spread alone
+ * (latency `(p90 - min) / min`, bandwidth `|best - median| / best`); NaN where neither can be
+ * had. The analysis reads it the same way (noise.row_spread_pct). */
+double nprb_latency_uncertainty_pct(const struct nprb_latency_row *l);
+double nprb_bandwidth_uncertainty_pct(const struct nprb_bandwidth_row *b);
 
 /** Writes the whole contract as one JSON document (`numaprobe --schema`, schema_json.c).
  * @return 0, or -1 when it could not be built or written. */

@@ -113,9 +113,9 @@ int nprb_schema_print_json(FILE *out)
     for (int id = 0; id < NPRB_N_TABLES; id++)
         json_array_append_new(tables, table((enum nprb_table_id)id));
     json_t *doc =
-        json_pack("{s:s, s:s, s:o, s:o, s:o}", "schema", NPRB_SCHEMA_NAME, "schema_version",
-                  NPRB_SCHEMA_VERSION, "root_attributes", root_attributes(), "table_attributes",
-                  table_attributes(), "tables", tables);
+        json_pack("{s:s, s:s, s:f, s:o, s:o, s:o}", "schema", NPRB_SCHEMA_NAME, "schema_version",
+                  NPRB_SCHEMA_VERSION, "noisy_pct", NPRB_NOISY_PCT, "root_attributes",
+                  root_attributes(), "table_attributes", table_attributes(), "tables", tables);
     int rc = doc != NULL && json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 &&
                      fputc('\n', out) != EOF
                  ? 0

@@ -9,7 +9,8 @@ directory and what is in it, its temporary names); a run writes a summary that
 docs/summary.schema.json accepts, whose run id, config fingerprint and hosts agree with the
 results file; --summary-json - puts that JSON alone on stdout and the report on stderr; two
 ranks on one host (a rank per NUMA node) give one host entry holding both ranks, whose figures
-cover both.
+cover both; each figure's uncertainty_pct is the largest of its local cells' in the results file
+and noisy says whether it is above `numaprobe --schema`'s noisy_pct.
 Needs Debian's python3-jsonschema and python3-h5py; skips (77) without them."""
 import json
 import os
@@ -140,7 +141,41 @@ def check(summary_path, h5_path, ranks, text=None):
     first = doc["hosts"][0]
     if first["local_latency_ns"] is None or first["local_read_gbs"] is None:
         fail(f"rank 0 lacks its headline figures: {first}")
+    with h5py.File(h5_path, "r") as f:
+        lat, bw = f["latency"][()], f["bandwidth"][()]
+    for h in doc["hosts"]:
+        for key, rows, kernel in (("local_latency_ns", lat, None), ("local_read_gbs", bw, b"read"),
+                                  ("local_triad_gbs", bw, b"triad")):
+            want = cells_uncertainty(rows, h["host"], kernel)
+            got = h["uncertainty_pct"][key]
+            if (got is None) != (want is None) or (got is not None
+                                                   and abs(got - want) > 1e-3 * max(1, want)):
+                fail(f"{h['host']} {key}: uncertainty_pct {got}, its cells say {want}")
+            if h["noisy"][key] != (want is not None and want > noisy_pct):
+                fail(f"{h['host']} {key}: noisy {h['noisy'][key]} for {want}% (limit "
+                     f"{noisy_pct}%)")
     return doc
+
+
+def cells_uncertainty(rows, host, kernel):
+    """The largest uncertainty of @p host's local bound cells of the matrix (latency when
+    @p kernel is None), the burst's spread where a row has none; None without such a cell."""
+    sel = [r for r in rows if r["hostname"].decode() == host and r["mem_policy"] == b"bind"
+           and r["pair_class"] == b"local" and r["status"] == b"ok"
+           and r["experiment"] == (b"latency_matrix" if kernel is None else b"bandwidth_matrix")
+           and (kernel is None or r["kernel"] == kernel)]
+    values = []
+    for r in sel:
+        u = float(r["uncertainty_pct"])
+        if u != u:  # NaN: the burst's spread
+            u = (100 * (r["latency_ns_p90"] - r["latency_ns_min"]) / r["latency_ns_min"]
+                 if kernel is None else 100 * abs(r["gbs_best"] - r["gbs_median"]) / r["gbs_best"])
+        values.append(float(u))
+    return max(values) if values else None
+
+
+noisy_pct = json.loads(subprocess.run([exe, "--schema"], capture_output=True, text=True,
+                                      check=True).stdout)["noisy_pct"]
 
 
 fresh(h5, js)

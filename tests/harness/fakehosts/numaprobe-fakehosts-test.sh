@@ -39,7 +39,7 @@ report="${result%.h5}.report.txt"
     | tee "$report"
 if [ -n "$report_hosts" ]; then
     full=$(grep -c '^  idle latency, ns' "$report" || true)
-    lines=$(grep -cE '^[^ ]+ \(rank [0-9]+\): .*, ok, local latency [0-9.]+ ns, local read' \
+    lines=$(grep -cE '^[^ ]+ \(rank [0-9]+\): .*, ok, local latency [0-9.]+ ns \+-[^ ,]+( ~noisy)?, local read' \
         "$report" || true)
     if [ "$full" != "$report_hosts" ] || [ "$lines" != $((ranks - report_hosts)) ]; then
         echo "FAIL: report_hosts=$report_hosts: $full host(s) in full, $lines on one line"

@@ -44,16 +44,23 @@ from numaprobe_analysis.runs import config_fingerprint  # noqa: E402
 CONFIG = ("latency_matrix:\n  size: 1GiB\n  samples: 20\nbandwidth_matrix:\n  size: 1GiB\n"
           "  repetitions: 10\nreport_hosts: 8\nwatchdog: 10min\n")
 
-# numpy's type of each column type of `numaprobe --schema` (strNN: SNN, fixed-width text).
+# numpy's type of each column type of `numaprobe --schema` (strNN: SNN, fixed-width text;
+# float64[N]: N float64 in one column).
 NUMPY_TYPES = {"int8": "i1", "int32": "i4", "int64": "i8", "uint64": "u8", "float64": "f8"}
+
+
+def column_type(name):
+    """The numpy type of a column type of `numaprobe --schema`, as the tail of a dtype field."""
+    if name.startswith("float64[") and name.endswith("]"):
+        return ("f8", (int(name[len("float64["):-1]),))
+    return (NUMPY_TYPES.get(name) or "S" + name.removeprefix("str"),)
 
 
 @functools.lru_cache(maxsize=None)
 def layout():
     """{table: numpy dtype} of every table of the binary's contract (contract.contract():
     `numaprobe --schema`), columns in its order: the layout the binary writes."""
-    return {t["name"]: np.dtype([(c["name"], NUMPY_TYPES.get(c["type"]) or
-                                  "S" + c["type"].removeprefix("str")) for c in t["columns"]])
+    return {t["name"]: np.dtype([(c["name"], *column_type(c["type"])) for c in t["columns"]])
             for t in contract()["tables"]}
 
 
@@ -112,7 +119,7 @@ class Writer:
         dt = dtype(table)
         out = np.zeros(len(self.rows[table]), dtype=dt)
         for name in dt.names:
-            if dt[name].kind == "f":
+            if dt[name].base.kind == "f":
                 out[name] = np.nan
         for i, row in enumerate(self.rows[table]):
             for k, v in row.items():

@@ -22,19 +22,19 @@ def with_passes(path, as_array):
     """@p path's /latency with its first rows' pass_values set to PASSES: as text, or (with
     @p as_array) as a float64 array column of WIDTH, NaN-padded."""
     def change(rows):
-        if not as_array:
-            for i, values in enumerate(PASSES):
-                rows["pass_values"][i] = " ".join(f"{x:g}" for x in values).encode()
-            return None
-        fields = [(n, (np.float64, (WIDTH,)) if n == "pass_values" else rows.dtype[n])
-                  for n in rows.dtype.names]
+        kind = (np.float64, (WIDTH,)) if as_array else "S48"
+        fields = [(n, kind if n == "pass_values" else rows.dtype[n]) for n in rows.dtype.names]
         out = np.zeros(len(rows), dtype=fields)
         for n in rows.dtype.names:
             if n != "pass_values":
                 out[n] = rows[n]
-        out["pass_values"] = np.nan
+        if as_array:
+            out["pass_values"] = np.nan
         for i, values in enumerate(PASSES):
-            out["pass_values"][i, :len(values)] = values
+            if as_array:
+                out["pass_values"][i, :len(values)] = values
+            else:
+                out["pass_values"][i] = " ".join(f"{x:g}" for x in values).encode()
         return out
     fleet_edits.edit(path, "latency", change)
     return path

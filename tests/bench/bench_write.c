@@ -22,6 +22,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ static void set_i32(const struct nprb_table_desc *d, unsigned char *row, const c
 
 /* Where in each table's row the columns this bench changes lie, looked up once in the
  * descriptors and the contract: the rank, the host name, and the float columns in ns and GB/s. */
-enum { MAX_SCALED = 16 };
+enum { MAX_SCALED = 24 };
 struct columns {
     const struct nprb_field *rank, *hostname;
     size_t ns[MAX_SCALED], gbs[MAX_SCALED];
@@ -96,12 +97,17 @@ static void find_columns(void)
         c->hostname = field_named(d, "hostname");
         for (size_t i = 0; i < d->field_count; i++) {
             const char *u = d->fields[i].unit;
-            if (d->fields[i].kind != NPRB_FIELD_F64 || u == NULL)
+            bool array = d->fields[i].kind == NPRB_FIELD_F64_ARRAY;
+            if ((d->fields[i].kind != NPRB_FIELD_F64 && !array) || u == NULL)
                 continue;
-            if (strcmp(u, "ns") == 0 && c->n_ns < MAX_SCALED)
-                c->ns[c->n_ns++] = d->fields[i].offset;
-            if (strcmp(u, "GB/s") == 0 && c->n_gbs < MAX_SCALED)
-                c->gbs[c->n_gbs++] = d->fields[i].offset;
+            /* Each pass's figure scales with the headline it is one of. */
+            for (size_t k = 0; k < (array ? d->fields[i].size / sizeof(double) : 1); k++) {
+                size_t at = d->fields[i].offset + k * sizeof(double);
+                if (strcmp(u, "ns") == 0 && c->n_ns < MAX_SCALED)
+                    c->ns[c->n_ns++] = at;
+                if (strcmp(u, "GB/s") == 0 && c->n_gbs < MAX_SCALED)
+                    c->gbs[c->n_gbs++] = at;
+            }
         }
     }
 }

@@ -410,7 +410,11 @@ void nprb_balancing_recover(struct nprb_balancing_recovery *out)
     sigset_t old;
     block_kill_signals(&old);
     int fd = nprb_record_lock(may_write);
-    if (fd < 0) {
+    if (fd < 0 && !may_write && errno == ENOENT) {
+        /* A reader that can change nothing needs no lock to look (the record is renamed into
+         * place whole): only say what it sees. */
+        recover_locked(out, false);
+    } else if (fd < 0) {
         int e = errno;
         fail(out,
              "cannot lock %s: %s; kernel.numa_balancing not restored, if a killed run left it "

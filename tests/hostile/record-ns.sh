@@ -14,6 +14,7 @@
 #         --dir-mode M, --dir-owner U, --record-mode M, --record-owner U
 #         --lock-link           the lock a symbolic link to a file of its own (must stay untouched)
 #         --tmp-link            the record's temporary name a symbolic link to a file of its own
+#         --state-link          the record itself a symbolic link to a file holding it
 #         --hold-lock           another process holds the lock while COMMAND runs
 #         --umask M             COMMAND's umask
 #         --as-user             COMMAND runs as nobody (setpriv)
@@ -30,7 +31,7 @@ if [ -z "${NPRB_RECORD_NS:-}" ]; then
     NPRB_RECORD_NS=1 exec unshare -m --propagation private -- "$0" "$@"
 fi
 
-setting=0 record="" dir_mode="" dir_owner="" rec_mode="" rec_owner="" lock_link=0 tmp_link=0
+setting=0 record="" dir_mode="" dir_owner="" rec_mode="" rec_owner="" lock_link=0 tmp_link=0 state_link=0
 hold=0 mask="" as_user=0 want_setting="" want_record="" victim_check=0
 want_modes=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
@@ -43,6 +44,7 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
     --record-owner) rec_owner=$2; shift 2 ;;
     --lock-link) lock_link=1; shift ;;
     --tmp-link) tmp_link=1; shift ;;
+    --state-link) state_link=1; shift ;;
     --hold-lock) hold=1; shift ;;
     --umask) mask=$2; shift 2 ;;
     --as-user) as_user=1; shift ;;
@@ -83,6 +85,9 @@ if [ -n "$record" ]; then
         "$here/records/$record" >"$state"
     echo "record-ns: record $record:"
     sed 's/^/  | /' "$state" | cat -v
+fi
+if [ "$state_link" = 1 ]; then
+    mv "$state" "$fake/record" && ln -s "$fake/record" "$state"
 fi
 [ "$tmp_link" = 1 ] && ln -s "$fake/victim" "$dir/numa_balancing.state.tmp"
 [ "$lock_link" = 1 ] && ln -s "$fake/victim" "$dir/numa_balancing.lock"

@@ -51,6 +51,8 @@ foreach(_case IN LISTS _cases)
   string(REPLACE "@NUMAPROBE@" "${NPRB_EXE}" _command "${_command}")
   string(REPLACE "@TINY@" "${NPRB_TINY}" _command "${_command}")
   string(REPLACE "@RESULTS@" "${NPRB_OUT}/mpi4.h5" _command "${_command}")
+  string(REPLACE "@RECORD@" "${HOSTILE}/record-ns.sh" _command "${_command}")
+  string(REPLACE "@EPILOG@" "${PROJECT_SOURCE_DIR}/jobs/epilog/numaprobe-restore" _command "${_command}")
   string(REPLACE "@REPORT@" "env NUMAPROBE_BIN=${NPRB_EXE} ${NPRB_TEST_PYTHON} ${PROJECT_SOURCE_DIR}/analysis/numaprobe-report" _command "${_command}")
   separate_arguments(_command UNIX_COMMAND "${_command}")
   nprb_add_script_test(hostile.${_name} LABELS "cli;hostile" TIMEOUT 120

@@ -22,7 +22,7 @@ endfunction()
 
 # check and merge never start MPI, so under the sanitizers leaks are checked too.
 nprb_tools_test(check_files ENV NPRB_SANITIZER_UNIT_ENV FIXTURES run_singleton run_mpi4)
-foreach(module check_schema check_rows check_passes merge merge_paths)
+foreach(module check_schema check_rows check_passes check_figures merge merge_paths)
   nprb_tools_test(${module} ENV NPRB_SANITIZER_UNIT_ENV FIXTURES run_mpi4)
 endforeach()
 

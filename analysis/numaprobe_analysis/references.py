@@ -11,7 +11,9 @@ a noisy figure (noise.is_noisy) are *not judged*: a gate that passed them would 
 never looked at, and one that failed a noisy figure would call noise a regression."""
 
 import json
+import os
 import re
+import stat
 
 import numpy as np
 import pandas as pd
@@ -24,8 +26,48 @@ FORMS = ("{min: X, max: Y} (either alone), or {ref: R, tol: P%}; X, Y, R: a numb
 _BOUND = re.compile(r"^\s*(?:([0-9.eE+-]+)\s*\*\s*)?peak\s*$")
 _PERCENT = re.compile(r"^\s*([0-9.eE+]+)\s*%\s*$")
 NOT_JUDGED = "not judged"
+# A reference file is a few hundred lines; anything near this is not one, and reading it whole
+# (as /dev/zero would be) must not take the node that a nightly gate runs on.
+MAX_BYTES = 1 << 20
 COLUMNS = ["host", "type", "metric", "unit", "value", "uncertainty_pct", "min", "max", "verdict",
            "reason", "key"]
+
+
+class _Twice(Exception):
+    """A key given twice in one mapping: the parsers keep the last value without a word."""
+
+    def __init__(self, key, line=None, first=None):
+        super().__init__(key)
+        self.key, self.line, self.first = key, line, first
+
+
+def _unique_pairs(pairs):
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _Twice(key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def _yaml_loader(yaml):
+    class Loader(yaml.SafeLoader):
+        """SafeLoader that refuses a key given twice in one mapping, naming both lines."""
+
+        def construct_mapping(self, node, deep=False):
+            lines = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                line = key_node.start_mark.line + 1
+                try:
+                    if key in lines:
+                        raise _Twice(key, line, lines[key])
+                    lines[key] = line
+                except TypeError:
+                    raise _Twice(key, line, "unhashable") from None
+            return super().construct_mapping(node, deep=deep)
+
+    return Loader
 
 
 def _parse_yaml(text, path):
@@ -35,8 +77,23 @@ def _parse_yaml(text, path):
         raise UnusableInput(f"{path}: reading YAML references needs PyYAML (Debian: "
                             f"python3-yaml; pip: numaprobe_analysis[references]); or write "
                             f"them as JSON (REF.json)") from None
+    loader = _yaml_loader(yaml)
     try:
-        return yaml.safe_load(text)
+        # Anchors and aliases first, from the event stream, before anything is built: an alias
+        # bomb expands to billions of nodes only when it is constructed. References are plain
+        # values, as numaprobe's own config is, which refuses them too.
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise UnusableInput(f"{path}:{event.start_mark.line + 1}: anchors and aliases "
+                                    f"are not allowed in references (write each value out)")
+        return yaml.load(text, Loader=loader)  # noqa: S506 (a SafeLoader)
+    except _Twice as e:
+        if e.first == "unhashable":
+            raise UnusableInput(f"{path}:{e.line}: a key that is not a plain value") from None
+        raise UnusableInput(f"{path}:{e.line}: {e.key!r} given twice (first on line "
+                            f"{e.first})") from None
+    except RecursionError:
+        raise UnusableInput(f"{path}: not valid references: nested too deeply") from None
     except yaml.YAMLError as e:
         raise UnusableInput(f"{path}: not valid YAML: {' '.join(str(e).split())}") from None
 
@@ -49,19 +106,57 @@ def _parse(text, path):
     if lower.endswith(".json") or (not lower.endswith((".yaml", ".yml"))
                                    and text.lstrip().startswith("{")):
         try:
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=_unique_pairs)
+        except _Twice as e:
+            raise UnusableInput(f"{path}: {e.key!r} given twice in one object") from None
+        except RecursionError:
+            raise UnusableInput(f"{path}: not valid references: nested too deeply") from None
         except json.JSONDecodeError as e:
             if lower.endswith(".json"):
                 raise UnusableInput(f"{path}: not valid JSON: {e}") from None
     return _parse_yaml(text, path)
 
 
+def _read(path):
+    """The file's text: a regular file (a FIFO would block, a device never end) of at most
+    MAX_BYTES, in UTF-8."""
+    def refuse(why):
+        return UnusableInput(f"{path}: cannot read the references: {why}")
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise refuse(e.strerror or e) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                else "a character device" if stat.S_ISCHR(mode)
+                else "a block device" if stat.S_ISBLK(mode) else "a socket")
+        raise refuse(f"not a regular file ({kind})")
+    with os.fdopen(fd, "rb") as f:
+        try:
+            data = f.read(MAX_BYTES + 1)
+        except OSError as e:
+            raise refuse(e.strerror or e) from None
+    if len(data) > MAX_BYTES:
+        raise refuse(f"over {MAX_BYTES >> 20} MiB, too large for references")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise refuse(f"not UTF-8 (byte {e.start})") from None
+
+
 def _expr(value, what):
     """A bound as written: a number, or the factor of `peak` as ('peak', F)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if not np.isfinite(value):
+        try:
+            number = float(value)  # an integer of 400 digits overflows here
+        except OverflowError:
+            number = np.inf
+        if not np.isfinite(number):
             raise UnusableInput(f"{what} {value!r}: not a finite number")
-        return float(value)
+        return number
     m = _BOUND.match(str(value))
     try:
         factor = float(m.group(1)) if m and m.group(1) else 1.0
@@ -69,6 +164,8 @@ def _expr(value, what):
         m = None
     if not m:
         raise UnusableInput(f"{what} {value!r}: expected a number, peak or F * peak")
+    if not np.isfinite(factor):
+        raise UnusableInput(f"{what} {value!r}: the factor of peak is not a finite number")
     return ("peak", factor)
 
 
@@ -101,12 +198,7 @@ def _bounds(spec, what):
 def load(path):
     """The references of @p path: {node type: {metric key: (lo, hi, tol_pct)}}, every bound
     checked as it is read (so a malformed one is refused whether or not a host matches it)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise UnusableInput(f"{path}: cannot read the references: {e}") from None
-    refs = _parse(text, path)
+    refs = _parse(_read(path), path)
     if not isinstance(refs, dict) or not refs or not all(isinstance(v, dict)
                                                          for v in refs.values()):
         raise UnusableInput(f"{path}: references are NODE_TYPE: {{METRIC: BOUNDS}}, BOUNDS "

@@ -122,6 +122,16 @@ static int for_each_item(const char *text,
     return 0;
 }
 
+/* One rule for every list: an item given twice is refused, never measured twice nor dropped
+ * without a word (a repeated chain count or kernel would cost a run its time for nothing, and
+ * a quiet drop would hide a typo). Items are compared as parsed: 4KiB and 4096 are one size. */
+static int repeated(const char *item, char *why, size_t len)
+{
+    nprb_config_fmt_err(why, len, "'%s' repeats an earlier item of the list (each item once)",
+                        item);
+    return -1;
+}
+
 struct size_list_arg {
     struct nprb_sizes *list;
     const struct config_key *key;
@@ -158,6 +168,9 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
         nprb_config_fmt_err(why, len, "size %s is out of range (%s to %s)", item, lo, hi);
         return -1;
     }
+    for (int k = 0; k < a->list->count; k++)
+        if (a->list->bytes[k] == bytes)
+            return repeated(item, why, len);
     if (a->list->count == NPRB_MAX_LIST) {
         nprb_config_fmt_err(why, len, "at most %d %s", NPRB_MAX_LIST,
                             a->key->kind == KEY_COUNTS ? "numbers" : "sizes");
@@ -171,6 +184,36 @@ struct name_list_arg {
     void *list; /* the typed list of the key's kind */
     enum key_kind kind;
 };
+
+/* Whether items @p k and @p at of a typed list are the same (a pattern by its canonical
+ * spelling, which holds its stride or chain count). */
+static bool same_name(const struct name_list_arg *a, int k, int at)
+{
+    if (at >= NPRB_MAX_LIST)
+        return false; /* not stored: "at most" says so */
+    switch (a->kind) {
+    case KEY_PATTERNS: {
+        const struct nprb_pattern_list *l = a->list;
+        return strcmp(l->item[k].name, l->item[at].name) == 0;
+    }
+    case KEY_MODES: {
+        const struct nprb_touch_list *l = a->list;
+        return l->mode[k] == l->mode[at];
+    }
+    case KEY_GROUPS: {
+        const struct nprb_counter_group_list *l = a->list;
+        return l->group[k] == l->group[at];
+    }
+    case KEY_POLICIES: {
+        const struct nprb_policy_list *l = a->list;
+        return l->policy[k] == l->policy[at];
+    }
+    default: {
+        const struct nprb_kernel_list *l = a->list;
+        return l->id[k] == l->id[at];
+    }
+    }
+}
 
 /* Parses one name of a list with its enum's own parser (which says what it expected). */
 static int add_name(void *arg, const char *item, char *why, size_t len)
@@ -222,6 +265,9 @@ static int add_name(void *arg, const char *item, char *why, size_t len)
     }
     if (parsed != 0)
         return -1;
+    for (int k = 0; k < at && k < NPRB_MAX_LIST; k++)
+        if (same_name(a, k, at))
+            return repeated(item, why, len);
     if (at == NPRB_MAX_LIST) {
         nprb_config_fmt_err(why, len, "at most %d entries", NPRB_MAX_LIST);
         return -1;

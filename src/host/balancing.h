@@ -24,6 +24,9 @@
 /** The current setting (0, 1, 2...), or -1 when /proc/sys/kernel/numa_balancing is unreadable. */
 int nprb_balancing_get(void);
 
+/** The current setting as words for a message: "1", or "unreadable: " and why. */
+void nprb_balancing_describe(char *buf, size_t len);
+
 /**
  * Sets kernel.numa_balancing to @p value after recording, under the state file's lock, the
  * value found before any numaprobe changed it; arms the restore on exit and on signals. Nothing
@@ -51,7 +54,7 @@ struct nprb_balancing_recovery {
     enum nprb_recovery outcome;
     int left;       /**< the setting found, -1 unknown */
     int restored;   /**< the value put back (or that should be), -1 none */
-    char text[240]; /**< one sentence for stderr and /hosts `restored`; empty for NONE */
+    char text[400]; /**< one sentence for stderr and /hosts `restored`; empty for NONE */
 };
 
 /**

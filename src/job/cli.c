@@ -43,7 +43,8 @@ static const struct nprb_option_row rows[N_OPTIONS] = {
                     "anything not a regular file"},
     [OPT_FORCE] = {"force", 'f', NULL, "replace an existing results file (-o)"},
     [OPT_SET] = {"set", 's', "KEY=VALUE",
-                 "override one config key, e.g. --set bandwidth_matrix.size=256MiB (repeatable)"},
+                 "override one config key, e.g. --set bandwidth_matrix.size=256MiB (repeatable; "
+                 "every other option may be given once)"},
     [OPT_STRICT] = {"strict", 0, NULL, "treat environment problems (binding) as errors: exit 3"},
     [OPT_RESPECT_BINDING] = {"respect-binding", 0, NULL,
                              "keep the launcher's CPU binding: a lone rank bound to part of its "
@@ -145,22 +146,17 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
     cli->progress_s = 30;
     struct nprb_options opts;
     nprb_options_init(&opts, rows, N_OPTIONS);
+    nprb_options_allow_repeat(&opts, OPT_SET);
     int id;
     const char *value = NULL;
     while ((id = nprb_options_next(&opts, argc, argv, &value, err, errlen)) != -1) {
         switch (id) {
         case OPT_CONFIG:
-        case OPT_OUTPUT: {
-            /* The last of two would win silently: say which two, and stop. */
-            const char **slot = id == OPT_CONFIG ? &cli->config_path : &cli->output_path;
-            if (*slot != NULL) {
-                snprintf(err, errlen, "option --%s given twice ('%s' and '%s')", rows[id].name,
-                         *slot, value);
-                return -1;
-            }
-            *slot = value;
+            cli->config_path = value;
             break;
-        }
+        case OPT_OUTPUT:
+            cli->output_path = value;
+            break;
         case OPT_FORCE:
             cli->force = true;
             break;
@@ -190,11 +186,6 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             }
             break;
         case OPT_SUMMARY_JSON:
-            if (cli->summary_json != NULL || cli->summary_stdout) {
-                snprintf(err, errlen, "option --summary-json given twice ('%s' and '%s')",
-                         cli->summary_stdout ? "-" : cli->summary_json, value);
-                return -1;
-            }
             if (strcmp(value, "-") == 0)
                 cli->summary_stdout = true;
             else

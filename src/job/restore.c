@@ -13,8 +13,10 @@ static const char restore_usage[] =
     "any node, as often as wanted (a scheduler's epilog, a job script's exit trap). A run still\n"
     "going keeps its change: it puts it back itself when it ends. Prints one line.\n"
     "Exit status: 0 the setting is as numaprobe found it (put back now, nothing to put back, or\n"
-    "held by a live run), 1 a dead run's change could not be put back (not root: the message\n"
-    "says what to run), 2 a bad argument.\n";
+    "held by a live run), 1 a dead run's change could not be put back (not root, the write\n"
+    "failed: the message says why and what to run; the record is kept), or the record cannot be\n"
+    "read or is not numaprobe's own (damaged, a link, writable by another user: check the\n"
+    "setting by hand), 2 a bad argument.\n";
 
 static const struct nprb_option_row restore_options[] = {
     {"help", 'h', NULL, "print this help and exit"},
@@ -42,10 +44,12 @@ enum nprb_status nprb_restore_command(int argc, char **argv, FILE *out, FILE *er
     struct nprb_balancing_recovery rec;
     nprb_balancing_recover(&rec);
     switch (rec.outcome) {
-    case NPRB_RECOVERY_NONE:
-        fprintf(out, "numaprobe restore: nothing to put back (kernel.numa_balancing is %d)\n",
-                nprb_balancing_get());
+    case NPRB_RECOVERY_NONE: {
+        char now[200];
+        nprb_balancing_describe(now, sizeof now);
+        fprintf(out, "numaprobe restore: nothing to put back (kernel.numa_balancing is %s)\n", now);
         return NPRB_OK;
+    }
     case NPRB_RECOVERY_FAILED:
         fprintf(err, "numaprobe restore: %s\n", rec.text);
         return NPRB_ERR_SYSTEM;

@@ -30,25 +30,44 @@ static void report(struct reporter *r, bool warning, const char *fmt, ...)
 #define LATENCY_NS                                                                                 \
     "latency_ns_min", "latency_ns_median", "latency_ns_p90", "latency_ns_p99", "latency_ns_max"
 
-/* The figures a user reads from an ok row: present (not NaN), not negative, and in order. */
+#define BANDWIDTH_GBS "gbs_best", "gbs_median", "gbs_worst", "bus_gbs_best"
+
+/* The figures a user reads from an ok row: present (not NaN), not negative, and in order. A
+ * time per access or a rate is above 0 as well: no measurement takes no time or moves nothing,
+ * and the report divides by them (mlp's lines in flight are one latency over another). */
 struct figure_rule {
     enum nprb_table_id table;
     const char *headline[8];
     const char *ordered[6];
+    const char *positive[6];
 };
 
 static const struct figure_rule figure_rules[] = {
-    {NPRB_TABLE_LATENCY, {LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
+    {NPRB_TABLE_LATENCY, {LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}, {LATENCY_NS}},
     {NPRB_TABLE_BANDWIDTH,
-     {"gbs_best", "gbs_median", "gbs_worst", "bus_gbs_best", "pages_on_target_frac"},
-     {"gbs_worst", "gbs_median", "gbs_best"}},
-    {NPRB_TABLE_LOADED_LATENCY, {"load_gbs", LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
-    {NPRB_TABLE_C2C_LATENCY, {LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}},
-    {NPRB_TABLE_BALANCING, {"t_s", "frac_on_to", "read_gbs"}, {NULL}},
+     {BANDWIDTH_GBS, "pages_on_target_frac"},
+     {"gbs_worst", "gbs_median", "gbs_best"},
+     {BANDWIDTH_GBS}},
+    {NPRB_TABLE_LOADED_LATENCY,
+     {"load_gbs", LATENCY_NS, "pages_on_target_frac"},
+     {LATENCY_NS},
+     {LATENCY_NS}},
+    {NPRB_TABLE_C2C_LATENCY, {LATENCY_NS, "pages_on_target_frac"}, {LATENCY_NS}, {LATENCY_NS}},
+    {NPRB_TABLE_BALANCING, {"t_s", "frac_on_to", "read_gbs"}, {NULL}, {NULL}},
     {NPRB_TABLE_COUNTERS,
      {"value_scaled", "time_enabled_s", "time_running_s"},
-     {"time_running_s", "time_enabled_s"}},
+     {"time_running_s", "time_enabled_s"},
+     {NULL}},
 };
+
+/* What a /c2c_latency row's pair shares and how the line was handed over (docs/SCHEMA.md). The
+ * writer takes the class names from host/core_pairs.c, which this layer may not use:
+ * test_check_names keeps the two lists the same. */
+const char *const nprb_check_pair_classes[] = {"smt",       "same_l2",      "same_l3",
+                                               "same_node", "same_package", "cross_package"};
+const size_t nprb_check_pair_class_count =
+    sizeof nprb_check_pair_classes / sizeof nprb_check_pair_classes[0];
+static const char *const transfers[] = {"hitm", "hit"};
 
 /* The row statuses of docs/SCHEMA.md "Conventions". */
 static const char *const row_statuses[] = {NPRB_ROW_OK, NPRB_ROW_INVALID, NPRB_ROW_FAILED,
@@ -109,6 +128,9 @@ void nprb_row_rules_init(struct nprb_row_rules *rules, enum nprb_table_id table)
         for (size_t i = 0; i < 6 && rule->ordered[i] != NULL; i++)
             if ((rules->ordered[i] = column(rules->desc, rule->ordered[i])) == NULL)
                 rules->unknown = rule->ordered[i];
+        for (size_t i = 0; i < 6 && rule->positive[i] != NULL; i++)
+            if ((rules->positive[i] = column(rules->desc, rule->positive[i])) == NULL)
+                rules->unknown = rule->positive[i];
     }
     /* Found once here, not by name in every row: a fleet's file has tens of millions of rows. */
     const size_t room = sizeof rules->fractions / sizeof rules->fractions[0];
@@ -163,6 +185,14 @@ static void check_figures(const struct nprb_row_rules *v, const unsigned char *r
             report(c, false, "/%s row %zu: %s is %g in an ok row", v->desc->name, i,
                    v->headline[h]->name, x);
     }
+    for (size_t p = 0; p < 6 && v->positive[p] != NULL; p++) {
+        double x = get_f64(row, v->positive[p]);
+        if (x == 0.0) /* NaN, infinities and negatives are the headline rule's */
+            report(c, false,
+                   "/%s row %zu: %s is 0 in an ok row (no measurement takes no time "
+                   "or moves nothing)",
+                   v->desc->name, i, v->positive[p]->name);
+    }
     for (size_t o = 1; o < 6 && v->ordered[o] != NULL; o++) {
         double lo = get_f64(row, v->ordered[o - 1]), hi = get_f64(row, v->ordered[o]);
         if (lo > hi)
@@ -206,6 +236,21 @@ static void check_counter(const struct nprb_counter_row *c, size_t i, struct rep
                c->event);
 }
 
+/* A /c2c_latency row names a pair class and a transfer of docs/SCHEMA.md; "-" stands for the
+ * class only in a row that measured no pair (not ok). */
+static void check_c2c(const struct nprb_c2c_row *r, size_t i, struct reporter *c)
+{
+    bool ok = strcmp(r->status, NPRB_ROW_OK) == 0;
+    if (!one_of(r->pair_class, nprb_check_pair_classes, nprb_check_pair_class_count) &&
+        (ok || strcmp(r->pair_class, "-") != 0))
+        report(c, false,
+               "/c2c_latency row %zu: pair_class '%s' is not one of smt, same_l2, same_l3, "
+               "same_node, same_package, cross_package%s",
+               i, r->pair_class, ok ? "" : " or -");
+    if (!one_of(r->transfer, transfers, sizeof transfers / sizeof transfers[0]))
+        report(c, false, "/c2c_latency row %zu: transfer '%s' is not hitm or hit", i, r->transfer);
+}
+
 bool nprb_row_check(const struct nprb_row_rules *rules, const unsigned char *row, size_t index,
                     nprb_row_report_fn report_fn, void *ctx)
 {
@@ -219,6 +264,11 @@ bool nprb_row_check(const struct nprb_row_rules *rules, const unsigned char *row
         struct nprb_counter_row c;
         memcpy(&c, row, sizeof c);
         check_counter(&c, index, &r);
+    }
+    if (rules->id == NPRB_TABLE_C2C_LATENCY) {
+        struct nprb_c2c_row c;
+        memcpy(&c, row, sizeof c);
+        check_c2c(&c, index, &r);
     }
     return ok;
 }

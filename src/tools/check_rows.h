@@ -3,8 +3,9 @@
  * @file check_rows.h
  * The rules one row of a results table keeps on its own, for `numaprobe check` (docs/SCHEMA.md,
  * "numaprobe check"): its status is one the schema names, `valid` agrees with it, fractions lie
- * in [0, 1], and an ok row's headline figures are present, not negative and in order. The joins
- * between rows and tables are check.c's.
+ * in [0, 1], an ok row's headline figures are present, not negative and in order, and those
+ * the report divides by (a latency, a bandwidth) above 0; a core-to-core row names a pair class
+ * and a transfer the schema knows. The joins between rows and tables are check.c's.
  */
 #ifndef NPRB_CHECK_ROWS_H
 #define NPRB_CHECK_ROWS_H
@@ -22,10 +23,15 @@ struct nprb_row_rules {
     const struct nprb_field *rank, *measurement, *status, *valid, *note;
     const struct nprb_field *headline[8]; /**< finite, not negative in an ok row */
     const struct nprb_field *ordered[6];  /**< non-decreasing in an ok row */
+    const struct nprb_field *positive[6]; /**< above 0 in an ok row: the report divides by them */
     const char *unknown; /**< a column a rule names that the descriptor lacks (a bug) */
     const struct nprb_field *fractions[8]; /**< in [0, 1] where not NaN (`*_frac`, `frac_*`) */
     size_t fraction_count;
 };
+
+/** The pair classes a /c2c_latency row may name (the writer's, host/core_pairs.c). */
+extern const char *const nprb_check_pair_classes[];
+extern const size_t nprb_check_pair_class_count;
 
 /** Receives one finding about a row, as a sentence ("/latency row 3: ..."). */
 typedef void (*nprb_row_report_fn)(void *ctx, enum nprb_table_id table, bool warning,

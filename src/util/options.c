@@ -24,6 +24,10 @@ void nprb_options_init(struct nprb_options *o, const struct nprb_option_row *row
         }
     }
     o->shortopts[s] = '\0';
+    for (int i = 0; i < NPRB_MAX_OPTIONS; i++) {
+        o->seen[i] = o->repeatable[i] = false;
+        o->seen_value[i] = NULL;
+    }
     o->longopts[o->count] = (struct option){NULL, 0, NULL, 0};
     optind = 0; /* glibc: 0 starts over, forgetting a cluster a last parse left half read */
     opterr = 0;
@@ -38,6 +42,18 @@ int nprb_options_next(struct nprb_options *o, int argc, char **argv, const char 
     for (int i = 0; i < o->count; i++)
         if (c == long_value(i) || (o->rows[i].short_name && c == o->rows[i].short_name)) {
             *value = o->rows[i].arg ? optarg : NULL;
+            /* The last of two would win silently, or a flag would be read as a count: one rule
+             * for every option of every command, as the README's exit codes promise. */
+            if (o->seen[i] && !o->repeatable[i]) {
+                if (o->rows[i].arg)
+                    snprintf(err, len, "option --%s given twice ('%s' and '%s')", o->rows[i].name,
+                             o->seen_value[i], *value);
+                else
+                    snprintf(err, len, "option --%s given twice", o->rows[i].name);
+                return -2;
+            }
+            o->seen[i] = true;
+            o->seen_value[i] = *value;
             return i;
         }
     if (c == ':')
@@ -45,6 +61,12 @@ int nprb_options_next(struct nprb_options *o, int argc, char **argv, const char 
     else
         snprintf(err, len, "unknown option '%s'", argv[optind - 1]);
     return -2;
+}
+
+void nprb_options_allow_repeat(struct nprb_options *o, int row)
+{
+    if (row >= 0 && row < o->count)
+        o->repeatable[row] = true;
 }
 
 void nprb_options_print(FILE *out, const struct nprb_option_row *rows, int count)

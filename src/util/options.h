@@ -9,6 +9,7 @@
 #define NPRB_OPTIONS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -28,6 +29,9 @@ struct nprb_options {
     int count;
     struct option longopts[NPRB_MAX_OPTIONS + 1];
     char shortopts[2 * NPRB_MAX_OPTIONS + 2];
+    bool seen[NPRB_MAX_OPTIONS];
+    bool repeatable[NPRB_MAX_OPTIONS];        /**< may be given more than once (--set) */
+    const char *seen_value[NPRB_MAX_OPTIONS]; /**< the first value of each option given */
 };
 
 /** Makes getopt_long's tables from @p rows (@p count of them, at most NPRB_MAX_OPTIONS) and
@@ -37,10 +41,14 @@ void nprb_options_init(struct nprb_options *o, const struct nprb_option_row *row
 /**
  * The next option of @p argv: its row's index, with its value in *@p value (NULL for a flag).
  * @return the index; -1 when the options are done (the operands are argv[optind] on);
- * -2 for an unknown option or one without its value, with the message in @p err.
+ * -2 for an unknown option, one without its value, or one given twice that is not
+ * repeatable (its two values named), with the message in @p err.
  */
 int nprb_options_next(struct nprb_options *o, int argc, char **argv, const char **value, char *err,
                       size_t len);
+
+/** Lets row @p row be given more than once (--set); any other option given twice is an error. */
+void nprb_options_allow_repeat(struct nprb_options *o, int row);
 
 /** The rows' lines of --help, "  -o, --output FILE   help", one an option. */
 void nprb_options_print(FILE *out, const struct nprb_option_row *rows, int count);

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # run-case.sh SCRATCH RC PATTERN -- COMMAND...: one case of cases.txt. Makes SCRATCH afresh with
 # the files the cases aim at (a results file that exists, a directory, a symbolic link to
-# nothing, reference files), and runs COMMAND there under tests/cli/expect.sh: it passes when
-# COMMAND exits with RC and its output matches PATTERN.
+# nothing, reference files, a FIFO and a 2 MiB file), and runs COMMAND there under
+# tests/cli/expect.sh: it passes when COMMAND exits with RC and its output matches PATTERN.
 set -u
 scratch=$1 rc=$2 pattern=$3
 shift 4
@@ -14,4 +14,6 @@ cd "$scratch" || exit 1
 echo "not HDF5" >existing.h5
 ln -s nowhere.h5 dangling.h5
 cp "$here"/refs/* .
+mkfifo fifo.json || exit 1        # a reader that opens it blocks until a writer comes
+truncate -s 2M big.json || exit 1 # past any size a reference file has
 exec "$here/../cli/expect.sh" "$rc" "$pattern" -- "$@"

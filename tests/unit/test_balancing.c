@@ -3,7 +3,8 @@
  * state directory, with real processes as the runs: a run killed by SIGKILL (and one left a
  * zombie) is put back by the next recovery; SIGTERM's handler puts it back itself; two runs at
  * once never put back the value early; a PID used again, an unreadable record and a record
- * that cannot be written are handled as the header says. */
+ * that cannot be written are handled as the header says; a setting that cannot be written
+ * leaves the record in place, and a umask of 077 does not hide the record from users. */
 #include "check.h"
 #include "host/balancing.h"
 
@@ -195,6 +196,44 @@ int main(void)
     CHECK_STR_CONTAINS(err, "no record numaprobe can read");
     CHECK(nprb_balancing_get() == 1);
     unlink(state);
+
+    /* The run's own exit path when the setting cannot be written (ENOSPC here; EPERM from an
+     * LSM): the record keeps the run, so that the value to put back is not lost, and a later
+     * try (the exit handler, the next start) puts it back. */
+    CHECK(nprb_balancing_set(0, err, sizeof err) == 0);
+    nprb_balancing_use_paths("/dev/full", dir);
+    nprb_balancing_restore();
+    CHECK(exists(state));
+    nprb_balancing_use_paths(setting, dir);
+    CHECK(nprb_balancing_get() == 0);
+    nprb_balancing_restore(); /* still armed: this try writes it */
+    CHECK(nprb_balancing_get() == 1);
+    CHECK(!exists(state));
+
+    /* Under a umask of 077 (some root shells) the directory, the record and the lock are still
+     * readable by everyone, so that a user's `numaprobe restore` can tell what is left. */
+    char fresh[300];
+    snprintf(fresh, sizeof fresh, "%s/fresh", tmpl);
+    nprb_balancing_use_paths(setting, fresh);
+    mode_t mask = umask(077);
+    CHECK(nprb_balancing_set(0, err, sizeof err) == 0);
+    umask(mask);
+    struct stat sb;
+    char path[340];
+    CHECK(stat(fresh, &sb) == 0 && (sb.st_mode & 0777) == 0755);
+    snprintf(path, sizeof path, "%s/numa_balancing.state", fresh);
+    CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0644);
+    snprintf(path, sizeof path, "%s/numa_balancing.lock", fresh);
+    CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0644);
+    nprb_balancing_restore();
+    CHECK(nprb_balancing_get() == 1);
+
+    /* A state directory others may write to is not trusted with a record. */
+    CHECK(chmod(fresh, 0777) == 0);
+    CHECK(nprb_balancing_set(0, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "is writable by others (mode 0777)");
+    CHECK(nprb_balancing_get() == 1);
+    nprb_balancing_use_paths(setting, dir);
 
     /* Nowhere to record: nothing is changed. */
     char file_dir[300];

@@ -8,6 +8,7 @@
 #include "kernels/c2c.h"
 #include "measure/c2c_run.h"
 #include "measure/passes.h"
+#include "report/figure.h"
 #include "measure/experiment.h"
 
 #include <errno.h>
@@ -197,17 +198,22 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The median over a class's pairs of each pair's median: one slow pair does not move it. */
+/* The median over a class's pairs of each pair's median: one slow pair does not move it. Its
+ * uncertainty @p u_pct is the largest of its pairs' (the analysis's rule for a median). */
 static double class_median(const struct nprb_rows *rows, enum nprb_core_class cls, bool hit,
-                           int *pairs, double *scratch)
+                           int *pairs, double *u_pct, double *scratch)
 {
     int n = 0;
+    *u_pct = NAN;
     for (size_t i = 0; i < rows->count; i++) {
         const struct nprb_c2c_row *r = nprb_row_at(rows, i);
         if (r->experiment_id == NPRB_EXPERIMENT_C2C_LATENCY &&
             strcmp(r->status, NPRB_ROW_OK) == 0 && nprb_core_class_parse(r->pair_class) == cls &&
-            (strcmp(r->transfer, "hit") == 0) == hit)
+            (strcmp(r->transfer, "hit") == 0) == hit) {
             scratch[n++] = r->latency_ns_median;
+            if (!(r->uncertainty_pct <= *u_pct))
+                *u_pct = r->uncertainty_pct;
+        }
     }
     *pairs = n;
     if (n == 0)
@@ -225,8 +231,11 @@ static bool report(FILE *out, const struct nprb_results *results)
     bool printed = false;
     for (int cls = 0; cls < NPRB_N_CORE_CLASSES; cls++) {
         int hitm_pairs, hit_pairs;
-        double hitm = class_median(rows, (enum nprb_core_class)cls, false, &hitm_pairs, scratch);
-        double hit = class_median(rows, (enum nprb_core_class)cls, true, &hit_pairs, scratch);
+        double hitm_u, hit_u;
+        double hitm =
+            class_median(rows, (enum nprb_core_class)cls, false, &hitm_pairs, &hitm_u, scratch);
+        double hit =
+            class_median(rows, (enum nprb_core_class)cls, true, &hit_pairs, &hit_u, scratch);
         if (hitm_pairs == 0 && hit_pairs == 0)
             continue;
         if (!printed) {
@@ -235,16 +244,16 @@ static bool report(FILE *out, const struct nprb_results *results)
                     "\nc2c_latency on %s: one cache line handed between two pinned CPUs, ns one "
                     "way (median over the class's pairs of each pair's median)\n"
                     "  hitm: Modified in the other core's cache; hit: clean there\n"
-                    "  %-14s %6s %9s %9s\n",
+                    "  %-14s %6s %-20s %-20s\n",
                     first->hostname, "class", "pairs", "hitm ns", "hit ns");
             printed = true;
         }
-        char hitm_text[16] = "-", hit_text[16] = "-";
+        char hitm_text[48] = "-", hit_text[48] = "-";
         if (hitm_pairs > 0)
-            snprintf(hitm_text, sizeof hitm_text, "%.1f", hitm);
+            nprb_figure_text(hitm_text, sizeof hitm_text, hitm, 1, "", hitm_u);
         if (hit_pairs > 0)
-            snprintf(hit_text, sizeof hit_text, "%.1f", hit);
-        fprintf(out, "  %-14s %6d %9s %9s\n", nprb_core_class_name((enum nprb_core_class)cls),
+            nprb_figure_text(hit_text, sizeof hit_text, hit, 1, "", hit_u);
+        fprintf(out, "  %-14s %6d %-20s %-20s\n", nprb_core_class_name((enum nprb_core_class)cls),
                 hitm_pairs > hit_pairs ? hitm_pairs : hit_pairs, hitm_text, hit_text);
     }
     free(scratch);

@@ -7,6 +7,8 @@
  * dead channel shows under full load. */
 #include "measure/experiment.h"
 #include "measure/bandwidth_run.h"
+#include "report/figure.h"
+#include "results/contract.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -247,8 +249,11 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
             const struct nprb_bandwidth_row *node = nprb_row_at(bw, ++last);
             link |= node->cpu_node != node->mem_node;
         }
-        fprintf(out, "  %-10s %-24s %8.1f ", whole->kernel,
-                link ? "node i -> (i+N/2) mod N" : "each node its own", whole->gbs_best);
+        char gbs[48];
+        nprb_figure_text(gbs, sizeof gbs, whole->gbs_best, 1, "",
+                         nprb_bandwidth_uncertainty_pct(whole));
+        fprintf(out, "  %-10s %-24s %-18s", whole->kernel,
+                link ? "node i -> (i+N/2) mod N" : "each node its own", gbs);
         for (size_t k = i + 1; k <= last; k++) {
             const struct nprb_bandwidth_row *node = nprb_row_at(bw, k);
             fprintf(out, " %d->%d %.1f", node->cpu_node, node->mem_node, node->gbs_best);

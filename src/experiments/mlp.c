@@ -5,7 +5,9 @@
  * lines in flight are the idle latency over the time per load, and where that stops growing is
  * what the core (its miss buffers) or the path to that memory can sustain. */
 #include "measure/experiment.h"
+#include "report/figure.h"
 #include "report/report_grid.h"
+#include "results/contract.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -95,7 +97,8 @@ static int plan(struct nprb_planner *p)
 /* A node pair's points, by chain count. */
 struct pair_curve {
     int cpu_node, mem_node;
-    double ns[NPRB_CHASE_MAX_CHAINS + 1]; /**< per load, by chains; NaN: not measured */
+    double ns[NPRB_CHASE_MAX_CHAINS + 1];    /**< per load, by chains; NaN: not measured */
+    double u_pct[NPRB_CHASE_MAX_CHAINS + 1]; /**< each figure's uncertainty (passes.h) */
 };
 
 static struct pair_curve *curve_of(struct pair_curve *curves, int *count, int cap,
@@ -110,7 +113,7 @@ static struct pair_curve *curve_of(struct pair_curve *curves, int *count, int ca
     c->cpu_node = l->cpu_node;
     c->mem_node = l->mem_node;
     for (int n = 0; n <= NPRB_CHASE_MAX_CHAINS; n++)
-        c->ns[n] = NAN;
+        c->ns[n] = c->u_pct[n] = NAN;
     return c;
 }
 
@@ -118,6 +121,15 @@ static struct pair_curve *curve_of(struct pair_curve *curves, int *count, int ca
 static double in_flight(const struct pair_curve *c, int chains)
 {
     return c->ns[1] / c->ns[chains];
+}
+
+/* The chain count whose lines in flight are @p best. */
+static int best_count(const struct pair_curve *c, double best)
+{
+    for (int n = 1; n <= NPRB_CHASE_MAX_CHAINS; n++)
+        if (in_flight(c, n) == best)
+            return n;
+    return 1;
 }
 
 /* The smallest count whose lines in flight come within 5% of the most any count reached: more
@@ -149,6 +161,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
         if (c == NULL)
             continue;
         c->ns[l->chains] = l->latency_ns_median;
+        c->u_pct[l->chains] = nprb_latency_uncertainty_pct(l);
         host = l->hostname;
     }
     struct nprb_grid *g = nprb_grid_create();
@@ -177,9 +190,15 @@ static bool report(FILE *out, const struct nprb_results *rows)
     for (int k = 0; printed && k < count; k++) {
         double best;
         int stops = isnan(curves[k].ns[1]) ? 0 : gain_stops(&curves[k], &best);
-        if (stops > 0)
-            fprintf(out, "  n%d>m%d: the gain stops at %d chains, %.1f lines in flight\n",
-                    curves[k].cpu_node, curves[k].mem_node, stops, best);
+        if (stops <= 0)
+            continue;
+        /* A ratio's relative uncertainty: its two figures' added (the analysis's rule). */
+        int at = best_count(&curves[k], best);
+        char lines[64];
+        nprb_figure_text(lines, sizeof lines, best, 1, "lines in flight",
+                         curves[k].u_pct[1] + curves[k].u_pct[at]);
+        fprintf(out, "  n%d>m%d: the gain stops at %d chains, %s\n", curves[k].cpu_node,
+                curves[k].mem_node, stops, lines);
     }
     return printed;
 }

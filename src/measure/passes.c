@@ -6,6 +6,7 @@
 #include "measure/descriptor.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +120,23 @@ static struct view view_of(enum nprb_table_id table, void *row)
     }
 }
 
+/* A latency burst's five statistics, min to max, lie side by side in the latency and c2c rows:
+ * one copy takes them all. */
+#define LATENCY_NS_COUNT 5
+_Static_assert(offsetof(struct nprb_latency_row, latency_ns_max) -
+                       offsetof(struct nprb_latency_row, latency_ns_min) ==
+                   (LATENCY_NS_COUNT - 1) * sizeof(double),
+               "the latency row's statistics side by side");
+_Static_assert(offsetof(struct nprb_c2c_row, latency_ns_max) -
+                       offsetof(struct nprb_c2c_row, latency_ns_min) ==
+                   (LATENCY_NS_COUNT - 1) * sizeof(double),
+               "the c2c row's statistics side by side");
+
+static void adopt_latency_ns(double *into_min, const double *from_min)
+{
+    memcpy(into_min, from_min, LATENCY_NS_COUNT * sizeof *into_min);
+}
+
 /* The figures of pass @p from that the row @p into takes when that pass gives the headline:
  * the burst's statistics and what they were timed over. Placement and counters stay the first
  * pass's (their rows join by measurement id), which a later pass only matches or betters. */
@@ -129,11 +147,7 @@ static void adopt(enum nprb_table_id table, void *into, const void *from)
         const struct nprb_latency_row *f = from;
         r->samples = f->samples;
         r->accesses_per_sample = f->accesses_per_sample;
-        r->latency_ns_min = f->latency_ns_min;
-        r->latency_ns_median = f->latency_ns_median;
-        r->latency_ns_p90 = f->latency_ns_p90;
-        r->latency_ns_p99 = f->latency_ns_p99;
-        r->latency_ns_max = f->latency_ns_max;
+        adopt_latency_ns(&r->latency_ns_min, &f->latency_ns_min);
     } else if (table == NPRB_TABLE_BANDWIDTH) {
         struct nprb_bandwidth_row *r = into;
         const struct nprb_bandwidth_row *f = from;
@@ -148,11 +162,7 @@ static void adopt(enum nprb_table_id table, void *into, const void *from)
         const struct nprb_c2c_row *f = from;
         r->samples = f->samples;
         r->transfers_per_sample = f->transfers_per_sample;
-        r->latency_ns_min = f->latency_ns_min;
-        r->latency_ns_median = f->latency_ns_median;
-        r->latency_ns_p90 = f->latency_ns_p90;
-        r->latency_ns_p99 = f->latency_ns_p99;
-        r->latency_ns_max = f->latency_ns_max;
+        adopt_latency_ns(&r->latency_ns_min, &f->latency_ns_min);
     }
 }
 

@@ -26,7 +26,7 @@ rm -rf "$out"
 mkdir -p "$out"
 out=$(realpath "$out")
 "$cpack" -G DEB --config "$build/CPackConfig.cmake" -B "$out" >"$out/cpack.log" 2>&1 ||
-    { cat "$out/cpack.log"; echo "FAIL: cpack exited $?"; exit 1; }
+    { rc=$?; cat "$out/cpack.log"; echo "FAIL: cpack exited $rc"; exit 1; }
 debs=("$out"/numaprobe_*.deb)
 [ -f "${debs[0]}" ] || { cat "$out/cpack.log"; echo "FAIL: no .deb in $out"; exit 1; }
 deb=${debs[0]}
@@ -42,11 +42,16 @@ for pkg in openmpi-bin python3 python3-h5py python3-pandas python3-matplotlib; d
     has_dep "$pkg" || fail "the .deb does not depend on $pkg"
 done
 
-# Debian policy, as lintian reads it: no errors. Its warnings are printed for the reader.
+# Debian policy, as lintian reads it at its most pedantic: no errors, and no hardening tag (the
+# build takes dpkg-buildflags' flags, cmake/NprbHardening.cmake). Other tags are printed for the
+# reader.
 if command -v lintian >/dev/null; then
-    lint=$(lintian --tag-display-limit 0 "$deb" 2>&1) || true
-    echo "lintian:"; echo "${lint:-  nothing}"
+    lint=$(lintian -EvIL +pedantic --tag-display-limit 0 "$deb" 2>&1) || true
+    echo "lintian -EvIL +pedantic:"; echo "${lint:-  nothing}"
     if grep -q "^E: " <<<"$lint"; then fail "lintian reports errors"; fi
+    if grep -Eq "^[EWIPX]: [^ ]+ hardening-" <<<"$lint"; then
+        fail "lintian reports hardening tags: the build lacks dpkg-buildflags' flags"
+    fi
 elif [ "${CI:-}" = true ]; then
     fail "lintian is not installed (tests/deps/install.txt)"
 else
@@ -75,12 +80,12 @@ trap 'dpkg -r numaprobe >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 cd "$work"
 /usr/bin/numaprobe --version || fail "numaprobe --version exited $?"
 /usr/bin/numaprobe -c "$tiny" -o "$work/deb.h5" --quiet >run.log 2>&1 ||
-    { cat run.log; fail "the tiny run exited $?"; }
+    { rc=$?; cat run.log; fail "the tiny run exited $rc"; }
 /usr/bin/numaprobe check "$work/deb.h5" || fail "numaprobe check exited $?"
 /usr/bin/numaprobe -c quick --dry-run >dry.log 2>&1 || { cat dry.log; fail "-c quick --dry-run"; }
 /usr/bin/numaprobe-report --version || fail "numaprobe-report --version exited $?"
 /usr/bin/numaprobe-report --no-report "$work/deb.h5" >report.log 2>&1 ||
-    { cat report.log; fail "numaprobe-report exited $?"; }
+    { rc=$?; cat report.log; fail "numaprobe-report exited $rc"; }
 MANPAGER="cat" man -l /usr/share/man/man1/numaprobe.1.gz >/dev/null 2>&1 || fail "man -l numaprobe.1.gz"
 
 dpkg -r numaprobe || fail "dpkg -r exited $?"

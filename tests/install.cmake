@@ -38,6 +38,10 @@ nprb_add_script_test(install.from_anywhere LABELS "install;cli" TIMEOUT 120
 # installed docs and no source path.
 nprb_add_script_test(install.man_pages LABELS "install;cli" TIMEOUT 60 FIXTURE_REQUIRED installed
   COMMAND ${INSTALL_TESTS}/man-pages.sh ${NPRB_PREFIX})
+# A site's configs and references in /etc/numaprobe, found by name before the shipped ones (in a
+# private mount namespace: the machine's /etc is not written).
+nprb_add_script_test(install.site_files LABELS "install;cli" TIMEOUT 60 FIXTURE_REQUIRED installed
+  COMMAND ${INSTALL_TESTS}/site-files.sh ${NPRB_PREFIX})
 # The installed modulefiles, unedited, in a copy of the prefix moved elsewhere.
 nprb_add_script_test(install.lmod_module LABELS install TIMEOUT 120 FIXTURE_REQUIRED installed
   COMMAND ${INSTALL_TESTS}/lmod-module.sh ${NPRB_PREFIX} ${NPRB_OUT}/install/modules)

@@ -2,7 +2,10 @@
 # What `cmake --install` ships (GNUInstallDirs layout, cmake/NprbLayout.cmake):
 #   bin/numaprobe, bin/numaprobe-report      the program and the analysis command
 #   libexec/numaprobe/numaprobe_analysis/    the analysis package, private to numaprobe-report
-#   share/numaprobe/configs/, jobs/          shipped configs (-c NAME) and job scripts
+#   share/numaprobe/configs/, jobs/          shipped configs (-c NAME) and job scripts, with the
+#                                            nightly check's systemd service and timer
+#   /etc/numaprobe/README, nightly.env       a /usr installation only (the .deb): the site's
+#                                            directory, searched by name before the shipped configs
 #   share/doc/numaprobe/                     README, LICENSE, docs/*.md, jobs/README.md, and
 #                                            Debian's copyright and changelog.Debian.gz
 #   share/man/man1/numaprobe.1.gz, numaprobe-report.1.gz   from --help, by help2man at build
@@ -24,8 +27,9 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis"
 
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/configs/" DESTINATION "${NPRB_DATADIR}/configs"
         FILES_MATCHING PATTERN "*.yaml")
+# The nightly service's template is written out with the prefix's paths below.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/jobs/" DESTINATION "${NPRB_DATADIR}/jobs"
-        USE_SOURCE_PERMISSIONS)
+        USE_SOURCE_PERMISSIONS PATTERN "*.in" EXCLUDE)
 install(FILES README.md LICENSE docs/ANALYSIS.md docs/CONFIG.md docs/SCHEMA.md
               docs/report.schema.json docs/summary.schema.json
         DESTINATION "${NPRB_DOCDIR}")
@@ -49,6 +53,22 @@ install(FILES packaging/copyright "${PROJECT_BINARY_DIR}/installed/changelog.Deb
 
 install(FILES packaging/completions/numaprobe packaging/completions/numaprobe-report
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
+
+# The site's directory (/etc/numaprobe, where -c NAME and --references NAME look first) and what
+# the .deb puts there, and the nightly systemd service: written at install time
+# (packaging/install-site-files.cmake). The .deb marks the files in /etc as conffiles
+# (cmake/NprbPackaging.cmake), so an upgrade keeps a site's edits.
+set(NPRB_SITE_CONFDIR /etc/numaprobe) # NPRB_SITE_CONFDIR of src/config/config_find.h
+set(NPRB_SITE_FILES "${PROJECT_SOURCE_DIR}/packaging/etc/README"
+                    "${PROJECT_SOURCE_DIR}/jobs/nightly/nightly.env")
+install(CODE "
+  set(NPRB_DATADIR \"${NPRB_DATADIR}\")
+  set(NPRB_BINDIR \"${CMAKE_INSTALL_BINDIR}\")
+  set(NPRB_SITE_CONFDIR \"${NPRB_SITE_CONFDIR}\")
+  set(NPRB_SITE_FILES \"${NPRB_SITE_FILES}\")
+  set(NPRB_NIGHTLY_TEMPLATE \"${PROJECT_SOURCE_DIR}/jobs/nightly/numaprobe-nightly.service.in\")
+  set(NPRB_SITE_STAGING \"${PROJECT_BINARY_DIR}/installed\")
+  include(\"${PROJECT_SOURCE_DIR}/packaging/install-site-files.cmake\")")
 
 # Modulefiles: written at install time, for the prefix installed into (packaging/modules/).
 install(CODE "

@@ -42,6 +42,9 @@ nprb_add_script_test(install.man_pages LABELS "install;cli" TIMEOUT 60 FIXTURE_R
 # private mount namespace: the machine's /etc is not written).
 nprb_add_script_test(install.site_files LABELS "install;cli" TIMEOUT 60 FIXTURE_REQUIRED installed
   COMMAND ${INSTALL_TESTS}/site-files.sh ${NPRB_PREFIX})
+# The nightly check's systemd service and timer as installed, under systemd-analyze verify.
+nprb_add_script_test(install.systemd_units LABELS "install;jobs" TIMEOUT 60
+  FIXTURE_REQUIRED installed COMMAND ${INSTALL_TESTS}/systemd-units.sh ${NPRB_PREFIX})
 # The installed modulefiles, unedited, in a copy of the prefix moved elsewhere.
 nprb_add_script_test(install.lmod_module LABELS install TIMEOUT 120 FIXTURE_REQUIRED installed
   COMMAND ${INSTALL_TESTS}/lmod-module.sh ${NPRB_PREFIX} ${NPRB_OUT}/install/modules)

@@ -15,15 +15,26 @@
 #                                            and Environment Modules (Tcl); none under /usr
 install(TARGETS numaprobe RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 
+# The analysis (numaprobe-report, its package, page and completion) needs a Python with h5py,
+# pandas, matplotlib, numpy and scipy. An MPI-only installation (Spack's ~analysis) leaves it out
+# and needs no Python at all.
+option(NPRB_ANALYSIS "Install numaprobe-report, the analysis (needs Python and its packages)" ON)
+
 # numaprobe-report as installed: the source tree's launcher finds the package beside itself, this
 # one in NPRB_REPORT_PKGDIR, relative to bin/ so that the installation can be moved.
-configure_file("${PROJECT_SOURCE_DIR}/packaging/numaprobe-report.in"
-               "${PROJECT_BINARY_DIR}/installed/numaprobe-report" @ONLY)
-install(PROGRAMS "${PROJECT_BINARY_DIR}/installed/numaprobe-report"
-        DESTINATION "${CMAKE_INSTALL_BINDIR}")
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis"
-        DESTINATION "${NPRB_REPORT_PKGDIR}" FILES_MATCHING PATTERN "*.py"
-        PATTERN "__pycache__" EXCLUDE)
+if(NPRB_ANALYSIS)
+  configure_file("${PROJECT_SOURCE_DIR}/packaging/numaprobe-report.in"
+                 "${PROJECT_BINARY_DIR}/installed/numaprobe-report" @ONLY)
+  install(PROGRAMS "${PROJECT_BINARY_DIR}/installed/numaprobe-report"
+          DESTINATION "${CMAKE_INSTALL_BINDIR}")
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis"
+          DESTINATION "${NPRB_REPORT_PKGDIR}" FILES_MATCHING PATTERN "*.py"
+          PATTERN "__pycache__" EXCLUDE)
+  install(FILES packaging/completions/numaprobe-report
+          DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
+else()
+  message(STATUS "NPRB_ANALYSIS is OFF: no numaprobe-report")
+endif()
 
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/configs/" DESTINATION "${NPRB_DATADIR}/configs"
         FILES_MATCHING PATTERN "*.yaml")
@@ -51,7 +62,7 @@ add_custom_target(debian_changelog ALL
 install(FILES packaging/copyright "${PROJECT_BINARY_DIR}/installed/changelog.Debian.gz"
         DESTINATION "${NPRB_DOCDIR}")
 
-install(FILES packaging/completions/numaprobe packaging/completions/numaprobe-report
+install(FILES packaging/completions/numaprobe
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
 
 # The site's directory (/etc/numaprobe, where -c NAME and --references NAME look first) and what
@@ -105,8 +116,14 @@ if(NPRB_HELP2MAN)
     DEPENDS numaprobe "${_h2m}/numaprobe.h2m" "${_h2m}/help2man-help" VERBATIM)
   list(APPEND _pages "${_man}/numaprobe.1")
   # The report's help needs the Python it runs with, and its packages.
-  execute_process(COMMAND "${NPRB_PYTHON}" -c "import h5py, pandas, matplotlib"
-                  RESULT_VARIABLE _py_rc OUTPUT_QUIET ERROR_QUIET)
+  set(_py_rc 1)
+  if(NPRB_ANALYSIS)
+    execute_process(COMMAND "${NPRB_PYTHON}" -c "import h5py, pandas, matplotlib"
+                    RESULT_VARIABLE _py_rc OUTPUT_QUIET ERROR_QUIET)
+    if(NOT _py_rc EQUAL 0)
+      message(STATUS "${NPRB_PYTHON} lacks h5py, pandas or matplotlib: no numaprobe-report.1")
+    endif()
+  endif()
   if(_py_rc EQUAL 0)
     file(GLOB _report_sources CONFIGURE_DEPENDS
          "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis/*.py")
@@ -126,8 +143,6 @@ if(NPRB_HELP2MAN)
       DEPENDS ${_report_sources} "${_h2m}/numaprobe-report.h2m" "${_h2m}/help2man-help"
       VERBATIM)
     list(APPEND _pages "${_man}/numaprobe-report.1")
-  else()
-    message(STATUS "${NPRB_PYTHON} lacks h5py, pandas or matplotlib: no numaprobe-report.1")
   endif()
   set(_gz)
   foreach(_page IN LISTS _pages)

@@ -64,6 +64,11 @@ nprb_add_script_test(install.pip_package LABELS "install;analysis" TIMEOUT 180
 nprb_add_script_test(packaging.recipes LABELS packaging TIMEOUT 60
   COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/packaging/check_recipes.py
           ${PROJECT_SOURCE_DIR})
+# -DNPRB_ANALYSIS=OFF (Spack's ~analysis): configured, not built; nothing of the analysis left.
+nprb_add_script_test(packaging.analysis_off LABELS packaging TIMEOUT 120
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/packaging/analysis-off.sh ${CMAKE_COMMAND} ${PROJECT_SOURCE_DIR}
+          ${PROJECT_BINARY_DIR} ${NPRB_OUT}/analysis-off)
+set_tests_properties(packaging.analysis_off PROPERTIES FIXTURES_REQUIRED outputs)
 # Installs system-wide (/usr) for a moment: alone, so that no other test meets /usr/bin/numaprobe.
 nprb_add_script_test(packaging.deb LABELS packaging TIMEOUT 300
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/packaging/deb.sh ${CMAKE_CPACK_COMMAND} ${PROJECT_BINARY_DIR}

@@ -6,8 +6,9 @@
 #                                            nightly check's systemd service and timer
 #   /etc/numaprobe/README, nightly.env       a /usr installation only (the .deb): the site's
 #                                            directory, searched by name before the shipped configs
-#   share/doc/numaprobe/                     README, LICENSE, docs/*.md, jobs/README.md, and
-#                                            Debian's copyright and changelog.Debian.gz
+#   share/doc/numaprobe/                     README.md, LICENSE, docs/*.md and *.json, PACKAGING.md
+#                                            (packaging/README.md), their links made for this
+#                                            place, and Debian's copyright and changelog.Debian.gz
 #   share/man/man1/numaprobe.1.gz, numaprobe-report.1.gz   from --help, by help2man at build
 #                                            time, gzipped as Debian policy wants (man reads both)
 #   share/bash-completion/completions/       completion for both commands
@@ -41,9 +42,43 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/configs/" DESTINATION "${NPRB_DATADIR}/
 # The nightly service's template is written out with the prefix's paths below.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/jobs/" DESTINATION "${NPRB_DATADIR}/jobs"
         USE_SOURCE_PERMISSIONS PATTERN "*.in" EXCLUDE)
-install(FILES README.md LICENSE docs/ANALYSIS.md docs/CONFIG.md docs/SCHEMA.md
-              docs/report.schema.json docs/summary.schema.json
-        DESTINATION "${NPRB_DOCDIR}")
+# The docs lie flat in the doc directory: README.md, every docs/*.md, and packaging/README.md as
+# PACKAGING.md. Their relative links are made for that place at build time
+# (packaging/doc-links.cmake): one to an installed file points to it, one to a job script's
+# README to share/numaprobe/jobs, and one to a file not installed (a test harness's README)
+# becomes text naming the source path, so the installed docs have no dead link (docs.readme).
+file(GLOB _docs RELATIVE "${PROJECT_SOURCE_DIR}" CONFIGURE_DEPENDS
+     "${PROJECT_SOURCE_DIR}/docs/*.md" "${PROJECT_SOURCE_DIR}/docs/*.json")
+list(PREPEND _docs README.md LICENSE packaging/README.md)
+set(_names)
+set(_installed_as)
+foreach(_doc IN LISTS _docs)
+  get_filename_component(_name "${_doc}" NAME)
+  if(_doc STREQUAL "packaging/README.md")
+    set(_name PACKAGING.md)
+  endif()
+  list(APPEND _names "${_name}")
+  list(APPEND _installed_as "${_doc}=${_name}")
+endforeach()
+list(JOIN _installed_as "|" _installed_as)
+file(RELATIVE_PATH _jobs_from_docdir "${CMAKE_INSTALL_PREFIX}/${NPRB_DOCDIR}"
+     "${CMAKE_INSTALL_PREFIX}/${NPRB_DATADIR}/jobs")
+set(_doc_out)
+foreach(_doc _name IN ZIP_LISTS _docs _names)
+  if(NOT _doc MATCHES "\\.md$")
+    install(FILES "${_doc}" DESTINATION "${NPRB_DOCDIR}")
+    continue()
+  endif()
+  add_custom_command(OUTPUT "${PROJECT_BINARY_DIR}/installed/doc/${_name}"
+    COMMAND ${CMAKE_COMMAND} "-DSRC=${PROJECT_SOURCE_DIR}" "-DDOC=${_doc}"
+            "-DOUT=${PROJECT_BINARY_DIR}/installed/doc/${_name}" "-DINSTALLED=${_installed_as}"
+            "-DJOBS=${_jobs_from_docdir}" -P "${PROJECT_SOURCE_DIR}/packaging/doc-links.cmake"
+    DEPENDS "${PROJECT_SOURCE_DIR}/${_doc}" "${PROJECT_SOURCE_DIR}/packaging/doc-links.cmake"
+    VERBATIM)
+  list(APPEND _doc_out "${PROJECT_BINARY_DIR}/installed/doc/${_name}")
+endforeach()
+add_custom_target(installed_docs ALL DEPENDS ${_doc_out})
+install(FILES ${_doc_out} DESTINATION "${NPRB_DOCDIR}")
 
 # Debian policy: a machine-readable copyright beside the docs, and a changelog, gzipped without
 # a name or time stamp so that two builds of one tree give the same bytes. The maintainer goes

@@ -60,6 +60,21 @@ nprb_add_script_test(install.pip_package LABELS "install;analysis" TIMEOUT 180
   COMMAND ${INSTALL_TESTS}/pip-package.sh ${NPRB_TEST_PYTHON} ${PROJECT_SOURCE_DIR}
           ${NPRB_OUT}/install/pip ${PROJECT_VERSION} ${NPRB_OUT}/singleton.h5 ${NPRB_EXE})
 
+# ---- the README and docs are true (tests/docs/check-docs.py) ---------------------------------
+# Names, schema versions, package names and links in the checkout, and the blocks marked
+# runnable, with the build's numaprobe and the checkout's numaprobe-report first on PATH.
+nprb_add_script_test(docs.readme LABELS "docs;cli" TIMEOUT 300
+  COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/docs/check-docs.py ${PROJECT_SOURCE_DIR}
+          --run-blocks --path $<TARGET_FILE_DIR:numaprobe> --path ${PROJECT_SOURCE_DIR}/analysis)
+# The installed docs' links resolve in the installation (cmake --install into a prefix).
+nprb_add_script_test(docs.readme_installed LABELS "docs;install" TIMEOUT 60
+  FIXTURE_REQUIRED installed
+  COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/docs/check-docs.py ${PROJECT_SOURCE_DIR}
+          --installed ${NPRB_PREFIX})
+# The checker finds each kind of fault planted in docs of its own, and passes them without.
+nprb_add_script_test(docs.readme_selftest LABELS docs TIMEOUT 60
+  COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/docs/check-docs.py --self-test)
+
 # ---- packages ---------------------------------------------------------------------------------
 nprb_add_script_test(packaging.recipes LABELS packaging TIMEOUT 60
   COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/packaging/check_recipes.py

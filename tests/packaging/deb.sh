@@ -119,4 +119,4 @@ done
 dpkg -P numaprobe || fail "dpkg -P exited $?"
 if [ -e /etc/numaprobe ]; then fail "/etc/numaprobe is left after dpkg -P"; fi
 if [ "$failures" -ne 0 ]; then exit 1; fi
-echo "the .deb built, installed, ran and was removed"
+echo "the .deb built, installed, ran, was removed and purged"

@@ -15,13 +15,13 @@ The README and docs say what is true of this checkout, and of an installation of
   (the project's version in CMakeLists.txt, the Debian revision in cmake/NprbPackaging.cmake);
 - links: every relative link resolves, to a file or directory of the checkout, and its #anchor
   to a heading of the target (GitHub's anchors); with --installed, the same for every Markdown
-  file of PREFIX/share/doc/numaprobe, and every README.md and docs/*.md of the checkout is
-  installed there;
+  file of PREFIX/share/doc/numaprobe and PREFIX/share/numaprobe/jobs, and every doc read here is
+  installed (packaging/README.md as PACKAGING.md; the job scripts' READMEs with them);
 - runnable blocks: with --run-blocks, each shell block right after a `<!-- runnable -->` line
   runs (bash -e -o pipefail, in ROOT, with each --path DIR first on PATH) and exits 0 within
   120 s. Mark only blocks that are cheap and change nothing (--version, --dry-run).
 
-Docs read: README.md and docs/*.md. Exits 0 when all hold, 1 listing every fault.
+Docs read: README.md, docs/*.md, packaging/README.md, jobs/README.md and jobs/nightly/README.md. Exits 0 when all hold, 1 listing every fault.
 --self-test checks the checker: a planted fault of each kind must be found, and the same docs
 without them must pass."""
 
@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 RUNNABLE = "<!-- runnable -->"
+PACKAGING_READMES = ("packaging/README.md", "jobs/README.md", "jobs/nightly/README.md")
 SHELL = {"sh", "bash", "shell", "console"}
 OLDER = re.compile(r"(since|before|older|until|up to|added in|files? of|binary of|as of)\W*$",
                    re.I)
@@ -43,7 +44,10 @@ DEB = re.compile(r"\bnumaprobe_[\w.+~-]*\.deb\b")
 
 
 def docs_of(root):
-    return [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    """README.md, docs/*.md, and the READMEs of packaging and the job scripts that the README
+    sends a site to."""
+    return [root / "README.md", *sorted((root / "docs").glob("*.md")),
+            *(root / d for d in PACKAGING_READMES if (root / d).exists())]
 
 
 def schema_version(root):
@@ -63,7 +67,7 @@ def deb_name(root):
     if not version or not release:
         sys.exit(f"{root}: no project version in CMakeLists.txt or no Debian revision in "
                  "cmake/NprbPackaging.cmake")
-    return re.compile(r"numaprobe_%s-%s_(amd64|arm64|[A-Z]+)\.deb" % (
+    return re.compile(r"numaprobe_(%s|VERSION)-%s_(amd64|arm64|ARCH)\.deb" % (
         re.escape(version.group(1)), re.escape(release.group(1))))
 
 
@@ -73,7 +77,7 @@ def check_debs(doc, text, wanted, faults):
             if "*" in line[m.start():m.end() + 1] or wanted.fullmatch(m.group(0)):
                 continue
             faults.append(f"{doc}:{number}: names {m.group(0)}; CPack writes "
-                          f"{wanted.pattern.replace(chr(92), '')}")
+                          f"{wanted.pattern.replace(chr(92), '').replace('|VERSION', '')}")
 
 
 def top_dirs(root):
@@ -211,9 +215,14 @@ def check(root, installed=None, run=False, paths=()):
     if installed:
         docdir = Path(installed).resolve() / "share/doc/numaprobe"
         for doc in docs_of(root):
-            if not (docdir / doc.name).exists():
-                faults.append(f"{doc.relative_to(root)} is not installed in {docdir}")
-        for md in sorted(docdir.glob("*.md")):
+            rel = str(doc.relative_to(root))
+            if rel.startswith("jobs/"):
+                continue  # installed with the job scripts, share/numaprobe/jobs
+            name = "PACKAGING.md" if rel == "packaging/README.md" else doc.name
+            if not (docdir / name).exists():
+                faults.append(f"{rel} is not installed in {docdir} (as {name})")
+        jobs = Path(installed).resolve() / "share/numaprobe/jobs"
+        for md in [*sorted(docdir.glob("*.md")), *sorted(jobs.rglob("*.md"))]:
             check_links(md, md.read_text(), faults)
     return faults, ran
 
@@ -291,7 +300,8 @@ def main(argv):
         print(f"FAIL: {f}")
     if faults:
         return 1
-    print(f"README.md and docs/*.md: names, schema versions, package names and links hold"
+    print(f"README.md, docs/*.md and {', '.join(PACKAGING_READMES)}: names, schema versions, "
+          "package names and links hold"
           + (f"; {ran} runnable block(s) ran" if run else "")
           + (f"; the installed docs' links resolve in {installed}" if installed else ""))
     return 0

@@ -2,9 +2,13 @@
 # What `cmake --install` ships (GNUInstallDirs layout, cmake/NprbLayout.cmake):
 #   bin/numaprobe, bin/numaprobe-report      the program and the analysis command
 #   libexec/numaprobe/numaprobe_analysis/    the analysis package, private to numaprobe-report
-#   share/numaprobe/configs/, jobs/          shipped configs (-c NAME) and job scripts
-#   share/doc/numaprobe/                     README, LICENSE, docs/*.md, jobs/README.md, and
-#                                            Debian's copyright and changelog.Debian.gz
+#   share/numaprobe/configs/, jobs/          shipped configs (-c NAME) and job scripts, with the
+#                                            nightly check's systemd service and timer
+#   /etc/numaprobe/README, nightly.env       a /usr installation only (the .deb): the site's
+#                                            directory, searched by name before the shipped configs
+#   share/doc/numaprobe/                     README.md, LICENSE, docs/*.md and *.json, PACKAGING.md
+#                                            (packaging/README.md), their links made for this
+#                                            place, and Debian's copyright and changelog.Debian.gz
 #   share/man/man1/numaprobe.1.gz, numaprobe-report.1.gz   from --help, by help2man at build
 #                                            time, gzipped as Debian policy wants (man reads both)
 #   share/bash-completion/completions/       completion for both commands
@@ -12,23 +16,69 @@
 #                                            and Environment Modules (Tcl); none under /usr
 install(TARGETS numaprobe RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 
+# The analysis (numaprobe-report, its package, page and completion) needs a Python with h5py,
+# pandas, matplotlib, numpy and scipy. An MPI-only installation (Spack's ~analysis) leaves it out
+# and needs no Python at all.
+option(NPRB_ANALYSIS "Install numaprobe-report, the analysis (needs Python and its packages)" ON)
+
 # numaprobe-report as installed: the source tree's launcher finds the package beside itself, this
 # one in NPRB_REPORT_PKGDIR, relative to bin/ so that the installation can be moved.
-configure_file("${PROJECT_SOURCE_DIR}/packaging/numaprobe-report.in"
-               "${PROJECT_BINARY_DIR}/installed/numaprobe-report" @ONLY)
-install(PROGRAMS "${PROJECT_BINARY_DIR}/installed/numaprobe-report"
-        DESTINATION "${CMAKE_INSTALL_BINDIR}")
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis"
-        DESTINATION "${NPRB_REPORT_PKGDIR}" FILES_MATCHING PATTERN "*.py"
-        PATTERN "__pycache__" EXCLUDE)
+if(NPRB_ANALYSIS)
+  configure_file("${PROJECT_SOURCE_DIR}/packaging/numaprobe-report.in"
+                 "${PROJECT_BINARY_DIR}/installed/numaprobe-report" @ONLY)
+  install(PROGRAMS "${PROJECT_BINARY_DIR}/installed/numaprobe-report"
+          DESTINATION "${CMAKE_INSTALL_BINDIR}")
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis"
+          DESTINATION "${NPRB_REPORT_PKGDIR}" FILES_MATCHING PATTERN "*.py"
+          PATTERN "__pycache__" EXCLUDE)
+  install(FILES packaging/completions/numaprobe-report
+          DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
+else()
+  message(STATUS "NPRB_ANALYSIS is OFF: no numaprobe-report")
+endif()
 
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/configs/" DESTINATION "${NPRB_DATADIR}/configs"
         FILES_MATCHING PATTERN "*.yaml")
+# The nightly service's template is written out with the prefix's paths below.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/jobs/" DESTINATION "${NPRB_DATADIR}/jobs"
-        USE_SOURCE_PERMISSIONS)
-install(FILES README.md LICENSE docs/ANALYSIS.md docs/CONFIG.md docs/SCHEMA.md
-              docs/report.schema.json docs/summary.schema.json
-        DESTINATION "${NPRB_DOCDIR}")
+        USE_SOURCE_PERMISSIONS PATTERN "*.in" EXCLUDE)
+# The docs lie flat in the doc directory: README.md, every docs/*.md, and packaging/README.md as
+# PACKAGING.md. Their relative links are made for that place at build time
+# (packaging/doc-links.cmake): one to an installed file points to it, one to a job script's
+# README to share/numaprobe/jobs, and one to a file not installed (a test harness's README)
+# becomes text naming the source path, so the installed docs have no dead link (docs.readme).
+file(GLOB _docs RELATIVE "${PROJECT_SOURCE_DIR}" CONFIGURE_DEPENDS
+     "${PROJECT_SOURCE_DIR}/docs/*.md" "${PROJECT_SOURCE_DIR}/docs/*.json")
+list(PREPEND _docs README.md LICENSE packaging/README.md)
+set(_names)
+set(_installed_as)
+foreach(_doc IN LISTS _docs)
+  get_filename_component(_name "${_doc}" NAME)
+  if(_doc STREQUAL "packaging/README.md")
+    set(_name PACKAGING.md)
+  endif()
+  list(APPEND _names "${_name}")
+  list(APPEND _installed_as "${_doc}=${_name}")
+endforeach()
+list(JOIN _installed_as "|" _installed_as)
+file(RELATIVE_PATH _jobs_from_docdir "${CMAKE_INSTALL_PREFIX}/${NPRB_DOCDIR}"
+     "${CMAKE_INSTALL_PREFIX}/${NPRB_DATADIR}/jobs")
+set(_doc_out)
+foreach(_doc _name IN ZIP_LISTS _docs _names)
+  if(NOT _doc MATCHES "\\.md$")
+    install(FILES "${_doc}" DESTINATION "${NPRB_DOCDIR}")
+    continue()
+  endif()
+  add_custom_command(OUTPUT "${PROJECT_BINARY_DIR}/installed/doc/${_name}"
+    COMMAND ${CMAKE_COMMAND} "-DSRC=${PROJECT_SOURCE_DIR}" "-DDOC=${_doc}"
+            "-DOUT=${PROJECT_BINARY_DIR}/installed/doc/${_name}" "-DINSTALLED=${_installed_as}"
+            "-DJOBS=${_jobs_from_docdir}" -P "${PROJECT_SOURCE_DIR}/packaging/doc-links.cmake"
+    DEPENDS "${PROJECT_SOURCE_DIR}/${_doc}" "${PROJECT_SOURCE_DIR}/packaging/doc-links.cmake"
+    VERBATIM)
+  list(APPEND _doc_out "${PROJECT_BINARY_DIR}/installed/doc/${_name}")
+endforeach()
+add_custom_target(installed_docs ALL DEPENDS ${_doc_out})
+install(FILES ${_doc_out} DESTINATION "${NPRB_DOCDIR}")
 
 # Debian policy: a machine-readable copyright beside the docs, and a changelog, gzipped without
 # a name or time stamp so that two builds of one tree give the same bytes. The maintainer goes
@@ -47,8 +97,24 @@ add_custom_target(debian_changelog ALL
 install(FILES packaging/copyright "${PROJECT_BINARY_DIR}/installed/changelog.Debian.gz"
         DESTINATION "${NPRB_DOCDIR}")
 
-install(FILES packaging/completions/numaprobe packaging/completions/numaprobe-report
+install(FILES packaging/completions/numaprobe
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions")
+
+# The site's directory (/etc/numaprobe, where -c NAME and --references NAME look first) and what
+# the .deb puts there, and the nightly systemd service: written at install time
+# (packaging/install-site-files.cmake). The .deb marks the files in /etc as conffiles
+# (cmake/NprbPackaging.cmake), so an upgrade keeps a site's edits.
+set(NPRB_SITE_CONFDIR /etc/numaprobe) # NPRB_SITE_CONFDIR of src/config/config_find.h
+set(NPRB_SITE_FILES "${PROJECT_SOURCE_DIR}/packaging/etc/README"
+                    "${PROJECT_SOURCE_DIR}/jobs/nightly/nightly.env")
+install(CODE "
+  set(NPRB_DATADIR \"${NPRB_DATADIR}\")
+  set(NPRB_BINDIR \"${CMAKE_INSTALL_BINDIR}\")
+  set(NPRB_SITE_CONFDIR \"${NPRB_SITE_CONFDIR}\")
+  set(NPRB_SITE_FILES \"${NPRB_SITE_FILES}\")
+  set(NPRB_NIGHTLY_TEMPLATE \"${PROJECT_SOURCE_DIR}/jobs/nightly/numaprobe-nightly.service.in\")
+  set(NPRB_SITE_STAGING \"${PROJECT_BINARY_DIR}/installed\")
+  include(\"${PROJECT_SOURCE_DIR}/packaging/install-site-files.cmake\")")
 
 # Modulefiles: written at install time, for the prefix installed into (packaging/modules/).
 install(CODE "
@@ -85,8 +151,14 @@ if(NPRB_HELP2MAN)
     DEPENDS numaprobe "${_h2m}/numaprobe.h2m" "${_h2m}/help2man-help" VERBATIM)
   list(APPEND _pages "${_man}/numaprobe.1")
   # The report's help needs the Python it runs with, and its packages.
-  execute_process(COMMAND "${NPRB_PYTHON}" -c "import h5py, pandas, matplotlib"
-                  RESULT_VARIABLE _py_rc OUTPUT_QUIET ERROR_QUIET)
+  set(_py_rc 1)
+  if(NPRB_ANALYSIS)
+    execute_process(COMMAND "${NPRB_PYTHON}" -c "import h5py, pandas, matplotlib"
+                    RESULT_VARIABLE _py_rc OUTPUT_QUIET ERROR_QUIET)
+    if(NOT _py_rc EQUAL 0)
+      message(STATUS "${NPRB_PYTHON} lacks h5py, pandas or matplotlib: no numaprobe-report.1")
+    endif()
+  endif()
   if(_py_rc EQUAL 0)
     file(GLOB _report_sources CONFIGURE_DEPENDS
          "${PROJECT_SOURCE_DIR}/analysis/numaprobe_analysis/*.py")
@@ -106,8 +178,6 @@ if(NPRB_HELP2MAN)
       DEPENDS ${_report_sources} "${_h2m}/numaprobe-report.h2m" "${_h2m}/help2man-help"
       VERBATIM)
     list(APPEND _pages "${_man}/numaprobe-report.1")
-  else()
-    message(STATUS "${NPRB_PYTHON} lacks h5py, pandas or matplotlib: no numaprobe-report.1")
   endif()
   set(_gz)
   foreach(_page IN LISTS _pages)

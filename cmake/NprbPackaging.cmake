@@ -15,6 +15,11 @@ set(_rpm_recommends)
 foreach(_row IN LISTS _rows)
   string(REPLACE "|" ";" _cols "${_row}")
   list(TRANSFORM _cols STRIP)
+  # A row of the analysis (Spack's "when=+analysis") is no dependency of a build without it.
+  list(GET _cols 4 _spack)
+  if(NOT NPRB_ANALYSIS AND _spack MATCHES "when=\\+analysis")
+    continue()
+  endif()
   list(GET _cols 2 _debian)
   list(GET _cols 3 _redhat)
   string(REPLACE "," ";" _debian "${_debian}")
@@ -61,6 +66,13 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_deb}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${_deb_recommends}")
+# What the package puts in /etc/numaprobe (cmake/NprbInstall.cmake) is a conffile: dpkg keeps a
+# site's edits on upgrade and asks before replacing them, and removes them only on purge.
+list(TRANSFORM NPRB_SITE_FILES REPLACE "^.*/" "${NPRB_SITE_CONFDIR}/" OUTPUT_VARIABLE _conffiles)
+list(JOIN _conffiles "\n" _lines)
+file(WRITE "${PROJECT_BINARY_DIR}/installed/deb/conffiles" "${_lines}\n")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${PROJECT_BINARY_DIR}/installed/deb/conffiles")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # The package's architecture is the one its binary runs on, as dpkg names it (amd64, arm64): the
 # build machine's for a native build, the target triplet's for a cross build, which dpkg-architecture
 # translates. Left to itself CPack would name the build machine's architecture in both cases.
@@ -94,6 +106,9 @@ set(CPACK_RPM_PACKAGE_SUGGESTS "${_rpm_recommends}")
 # RHEL's Open MPI lives under /usr/lib64/openmpi, outside the loader's path: automatic library
 # requirements would name files no package provides by that path. The table names the packages.
 set(CPACK_RPM_PACKAGE_AUTOREQ OFF)
+# The same files as the .deb's conffiles, kept on upgrade (never built here: no rpmbuild).
+list(TRANSFORM _conffiles PREPEND "%config(noreplace) " OUTPUT_VARIABLE _rpm_config)
+set(CPACK_RPM_USER_FILELIST ${_rpm_config})
 
 set(CPACK_GENERATOR DEB)
 find_program(NPRB_RPMBUILD rpmbuild)

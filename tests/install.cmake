@@ -38,6 +38,13 @@ nprb_add_script_test(install.from_anywhere LABELS "install;cli" TIMEOUT 120
 # installed docs and no source path.
 nprb_add_script_test(install.man_pages LABELS "install;cli" TIMEOUT 60 FIXTURE_REQUIRED installed
   COMMAND ${INSTALL_TESTS}/man-pages.sh ${NPRB_PREFIX})
+# A site's configs and references in /etc/numaprobe, found by name before the shipped ones (in a
+# private mount namespace: the machine's /etc is not written).
+nprb_add_script_test(install.site_files LABELS "install;cli" TIMEOUT 60 FIXTURE_REQUIRED installed
+  COMMAND ${INSTALL_TESTS}/site-files.sh ${NPRB_PREFIX})
+# The nightly check's systemd service and timer as installed, under systemd-analyze verify.
+nprb_add_script_test(install.systemd_units LABELS "install;jobs" TIMEOUT 60
+  FIXTURE_REQUIRED installed COMMAND ${INSTALL_TESTS}/systemd-units.sh ${NPRB_PREFIX})
 # The installed modulefiles, unedited, in a copy of the prefix moved elsewhere.
 nprb_add_script_test(install.lmod_module LABELS install TIMEOUT 120 FIXTURE_REQUIRED installed
   COMMAND ${INSTALL_TESTS}/lmod-module.sh ${NPRB_PREFIX} ${NPRB_OUT}/install/modules)
@@ -53,10 +60,30 @@ nprb_add_script_test(install.pip_package LABELS "install;analysis" TIMEOUT 180
   COMMAND ${INSTALL_TESTS}/pip-package.sh ${NPRB_TEST_PYTHON} ${PROJECT_SOURCE_DIR}
           ${NPRB_OUT}/install/pip ${PROJECT_VERSION} ${NPRB_OUT}/singleton.h5 ${NPRB_EXE})
 
+# ---- the README and docs are true (tests/docs/check-docs.py) ---------------------------------
+# Names, schema versions, package names and links in the checkout, and the blocks marked
+# runnable, with the build's numaprobe and the checkout's numaprobe-report first on PATH.
+nprb_add_script_test(docs.readme LABELS "docs;cli" TIMEOUT 300
+  COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/docs/check-docs.py ${PROJECT_SOURCE_DIR}
+          --run-blocks --path $<TARGET_FILE_DIR:numaprobe> --path ${PROJECT_SOURCE_DIR}/analysis)
+# The installed docs' links resolve in the installation (cmake --install into a prefix).
+nprb_add_script_test(docs.readme_installed LABELS "docs;install" TIMEOUT 60
+  FIXTURE_REQUIRED installed
+  COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/docs/check-docs.py ${PROJECT_SOURCE_DIR}
+          --installed ${NPRB_PREFIX})
+# The checker finds each kind of fault planted in docs of its own, and passes them without.
+nprb_add_script_test(docs.readme_selftest LABELS docs TIMEOUT 60
+  COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/docs/check-docs.py --self-test)
+
 # ---- packages ---------------------------------------------------------------------------------
 nprb_add_script_test(packaging.recipes LABELS packaging TIMEOUT 60
   COMMAND ${NPRB_TEST_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/packaging/check_recipes.py
           ${PROJECT_SOURCE_DIR})
+# -DNPRB_ANALYSIS=OFF (Spack's ~analysis): configured, not built; nothing of the analysis left.
+nprb_add_script_test(packaging.analysis_off LABELS packaging TIMEOUT 120
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/packaging/analysis-off.sh ${CMAKE_COMMAND} ${PROJECT_SOURCE_DIR}
+          ${PROJECT_BINARY_DIR} ${NPRB_OUT}/analysis-off)
+set_tests_properties(packaging.analysis_off PROPERTIES FIXTURES_REQUIRED outputs)
 # Installs system-wide (/usr) for a moment: alone, so that no other test meets /usr/bin/numaprobe.
 nprb_add_script_test(packaging.deb LABELS packaging TIMEOUT 300
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/packaging/deb.sh ${CMAKE_CPACK_COMMAND} ${PROJECT_BINARY_DIR}

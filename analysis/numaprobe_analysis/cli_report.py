@@ -15,7 +15,7 @@ import sys
 import pandas as pd
 
 from . import compare as cmp
-from . import references, remeasure, report
+from . import references, remeasure, report, sitefiles
 from .cli_fleet import COMMANDS as FLEET_COMMANDS
 from .fleetview import view
 from .load import ResultsError, load_fleet
@@ -315,12 +315,13 @@ def parser_for(command):
         p.add_argument("--min-matched", type=number(float, 0, 100), default=50.0, metavar="PCT",
                        help="share of the baseline's hosts that must be in NEW, else exit 2 "
                             "(default 50; no host matched is always exit 2)")
-        p.add_argument("--references", metavar="REF",
+        p.add_argument("--references", metavar="REF", type=sitefiles.references,
                        help="judge NEW against reference values per node type instead of a "
                             "baseline, from JSON or YAML: NODE_TYPE: {METRIC: {min: 0.8 * "
                             "peak, max: 110}} or {METRIC: {ref: 150, tol: 10%%}}; a bound "
                             "that cannot be evaluated (peak unknown) or a figure missing is "
-                            "not judged: exit 2")
+                            "not judged: exit 2; a NAME that is no file here is "
+                            f"{sitefiles.SITE_DIR}/NAME.yaml (.yml, .json)")
         p.add_argument("--allow-mixed-configs", action="store_true",
                        help="compare runs of different measurement configs (with a note) "
                             "instead of refusing them (exit 2)")

@@ -30,6 +30,13 @@ class Numaprobe(CMakePackage):
     # and its archive's sha256 in the easyconfig.
     version("0.2.0", commit="40aac2cee439c41ccd048a2e458bffc7ef130fbf")
 
+    # numaprobe-report, the fleet analysis, needs a Python with its packages; ~analysis builds the
+    # MPI program alone, with no Python at all (a compute-node-only installation).
+    variant("analysis", default=True, description="Install numaprobe-report (Python analysis)")
+    # The commit 0.2.0 pins installs numaprobe-report whatever it is told: without its Python it
+    # would be a command that cannot start.
+    conflicts("~analysis", when="@0.2.0", msg="0.2.0's commit predates ~analysis: use @main")
+
     depends_on("c", type="build")  # a C17 compiler with OpenMP
     depends_on("cmake@3.20:", type="build")
     depends_on("pkgconfig", type="build")
@@ -42,22 +49,26 @@ class Numaprobe(CMakePackage):
     depends_on("jansson")  # --summary-json
     depends_on("hdf5+mpi")
 
-    # numaprobe-report: a Python program, so an extension of one Spack python (build and run:
-    # the build runs its --help for the man page, which imports the packages typed "build" too).
-    extends("python")
-    depends_on("py-h5py", type=("build", "run"))
-    depends_on("py-pandas", type=("build", "run"))
-    depends_on("py-matplotlib", type=("build", "run"))
-    depends_on("py-numpy", type=("build", "run"))
-    depends_on("py-scipy", type=("build", "run"))
-    depends_on("py-pyyaml", type="run")  # compare --references REF.yaml
+    # numaprobe-report: a Python program run by this Python (build and run: the build runs its
+    # --help for the man page, which imports the packages typed "build" too). Its package goes
+    # to libexec/numaprobe, private to it, not to site-packages: no extends("python").
+    depends_on("python", type=("build", "run"), when="+analysis")
+    depends_on("py-h5py", type=("build", "run"), when="+analysis")
+    depends_on("py-pandas", type=("build", "run"), when="+analysis")
+    depends_on("py-matplotlib", type=("build", "run"), when="+analysis")
+    depends_on("py-numpy", type=("build", "run"), when="+analysis")
+    depends_on("py-scipy", type=("build", "run"), when="+analysis")
+    depends_on("py-pyyaml", type="run", when="+analysis")  # compare --references REF.yaml
 
     def cmake_args(self):
-        return [
+        args = [
             self.define("NPRB_BUILD_TESTS", False),
-            # numaprobe-report's interpreter: Spack's Python, which has its packages.
-            self.define("NPRB_PYTHON", self.spec["python"].command.path),
+            self.define_from_variant("NPRB_ANALYSIS", "analysis"),
         ]
+        if self.spec.satisfies("+analysis"):
+            # numaprobe-report's interpreter: Spack's Python, which has its packages.
+            args.append(self.define("NPRB_PYTHON", self.spec["python"].command.path))
+        return args
 
     @run_after("install")
     @on_package_attributes(run_tests=True)

@@ -42,7 +42,7 @@ for name in quick full textbook; do
     numaprobe -c "$name" --show-config >/dev/null 2>&1 || fail "numaprobe -c $name --show-config"
 done
 out=$(numaprobe -c nosuch --dry-run 2>&1) && fail "numaprobe -c nosuch succeeded"
-grep -q "no shipped config of that name in $p/bin/../share/numaprobe/configs (shipped: default, full, quick, textbook)" \
+grep -q "no site config of that name in /etc/numaprobe (site: .*) and no shipped config of that name in $p/bin/../share/numaprobe/configs (shipped: default, full, quick, textbook)" \
     <<<"$out" || fail "numaprobe -c nosuch: $out"
 out=$(numaprobe --version 2>&1) || fail "numaprobe --version exited $?"
 grep -Eq "^numaprobe $version " <<<"$out" || fail "numaprobe --version: $out"

@@ -35,6 +35,6 @@ out=$("$script" --version 2>&1) || fail "numaprobe-report --version exited $?: $
 echo "$out"
 grep -Eq "^numaprobe-report $version, reads results schema [0-9]+\.x$" <<<"$out" ||
     fail "numaprobe-report --version: $out"
-"$script" --no-report "$results" >report.log 2>&1 || { cat report.log; fail "report exited $?"; }
+"$script" --no-report "$results" >report.log 2>&1 || { rc=$?; cat report.log; fail "report exited $rc"; }
 grep -q "Local memory per NUMA node" report.log || { cat report.log; fail "no tables"; }
 echo "ok: pip installed numaprobe_analysis $version; its numaprobe-report read $results"

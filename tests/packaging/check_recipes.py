@@ -5,9 +5,11 @@
 packaging/dependencies.txt is the one table of dependencies. This checks that its cmake column is
 exactly what cmake/NprbDependencies.cmake finds (find_package, pkg_check_modules), that the Spack
 recipe's depends_on() and the easyconfig's (build)dependencies are exactly its rows (with the
-right dependency types), that the Python rows (Spack's py-NAME) are exactly the dependencies of
-analysis/pyproject.toml (a row whose Debian package is PACKAGE:recommends: of its
-optional-dependencies), and that every row gives a Debian and an RPM package or says why not.
+right dependency types and when= conditions, every condition's variant declared, +analysis on by
+default and passed to CMake), that the Python rows (Spack's py-NAME) are exactly the
+dependencies of analysis/pyproject.toml (a row whose Debian package is PACKAGE:recommends: of its
+optional-dependencies), that every row gives a Debian and an RPM package or says why not, and
+that the easyconfig's module puts the completions on XDG_DATA_DIRS (modextrapaths).
 
 It also checks what pins a release: each version() of package.py other than a branch has a
 commit= (40 hex digits) or a sha256=; a pinned commit is one of this repository whose
@@ -63,13 +65,20 @@ def kinds(text):
     return ",".join(k for k in KINDS if k in text.split(","))
 
 
+def with_condition(entry):
+    """'py-h5py:run when=+analysis' -> ('py-h5py:run', '+analysis'); 'mpi' -> ('mpi', None)."""
+    spec, _, when = entry.partition(" when=")
+    return spec.strip(), when.strip() or None
+
+
 def with_type(entry, default):
     """'py-h5py:run' -> ('py-h5py', 'run'); 'py-numpy:build,run' -> ('py-numpy', 'build,run');
-    'python:extends' -> ('python', 'extends'); 'hwloc@2:' -> ('hwloc@2:', default)."""
-    spec, _, kind = entry.rpartition(":")
+    'python:extends' -> ('python', 'extends'); 'hwloc@2:' -> ('hwloc@2:', default); a
+    ' when=...' condition is left out (with_condition)."""
+    spec, _, kind = with_condition(entry)[0].rpartition(":")
     if spec and (kind == "extends" or (kind and set(kind.split(",")) <= set(KINDS))):
         return spec, kind if kind == "extends" else kinds(kind)
-    return entry, default
+    return with_condition(entry)[0], default
 
 
 def calls(tree, name):
@@ -78,18 +87,32 @@ def calls(tree, name):
 
 
 def spack_dependencies(tree):
-    """depends_on(SPEC, type=...) -> {SPEC: 'build,link'}; extends(SPEC) -> {SPEC: 'extends'}."""
+    """depends_on(SPEC, type=..., when=...) -> {SPEC: ('build,link', WHEN or None)};
+    extends(SPEC) -> {SPEC: ('extends', WHEN or None)}. A `with when(...)` block is not read:
+    the recipe writes when= on each call."""
     deps = {}
     for node in calls(tree, "depends_on"):
-        kind = "build,link"
+        kind, when = "build,link", None
         for kw in node.keywords:
             if kw.arg == "type":
                 kind = kw.value.value if isinstance(kw.value, ast.Constant) else ",".join(
                     e.value for e in kw.value.elts)
-        deps[node.args[0].value] = kinds(kind)
+            elif kw.arg == "when":
+                when = kw.value.value
+        deps[node.args[0].value] = (kinds(kind), when)
     for node in calls(tree, "extends"):
-        deps[node.args[0].value] = "extends"
+        when = next((kw.value.value for kw in node.keywords if kw.arg == "when"), None)
+        deps[node.args[0].value] = ("extends", when)
     return deps
+
+
+def spack_variants(tree):
+    """variant(NAME, default=D, ...) -> {NAME: D}."""
+    found = {}
+    for node in calls(tree, "variant"):
+        default = next((kw.value.value for kw in node.keywords if kw.arg == "default"), None)
+        found[node.args[0].value] = default
+    return found
 
 
 def git(root, *args):
@@ -234,15 +257,38 @@ def main():
     for r in rows:
         if r["spack"] != "-":
             spec, kind = with_type(r["spack"], "build,link")
-            wanted[spec] = kind
-    for spec, kind in wanted.items():
+            wanted[spec] = (kind, with_condition(r["spack"])[1])
+    for spec, (kind, when) in wanted.items():
         if spec not in spack:
             problems.append(f"package.py lacks extends({spec!r})" if kind == "extends" else
                             f"package.py lacks depends_on({spec!r}) ({kind})")
-        elif spack[spec] != kind:
-            problems.append(f"package.py: {spec} has type {spack[spec]}, the table says {kind}")
+            continue
+        if spack[spec][0] != kind:
+            problems.append(f"package.py: {spec} has type {spack[spec][0]}, the table says "
+                            f"{kind}")
+        if spack[spec][1] != when:
+            problems.append(f"package.py: {spec} applies when={spack[spec][1]!r}, the table "
+                            f"says when={when!r}")
     for spec in sorted(set(spack) - set(wanted)):
         problems.append(f"package.py depends on {spec}, which dependencies.txt lacks")
+    # Every variant a condition names is declared; +analysis (numaprobe-report and its Python)
+    # is on unless a site turns it off, so a plain `spack install numaprobe` has the analysis.
+    variants = spack_variants(recipe)
+    for when in sorted({w for _, w in wanted.values() if w}):
+        name = when.lstrip("+~")
+        if name not in variants:
+            problems.append(f"package.py: the table's when={when} names no variant() {name!r}")
+    if variants.get("analysis", True) is not True:
+        problems.append("package.py: variant('analysis') is not on by default")
+    # The variant reaches the build: CMake's NPRB_ANALYSIS leaves numaprobe-report out.
+    if "analysis" in variants:
+        if not re.search(r"define_from_variant\(\s*[\"']NPRB_ANALYSIS[\"']\s*,\s*[\"']analysis[\"']",
+                         (root / "packaging/spack/package.py").read_text()):
+            problems.append("package.py: cmake_args does not pass the analysis variant as "
+                            "NPRB_ANALYSIS")
+        if not re.search(r"^\s*option\(NPRB_ANALYSIS\b",
+                         (root / "cmake/NprbInstall.cmake").read_text(), re.M):
+            problems.append("cmake/NprbInstall.cmake has no option NPRB_ANALYSIS")
 
     ebs = sorted((root / "packaging/easybuild").glob("*.eb"))
     for recipe_file in [root / "packaging/spack/package.py", *ebs]:
@@ -255,6 +301,12 @@ def main():
         easybuild_checksums(eb, scope, pins, root, problems, notes)
         if toolchain.get("name") not in ("foss", "gompi"):
             problems.append(f"{eb.name}: toolchain {toolchain} does not provide Open MPI")
+        # bash-completion looks in XDG_DATA_DIRS/bash-completion/completions, where CMake
+        # installs the completions (share/, as the installed modulefiles set it too).
+        xdg = scope.get("modextrapaths", {}).get("XDG_DATA_DIRS", [])
+        if "share" not in ([xdg] if isinstance(xdg, str) else xdg):
+            problems.append(f"{eb.name}: modextrapaths does not put share/ on XDG_DATA_DIRS: "
+                            "bash-completion would not find the completions")
         want = {}
         for r in rows:
             if r["easybuild"] not in ("-", "toolchain"):

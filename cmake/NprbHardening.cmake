@@ -47,11 +47,6 @@ elseif(NPRB_HARDENING AND NPRB_DPKG_BUILDFLAGS)
   set(NPRB_HARDENING_FLAGS ${_compile} ${_link})
   list(JOIN NPRB_HARDENING_FLAGS " " _shown)
   message(STATUS "hardening (dpkg-buildflags, not in Debug builds): ${_shown}")
-  # Fortify marks more of glibc's calls warn_unused_result than a plain build does; under
-  # NPRB_WERROR such a call that ignores its result on purpose stays a warning, not an error.
-  if(NPRB_WERROR)
-    list(APPEND _compile -Wno-error=unused-result)
-  endif()
   set(_optimised "$<NOT:$<CONFIG:Debug>>")
   foreach(_flag IN LISTS _compile)
     add_compile_options("$<${_optimised}:${_flag}>")

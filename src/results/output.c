@@ -258,8 +258,10 @@ static int take_over(const char *lock, const char *host, long pid)
         return errno == ENOENT ? 0 : -1;
     if (read_lock(moved, now_host, sizeof now_host, &now_pid) == 0 &&
         (strcmp(now_host, host) != 0 || now_pid != pid)) {
-        (void)link(moved, lock);
-        unlink(moved);
+        /* Someone else's lock: put it back. Where that fails, its moved name keeps it rather
+         * than nothing. */
+        if (link(moved, lock) == 0)
+            unlink(moved);
         return -1;
     }
     unlink(moved);

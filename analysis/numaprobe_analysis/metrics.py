@@ -251,26 +251,41 @@ def mlp_in_flight(latency):
     if rows.empty or "chains" not in rows.columns:
         return rows.iloc[0:0].assign(in_flight=pd.Series(dtype=float))
     pair = _mlp_pair(rows)
-    idle = rows[rows.chains == 1].groupby(pair).latency_ns_median.median().rename("_idle")
+    rows = rows.assign(_u=row_spread_pct(rows, "latency_ns_median"))
+    ones = rows[rows.chains == 1].groupby(pair)
+    idle = pd.concat([ones.latency_ns_median.median().rename("_idle"),
+                      ones._u.max().rename("_idle_u")], axis=1)
     rows = rows.join(idle, on=pair)
-    return rows.assign(in_flight=rows._idle / rows.latency_ns_median).drop(columns="_idle")
+    # A ratio's relative uncertainty: its two figures' added.
+    return rows.assign(in_flight=rows._idle / rows.latency_ns_median,
+                       in_flight_u=rows._idle_u + rows._u).drop(columns=["_idle", "_idle_u",
+                                                                         "_u"])
 
 
 def _mlp_metrics(fleet, out, catalogue):
     """The most lines in flight one core sustained (its best chain count), local and remote:
-    a core's miss buffers and the path to the memory, not the memory's speed alone."""
+    a core's miss buffers and the path to the memory, not the memory's speed alone. The best
+    is taken over the chain counts whose figure is not noisy (a noisy one is shown in the
+    curve, and judges nothing, not even which count is best), over all of them where every one
+    is; its uncertainty is its ratio's."""
     rows = mlp_in_flight(fleet["latency"]).dropna(subset=["in_flight"])
     if rows.empty:
         return
-    best = rows.groupby(_mlp_pair(rows)).in_flight.max().reset_index()
+    pair = _mlp_pair(rows)
+    quiet = ~is_noisy(rows.in_flight_u)
+    has_quiet = quiet.groupby([rows[c] for c in pair]).transform("any")
+    rows = rows[quiet | ~has_quiet]
+    best = rows.loc[rows.groupby(pair).in_flight.idxmax()]
     local = best.cpu_node == best.mem_node
     for where, part in (("local", best[local]), ("remote", best[~local])):
         m = Metric(f"mlp_lines_{where}", f"lines in flight per core {where}", "lines", "higher",
                    judged=False)
-        med = part.groupby("host").in_flight.median().dropna()
+        grouped = part.groupby("host")
+        med = grouped.in_flight.median().dropna()
+        spread = grouped.in_flight_u.max().reindex(med.index)
         if len(med):
             catalogue[m.name] = m
-        out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
+        out.extend(zip(med.index, [m.name] * len(med), med.astype(float), spread.astype(float)))
 
 
 # The node-type comparison's core-to-core classes: within an L3 (a CCX), between L3s of one
@@ -292,12 +307,11 @@ def _c2c_metrics(fleet, out, catalogue):
         return
     for key, words, classes in C2C_GROUPS:
         part = rows[rows.pair_class.isin(classes)]
-        med = part.groupby("host").latency_ns_median.median().dropna()
-        if not len(med):
+        if not len(part):
             continue
         m = Metric(f"c2c_{key}_ns", f"core-to-core latency {words}", "ns", "lower", judged=False)
         catalogue[m.name] = m
-        out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
+        _per_host(part, "latency_ns_median", m.name, out)
 
 
 def injection_rows(bandwidth):
@@ -343,12 +357,11 @@ def _max_bandwidth_metrics(fleet, out, catalogue):
     if rows.empty:
         return
     for (kernel, layout), part in rows.groupby(["kernel", "layout"], sort=False):
-        med = part.groupby("host").gbs_best.median().dropna()
         m = Metric(f"max_bandwidth_{kernel}_{layout}",
                    f"max bandwidth {kernel}, every node at once, {layout}", "GB/s", "higher",
                    judged=False)
         catalogue[m.name] = m
-        out.extend((host, m.name, float(x), np.nan) for host, x in med.items())
+        _per_host(part, "gbs_best", m.name, out)
 
 
 def host_metrics(fleet, hosts):

@@ -37,3 +37,14 @@ def test_files_without_the_table():
     out, catalogue = [], {}
     metrics._c2c_metrics({}, out, catalogue)
     assert out == [] and catalogue == {}
+
+
+def test_class_median_carries_its_pairs_uncertainty():
+    """A class's median is as uncertain as its most uncertain pair (the rule of every median of
+    the report), so a noisy pair makes the figure noisy rather than silently quiet."""
+    frame = pd.DataFrame([row("a", "same_l3", 20.0), row("a", "same_l2", 30.0)])
+    frame["uncertainty_pct"] = [2.0, 40.0]
+    out = []
+    metrics._c2c_metrics({"c2c_latency": frame}, out, {})
+    (_, _, value, u), = out
+    assert value == pytest.approx(25.0) and u == pytest.approx(40.0) and metrics.is_noisy(u)

@@ -60,3 +60,21 @@ def test_no_rows_no_metric():
     metrics._mlp_metrics({"latency": pd.DataFrame(columns=["status", "experiment"])}, out,
                          catalogue)
     assert out == [] and catalogue == {}
+
+
+def test_best_count_among_figures_not_noisy():
+    """A noisy chain count shows in the curve but does not decide the best: the metric is the
+    best quiet count's, with its ratio's uncertainty (the idle's and the count's added)."""
+    frame = pd.DataFrame(rows("day1.h5", "a", 0, 0, {1: 100.0, 8: 20.0, 16: 5.0}))
+    frame["uncertainty_pct"] = frame.chains.map({1: 2.0, 8: 3.0, 16: 60.0})
+    out, catalogue = [], {}
+    metrics._mlp_metrics({"latency": frame}, out, catalogue)
+    got = {m: (v, u) for _, m, v, u in out}
+    assert got["mlp_lines_local"][0] == pytest.approx(100 / 20)
+    assert got["mlp_lines_local"][1] == pytest.approx(2.0 + 3.0)
+    # Every count noisy: the best of them all, and noisy itself.
+    frame["uncertainty_pct"] = 40.0
+    out = []
+    metrics._mlp_metrics({"latency": frame}, out, {})
+    (_, _, value, u), = out
+    assert value == pytest.approx(100 / 5) and metrics.is_noisy(u)

@@ -15,7 +15,9 @@ from numaprobe_analysis.plots import PLOTS
 def _table(f, name):
     if name not in f:
         return pd.DataFrame()
-    frame = pd.DataFrame(f[name][()])
+    rows = f[name][()]  # as docs/SCHEMA.md reads a table: an array column a list per cell
+    frame = pd.DataFrame({c: list(rows[c]) if rows[c].ndim > 1 else rows[c]
+                          for c in rows.dtype.names})
     for c in frame.columns:
         if frame[c].dtype == object:
             frame[c] = frame[c].str.decode("ascii")

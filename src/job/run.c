@@ -94,20 +94,35 @@ static enum nprb_status fit_budget(struct nprb_job *job)
         return NPRB_OK;
     struct nprb_estimate full = nprb_plan_estimate(&job->plan, job->first_touch_bps);
     struct nprb_estimate floor = nprb_budget_floor(&job->plan, job->first_touch_bps);
-    double mine[4] = {full.idle_s, full.busy_s, floor.idle_s, floor.busy_s}, host[4], worst[4];
-    nprb_fleet_estimate(job->fleet, mine, host, worst, 4);
+    /* Refused or not is decided at the model's fixed rates: the measured fault rate swings with
+     * whatever else the host is doing, and a config accepted once must be accepted every time.
+     * The fitting below still uses the measured rate, which is what the run will see. */
+    struct nprb_estimate fixed = nprb_budget_floor(&job->plan, 0);
+    double mine[6] = {full.idle_s,  full.busy_s,  floor.idle_s,
+                      floor.busy_s, fixed.idle_s, fixed.busy_s};
+    double host[6], worst[6];
+    nprb_fleet_estimate(job->fleet, mine, host, worst, 6);
     job->host_before = (struct nprb_estimate){host[0], host[1]};
-    if (host[3] > budget) {
+    if (host[5] > budget) {
         char err[512];
-        nprb_budget_refusal(budget, (struct nprb_estimate){host[2], host[3]}, err, sizeof err);
+        nprb_budget_refusal(budget, (struct nprb_estimate){host[4], host[5]}, err, sizeof err);
         if (job->fleet->host_rank == 0)
             NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
         return NPRB_ERR_USAGE;
     }
+    if (host[3] > budget && job->fleet->rank == 0) {
+        char words[32], need[80];
+        nprb_budget_words(budget, words, sizeof words);
+        nprb_format_duration_range(host[2], host[3], need, sizeof need);
+        NPRB_WARN(job->log,
+                  "time_budget %s: the floor fits at the model's rates, but at the first-touch "
+                  "rate measured now it needs %s; the plan is cut to its floor and may run over",
+                  words, need);
+    }
     double spare = host[1] - host[3];
-    double share = spare > 0
-                       ? floor.busy_s + (budget - host[3]) * (full.busy_s - floor.busy_s) / spare
-                       : full.busy_s;
+    double room = budget > host[3] ? budget - host[3] : 0;
+    double share =
+        spare > 0 ? floor.busy_s + room * (full.busy_s - floor.busy_s) / spare : full.busy_s;
     nprb_budget_fit(&job->plan, share, budget, job->first_touch_bps, &job->budget);
     if (job->fleet->rank == 0 && !job->cli->dry_run && job->budget.dropped + job->budget.trimmed)
         NPRB_INFO(job->log,

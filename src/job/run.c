@@ -273,17 +273,21 @@ static enum nprb_status dry_run_paths(struct nprb_job *job)
 static enum nprb_status open_output(struct nprb_job *job)
 {
     int ok = 1;
-    char err[2 * PATH_MAX + 256], aside[PATH_MAX], warning[PATH_MAX + 128];
+    char err[2 * PATH_MAX + 256], aside[PATH_MAX], warning[PATH_MAX + 128] = "";
+    char summary_warning[3 * PATH_MAX + 256] = "";
     if (job->fleet->rank == 0) {
         char stamp[32];
         nprb_utc_now(stamp, sizeof stamp, true);
         snprintf(job->output, sizeof job->output, "numaprobe-%s.h5", stamp);
         /* The path as given: one past PATH_MAX is refused, not cut short. */
         const char *path = job->cli->output_path != NULL ? job->cli->output_path : job->output;
-        /* The summary's path is checked first: a refused one leaves no lock behind. */
+        /* The summary's path is checked and locked first: a refused one leaves no lock of the
+         * results file behind, and no earlier job's checkpoints moved aside. */
         if (job->cli->summary_json != NULL &&
-            nprb_summary_check_path(job->cli->summary_json, path, job->cli->force, err,
-                                    sizeof err) != 0)
+            (nprb_summary_check_path(job->cli->summary_json, path, job->cli->force, err,
+                                     sizeof err) != 0 ||
+             nprb_summary_lock(&job->summary_lock, job->cli->summary_json, job->cli->force,
+                               summary_warning, sizeof summary_warning, err, sizeof err) != 0))
             ok = 0;
         else
             ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock,
@@ -300,6 +304,8 @@ static enum nprb_status open_output(struct nprb_job *job)
             snprintf(job->output, sizeof job->output, "%s", path);
         if (ok && warning[0])
             NPRB_WARN(job->log, "%s", warning);
+        if (ok && summary_warning[0])
+            NPRB_WARN(job->log, "%s", summary_warning);
         if (ok && aside[0])
             NPRB_WARN(job->log,
                       "an earlier job's checkpoints were in the way; moved to %s (numaprobe "
@@ -398,6 +404,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         .cfg = &job->cfg,
         .prov = &job->prov,
         .lock = &job->lock,
+        .summary_lock = &job->summary_lock,
         .output = job->output,
         .start_utc = job->start_utc,
         .command_line = command_line,
@@ -465,6 +472,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         NPRB_ERROR(log, "%d rank(s) hung; results of the others are in %s; ending the job",
                    job->collector.lost_ranks, job->output);
         nprb_output_unlock(&job->lock);
+        nprb_output_unlock(&job->summary_lock);
         fflush(stdout);
         nprb_fleet_abort(fleet, NPRB_EXIT_PARTIAL);
     }
@@ -494,6 +502,7 @@ out:
     if (job->collector.h5 != NULL)
         nprb_h5_discard(job->collector.h5);
     nprb_output_unlock(&job->lock); /* last: the checkpoints were removed or kept by now */
+    nprb_output_unlock(&job->summary_lock);
     nprb_summary_destroy(job->collector.summary);
     nprb_plan_free(&job->plan);
     nprb_topo_destroy(job->topo);

@@ -56,6 +56,15 @@ int nprb_summary_check_path(const char *path, const char *output, bool force, ch
         snprintf(err, errlen, "cannot write the summary to %s: %s", path, why);
         return -1;
     }
+    /* The other way round: the summary's lock or temporary as the results file would be
+     * replaced by the summary, or removed with its lock at the end. */
+    if (output != NULL && nprb_output_owns(path, output, why, sizeof why)) {
+        snprintf(err, errlen,
+                 "cannot write the summary to %s: the results file %s is a name the summary "
+                 "uses beside it (its lock or a temporary name)",
+                 path, output);
+        return -1;
+    }
     if (nprb_output_check(path, force, why, sizeof why) != 0) {
         /* The results file's rules, said of the summary. */
         const char *colon = strstr(why, ": ");
@@ -72,6 +81,28 @@ int nprb_summary_check_path(const char *path, const char *output, bool force, ch
         return -1;
     }
     return 0;
+}
+
+int nprb_summary_lock(struct nprb_output_lock *lock, const char *path, bool force, char *warning,
+                      size_t warnlen, char *err, size_t errlen)
+{
+    char why[2 * PATH_MAX + 256];
+    if (nprb_output_lock(lock, path, warning, warnlen, why, sizeof why) == 0)
+        return 0;
+    bool busy = errno == EBUSY;
+    /* The lock's words are said of a results file: said here of the summary. */
+    size_t head = strlen("cannot write results to ") + strlen(path) + 2;
+    const char *reason = strlen(why) > head ? why + head : why;
+    if (force && busy) {
+        snprintf(warning, warnlen,
+                 "the summary %s: its lock %s is held by another job; --force given, so this "
+                 "job writes it too and the later summary replaces the other",
+                 path, lock->path);
+        return 0;
+    }
+    snprintf(err, errlen, "cannot write the summary to %s: %s%s", path, reason,
+             busy ? " (or give --force to let both write it, the later replacing the other)" : "");
+    return -1;
 }
 
 void nprb_summary_print_version(FILE *out)

@@ -26,6 +26,7 @@ import pandas as pd
 
 from .contract import ContractError, contract
 from .hostnames import aliases
+from .text import decode_text
 from .validate import InvalidFile, validate
 
 SCHEMA_NAME = "numaprobe"
@@ -107,10 +108,6 @@ def table_of(tables, name):
                        f"but {', '.join(NOT_READ)})") from None
 
 
-def _text(value):
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
-
-
 def memory_available():
     """Bytes this machine has free for the report's frames (MemAvailable), or None."""
     try:
@@ -151,7 +148,7 @@ def _text_column(raw, decoded):
     for i, value in enumerate(distinct):
         text = decoded.get(value)
         if text is None:
-            text = decoded[value] = value.decode("utf-8", "replace")
+            text = decoded[value] = decode_text(value)
         texts[i] = text
     return texts[where]
 
@@ -177,7 +174,7 @@ class _Codes:
         where, distinct = pd.factorize(raw)
         codes = np.empty(len(distinct), dtype=np.int32)
         for i, value in enumerate(distinct):
-            text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+            text = decode_text(value) if isinstance(value, bytes) else str(value)
             codes[i] = self.code.setdefault(text, len(self.code))
         self.parts.append(codes[where])
 
@@ -248,7 +245,7 @@ def _frame(dataset, fills=None):
             elif column.dtype.kind == "S":
                 parts[f].append(_text_column(column, decoded))
             elif column.dtype == object:  # variable-length text
-                parts[f].append(np.array([_text(v) for v in column], dtype=object))
+                parts[f].append(np.array([decode_text(v) for v in column], dtype=object))
             else:
                 parts[f].append(column.copy())
     columns = {}
@@ -283,20 +280,20 @@ def table_meta(dataset):
     a = dataset.attrs
     if "columns" not in a:
         return {}
-    columns = [_text(c) for c in a["columns"]]
-    units = [_text(u) for u in a.get("units", [""] * len(columns))]
-    texts = [_text(d) for d in a.get("column_descriptions", [""] * len(columns))]
-    return {"description": _text(a.get("description", "")),
+    columns = [decode_text(c) for c in a["columns"]]
+    units = [decode_text(u) for u in a.get("units", [""] * len(columns))]
+    texts = [decode_text(d) for d in a.get("column_descriptions", [""] * len(columns))]
+    return {"description": decode_text(a.get("description", "")),
             "columns": {c: {"unit": u, "description": d}
                         for c, u, d in zip(columns, units, texts)}}
 
 
 def check_schema(path, attrs):
-    schema = _text(attrs.get("schema", ""))
+    schema = decode_text(attrs.get("schema", ""))
     if schema != SCHEMA_NAME:
         raise ResultsError(f"{path}: not a numaprobe results file (schema attribute is "
                            f"{schema!r})")
-    version = _text(attrs.get("schema_version", ""))
+    version = decode_text(attrs.get("schema_version", ""))
     try:
         major = int(version.split(".")[0])
     except ValueError:
@@ -432,7 +429,7 @@ def read(path, budget=None, counters=None):
         raise ResultsError(f"{path}: cannot read as HDF5 ({e})") from None
     with f:
         try:
-            attrs = {k: _text(v) for k, v in f.attrs.items()}
+            attrs = {k: decode_text(v) for k, v in f.attrs.items()}
             check_schema(path, attrs)
             tables, meta = _read_tables(path, f, budget, read_as, counters)
             results = Results(path=path, attrs=attrs, tables=tables, meta=meta)

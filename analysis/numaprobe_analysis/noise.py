@@ -9,6 +9,8 @@ fails where the two differ."""
 import numpy as np
 import pandas as pd
 
+from .text import decode_text
+
 # A figure whose uncertainty is above this (percent) is noisy: shown, but judged by no verdict.
 NOISY_PCT = 25.0
 
@@ -57,7 +59,7 @@ def _passes(cell):
     if cell is None:
         return ()
     if isinstance(cell, (bytes, str)):
-        text = cell.decode("utf-8", "replace") if isinstance(cell, bytes) else cell
+        text = decode_text(cell)
         out = []
         for word in text.split():
             try:

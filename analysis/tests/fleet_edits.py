@@ -136,13 +136,15 @@ def describe_tables(path, contract):
 
 
 def rename_host(path, old, new):
-    """Renames host @p old to @p new in every table that names hosts."""
+    """Renames host @p old to @p new in every table that names hosts (@p new: str, written as
+    UTF-8, or bytes, written as they are)."""
     with h5py.File(path, "r") as f:
         tables = [t for t in f if isinstance(f[t], h5py.Dataset) and f[t].dtype.names
                   and "hostname" in f[t].dtype.names]
 
     def change(rows):
-        rows["hostname"][rows["hostname"] == old.encode()] = new.encode()
+        rows["hostname"][rows["hostname"] == old.encode()] = (
+            new if isinstance(new, bytes) else new.encode())
     for table in tables:
         edit(path, table, change)
 

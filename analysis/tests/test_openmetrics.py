@@ -6,6 +6,7 @@ atomically. promtool is Debian's prometheus package, the parser python3-promethe
 (tests/deps/analysis.txt): without them the tests that need them are skipped, except under
 CI=true, where they fail."""
 
+import json
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ from conftest import run_report
 
 import fleet_edits
 import synthetic_fleet
+from numaprobe_analysis.load import load
 
 
 def _promtool():
@@ -207,3 +209,27 @@ def test_uncertainty_beside_each_figure(textfiles):
                    for s in f["numaprobe_bandwidth_bytes_per_second"].samples}
         spreads = {tuple(sorted(s.labels.items())) for s in f[name].samples}
         assert figures == spreads, h
+
+
+def test_names_apart_in_bytes_not_utf8(tmp_path):
+    """Two hosts whose names differ only in bytes that are not UTF-8 (Latin-1 e-acute and
+    e-grave) stay two hosts: the file's text is decoded with each such byte as \\xNN, as
+    --summary-json writes it, so the load, the report's host count and OpenMetrics keep both,
+    neither dropped as the other's earlier run."""
+    path = tmp_path / "fleet.h5"
+    hosts = synthetic_fleet.write_fleet(str(path), 10, seed=5)
+    fleet_edits.rename_host(str(path), hosts[0], b"node\xe9")
+    fleet_edits.rename_host(str(path), hosts[1], b"node\xe8")
+    names = set(load(str(path)).tables["hosts"].hostname)
+    assert {"node\\xe9", "node\\xe8"} <= names, names
+    assert len(names) == 10, names
+    proc = run_report(path, "--no-report", "--json", tmp_path / "verdicts.json")
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    verdicts = json.loads((tmp_path / "verdicts.json").read_text(encoding="utf-8"))
+    judged = {h["host"] for h in verdicts["hosts"]}
+    assert {"node\\xe9", "node\\xe8"} <= judged and len(judged) == 10, judged
+    proc = run_report("openmetrics", path, "--out", tmp_path / "out")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "10 file(s) written" in proc.stdout, proc.stdout
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert "node%5Cxe9.prom" in written and "node%5Cxe8.prom" in written, written

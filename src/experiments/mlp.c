@@ -146,12 +146,22 @@ static int gain_stops(const struct pair_curve *c, double *best)
     return 0;
 }
 
+/* The section shows rank 0's host, every rank of it: with a rank per NUMA node each rank chases
+ * from its own node only, so one rank's pairs are a fraction of the host's. The collector calls
+ * this with one rank's rows at a time until it answers true, so it answers false even after
+ * printing, and each later rank of that host (the same host_index, 0) prints its own pairs
+ * under a title naming the rank; other hosts' pairs are in the file. */
 static bool report(FILE *out, const struct nprb_results *rows)
 {
     const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
+    const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
+    if (hosts->count == 0)
+        return false;
+    const struct nprb_host_row *h = nprb_row_at(hosts, 0);
+    if (h->host_index != 0)
+        return false;
     static struct pair_curve curves[256]; /* the grid keeps 256 rows: 85 pairs of three */
     int count = 0;
-    const char *host = "";
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = nprb_row_at(lat, i);
         if (l->experiment_id != NPRB_EXPERIMENT_MLP || strcmp(l->status, NPRB_ROW_OK) != 0 ||
@@ -162,7 +172,6 @@ static bool report(FILE *out, const struct nprb_results *rows)
             continue;
         c->ns[l->chains] = l->latency_ns_median;
         c->u_pct[l->chains] = nprb_latency_uncertainty_pct(l);
-        host = l->hostname;
     }
     struct nprb_grid *g = nprb_grid_create();
     if (g == NULL)
@@ -180,11 +189,13 @@ static bool report(FILE *out, const struct nprb_results *rows)
             nprb_grid_put(g, gbs, (uint64_t)n, 64.0 / curves[k].ns[n]);
         }
     }
-    char title[240];
+    char title[240], whose[48] = "";
+    if (h->ranks_on_host > 1)
+        snprintf(whose, sizeof whose, ", rank %d of its %d", h->rank, h->ranks_on_host);
     snprintf(title, sizeof title,
-             "mlp on %s: chains chased at once from a core of node n through memory on node m; "
+             "mlp on %s%s: chains chased at once from a core of node n through memory on node m; "
              "lines in flight = idle latency / ns per load (Little's law)",
-             host);
+             h->hostname, whose);
     bool printed = nprb_grid_print(out, title, "chains", g, NPRB_GRID_COUNTS, 2);
     nprb_grid_destroy(g);
     for (int k = 0; printed && k < count; k++) {
@@ -200,7 +211,7 @@ static bool report(FILE *out, const struct nprb_results *rows)
         fprintf(out, "  n%d>m%d: the gain stops at %d chains, %s\n", curves[k].cpu_node,
                 curves[k].mem_node, stops, lines);
     }
-    return printed;
+    return false;
 }
 
 const struct nprb_experiment nprb_exp_mlp = {.id = NPRB_EXPERIMENT_MLP,

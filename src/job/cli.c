@@ -41,7 +41,9 @@ static const struct nprb_option_row rows[N_OPTIONS] = {
                     "results file (default: numaprobe-<UTC time>.h5 here); checked and locked "
                     "before measuring: an existing file is refused (see --force), and so is "
                     "anything not a regular file"},
-    [OPT_FORCE] = {"force", 'f', NULL, "replace an existing results file (-o)"},
+    [OPT_FORCE] = {"force", 'f', NULL,
+                   "replace an existing results file (-o) or summary (--summary-json), and write "
+                   "a summary whose lock another job holds"},
     [OPT_SET] = {"set", 's', "KEY=VALUE",
                  "override one config key, e.g. --set bandwidth_matrix.size=256MiB (repeatable; "
                  "every other option may be given once)"},
@@ -55,12 +57,14 @@ static const struct nprb_option_row rows[N_OPTIONS] = {
                       "a progress line on stderr at least this often while measuring (item k of "
                       "n, experiment, node pair, time left, and on rank 0 the hosts done, "
                       "measuring, late and hung); default 30s"},
-    [OPT_SUMMARY_JSON] = {"summary-json", 0, "FILE",
-                          "also write the job's verdict as JSON (run id, config fingerprint, "
-                          "statuses, each host's headline figures and problems; "
-                          "docs/summary.schema.json); checked before measuring, like -o, and "
-                          "never one of the job's own files (-o, its .lock, .checkpoints, "
-                          ".tmp-*). FILE '-': the JSON alone on stdout, the report on stderr"},
+    [OPT_SUMMARY_JSON] =
+        {"summary-json", 0, "FILE",
+         "also write the job's verdict as JSON (run id, config fingerprint, "
+         "statuses, each host's headline figures and problems; "
+         "docs/summary.schema.json); checked before measuring and locked (FILE.lock), "
+         "like -o, and never one of the job's own files (-o, its .lock, "
+         ".checkpoints, .tmp-*). FILE '-': the JSON alone on stdout, the report "
+         "on stderr"},
     [OPT_TIME_BUDGET] = {"time-budget", 0, "DURATION",
                          "fit the run into DURATION on each host, e.g. 5min or 2h (the "
                          "time_budget key): sweeps go first, headline matrices last; --dry-run "

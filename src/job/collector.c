@@ -228,6 +228,7 @@ _Noreturn void nprb_collector_gather_without_rank0(struct nprb_collector *c,
     NPRB_ERROR(c->log, "%d rank(s) hung; what the job has is in %s; ending the job", c->lost_ranks,
                c->output);
     nprb_output_unlock(c->lock);
+    nprb_output_unlock(c->summary_lock);
     fflush(stdout);
     nprb_fleet_abort(c->fleet, NPRB_EXIT_PARTIAL);
 }

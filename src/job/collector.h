@@ -31,10 +31,11 @@ struct nprb_collector {
     /* Set by the job when it starts: pointers to what the job fills in as it goes. */
     struct nprb_fleet *fleet;
     const struct nprb_log *log;
-    const struct nprb_config *cfg;      /**< report_hosts, watchdog_s */
-    const struct nprb_provenance *prov; /**< scheduler, job_id */
-    struct nprb_output_lock *lock;      /**< rank 0: released before the job is ended early */
-    const char *output;                 /**< the results file's path */
+    const struct nprb_config *cfg;         /**< report_hosts, watchdog_s */
+    const struct nprb_provenance *prov;    /**< scheduler, job_id */
+    struct nprb_output_lock *lock;         /**< rank 0: released before the job is ended early */
+    struct nprb_output_lock *summary_lock; /**< rank 0: the summary's, released with it */
+    const char *output;                    /**< the results file's path */
     const char *start_utc;
     const char *command_line;
     const char *config_yaml;   /**< the config echo */

@@ -45,6 +45,7 @@ struct nprb_job {
     struct nprb_results results;
     struct nprb_collector collector; /* rank 0's side of the file; the root attributes on all */
     struct nprb_output_lock lock;    /* rank 0: the output's lock, held for the whole job */
+    struct nprb_output_lock summary_lock; /* rank 0: --summary-json's, the same way */
     char output[PATH_MAX];
     char start_utc[32];
     char job_identity[128]; /* rank 0's host, PID and start: each checkpoint names its job */

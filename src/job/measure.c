@@ -201,6 +201,7 @@ static void rank0_hung(void *arg, int item, double ran_s)
                    "hangs: ending the job; every rank's checkpoint is in %s (numaprobe merge)",
                    job->checkpoint.dir);
         nprb_output_unlock(&job->lock);
+        nprb_output_unlock(&job->summary_lock);
         nprb_fleet_abort(job->fleet, NPRB_EXIT_PARTIAL);
     }
     struct nprb_results mine;

@@ -94,20 +94,35 @@ static enum nprb_status fit_budget(struct nprb_job *job)
         return NPRB_OK;
     struct nprb_estimate full = nprb_plan_estimate(&job->plan, job->first_touch_bps);
     struct nprb_estimate floor = nprb_budget_floor(&job->plan, job->first_touch_bps);
-    double mine[4] = {full.idle_s, full.busy_s, floor.idle_s, floor.busy_s}, host[4], worst[4];
-    nprb_fleet_estimate(job->fleet, mine, host, worst, 4);
+    /* Refused or not is decided at the model's fixed rates: the measured fault rate swings with
+     * whatever else the host is doing, and a config accepted once must be accepted every time.
+     * The fitting below still uses the measured rate, which is what the run will see. */
+    struct nprb_estimate fixed = nprb_budget_floor(&job->plan, 0);
+    double mine[6] = {full.idle_s,  full.busy_s,  floor.idle_s,
+                      floor.busy_s, fixed.idle_s, fixed.busy_s};
+    double host[6], worst[6];
+    nprb_fleet_estimate(job->fleet, mine, host, worst, 6);
     job->host_before = (struct nprb_estimate){host[0], host[1]};
-    if (host[3] > budget) {
+    if (host[5] > budget) {
         char err[512];
-        nprb_budget_refusal(budget, (struct nprb_estimate){host[2], host[3]}, err, sizeof err);
+        nprb_budget_refusal(budget, (struct nprb_estimate){host[4], host[5]}, err, sizeof err);
         if (job->fleet->host_rank == 0)
             NPRB_ERROR(job->log, "%s (host %s)", err, job->fleet->hostname);
         return NPRB_ERR_USAGE;
     }
+    if (host[3] > budget && job->fleet->rank == 0) {
+        char words[32], need[80];
+        nprb_budget_words(budget, words, sizeof words);
+        nprb_format_duration_range(host[2], host[3], need, sizeof need);
+        NPRB_WARN(job->log,
+                  "time_budget %s: the floor fits at the model's rates, but at the first-touch "
+                  "rate measured now it needs %s; the plan is cut to its floor and may run over",
+                  words, need);
+    }
     double spare = host[1] - host[3];
-    double share = spare > 0
-                       ? floor.busy_s + (budget - host[3]) * (full.busy_s - floor.busy_s) / spare
-                       : full.busy_s;
+    double room = budget > host[3] ? budget - host[3] : 0;
+    double share =
+        spare > 0 ? floor.busy_s + room * (full.busy_s - floor.busy_s) / spare : full.busy_s;
     nprb_budget_fit(&job->plan, share, budget, job->first_touch_bps, &job->budget);
     if (job->fleet->rank == 0 && !job->cli->dry_run && job->budget.dropped + job->budget.trimmed)
         NPRB_INFO(job->log,
@@ -258,17 +273,21 @@ static enum nprb_status dry_run_paths(struct nprb_job *job)
 static enum nprb_status open_output(struct nprb_job *job)
 {
     int ok = 1;
-    char err[2 * PATH_MAX + 256], aside[PATH_MAX], warning[PATH_MAX + 128];
+    char err[2 * PATH_MAX + 256], aside[PATH_MAX], warning[PATH_MAX + 128] = "";
+    char summary_warning[3 * PATH_MAX + 256] = "";
     if (job->fleet->rank == 0) {
         char stamp[32];
         nprb_utc_now(stamp, sizeof stamp, true);
         snprintf(job->output, sizeof job->output, "numaprobe-%s.h5", stamp);
         /* The path as given: one past PATH_MAX is refused, not cut short. */
         const char *path = job->cli->output_path != NULL ? job->cli->output_path : job->output;
-        /* The summary's path is checked first: a refused one leaves no lock behind. */
+        /* The summary's path is checked and locked first: a refused one leaves no lock of the
+         * results file behind, and no earlier job's checkpoints moved aside. */
         if (job->cli->summary_json != NULL &&
-            nprb_summary_check_path(job->cli->summary_json, path, job->cli->force, err,
-                                    sizeof err) != 0)
+            (nprb_summary_check_path(job->cli->summary_json, path, job->cli->force, err,
+                                     sizeof err) != 0 ||
+             nprb_summary_lock(&job->summary_lock, job->cli->summary_json, job->cli->force,
+                               summary_warning, sizeof summary_warning, err, sizeof err) != 0))
             ok = 0;
         else
             ok = nprb_output_begin(path, job->cli->force, job->cfg.checkpoints, &job->lock,
@@ -285,6 +304,8 @@ static enum nprb_status open_output(struct nprb_job *job)
             snprintf(job->output, sizeof job->output, "%s", path);
         if (ok && warning[0])
             NPRB_WARN(job->log, "%s", warning);
+        if (ok && summary_warning[0])
+            NPRB_WARN(job->log, "%s", summary_warning);
         if (ok && aside[0])
             NPRB_WARN(job->log,
                       "an earlier job's checkpoints were in the way; moved to %s (numaprobe "
@@ -383,6 +404,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         .cfg = &job->cfg,
         .prov = &job->prov,
         .lock = &job->lock,
+        .summary_lock = &job->summary_lock,
         .output = job->output,
         .start_utc = job->start_utc,
         .command_line = command_line,
@@ -450,6 +472,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
         NPRB_ERROR(log, "%d rank(s) hung; results of the others are in %s; ending the job",
                    job->collector.lost_ranks, job->output);
         nprb_output_unlock(&job->lock);
+        nprb_output_unlock(&job->summary_lock);
         fflush(stdout);
         nprb_fleet_abort(fleet, NPRB_EXIT_PARTIAL);
     }
@@ -479,6 +502,7 @@ out:
     if (job->collector.h5 != NULL)
         nprb_h5_discard(job->collector.h5);
     nprb_output_unlock(&job->lock); /* last: the checkpoints were removed or kept by now */
+    nprb_output_unlock(&job->summary_lock);
     nprb_summary_destroy(job->collector.summary);
     nprb_plan_free(&job->plan);
     nprb_topo_destroy(job->topo);

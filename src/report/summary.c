@@ -7,6 +7,7 @@
 #include "results/output.h"
 #include "util/sibling.h"
 #include "util/timer.h"
+#include "util/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +32,14 @@ struct values {
 /* One host: its ranks' identity and problems as JSON, its figures as the values they come from
  * (a host with a rank per NUMA node has its local cells spread over its ranks). */
 struct host_entry {
-    json_t *obj;           /* host, node_type, fingerprint, status, ranks, problems */
-    struct values lat;     /* local latency cells of bound memory, ns */
-    struct values read;    /* local read cells of bound memory, GB/s */
-    struct values triad;   /* local triad cells of bound memory, GB/s */
-    double worst_remote;   /* the slowest remote latency cell, ns; NAN for none */
-    double worst_remote_u; /* its uncertainty, percent */
+    char hostname[NPRB_HOST_LEN]; /* as the rows hold it: the JSON's may be escaped */
+    bool failed;                  /* a rank's status was not ok: the host takes the first */
+    json_t *obj;                  /* host, node_type, fingerprint, status, ranks, problems */
+    struct values lat;            /* local latency cells of bound memory, ns */
+    struct values read;           /* local read cells of bound memory, GB/s */
+    struct values triad;          /* local triad cells of bound memory, GB/s */
+    double worst_remote;          /* the slowest remote latency cell, ns; NAN for none */
+    double worst_remote_u;        /* its uncertainty, percent */
 };
 
 struct nprb_summary {
@@ -50,6 +54,15 @@ int nprb_summary_check_path(const char *path, const char *output, bool force, ch
     /* By what the paths name, not how they are spelled: the job would replace or remove it. */
     if (output != NULL && nprb_output_owns(output, path, why, sizeof why)) {
         snprintf(err, errlen, "cannot write the summary to %s: %s", path, why);
+        return -1;
+    }
+    /* The other way round: the summary's lock or temporary as the results file would be
+     * replaced by the summary, or removed with its lock at the end. */
+    if (output != NULL && nprb_output_owns(path, output, why, sizeof why)) {
+        snprintf(err, errlen,
+                 "cannot write the summary to %s: the results file %s is a name the summary "
+                 "uses beside it (its lock or a temporary name)",
+                 path, output);
         return -1;
     }
     if (nprb_output_check(path, force, why, sizeof why) != 0) {
@@ -68,6 +81,28 @@ int nprb_summary_check_path(const char *path, const char *output, bool force, ch
         return -1;
     }
     return 0;
+}
+
+int nprb_summary_lock(struct nprb_output_lock *lock, const char *path, bool force, char *warning,
+                      size_t warnlen, char *err, size_t errlen)
+{
+    char why[2 * PATH_MAX + 256];
+    if (nprb_output_lock(lock, path, warning, warnlen, why, sizeof why) == 0)
+        return 0;
+    bool busy = errno == EBUSY;
+    /* The lock's words are said of a results file: said here of the summary. */
+    size_t head = strlen("cannot write results to ") + strlen(path) + 2;
+    const char *reason = strlen(why) > head ? why + head : why;
+    if (force && busy) {
+        snprintf(warning, warnlen,
+                 "the summary %s: its lock %s is held by another job; --force given, so this "
+                 "job writes it too and the later summary replaces the other",
+                 path, lock->path);
+        return 0;
+    }
+    snprintf(err, errlen, "cannot write the summary to %s: %s%s", path, reason,
+             busy ? " (or give --force to let both write it, the later replacing the other)" : "");
+    return -1;
 }
 
 void nprb_summary_print_version(FILE *out)
@@ -126,6 +161,36 @@ static json_t *figure(double value)
     return isfinite(value) ? json_real(value) : json_null();
 }
 
+/* Text of the system's (a host name, a path, an error) as a JSON string: jansson refuses text
+ * that is not UTF-8, which would drop the key, so such bytes are escaped as utf8.h says. */
+static json_t *text(const char *value)
+{
+    if (nprb_utf8_valid(value))
+        return json_string(value);
+    char *escaped = nprb_utf8_escaped(value);
+    json_t *j = escaped != NULL ? json_string(escaped) : NULL;
+    free(escaped);
+    return j;
+}
+
+/* text() of a formatted line. */
+__attribute__((format(printf, 1, 2))) static json_t *textf(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int n = vsnprintf(NULL, 0, format, ap);
+    va_end(ap);
+    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (line == NULL)
+        return NULL;
+    va_start(ap, format);
+    vsnprintf(line, (size_t)n + 1, format, ap);
+    va_end(ap);
+    json_t *j = text(line);
+    free(line);
+    return j;
+}
+
 /* The local cells of bound memory of the bandwidth matrix, for @p kernel, into @p out. */
 static int local_bandwidth(const struct nprb_rows *bw, enum nprb_kernel_id kernel,
                            struct values *out)
@@ -180,8 +245,7 @@ static size_t count_bad(const struct nprb_results *rows, const char *status)
 static struct host_entry *entry_of(struct nprb_summary *s, const struct nprb_host_row *host)
 {
     for (size_t i = s->count; i-- > 0;)
-        if (strcmp(json_string_value(json_object_get(s->hosts[i].obj, "host")), host->hostname) ==
-            0)
+        if (strcmp(s->hosts[i].hostname, host->hostname) == 0)
             return &s->hosts[i];
     if (s->count == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
@@ -194,19 +258,21 @@ static struct host_entry *entry_of(struct nprb_summary *s, const struct nprb_hos
     json_t *o = json_object();
     if (o == NULL)
         return NULL;
-    json_object_set_new(o, "host", json_string(host->hostname));
-    json_object_set_new(o, "node_type", json_string(host->node_type));
-    json_object_set_new(o, "fingerprint", json_string(host->fingerprint));
-    json_object_set_new(o, "status", json_string(host->status));
+    json_object_set_new(o, "host", text(host->hostname));
+    json_object_set_new(o, "node_type", text(host->node_type));
+    json_object_set_new(o, "fingerprint", text(host->fingerprint));
+    json_object_set_new(o, "status", text(host->status));
     json_object_set_new(o, "ranks", json_array());
     json_object_set_new(o, "problems", json_array());
     struct host_entry *e = &s->hosts[s->count++];
-    *e = (struct host_entry){.obj = o,
+    *e = (struct host_entry){.failed = strcmp(host->status, "ok") != 0,
+                             .obj = o,
                              .lat.uncertainty_pct = NAN,
                              .read.uncertainty_pct = NAN,
                              .triad.uncertainty_pct = NAN,
                              .worst_remote = NAN,
                              .worst_remote_u = NAN};
+    snprintf(e->hostname, sizeof e->hostname, "%s", host->hostname);
     return e;
 }
 
@@ -220,18 +286,19 @@ static struct host_entry *add_rank_row(struct nprb_summary *s, const struct nprb
     json_array_append_new(json_object_get(e->obj, "ranks"), json_integer(host->rank));
     json_t *problems = json_object_get(e->obj, "problems");
     if (strcmp(host->status, "ok") != 0) {
-        if (strcmp(json_string_value(json_object_get(e->obj, "status")), "ok") == 0)
-            json_object_set_new(e->obj, "status", json_string(host->status));
+        if (!e->failed)
+            json_object_set_new(e->obj, "status", text(host->status));
+        e->failed = true;
         json_array_append_new(problems,
-                              json_sprintf("rank %" PRId64 ": status %s%s%s", (int64_t)host->rank,
-                                           host->status, host->error[0] ? ": " : "", host->error));
+                              textf("rank %" PRId64 ": status %s%s%s", (int64_t)host->rank,
+                                    host->status, host->error[0] ? ": " : "", host->error));
     } else if (host->error[0]) {
-        json_array_append_new(
-            problems, json_sprintf("rank %" PRId64 ": %s", (int64_t)host->rank, host->error));
+        json_array_append_new(problems,
+                              textf("rank %" PRId64 ": %s", (int64_t)host->rank, host->error));
     }
     if (strncmp(host->binding_check, "ok", 2) != 0 && host->binding_check[0])
-        json_array_append_new(problems, json_sprintf("rank %" PRId64 ": binding: %s",
-                                                     (int64_t)host->rank, host->binding_check));
+        json_array_append_new(problems, textf("rank %" PRId64 ": binding: %s", (int64_t)host->rank,
+                                              host->binding_check));
     return e;
 }
 
@@ -257,12 +324,12 @@ int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *row
     size_t invalid = count_bad(rows, NPRB_ROW_INVALID), failed = count_bad(rows, NPRB_ROW_FAILED);
     if (invalid > 0)
         json_array_append_new(problems,
-                              json_sprintf("rank %" PRId64
-                                           ": %zu measurement(s) invalid (validation or placement)",
-                                           (int64_t)host->rank, invalid));
+                              textf("rank %" PRId64
+                                    ": %zu measurement(s) invalid (validation or placement)",
+                                    (int64_t)host->rank, invalid));
     if (failed > 0)
-        json_array_append_new(problems, json_sprintf("rank %" PRId64 ": %zu measurement(s) failed",
-                                                     (int64_t)host->rank, failed));
+        json_array_append_new(problems, textf("rank %" PRId64 ": %zu measurement(s) failed",
+                                              (int64_t)host->rank, failed));
     return 0;
 }
 
@@ -301,14 +368,14 @@ int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *jo
 {
     json_t *root = json_object();
     json_object_set_new(root, "summary_version", json_string(NPRB_SUMMARY_VERSION));
-    json_object_set_new(root, "software_version", json_string(job->software_version));
-    json_object_set_new(root, "run_id", json_string(job->run_id));
-    json_object_set_new(root, "config_fingerprint", json_string(job->config_fingerprint));
-    json_object_set_new(root, "start_utc", json_string(job->start_utc));
-    json_object_set_new(root, "end_utc", json_string(job->end_utc));
-    json_object_set_new(root, "results_file", json_string(job->results_file));
+    json_object_set_new(root, "software_version", text(job->software_version));
+    json_object_set_new(root, "run_id", text(job->run_id));
+    json_object_set_new(root, "config_fingerprint", text(job->config_fingerprint));
+    json_object_set_new(root, "start_utc", text(job->start_utc));
+    json_object_set_new(root, "end_utc", text(job->end_utc));
+    json_object_set_new(root, "results_file", text(job->results_file));
     json_object_set_new(root, "results_written", json_boolean(job->results_written));
-    json_object_set_new(root, "status", json_string(job->status));
+    json_object_set_new(root, "status", text(job->status));
     json_object_set_new(root, "exit_code", json_integer(job->exit_code));
     json_object_set_new(root, "ranks", json_integer(job->ranks));
     json_object_set_new(root, "host_count", json_integer(job->hosts));

@@ -31,6 +31,19 @@ struct nprb_summary;
 int nprb_summary_check_path(const char *path, const char *output, bool force, char *err,
                             size_t errlen);
 
+struct nprb_output_lock;
+
+/**
+ * Takes the summary's lock, PATH.lock, as the results file's is taken (nprb_output_lock()), for
+ * the whole job: two jobs given one --summary-json would otherwise both run and one summary
+ * silently replace the other. A lock held by another job refuses the path, unless @p force:
+ * then nothing is held, @p warning says that the later summary replaces the other, and 0 is
+ * returned. @p warning also names a dead job's lock taken over, and is "" otherwise.
+ * @return 0, or -1 with "cannot write the summary to PATH: ..." in @p err.
+ */
+int nprb_summary_lock(struct nprb_output_lock *lock, const char *path, bool force, char *warning,
+                      size_t warnlen, char *err, size_t errlen);
+
 /** The jansson line of --version: the version loaded and the one built against. */
 void nprb_summary_print_version(FILE *out);
 

@@ -191,15 +191,18 @@ bool nprb_output_owns(const char *output, const char *path, char *why, size_t wh
     return false;
 }
 
-/* The lock this process holds, for the signal handler: a job stopped by its time limit does not
- * leave a lock behind. Process-wide by nature (one output per process). */
-static char held_lock[PATH_MAX];
-static volatile sig_atomic_t held_lock_set;
+/* The locks this process holds (the output's, and the summary's beside it), for the signal
+ * handler: a job stopped by its time limit does not leave a lock behind. Process-wide by
+ * nature; a slot is filled before it is marked set, so a signal sees only whole paths. */
+#define HELD_LOCKS 2
+static char held_lock[HELD_LOCKS][PATH_MAX];
+static volatile sig_atomic_t held_lock_set[HELD_LOCKS];
 
 static void remove_held_lock(void)
 {
-    if (held_lock_set)
-        unlink(held_lock);
+    for (int i = 0; i < HELD_LOCKS; i++)
+        if (held_lock_set[i])
+            unlink(held_lock[i]);
 }
 
 /* O_CREAT|O_EXCL is atomic on local file systems, NFSv3 and later, and Lustre; fcntl locks are
@@ -279,12 +282,22 @@ int nprb_output_lock(struct nprb_output_lock *lock, const char *output, char *wa
     if (nprb_output_sibling(output, ".lock", lock->path, sizeof lock->path) != 0) {
         snprintf(err, errlen, "cannot write results to %s: the lock file's name is too long",
                  output);
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    lock->slot = 0;
+    while (lock->slot < HELD_LOCKS && held_lock_set[lock->slot])
+        lock->slot++;
+    if (lock->slot == HELD_LOCKS) {
+        snprintf(err, errlen, "cannot write results to %s: this process holds %d locks already",
+                 output, HELD_LOCKS);
+        errno = EMFILE;
         return -1;
     }
     for (int attempt = 0; attempt < 3; attempt++) {
         if (create_lock(lock->path, me) == 0) {
-            snprintf(held_lock, sizeof held_lock, "%s", lock->path);
-            held_lock_set = 1;
+            snprintf(held_lock[lock->slot], sizeof held_lock[lock->slot], "%s", lock->path);
+            held_lock_set[lock->slot] = 1;
             nprb_signals_on_kill(remove_held_lock);
             lock->held = true;
             return 0;
@@ -301,6 +314,7 @@ int nprb_output_lock(struct nprb_output_lock *lock, const char *output, char *wa
                      "cannot write results to %s: its lock %s exists but does not say who holds "
                      "it; remove it if no job writes %s",
                      output, lock->path, output);
+            errno = EINVAL;
             return -1;
         }
         bool here = strcmp(host, me) == 0;
@@ -310,6 +324,7 @@ int nprb_output_lock(struct nprb_output_lock *lock, const char *output, char *wa
                      "PID %ld%s); wait for it%s",
                      output, lock->path, host, pid, here ? ", running" : "",
                      here ? "" : ", or remove the lock if that job is gone");
+            errno = EBUSY;
             return -1;
         }
         snprintf(warning, warnlen,
@@ -319,6 +334,7 @@ int nprb_output_lock(struct nprb_output_lock *lock, const char *output, char *wa
     }
     snprintf(err, errlen, "cannot write results to %s: its lock %s keeps changing hands", output,
              lock->path);
+    errno = EBUSY;
     return -1;
 }
 
@@ -326,7 +342,7 @@ void nprb_output_unlock(struct nprb_output_lock *lock)
 {
     if (!lock->held)
         return;
-    held_lock_set = 0;
+    held_lock_set[lock->slot] = 0;
     unlink(lock->path);
     lock->held = false;
 }

@@ -31,17 +31,22 @@ int nprb_output_check(const char *path, bool force, char *err, size_t errlen);
  */
 bool nprb_output_owns(const char *output, const char *path, char *why, size_t whylen);
 
-/** The lock of one output: OUT.lock, holding "HOST PID", created with O_CREAT|O_EXCL. */
+/**
+ * The lock of one output: OUT.lock, holding "HOST PID", created with O_CREAT|O_EXCL. A process
+ * holds at most two at once (a job's results file and its summary).
+ */
 struct nprb_output_lock {
     char path[PATH_MAX];
     bool held;
+    int slot; /**< which of the process's held locks the signal handler removes */
 };
 
 /**
  * Takes the lock of @p output for the whole job. A lock naming a PID of this host that no longer
  * runs (a job killed by SIGKILL) is taken over, and @p warning says so; any other lock is
  * refused. The lock is also removed by SIGINT, SIGTERM and SIGHUP (signals.h).
- * @return 0, or -1 with "cannot write results to PATH: ..." naming the holder in @p err.
+ * @return 0, or -1 with "cannot write results to PATH: ..." naming the holder in @p err and
+ * errno EBUSY when another job holds the lock (another errno for any other reason).
  */
 int nprb_output_lock(struct nprb_output_lock *lock, const char *output, char *warning,
                      size_t warnlen, char *err, size_t errlen);

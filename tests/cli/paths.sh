@@ -7,6 +7,9 @@
 #   empty           -o "": exit 2 before measuring, no hidden temporary left
 #   exists          -o an existing file: exit 2 and untouched; with --force replaced (exit 0)
 #   concurrent      a second run with the same -o while the first runs: exit 2 naming host, PID
+#   summary_concurrent  a second run with another -o but the same --summary-json while the
+#                   first runs: exit 2 naming the summary's lock, nothing measured, the first
+#                   run's summary kept; with --force it runs (exit 0) and says so
 #   stale_lock      a lock of a dead PID of this host is taken over, with a warning
 #   foreign_lock    a lock naming another host is not: exit 2 naming it, the lock kept
 #   old_checkpoints an earlier killed job's checkpoints are moved aside, whole, and merge
@@ -103,6 +106,23 @@ concurrent)
     run 0 "$exe" check r.h5
     nothing_left "$work"
     [ ! -e r.h5.checkpoints ] || fail "checkpoints left"
+    ;;
+summary_concurrent)
+    "$exe" -c "$config" --quiet -o a.h5 --summary-json s.json \
+        --set latency_matrix.samples=400 >"$work.first" 2>&1 &
+    first=$!
+    for _ in $(seq 100); do [ -e a.h5.lock ] && break; sleep 0.1; done
+    [ -e a.h5.lock ] || fail "the first run made no lock"
+    run 2 np -o b.h5 --summary-json s.json
+    says "cannot write the summary to s.json: another job writes it \(lock .*s.json.lock held by host $(hostname), PID $first, running\); wait for it \(or give --force"
+    measured && fail "the second run measured"
+    [ ! -e b.h5 ] || fail "the refused run wrote its results"
+    run 0 np -o c.h5 --summary-json s.json --force
+    says "the summary s.json: its lock .*s.json.lock is held by another job; --force given"
+    wait $first || fail "the first run failed: $(cat "$work.first")"
+    grep -q '"results_file": "a.h5"' s.json || grep -q '"results_file": "c.h5"' s.json ||
+        fail "no run's summary in s.json"
+    nothing_left "$work"
     ;;
 stale_lock)
     sleep 0 & dead=$!

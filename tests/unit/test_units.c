@@ -3,10 +3,12 @@
 #include "util/hash.h"
 #include "util/list.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* The items of @p list, each in brackets: "[a][][b]". */
 static const char *items(const char *list)
@@ -31,6 +33,18 @@ static int size_rejected(const char *text, int err)
     uint64_t got = 12345;
     errno = 0;
     return nprb_parse_size(text, &got) == -1 && errno == err && got == 12345;
+}
+
+/* Whether @p text escapes to @p want: each expected value is what Python's
+ * bytes.decode("utf-8", "backslashreplace") gives, the analysis's decoding. */
+static int escapes_to(const char *text, const char *want)
+{
+    char *got = nprb_utf8_escaped(text);
+    int same = got != NULL && strcmp(got, want) == 0;
+    if (!same)
+        fprintf(stderr, "escaped: '%s', expected '%s'\n", got ? got : "(null)", want);
+    free(got);
+    return same;
 }
 
 int main(void)
@@ -126,5 +140,16 @@ int main(void)
     CHECK(strcmp(buf, "1536KiB") == 0);
     nprb_format_size(100, buf, sizeof buf);
     CHECK(strcmp(buf, "100B") == 0);
+    /* Text that is not UTF-8, escaped byte by byte as the analysis decodes it. */
+    CHECK(nprb_utf8_valid("caf\xc3\xa9") && nprb_utf8_valid(""));
+    CHECK(!nprb_utf8_valid("caf\xe9"));
+    CHECK(escapes_to("caf\xe9", "caf\\xe9"));
+    CHECK(escapes_to("caf\xc3\xa9", "caf\xc3\xa9"));
+    CHECK(escapes_to("\xe2\x82\x41", "\\xe2\\x82A"));              /* cut short, then an ASCII A */
+    CHECK(escapes_to("\xed\xa0\x80", "\\xed\\xa0\\x80"));          /* a surrogate */
+    CHECK(escapes_to("\xc0\xaf", "\\xc0\\xaf"));                   /* overlong */
+    CHECK(escapes_to("\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80")); /* past U+10FFFF */
+    CHECK(escapes_to("\xf0\x9f\x98\x80\xff", "\xf0\x9f\x98\x80\\xff"));
+    CHECK(escapes_to("\x80\xbf", "\\x80\\xbf"));
     return CHECK_DONE();
 }

@@ -43,11 +43,31 @@ static const struct config_key keys[] = {
 };
 NPRB_CONFIG_SECTION(section, "max_bandwidth", keys, struct max_bandwidth_config);
 
-/* An item's own parameters: which layout, and the class its whole row gives the pairs. */
+/* An item's own parameters: which layout, the class its whole row gives the pairs, and the
+ * nodes with memory and no cores of their own that no layout loads (how many, the first few). */
+#define SHOWN_LEFT_OUT 3
 struct layout {
     bool link;
     char pair_class[24]; /* "local"; for the link the pairs' class, or "mixed" */
+    uint8_t left_out;
+    uint16_t left_out_os[SHOWN_LEFT_OUT];
 };
+
+/* The nodes whose memory the run may bind but no node's cores would load: memory-only nodes
+ * (CXL, an accelerator's HBM). Each layout pairs a node's cores with one node's memory, so
+ * their memory is in neither; the aggregate says so rather than leaving them out unseen. */
+static void note_left_out(const struct nprb_topo *topo, struct layout *layout)
+{
+    layout->left_out = 0;
+    for (int i = 0; i < nprb_topo_node_count(topo); i++) {
+        const struct nprb_node_info *node = nprb_topo_node(topo, i);
+        if (!nprb_node_memory_usable(node) || node->usable_cores > 0 || layout->left_out == 255)
+            continue;
+        if (layout->left_out < SHOWN_LEFT_OUT)
+            layout->left_out_os[layout->left_out] = (uint16_t)node->os_index;
+        layout->left_out++;
+    }
+}
 
 /* The nodes with usable cores and memory, by logical index, in order. */
 static int home_nodes(const struct nprb_topo *topo, int *home)
@@ -125,6 +145,7 @@ static int plan(struct nprb_planner *p)
     for (int k = 0; k < c->kernels.count; k++) {
         item.kernel = c->kernels.id[k];
         struct layout local = {.link = false, .pair_class = "local"};
+        note_left_out(p->topo, &local);
         NPRB_ITEM_SET_OWN(&item, local);
         snprintf(item.skip_reason, sizeof item.skip_reason, "%s", skip != NULL ? skip : "");
         if (nprb_plan_add(p, &item) != 0)
@@ -132,6 +153,7 @@ static int plan(struct nprb_planner *p)
         if (!c->link)
             continue;
         struct layout link = {.link = true};
+        note_left_out(p->topo, &link);
         if (skip != NULL)
             snprintf(item.skip_reason, sizeof item.skip_reason, "%s", skip);
         else if (n < 2)
@@ -174,6 +196,20 @@ static const char *judge(const struct nprb_plan_item *item, const struct nprb_ba
         snprintf(row->note, sizeof row->note, "%s",
                  layout.link ? "every node's cores on node (i + N/2) mod N's memory, at once"
                              : "every node's cores on their own node's memory, at once");
+    if (layout.left_out > 0) {
+        char nodes[48] = "";
+        for (int k = 0; k < layout.left_out && k < SHOWN_LEFT_OUT; k++) {
+            size_t used = strlen(nodes);
+            snprintf(nodes + used, sizeof nodes - used, "%s%u", k ? "," : "",
+                     (unsigned)layout.left_out_os[k]);
+        }
+        size_t used = strlen(row->note);
+        snprintf(row->note + used, sizeof row->note - used,
+                 "; not loaded: memory-only node%s %s%s (no cores; the matrices measure %s)",
+                 layout.left_out > 1 ? "s" : "", nodes,
+                 layout.left_out > SHOWN_LEFT_OUT ? ",..." : "",
+                 layout.left_out > 1 ? "them" : "it");
+    }
     return NPRB_ROW_OK;
 }
 
@@ -226,6 +262,26 @@ static void print_beside(FILE *out, const struct nprb_results *rows)
             first_touch, peak);
 }
 
+/* The memory-only nodes of the rank's topology (note_left_out's, from its /numa_nodes rows). */
+static void print_left_out(FILE *out, const struct nprb_results *rows)
+{
+    const struct nprb_rows *nodes = &rows->tables[NPRB_TABLE_NUMA_NODES];
+    char list[96] = "";
+    int count = 0;
+    for (size_t i = 0; i < nodes->count; i++) {
+        const struct nprb_numa_node_row *n = nprb_row_at(nodes, i);
+        if (n->memory_bytes == 0 || !n->mem_allowed || n->usable_cores > 0)
+            continue;
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%d", count++ ? "," : "", (int)n->node);
+    }
+    if (count > 0)
+        fprintf(out,
+                "  not loaded by either layout: memory-only node%s %s (no cores of %s own; the "
+                "matrices, mlp and injection measure %s from every node)\n",
+                count > 1 ? "s" : "", list, count > 1 ? "their" : "its", count > 1 ? "them" : "it");
+}
+
 /* Its part of every host's block: one line per kernel and layout, the whole run's GB/s and each
  * node's share of it. */
 static bool host_report(FILE *out, const struct nprb_results *rows)
@@ -260,8 +316,10 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
         }
         fputc('\n', out);
     }
-    if (header)
+    if (header) {
+        print_left_out(out, rows);
         print_beside(out, rows);
+    }
     return header;
 }
 

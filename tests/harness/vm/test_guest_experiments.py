@@ -100,8 +100,9 @@ def test_injection(t, guest):
 def test_max_bandwidth(t, guest):
     """max_bandwidth from the host's first rank: per kernel, the run with every node on its own
     memory and the run with node i on node (i + N/2) mod N's, each followed by every CPU node's
-    row once (memory-only nodes stream nothing), classed as the layout says, its threads on its
-    node's CPUs, its pages where bound; the link run's class is its pairs'."""
+    row once (memory-only nodes stream nothing, and the run's note names them as not loaded),
+    classed as the layout says, its threads on its node's CPUs, its pages where bound; the link
+    run's class is its pairs'."""
     per_node = guest.cpus // guest.nodes
     rows = sorted((r for r in t["bandwidth"] if text(r["experiment"]) == "max_bandwidth"),
                   key=lambda r: (int(r["rank"]), int(r["measurement"])))
@@ -131,6 +132,12 @@ def test_max_bandwidth(t, guest):
         layouts[(text(whole["kernel"]), link)] += 1
         if float(whole["pages_on_target_frac"]) < PLACED:
             wrong.append(f"{at}: {whole['pages_on_target_frac']:.3f} of pages where bound")
+        # A memory-only node's memory is in neither layout: the run says so, by node.
+        memonly = list(range(guest.nodes, guest.total))
+        said = (f"not loaded: memory-only node{'s' if len(memonly) > 1 else ''} "
+                f"{','.join(map(str, memonly))}")
+        if memonly and said not in text(whole["note"]):
+            wrong.append(f"{at}: note {text(whole['note'])!r} does not say {said!r}")
         got = {int(n["cpu_node"]): int(n["mem_node"]) for n in nodes}
         if got != partner or len(nodes) != guest.nodes:
             wrong.append(f"{at}: node rows {sorted(got.items())}, want {sorted(partner.items())}")

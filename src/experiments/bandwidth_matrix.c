@@ -32,7 +32,7 @@ static const struct config_key keys[] = {
      "(STREAM's rule)"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
      "threads per CPU node: all (one per usable core) or a number"},
-    {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
+    {"repetitions", KEY_INT, OFF(repetitions), "2", 2, 100000,
      "timed repetitions kept per measurement"},
     {"passes", KEY_INT, OFF(passes), "3", 1, 5,
      "times each bound cell of the read and triad kernels is measured, the later passes spread "
@@ -46,8 +46,9 @@ static int plan(struct nprb_planner *p)
     const struct bandwidth_matrix_config *c = nprb_config_section(p->cfg, &section);
     if (c == NULL || !c->enabled)
         return 0;
-    for (int k = 0; k < c->kernels.count; k++) {
-        struct nprb_plan_item item = {
+    struct nprb_plan_item points[NPRB_MAX_LIST];
+    for (int k = 0; k < c->kernels.count; k++)
+        points[k] = (struct nprb_plan_item){
             .experiment = &nprb_exp_bandwidth_matrix,
             .policy = NPRB_MEM_BIND,
             /* the headline kernels: what verdicts compare */
@@ -58,10 +59,10 @@ static int plan(struct nprb_planner *p)
             .threads = c->threads,
             .kernel = c->kernels.id[k],
             .repetitions = c->repetitions};
-        if (nprb_plan_matrix(p, &item, "bandwidth_matrix.size", c->pairs, &c->policies) != 0)
-            return -1;
-    }
-    return 0;
+    /* Every kernel on a memory node before the next node: the kernels' arrays are faulted in
+     * once per node and each kernel finds them kept. */
+    return nprb_plan_matrix_series(p, points, c->kernels.count, "bandwidth_matrix.size", c->pairs,
+                                   &c->policies);
 }
 
 /* Its part of every host's block: one matrix per kernel, in the order the kernels ran. */

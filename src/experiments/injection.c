@@ -45,19 +45,18 @@ static const struct config_key keys[] = {
 };
 NPRB_CONFIG_SECTION(section, "injection", keys, struct injection_config);
 
-static int add_kernel(struct nprb_planner *p, const struct injection_config *c,
-                      enum nprb_kernel_id kernel)
+/* The series' point for @p kernel: every node pair, every core of the CPU node. */
+static struct nprb_plan_item kernel_item(struct nprb_planner *p, const struct injection_config *c,
+                                         enum nprb_kernel_id kernel)
 {
-    static const struct nprb_policy_list bound_only = {0};
-    struct nprb_plan_item item = {.experiment = &nprb_exp_injection,
-                                  .policy = NPRB_MEM_BIND,
-                                  .passes = 1,
-                                  .size_bytes = c->size_bytes > 0 ? c->size_bytes
-                                                                  : nprb_stream_auto_bytes(p->topo),
-                                  .threads = c->threads,
-                                  .kernel = kernel,
-                                  .repetitions = c->repetitions};
-    return nprb_plan_matrix(p, &item, "injection.size", c->pairs, &bound_only);
+    return (struct nprb_plan_item){
+        .experiment = &nprb_exp_injection,
+        .policy = NPRB_MEM_BIND,
+        .passes = 1,
+        .size_bytes = c->size_bytes > 0 ? c->size_bytes : nprb_stream_auto_bytes(p->topo),
+        .threads = c->threads,
+        .kernel = kernel,
+        .repetitions = c->repetitions};
 }
 
 static int plan(struct nprb_planner *p)
@@ -65,20 +64,26 @@ static int plan(struct nprb_planner *p)
     const struct injection_config *c = nprb_config_section(p->cfg, &section);
     if (c == NULL || !c->enabled)
         return 0;
+    struct nprb_plan_item points[NPRB_N_KERNELS];
+    int count = 0;
     bool planned[NPRB_N_KERNELS] = {false};
     for (int k = 0; k < c->kernels.count; k++) {
         if (planned[c->kernels.id[k]])
             continue;
         planned[c->kernels.id[k]] = true;
-        if (add_kernel(p, c, c->kernels.id[k]) != 0)
-            return -1;
+        points[count++] = kernel_item(p, c, c->kernels.id[k]);
     }
     static const enum nprb_kernel_id nt_mixes[] = {NPRB_KERNEL_TRIAD_NT, NPRB_KERNEL_COPY_NT,
                                                    NPRB_KERNEL_WRITE_NT};
     for (size_t k = 0; c->nt_writes && k < sizeof nt_mixes / sizeof nt_mixes[0]; k++)
-        if (!planned[nt_mixes[k]] && add_kernel(p, c, nt_mixes[k]) != 0)
-            return -1;
-    return 0;
+        if (!planned[nt_mixes[k]]) {
+            planned[nt_mixes[k]] = true;
+            points[count++] = kernel_item(p, c, nt_mixes[k]);
+        }
+    /* Every kernel on a memory node before the next node: the arrays are faulted in once per
+     * node and each kernel finds them kept. */
+    static const struct nprb_policy_list bound_only = {0};
+    return nprb_plan_matrix_series(p, points, count, "injection.size", c->pairs, &bound_only);
 }
 
 /* The classes in the order the rows first name them (local first: the plan's order). */

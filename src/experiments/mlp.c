@@ -72,6 +72,7 @@ static int plan(struct nprb_planner *p)
                                   .sample_s = c->sample_s,
                                   .passes = c->passes};
     const struct nprb_policy_list bound_only = {0};
+    struct nprb_plan_item points[NPRB_MAX_LIST];
     for (int i = 0; i < c->chains.count; i++) {
         uint64_t chains = c->chains.bytes[i];
         uint64_t least = chains * (uint64_t)MIN_SHARE_BYTES;
@@ -88,10 +89,11 @@ static int plan(struct nprb_planner *p)
             return -1;
         }
         item.axis_point = chains;
-        if (nprb_plan_matrix(p, &item, "mlp.size", c->pairs, &bound_only) != 0)
-            return -1;
+        points[i] = item;
     }
-    return 0;
+    /* Every chain count on a memory node before the next node: the node's mapping is faulted in
+     * once, and each count links its chains in it anew. */
+    return nprb_plan_matrix_series(p, points, c->chains.count, "mlp.size", c->pairs, &bound_only);
 }
 
 /* A node pair's points, by chain count. */

@@ -109,6 +109,15 @@ int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, 
                      enum nprb_pairs pairs, const struct nprb_policy_list *policies);
 
 /**
+ * Plans a matrix of each of @p count points (@p bases: the same placement, another chain count
+ * or kernel) as nprb_plan_matrix() does, but every point on memory node j before node j + 1, so
+ * that one mapping per memory node serves them all; then each point's @p policies.
+ */
+int nprb_plan_matrix_series(struct nprb_planner *p, const struct nprb_plan_item *bases, int count,
+                            const char *key, enum nprb_pairs pairs,
+                            const struct nprb_policy_list *policies);
+
+/**
  * Sizes for a cache sweep: the configured list, or (count 0) points from 2 KiB to @p max_bytes
  * (0: 4x the last-level cache) around the detected caches, capped at a quarter of the first CPU
  * node's free memory. A chase that touches one line per @p span_per_line lines' worth of span

@@ -68,23 +68,39 @@ static int policy_items(struct nprb_planner *p, struct nprb_plan_item item,
     return 0;
 }
 
-int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, const char *key,
-                     enum nprb_pairs pairs, const struct nprb_policy_list *policies)
+int nprb_plan_matrix_series(struct nprb_planner *p, const struct nprb_plan_item *bases, int count,
+                            const char *key, enum nprb_pairs pairs,
+                            const struct nprb_policy_list *policies)
 {
     /* Interleave over every node needs the total to fit their sum; each bound pair needs it to
      * fit one node. The smallest node decides, as for a fleet of identical nodes. */
-    for (int j = 0; j < nprb_topo_node_count(p->topo); j++)
-        if (nprb_node_memory_usable(nprb_topo_node(p->topo, j)) &&
-            nprb_plan_check_fits(p, key, base->size_bytes, j) != 0)
-            return -1;
     int nodes = nprb_topo_node_count(p->topo);
+    for (int b = 0; b < count; b++)
+        for (int j = 0; j < nodes; j++)
+            if (nprb_node_memory_usable(nprb_topo_node(p->topo, j)) &&
+                nprb_plan_check_fits(p, key, bases[b].size_bytes, j) != 0)
+                return -1;
     bool skip[NPRB_MAX_NODES] = {false};
-    for (int i = 0; i < nodes; i++)
-        if (skipped_cpu_node(p, *base, i, &skip[i]) != 0)
-            return -1;
+    for (int b = 0; b < count; b++)
+        for (int i = 0; i < nodes; i++)
+            if (skipped_cpu_node(p, bases[b], i, &skip[i]) != 0)
+                return -1;
+    /* Every point of the series on memory node j before the next node: the node's mapping is
+     * faulted in once and each point finds it kept, where a series point by point would fault
+     * every node's memory in again for each (the keep holds four mappings, not a node each). */
     for (int j = 0; j < nodes; j++)
-        if (nprb_topo_node(p->topo, j)->memory_bytes > 0 &&
-            memory_node_items(p, *base, j, pairs, skip) != 0)
+        for (int b = 0; b < count; b++)
+            if (nprb_topo_node(p->topo, j)->memory_bytes > 0 &&
+                memory_node_items(p, bases[b], j, pairs, skip) != 0)
+                return -1;
+    for (int b = 0; b < count; b++)
+        if (policy_items(p, bases[b], policies, skip) != 0)
             return -1;
-    return policy_items(p, *base, policies, skip);
+    return 0;
+}
+
+int nprb_plan_matrix(struct nprb_planner *p, const struct nprb_plan_item *base, const char *key,
+                     enum nprb_pairs pairs, const struct nprb_policy_list *policies)
+{
+    return nprb_plan_matrix_series(p, base, 1, key, pairs, policies);
 }

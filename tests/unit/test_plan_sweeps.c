@@ -50,6 +50,55 @@ static int plan_of(struct nprb_plan *plan, const struct nprb_topo *topo, const c
     return rc;
 }
 
+/* A matrix series (mlp's chain counts, bandwidth_matrix's kernels) runs every point on memory
+ * node j before node j + 1, so one mapping per node serves them all: over a pass, each memory
+ * node's bytes are new memory once, a triad's three arrays counted whole. */
+static void matrix_series(const struct nprb_topo *topo)
+{
+    struct nprb_plan plan;
+    const char *const mlp[] = {"mlp.enabled=true", "mlp.pairs=all",  "mlp.chains=1,2,4",
+                               "mlp.passes=1",     "mlp.size=64MiB", NULL};
+    CHECK(plan_of(&plan, topo, mlp) == 0);
+    int last_node = -1, nodes = 0;
+    double faulted = 0;
+    bool ordered = true;
+    for (size_t i = 0; i < plan.count; i++) {
+        const struct nprb_plan_item *item = &plan.items[i];
+        if (item->skip_reason[0] != '\0')
+            continue;
+        ordered &= item->mem_node >= last_node;
+        nodes += item->mem_node != last_node;
+        last_node = item->mem_node;
+        faulted += nprb_plan_cost_at(&plan, i).fault_bytes;
+    }
+    CHECK(ordered && nodes == 2 && plan.count == 3 * 2 * 2);
+    CHECK(faulted == 2.0 * (64.0 * 1048576));
+    nprb_plan_free(&plan);
+
+    const char *const bw[] = {"bandwidth_matrix.enabled=true",
+                              "bandwidth_matrix.kernels=read,triad", "bandwidth_matrix.passes=1",
+                              "bandwidth_matrix.size=64MiB", NULL};
+    CHECK(plan_of(&plan, topo, bw) == 0);
+    faulted = 0;
+    const struct nprb_plan_item *triad = NULL;
+    for (size_t i = 0; i < plan.count; i++) {
+        if (plan.items[i].policy != NPRB_MEM_BIND) /* interleave: a placement of its own */
+            continue;
+        faulted += nprb_plan_cost_at(&plan, i).fault_bytes;
+        if (plan.items[i].kernel == NPRB_KERNEL_TRIAD)
+            triad = &plan.items[i];
+    }
+    CHECK(triad != NULL && faulted == 2 * 3.0 * (64.0 * 1048576));
+    /* A kernel's arrays are set up by its whole team: a team of one takes longer. */
+    if (triad != NULL) {
+        struct nprb_plan_item one = *triad;
+        one.model_threads = 1;
+        CHECK(nprb_plan_item_cost(triad).setup_bytes == 3.0 * (64.0 * 1048576));
+        CHECK(nprb_plan_item_cost(&one).scaled_s > nprb_plan_item_cost(triad).scaled_s);
+    }
+    nprb_plan_free(&plan);
+}
+
 /* The quick plan (the built-in defaults) of both sweeps on intel-2s.xml with its L3 reported as
  * 1 GiB (a guest's misreport, or a whole socket's cache): bounded in sizes, points and bytes. */
 static void huge_l3_bounded(const char *dir)
@@ -269,6 +318,7 @@ int main(int argc, char **argv)
                                    "latency_sweep.pairs=all", NULL};
     CHECK(plan_of(&plan, topo, too_big) == -1);
 
+    matrix_series(topo);
     nprb_topo_destroy(topo);
     huge_l3_bounded(argv[1]);
     return CHECK_DONE();

@@ -260,13 +260,24 @@ def test_whole_grid(t, guest):
 
 def test_numastat_agrees(t):
     """The kernel's own counters: remote bound pages were allocated on node j by a task on
-    another node; interleaved pages were counted as interleave hits."""
+    another node; interleaved pages were counted as interleave hits (by the cell that set the
+    buffer up)."""
     counters = defaultdict(dict)
     for r in t["numastat"]:
         counters[(int(r["rank"]), int(r["measurement"]))][int(r["node"])] = r
+    # A memory node's chain is set up by its first cell and kept for the other CPU nodes' cells,
+    # which allocate nothing: only the cell that set a buffer up moves the counters.
+    first = {}
+    for r in t["latency"]:
+        if text(r["experiment"]) == "latency_matrix" and text(r["status"]) == "ok":
+            key = (int(r["rank"]), int(r["mem_node"]), text(r["mem_policy"]))
+            first[key] = min(first.get(key, int(r["measurement"])), int(r["measurement"]))
     wrong = []
     for r in t["latency"]:
         if text(r["experiment"]) != "latency_matrix" or text(r["status"]) != "ok":
+            continue
+        if int(r["measurement"]) != first[(int(r["rank"]), int(r["mem_node"]),
+                                           text(r["mem_policy"]))]:
             continue
         c = counters[(int(r["rank"]), int(r["measurement"]))]
         pages_wanted = 0.9 * int(r["size_bytes"]) / 4096

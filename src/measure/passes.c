@@ -191,6 +191,8 @@ static void add_note(const struct view *v, int pass, const char *why)
 void nprb_passes_join(enum nprb_table_id table, void *row, const void *later, int pass)
 {
     struct view first = view_of(table, row), l = view_of(table, (void *)later);
+    if (first.passes == NULL || l.passes == NULL) /* not a table measured in passes */
+        return;
     bool ok = strcmp(l.status, NPRB_ROW_OK) == 0 && isfinite(l.headline);
     if (!ok || strcmp(first.status, NPRB_ROW_OK) != 0 || !isfinite(first.headline)) {
         /* Nothing to compare: the figure keeps the uncertainty it had, and says why. */
@@ -303,7 +305,7 @@ int nprb_passes_spread(struct nprb_plan *plan)
     struct runs r = {0};
     size_t *slot = malloc(laters * sizeof *slot);
     size_t *start = calloc(firsts + 1, sizeof *start); /* per run, where its passes begin */
-    size_t *order = malloc(laters * sizeof *order);
+    size_t *order = calloc(laters, sizeof *order);
     size_t *moved = malloc(firsts * sizeof *moved);
     struct nprb_plan_item *items = malloc(plan->count * sizeof *items);
     int rc = -1;

@@ -27,25 +27,15 @@ struct nprb_experiment; /* measure/descriptor.h */
 #define NPRB_ITEM_OWN_BYTES 32
 
 struct nprb_plan_item {
+    /* Eight-byte fields first, then four-byte, then the text: padding the analyzer accepts. */
     const struct nprb_experiment *experiment; /**< its row of the registry */
-    int cpu_node; /**< logical node index whose cores run the threads; -1: every usable core */
-    int mem_node; /**< logical node index the memory is bound to; -1: every node with memory */
-    enum nprb_mem_policy policy;
     uint64_t size_bytes; /**< latency: working set; bandwidth: bytes per array */
-    int threads;         /**< bandwidth: threads (0: one per usable core); latency: 1 */
     /* latency experiments */
     struct nprb_pattern pattern;
     uint64_t tlb_window_bytes;
-    int samples;
     /* bandwidth experiments */
-    enum nprb_kernel_id kernel;
     uint64_t stride_bytes;
-    int repetitions;
     double sample_s; /**< latency: sample length; bandwidth: > 0 repeats passes per sample */
-    enum nprb_touch_mode touch; /**< who writes the arrays first (first_touch's modes) */
-    /* the item's own page size, instead of the config's huge_pages (page_size's points) */
-    bool own_huge_pages;
-    enum nprb_thp_mode huge_pages;
     /* What the time model and a budget read of an experiment's own parameters. */
     uint64_t extra_bytes; /**< memory set up beside size_bytes (loaded_latency's load buffers) */
     double extra_s;       /**< time by design beside the samples (a balancing series' length) */
@@ -54,17 +44,28 @@ struct nprb_plan_item {
      * in and out (NPRB_ITEM_SET_OWN, NPRB_ITEM_GET_OWN). Plain bytes, so that an item copies
      * by value (a later pass is a copy) and the plan never learns an experiment's knobs. */
     _Alignas(8) unsigned char own[NPRB_ITEM_OWN_BYTES];
-    /* headline cells: measured again at the end of the run (measure/passes.c) */
-    int passes;    /**< on a first pass: how many passes in all (0 or 1: this one alone) */
-    int pass;      /**< 0: the first pass, which writes the row; k: the k-th later one */
     size_t origin; /**< on a later pass: the plan index of the first pass, whose row it joins */
-    char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
     /** Set by nprb_plan_add(): the largest size of the applicable items before this one in the
      * same run of its experiment (a sweep's buffers kept from them; 0: none). */
     uint64_t kept_bytes;
+    int cpu_node; /**< logical node index whose cores run the threads; -1: every usable core */
+    int mem_node; /**< logical node index the memory is bound to; -1: every node with memory */
+    enum nprb_mem_policy policy;
+    int threads;                /**< bandwidth: threads (0: one per usable core); latency: 1 */
+    int samples;                /**< latency experiments */
+    enum nprb_kernel_id kernel; /**< bandwidth experiments */
+    int repetitions;
+    enum nprb_touch_mode touch; /**< who writes the arrays first (first_touch's modes) */
+    /* the item's own page size, instead of the config's huge_pages (page_size's points) */
+    enum nprb_thp_mode huge_pages;
+    bool own_huge_pages;
+    /* headline cells: measured in passes spread over the run (measure/passes.c) */
+    int passes; /**< on a first pass: how many passes in all (0 or 1: this one alone) */
+    int pass;   /**< 0: the first pass, which writes the row; k: the k-th later one */
     /** Set by nprb_plan_add(): the threads the time model streams with (threads, or the usable
      * cores it stands for) and the nodes whose cores they are. */
     int model_threads, model_nodes;
+    char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
 };
 
 /** Copies @p value, an experiment's own parameter struct, into @p item. */

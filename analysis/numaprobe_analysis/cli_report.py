@@ -19,7 +19,7 @@ from . import references, remeasure, report, sitefiles
 from .cli_fleet import COMMANDS as FLEET_COMMANDS
 from .fleetview import view
 from .load import ResultsError, load_fleet
-from .noise import NOISY_PCT
+from .noise import NOISY_PCT, is_noisy
 from .options import PERCENT, number, tolerance
 from .outliers import OutlierRule
 from .runs import MixedConfigs, refuse_mixed
@@ -141,11 +141,18 @@ def cmd_report(args):
 
 
 def remeasure_line(v, fleet):
-    """The command that measures the noisy hosts again with the options their run had (empty
-    when none is noisy); the hosts of the first file's run."""
-    noisy = report.noisy_frame(v)
+    """The command that measures again the hosts with a noisy figure of a metric the verdicts
+    judge (a figure shown and never judged, as core-to-core latency, asks for no new run) with
+    the options their run had (empty when none is noisy); the hosts of the first file's run."""
+    values = v.values
+    if not values.empty and "spread_pct" in values.columns:
+        judged = values.metric.map(lambda k: v.catalogue[k].judged if k in v.catalogue else False)
+        values = values[is_noisy(values.spread_pct) & judged.astype(bool)]
+    else:
+        values = values.iloc[0:0]
     attrs = fleet.files[0].attrs if fleet.files else {}
-    return remeasure.remeasure_line(set(noisy.host), attrs)
+    return remeasure.remeasure_line(set(values.host) if len(values) else set(), attrs,
+                                    report.TABLE_ROWS)
 
 
 def not_judged_hosts(v):

@@ -38,13 +38,19 @@ def run_options(command_line, config_source=""):
     return out
 
 
-def remeasure_line(noisy_hosts, attrs):
+def remeasure_line(noisy_hosts, attrs, most=None):
     """The line for @p noisy_hosts (names) of a run whose root attributes are @p attrs; empty
-    when there is no host."""
+    when there is no host. Past @p most hosts the line names the first @p most and says where
+    the rest are (a fleet's stdout stays readable; noisy.csv lists every figure)."""
     if not noisy_hosts:
         return ""
     options = run_options(attrs.get("command_line", ""), attrs.get("config_source", ""))
     args = "".join(f" {name} {shlex.quote(value)}" for name, value in options)
-    hosts = ",".join(sorted(noisy_hosts))
-    return (f"re-measure the noisy hosts: mpirun --host {hosts} --map-by ppr:1:node --bind-to "
+    names = sorted(noisy_hosts)
+    what = "the noisy hosts"
+    if most is not None and len(names) > most:
+        what = (f"the first {most} of {len(names)} noisy hosts (noisy.csv in the report "
+                f"directory names them all)")
+        names = names[:most]
+    return (f"re-measure {what}: mpirun --host {','.join(names)} --map-by ppr:1:node --bind-to "
             f"none numaprobe{args} -o remeasure.h5")

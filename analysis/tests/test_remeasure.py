@@ -74,3 +74,14 @@ def test_remeasured_file_pools_with_the_first(tmp_path):
     assert bare.returncode == 0, bare.stderr[-2000:]
     proc = run_report(first, tmp_path / "bare.h5", "--no-report")
     assert proc.returncode == 2 and "differ" in proc.stderr, proc.stdout + proc.stderr
+
+
+def test_line_names_at_most_a_tables_worth_of_hosts():
+    """A fleet with hundreds of noisy hosts gets a line of the first ones and where the rest
+    are, not a screen of names."""
+    from numaprobe_analysis import remeasure
+    hosts = {f"h{i:03d}" for i in range(60)}
+    line = remeasure.remeasure_line(hosts, {"command_line": "numaprobe -c quick -o x.h5"}, 50)
+    assert "the first 50 of 60 noisy hosts" in line and "noisy.csv" in line
+    assert "h049" in line and "h050" not in line
+    assert "h059" in remeasure.remeasure_line(hosts, {}, None)

@@ -16,7 +16,9 @@ Prints every figure, the runs' values, uncertainties and verdicts (--markdown: t
 bench/README.md, "Noise"); asserts the statistics of the uncertainty, never a timing, over the
 figures the analysis judges hosts by (the matrices' bound cells and the host-wide peak): mlp's
 and c2c_latency's rows are shown, as the analysis shows them, and on a 2-vCPU VM depend on where
-the hypervisor puts the vCPUs. Exit 1 when a property fails.
+the hypervisor puts the vCPUs. Exit 1 when a property fails; when the runs are its own, a second
+batch is run after a failed first, and both must fail (a neighbour busy for a whole batch moves
+every figure of it together, which no uncertainty measured inside the batch can cover).
 
     /usr/bin/python3 tests/calibration/coverage.py NUMAPROBE OUTDIR [--runs 5] [--config quick]
         [--set KEY=VALUE ...]
@@ -164,7 +166,17 @@ def main():
     args = ap.parse_args()
     if args.files is None and (args.exe is None or args.outdir is None):
         ap.error("give NUMAPROBE OUTDIR, or --files")
-    failed = judge(args.files if args.files else run(args), args.markdown)
+    if args.files:
+        failed = judge(args.files, args.markdown)
+    else:
+        failed = judge(run(args), args.markdown)
+        if failed:
+            # A shared machine's neighbours can disturb a whole batch of runs, which no rule can
+            # see from inside it: a second batch decides, and both must fail for the test to.
+            print(f"\nfirst batch failed ({', '.join(failed)}): a second batch of "
+                  f"{args.runs} runs decides")
+            args.outdir = os.path.join(args.outdir, "second")
+            failed = judge(run(args), args.markdown)
     if failed:
         sys.exit("calibration failed: " + ", ".join(failed))
 

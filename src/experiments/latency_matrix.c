@@ -32,7 +32,7 @@ static const struct config_key keys[] = {
      "chase working set per memory node (K/M/G/T or KiB/MiB/GiB/TiB)"},
     {"tlb_window", KEY_SIZE, OFF(tlb_window_bytes), "256KiB", 0, NPRB_TIB(64),
      "chain random within windows of this size, visited in random order (0: whole set)"},
-    {"samples", KEY_INT, OFF(samples), "7", 3, 100000, "timed samples kept per measurement"},
+    {"samples", KEY_INT, OFF(samples), "15", 3, 100000, "timed samples kept per measurement"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "5ms", 0, 0,
      "minimum length of one sample (ns/us/ms/s)"},
     {"passes", KEY_INT, OFF(passes), "3", 1, 5,

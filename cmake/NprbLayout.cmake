@@ -18,5 +18,6 @@ file(RELATIVE_PATH NPRB_REPORT_PKG_FROM_BINDIR "${CMAKE_INSTALL_FULL_BINDIR}"
      "${CMAKE_INSTALL_PREFIX}/${NPRB_REPORT_PKGDIR}")
 file(REAL_PATH "${PROJECT_BINARY_DIR}" NPRB_BUILD_TREE)
 set(NPRB_SOURCE_CONFIGS "${PROJECT_SOURCE_DIR}/configs")
+set(NPRB_SOURCE_REPORT "${PROJECT_SOURCE_DIR}/analysis/numaprobe-report")
 configure_file("${PROJECT_SOURCE_DIR}/src/build_facts.h.in"
                "${PROJECT_BINARY_DIR}/generated/build_facts.h" @ONLY)

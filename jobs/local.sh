@@ -4,7 +4,7 @@
 #
 #   jobs/local.sh [CONFIG] [OUTDIR]
 #
-# CONFIG  numaprobe config: a shipped one by name (default, quick, full, textbook) or a file
+# CONFIG  numaprobe config: a shipped one by name (default, quick, full, textbook, health) or a file
 #         (default: default, or $NUMAPROBE_CONFIG)
 # OUTDIR  where numaprobe-<host>-<UTC time>.h5 goes (default: results, or $NUMAPROBE_OUTDIR)
 # Environment: NUMAPROBE (binary; default: numaprobe on PATH, after `module load numaprobe`,

@@ -3,6 +3,7 @@
 #include "job/build_info.h"
 #include "tools/check.h"
 #include "job/cli.h"
+#include "job/health.h"
 #include "config/config.h"
 #include "config/config_find.h"
 #include "experiments/registry.h"
@@ -62,6 +63,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; argc > 1 && i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return nprb_status_exit_code(subcommands[i].run(argc - 1, argv + 1, stdout, stderr));
+    /* A health check measures, so it is no serial tool; its exit statuses are a health check's. */
+    if (argc > 1 && strcmp(argv[1], "health") == 0)
+        return nprb_health_main(argc - 1, argv + 1);
 
     char command_line[4096];
     join_args(argc, argv, command_line, sizeof command_line);

@@ -12,7 +12,7 @@ set(NPRB_REPORT_SRC "${PROJECT_SOURCE_DIR}/analysis/numaprobe-report")
 nprb_cli_test(config_by_name 0 "config and plan ok" -- ${NPRB_EXE} -c default --dry-run)
 # (. for the ; that CMake would split the pattern at)
 nprb_cli_test(config_name_unknown 2
-  "cannot read config nosuch: No such file or directory. no shipped config of that name in .*configs \\(shipped: default, full, quick, textbook\\)"
+  "cannot read config nosuch: No such file or directory. no shipped config of that name in .*configs \\(shipped: default, full, health, quick, textbook\\)"
   -- ${NPRB_EXE} -c nosuch --dry-run)
 # A path stays a path, even when its file name is a shipped config's.
 nprb_cli_test(config_path_stays_path 2 "cannot read config ./default: No such file or directory$"

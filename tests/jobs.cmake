@@ -118,6 +118,18 @@ nprb_add_script_test(slurm.nightly_3nights LABELS "jobs;slurm;analysis" TIMEOUT 
 set_tests_properties(slurm.nightly_3nights PROPERTIES RESOURCE_LOCK slurm FIXTURES_REQUIRED outputs
                      COST 500)
 
+# ---- numaprobe health: the verdicts here, NHC's check, and a drain in a real Slurm -----------
+# References of this host's type from a planted fleet; 0, 1 (60% bandwidth, wrong data) and 2
+# (noisy, unknown type, no references) from real checks, and NHC's die and log.
+nprb_add_script_test(jobs.health_check LABELS "jobs;cli;analysis" TIMEOUT 300
+  FIXTURE_REQUIRED outputs
+  COMMAND ${JOBS_TESTS}/health-check.sh ${NPRB_EXE} ${NPRB_OUT}/health-check)
+# jobs/slurm/numaprobe-healthcheck as the epilog of three nodes: one drained, two idle.
+nprb_add_script_test(slurm.health_drain LABELS "jobs;slurm;analysis" TIMEOUT 460
+  FIXTURE_REQUIRED outputs
+  COMMAND ${JOBS_TESTS}/health-slurm.sh ${NPRB_EXE} ${NPRB_OUT}/health-slurm)
+set_tests_properties(slurm.health_drain PROPERTIES RESOURCE_LOCK slurm)
+
 # ---- fuzz targets: the seed corpora replayed in every build (dev and ASan+UBSan) --------------
 # fuzz/run does the timed libFuzzer search (scripts/test); here each target runs as a plain
 # program over its seeds, so a seed that once crashed stays fixed.

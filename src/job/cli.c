@@ -36,7 +36,7 @@ enum option_id {
 static const struct nprb_option_row rows[N_OPTIONS] = {
     [OPT_CONFIG] = {"config", 'c', "FILE|NAME",
                     "YAML configuration: a file, or a shipped config by name (default, quick, "
-                    "full, textbook); default: built-in, same as quick"},
+                    "full, textbook, health); default: built-in, same as quick"},
     [OPT_OUTPUT] = {"output", 'o', "FILE",
                     "results file (default: numaprobe-<UTC time>.h5 here); checked and locked "
                     "before measuring: an existing file is refused (see --force), and so is "
@@ -118,13 +118,16 @@ void nprb_cli_print_help(FILE *out)
             "  or:  mpirun --map-by ppr:1:node --bind-to none numaprobe [OPTIONS]\n"
             "  or:  numaprobe check FILE...\n"
             "  or:  numaprobe merge DIR -o FILE\n"
-            "  or:  numaprobe restore\n\n"
+            "  or:  numaprobe restore\n"
+            "  or:  numaprobe health --references REF\n\n"
             "Measures memory latency and bandwidth of every NUMA node of every host in the job\n"
             "and writes all results to one HDF5 file (see docs/SCHEMA.md). 'numaprobe check'\n"
             "validates results files (0 valid, 4 invalid); 'numaprobe merge' rebuilds a results\n"
             "file from a job's checkpoints (0 complete, 5 partial); 'numaprobe restore' puts\n"
             "back kernel.numa_balancing where a killed run left it changed (0 as found, 1 not\n"
-            "put back); each takes --help. The numa_balancing experiment alone changes a system\n"
+            "put back); 'numaprobe health' is a node health check against a site's references\n"
+            "(0 healthy, 1 failed: drain, 2 not judged); each takes --help. The numa_balancing "
+            "experiment alone changes a system\n"
             "setting (kernel.numa_balancing, as root), recorded first in " NPRB_BALANCING_STATE_DIR
             "\n"
             "and put back at exit, on SIGINT/SIGTERM/SIGHUP, and after SIGKILL by the next start\n"

@@ -145,6 +145,16 @@ static uint64_t passes_for(double pass_s, double sample_s, uint64_t tick_ns)
     return passes > 1e9 ? 1000000000u : (uint64_t)passes;
 }
 
+/* The slow_node0 and noisy_node0 faults: the repetition that began at @p t0 and took @p took_ns
+ * is held until it has taken took_ns / @p speed, so its memory reads as that share of what it
+ * gave, in time as well as in the figure. */
+static void hold_until(uint64_t t0, uint64_t took_ns, double speed)
+{
+    uint64_t end = t0 + (uint64_t)((double)took_ns / speed);
+    while (nprb_now_ns() < end)
+        ;
+}
+
 /* All timing is done by one thread between barriers, as STREAM does: the figure includes the
  * slowest thread, which is what an application with a barrier after each sweep would see. */
 static void stream_team(struct team *tm)
@@ -152,6 +162,9 @@ static void stream_team(struct team *tm)
     const struct nprb_bandwidth_request *req = tm->req;
     uint64_t tick = nprb_clock_tick_ns();
     bool inject_corruption = nprb_fault(NPRB_FAULT_CORRUPT_BANDWIDTH);
+    bool on_node0 = req->policy == NPRB_MEM_BIND && req->node_count == 1 && req->nodes[0] == 0;
+    bool slow_node = on_node0 && nprb_fault(NPRB_FAULT_SLOW_NODE0);
+    bool noisy_node = on_node0 && nprb_fault(NPRB_FAULT_NOISY_NODE0);
 #pragma omp parallel num_threads(req->threads)
     {
         /* The team OpenMP gave, which OMP_THREAD_LIMIT can make smaller than asked: the array
@@ -211,6 +224,10 @@ static void stream_team(struct team *tm)
 #pragma omp barrier
 #pragma omp single
             {
+                if (slow_node)
+                    hold_until(tm->t0, nprb_now_ns() - tm->t0, 0.6);
+                if (noisy_node && r % 3 != 0)
+                    hold_until(tm->t0, nprb_now_ns() - tm->t0, 0.5);
                 if (r >= 0)
                     tm->seconds[r] = (double)(nprb_now_ns() - tm->t0) * 1e-9 / (double)tm->passes;
                 if (r >= 0 && tm->starts != NULL)

@@ -19,6 +19,12 @@
  *   kill_writer        rank 0 kills itself after writing every row, before the rename
  *   no_populate        pages are not faulted in ahead of their first store (nprb_populate()
  *                      does nothing), as on kernels before 5.14: placement must not change
+ *   noisy_node0        two bandwidth repetitions in three on memory bound to node 0 are held
+ *                      to twice their time: a figure too noisy to judge (what a health check
+ *                      must not fail, nor pass)
+ *   slow_node0         bandwidth on memory bound to node 0 runs at 60%: each timed repetition
+ *                      is held until it has taken 1/0.6 of its time, as on a node that lost
+ *                      DIMMs or a channel (what a health check must fail)
  *   small_nodes        every node says it has 64 MiB free, as a small guest's node does with a
  *                      sweep's buffers on it: the room checks must count what numaprobe keeps
  *   term_writer        the same with SIGTERM (a scheduler's time limit): the temporary file goes
@@ -42,6 +48,8 @@ enum nprb_fault_id {
     NPRB_FAULT_KILL_LAST_RANK,
     NPRB_FAULT_KILL_WRITER,
     NPRB_FAULT_NO_POPULATE,
+    NPRB_FAULT_NOISY_NODE0,
+    NPRB_FAULT_SLOW_NODE0,
     NPRB_FAULT_SMALL_NODES,
     NPRB_FAULT_TERM_WRITER,
     NPRB_FAULT_TERM_IN_BALANCING,

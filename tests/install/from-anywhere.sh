@@ -19,7 +19,7 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 for f in bin/numaprobe bin/numaprobe-report libexec/numaprobe/numaprobe_analysis/cli.py \
-    share/numaprobe/configs/{default,quick,full,textbook}.yaml \
+    share/numaprobe/configs/{default,quick,full,textbook,health}.yaml \
     share/numaprobe/jobs/{README.md,local.sh,slurm/numaprobe.sbatch,slurm/numaprobe-numa.sbatch} \
     share/numaprobe/jobs/{lsf/numaprobe.lsf,pbs/numaprobe.pbs,epilog/numaprobe-restore} \
     share/doc/numaprobe/{README.md,LICENSE,SCHEMA.md,CONFIG.md,ANALYSIS.md,copyright} \
@@ -42,7 +42,7 @@ for name in quick full textbook; do
     numaprobe -c "$name" --show-config >/dev/null 2>&1 || fail "numaprobe -c $name --show-config"
 done
 out=$(numaprobe -c nosuch --dry-run 2>&1) && fail "numaprobe -c nosuch succeeded"
-grep -q "no site config of that name in /etc/numaprobe (site: .*) and no shipped config of that name in $p/bin/../share/numaprobe/configs (shipped: default, full, quick, textbook)" \
+grep -q "no site config of that name in /etc/numaprobe (site: .*) and no shipped config of that name in $p/bin/../share/numaprobe/configs (shipped: default, full, health, quick, textbook)" \
     <<<"$out" || fail "numaprobe -c nosuch: $out"
 out=$(numaprobe --version 2>&1) || fail "numaprobe --version exited $?"
 grep -Eq "^numaprobe $version " <<<"$out" || fail "numaprobe --version: $out"

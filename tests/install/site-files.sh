@@ -49,7 +49,7 @@ rm /etc/numaprobe/default.yaml
 [ "$(seed default)" = "$shipped" ] || fail "-c default without a site copy: seed $(seed default)"
 # A name found nowhere: the message names both places, and what each holds.
 out=$("$p/bin/numaprobe" -c nosuch --dry-run 2>&1) && fail "-c nosuch succeeded"
-grep -q "no site config of that name in /etc/numaprobe (site: site-only) and no shipped config of that name in $p/bin/../share/numaprobe/configs (shipped: default, full, quick, textbook)" \
+grep -q "no site config of that name in /etc/numaprobe (site: site-only) and no shipped config of that name in $p/bin/../share/numaprobe/configs (shipped: default, full, health, quick, textbook)" \
     <<<"$out" || fail "-c nosuch: $out"
 
 # References by name: the file is read from /etc/numaprobe (this one is malformed, so that the

@@ -8,7 +8,7 @@ command -v shellcheck >/dev/null || { echo "SKIP: shellcheck not installed (Debi
 cd "$root"
 mapfile -t files < <(git ls-files jobs fuzz tests/harness/pbs tests/jobs tests/install tests/packaging packaging/completions 2>/dev/null |
     while read -r f; do
-        case $f in *.sh | *.sbatch | *.lsf | *.pbs | jobs/nightly/numaprobe-nightly | jobs/epilog/* | tests/jobs/nightly/fake-sbatch | fuzz/run | tests/harness/pbs/qsub | tests/harness/pbs/pbs_tmrsh | packaging/completions/*) echo "$f" ;; esac
+        case $f in *.sh | *.sbatch | *.lsf | *.pbs | jobs/nightly/numaprobe-nightly | jobs/epilog/* | jobs/slurm/numaprobe-healthcheck | jobs/nhc/*.nhc | tests/jobs/nightly/fake-sbatch | fuzz/run | tests/harness/pbs/qsub | tests/harness/pbs/pbs_tmrsh | packaging/completions/*) echo "$f" ;; esac
     done)
 if [ ${#files[@]} -lt 10 ]; then
     echo "FAIL: found only ${#files[@]} scripts to check: ${files[*]}"

@@ -84,7 +84,7 @@ int main(void)
     char hint[1024];
     CHECK_STR_CONTAINS(nprb_config_find_hint(missing, hint, sizeof hint),
                        "no shipped config of that name in " NPRB_SOURCE_CONFIGS);
-    CHECK_STR_CONTAINS(hint, "(shipped: default, full, quick, textbook)");
+    CHECK_STR_CONTAINS(hint, "(shipped: default, full, health, quick, textbook)");
     CHECK(strstr(hint, NPRB_SITE_CONFDIR) == NULL); /* a build-tree executable never looks there */
     CHECK(strcmp(nprb_config_find_hint("/no/such.yaml", hint, sizeof hint), "") == 0);
     return CHECK_DONE();

@@ -15,7 +15,7 @@ from .noise import is_noisy
 from .version import VERSION
 
 SCHEMA_NAME = "numaprobe-report"
-SCHEMA_VERSION = "1.2.0"
+SCHEMA_VERSION = "1.2.1"
 
 
 def _clean(x):

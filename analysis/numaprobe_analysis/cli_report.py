@@ -201,7 +201,7 @@ def cmd_references(args, path):
     refs = references.load(args.references)
     new = load_fleet([path])
     nv = view(new)
-    frame, matched, notes = references.judge(nv.values, nv.hosts, nv.catalogue, refs)
+    frame, matched, notes = references.judge_view(nv, refs)
     print(f"{path} ({new.files[0].attrs.get('start_utc')}) against the references in "
           f"{args.references}; {len(matched)} of {len(nv.hosts)} host(s) matched a reference")
     for line in notes + new.notes:
@@ -217,16 +217,17 @@ def cmd_references(args, path):
                    ("Not judged", unjudged, ["host", "type", "metric", "reason"])])
     if args.output:
         os.makedirs(args.output, exist_ok=True)
-        frame.drop(columns=["key"]).to_csv(os.path.join(args.output, "references.csv"),
-                                           index=False)
+        frame.drop(columns=["key", "why", "bounds"]).to_csv(
+            os.path.join(args.output, "references.csv"), index=False)
     # A reference that cannot be evaluated makes the gate's verdict incomplete, whatever else it
     # found: its input must be fixed, so this wins over a regression.
     status = EXIT_BAD_INPUT if len(unjudged) else EXIT_FINDINGS if len(bad) else EXIT_OK
     if len(unjudged):
         first = unjudged.iloc[0]
+        where = f" {first.node}" if first.node else ""
         print(f"numaprobe-report compare: {len(unjudged)} reference figure(s) on "
-              f"{unjudged.host.nunique()} host(s) not judged, e.g. {first.host} {first.key}: "
-              f"{first.reason}", file=sys.stderr)
+              f"{unjudged.host.nunique()} host(s) not judged, e.g. {first.host} {first.key}"
+              f"{where}: {first.reason}", file=sys.stderr)
     elif len(bad):
         print(f"\n{len(bad)} value(s) outside the references on {bad.host.nunique()} host(s)",
               file=sys.stderr)

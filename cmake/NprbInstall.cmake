@@ -170,7 +170,7 @@ if(NPRB_HELP2MAN)
               "${_man}/h2m/numaprobe-report"
       COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
               "NPRB_H2M_COMMAND=${PROJECT_SOURCE_DIR}/analysis/numaprobe-report"
-              NPRB_H2M_DOCDIR=${NPRB_DOCDIR} "NPRB_H2M_SUBCOMMANDS=compare history openmetrics"
+              NPRB_H2M_DOCDIR=${NPRB_DOCDIR} "NPRB_H2M_SUBCOMMANDS=compare history openmetrics references health"
               "${NPRB_HELP2MAN}" --no-info --version-string=${PROJECT_VERSION}
               --name "tables, outlier hosts and reports from numaprobe results files"
               --include "${_h2m}/numaprobe-report.h2m" --output "${_man}/numaprobe-report.1"

@@ -16,8 +16,19 @@ nprb_add_script_test(analysis.fleet3 LABELS "analysis;fakehosts" TIMEOUT 300
           --outdir ${NPRB_ANALYSIS_OUT} --hosts a:1,b:1,c:1)
 set_tests_properties(analysis.fleet3 PROPERTIES FIXTURES_REQUIRED outputs)
 
+# A real quick run of every experiment configs/default.yaml enables (quick leaves injection and
+# max_bandwidth out): the report's --json and the run's --summary-json against their schemas,
+# and the host the health tests plant a fleet of (test_real_json.py, test_health.py).
+set(NPRB_QUICK_ALL "${NPRB_OUT}/quick-all.h5")
+nprb_add_script_test(analysis.quick_run LABELS analysis TIMEOUT 300
+  FIXTURE_SETUP analysis_quick
+  COMMAND ${NPRB_EXE} -c quick --set injection.enabled=true --set max_bandwidth.enabled=true
+          --quiet --force -o ${NPRB_QUICK_ALL} --summary-json ${NPRB_OUT}/quick-all.json)
+set_tests_properties(analysis.quick_run PROPERTIES FIXTURES_REQUIRED outputs PROCESSORS 2)
+
 set(NPRB_ANALYSIS_ENV
   "NUMAPROBE_RESULTS=${NPRB_OUT}/singleton.h5:${NPRB_OUT}/mpi4.h5"
+  "NUMAPROBE_QUICK_ALL=${NPRB_QUICK_ALL}"
   "NUMAPROBE_FLEET3=${NPRB_FLEET3}"
   "NUMAPROBE_REPORT=${PROJECT_SOURCE_DIR}/analysis/numaprobe-report"
   "NUMAPROBE_ANALYSIS_OUT=${NPRB_ANALYSIS_OUT}"
@@ -40,6 +51,7 @@ nprb_add_script_test(analysis.fleet LABELS analysis TIMEOUT 600
           --ignore=${NPRB_PYTESTS}/test_report.py --ignore=${NPRB_PYTESTS}/test_render.py
           --ignore=${NPRB_PYTESTS}/test_scale.py --ignore=${NPRB_PYTESTS}/test_gates.py
           --ignore=${NPRB_PYTESTS}/test_node_types.py --ignore=${NPRB_PYTESTS}/test_mixed_isa.py
+          --ignore=${NPRB_PYTESTS}/test_health.py --ignore=${NPRB_PYTESTS}/test_real_json.py
           ${NPRB_NIGHTLY_IGNORE})
 # Minutes of pytest (411 s on the idle 2-core VM): started early (COST), not last.
 set_tests_properties(analysis.fleet PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}" COST 500)
@@ -52,6 +64,17 @@ nprb_add_script_test(analysis.gates LABELS analysis TIMEOUT 600
   COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider ${NPRB_PYTESTS}/test_gates.py
           ${NPRB_PYTESTS}/test_node_types.py)
 set_tests_properties(analysis.gates PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")
+
+# The loop from a fleet to its nodes' health checks: references made from a fleet planted of a
+# real host (tests/tools/plant-fleet.py; this machine's quick run, and tests/data's x86 host),
+# read back by compare --references; health's exit status and lines for a healthy host, one
+# node's bandwidth at 60%, a type not in the references, a noisy figure, a failure beside a noisy
+# figure; a type too small left out; and the JSON of the real run against the schemas.
+nprb_add_script_test(analysis.health LABELS analysis TIMEOUT 600
+  FIXTURE_REQUIRED analysis_quick
+  COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -rs -p no:cacheprovider
+          ${NPRB_PYTESTS}/test_health.py ${NPRB_PYTESTS}/test_real_json.py)
+set_tests_properties(analysis.health PROPERTIES ENVIRONMENT "${NPRB_ANALYSIS_ENV}")
 
 # A fleet over time: history and drift on synthetic histories, openmetrics checked by
 # promtool (CI=true passes through: there a missing promtool fails), --json against

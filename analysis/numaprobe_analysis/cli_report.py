@@ -6,6 +6,8 @@
   numaprobe-report compare --references REF NEW   against reference values per node type
   numaprobe-report history RESULTS... trends and drift over many runs (cli_fleet.py)
   numaprobe-report openmetrics RESULTS... --out DIR   Prometheus textfile files (cli_fleet.py)
+  numaprobe-report references FILES... -o REF   references per node type (cli_refs.py)
+  numaprobe-report health --references REF FILE   a host against them (cli_refs.py)
 """
 
 import argparse
@@ -17,6 +19,7 @@ import pandas as pd
 from . import compare as cmp
 from . import references, remeasure, report, sitefiles
 from .cli_fleet import COMMANDS as FLEET_COMMANDS
+from .cli_refs import COMMANDS as REFS_COMMANDS
 from .fleetview import view
 from .load import ResultsError, load_fleet
 from .noise import NOISY_PCT, is_noisy
@@ -201,7 +204,7 @@ def cmd_references(args, path):
     refs = references.load(args.references)
     new = load_fleet([path])
     nv = view(new)
-    frame, matched, notes = references.judge(nv.values, nv.hosts, nv.catalogue, refs)
+    frame, matched, notes = references.judge_view(nv, refs)
     print(f"{path} ({new.files[0].attrs.get('start_utc')}) against the references in "
           f"{args.references}; {len(matched)} of {len(nv.hosts)} host(s) matched a reference")
     for line in notes + new.notes:
@@ -217,16 +220,17 @@ def cmd_references(args, path):
                    ("Not judged", unjudged, ["host", "type", "metric", "reason"])])
     if args.output:
         os.makedirs(args.output, exist_ok=True)
-        frame.drop(columns=["key"]).to_csv(os.path.join(args.output, "references.csv"),
-                                           index=False)
+        frame.drop(columns=["key", "why", "bounds"]).to_csv(
+            os.path.join(args.output, "references.csv"), index=False)
     # A reference that cannot be evaluated makes the gate's verdict incomplete, whatever else it
     # found: its input must be fixed, so this wins over a regression.
     status = EXIT_BAD_INPUT if len(unjudged) else EXIT_FINDINGS if len(bad) else EXIT_OK
     if len(unjudged):
         first = unjudged.iloc[0]
+        where = f" {first.node}" if first.node else ""
         print(f"numaprobe-report compare: {len(unjudged)} reference figure(s) on "
-              f"{unjudged.host.nunique()} host(s) not judged, e.g. {first.host} {first.key}: "
-              f"{first.reason}", file=sys.stderr)
+              f"{unjudged.host.nunique()} host(s) not judged, e.g. {first.host} {first.key}"
+              f"{where}: {first.reason}", file=sys.stderr)
     elif len(bad):
         print(f"\n{len(bad)} value(s) outside the references on {bad.host.nunique()} host(s)",
               file=sys.stderr)
@@ -344,7 +348,9 @@ def parser_for(command):
                     "'numaprobe-report compare BASE NEW' compares two runs, "
                     "'numaprobe-report history RESULTS...' follows many over time, "
                     "'numaprobe-report openmetrics RESULTS... --out DIR' writes Prometheus "
-                    "textfiles (each with --help).", epilog=EXIT_TEXT)
+                    "textfiles, 'numaprobe-report references FILES... -o REF' reference values "
+                    "per node type and 'numaprobe-report health --references REF FILE' judges "
+                    "a host against them (each with --help).", epilog=EXIT_TEXT)
     p.add_argument("--version", action="version", version=version_text())
     p.add_argument("files", nargs="+", metavar="FILE", help="numaprobe .h5 results file")
     p.add_argument("-o", "--output", metavar="DIR",
@@ -369,10 +375,11 @@ def parser_for(command):
 def dispatch(argv):
     """Runs the command @p argv names (cli.main catches what escapes as an internal error)."""
     command = "report"
-    if argv and argv[0] in ("report", "compare", *FLEET_COMMANDS):
+    others = {**FLEET_COMMANDS, **REFS_COMMANDS}
+    if argv and argv[0] in ("report", "compare", *others):
         command = argv.pop(0)
-    if command in FLEET_COMMANDS:
-        make_parser, run = FLEET_COMMANDS[command]
+    if command in others:
+        make_parser, run = others[command]
     else:
         make_parser = lambda: parser_for(command)  # noqa: E731
         run = cmd_compare if command == "compare" else cmd_report

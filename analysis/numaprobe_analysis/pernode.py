@@ -14,13 +14,13 @@ from .outliers import robust_z
 COLUMNS = ["type", "host", "metric", "node", "value", "key"]
 
 
-def _quiet(rows, value):
+def _quiet(rows, value, keep_noisy=False):
     """The rows whose uncertainty is not noisy (a noisy figure is shown, never judged), each
-    with it in `_u`."""
+    with it in `_u`; every row where @p keep_noisy."""
     if not len(rows):
         return rows.assign(_u=pd.Series(dtype=float))
     rows = rows.assign(_u=row_spread_pct(rows, value))
-    return rows[~is_noisy(rows._u)]
+    return rows if keep_noisy else rows[~is_noisy(rows._u)]
 
 
 def _medians(rows, keys, value):
@@ -28,14 +28,15 @@ def _medians(rows, keys, value):
     return rows.groupby(keys).agg(value=(value, "median"), spread_pct=("_u", "max")).reset_index()
 
 
-def node_values(fleet, hosts):
-    """Long frame type, host, metric (key), node (`node N` or a pair class), value, spread_pct:
-    per host and NUMA node its local figures, per host and remote pair class its latency
-    (medians over the host's ranks and the pairs of that node or class; the largest of their
-    uncertainties)."""
+def node_values(fleet, hosts, keep_noisy=False):
+    """Long frame type, host, metric (key), node (`node N` or `CLASS pairs`), value,
+    spread_pct: per host and NUMA node its local figures, per host and remote pair class its
+    latency (medians over the host's ranks and the pairs of that node or class; the largest of
+    their uncertainties). Noisy rows are left out (the outlier rule's figures), or kept where
+    @p keep_noisy, so that a figure made of them is there to be called noisy (a reference's)."""
     parts = []
     lat = _quiet(ok_rows(fleet["latency"], experiment="latency_matrix", mem_policy="bind"),
-                 "latency_ns_median")
+                 "latency_ns_median", keep_noisy)
     if len(lat):
         local = lat[lat.cpu_node == lat.mem_node]
         med = _medians(local, ["host", "cpu_node"], "latency_ns_median")
@@ -49,7 +50,7 @@ def node_values(fleet, hosts):
                                        "node": med.pair_class.astype(str) + " pairs",
                                        "value": med.value, "spread_pct": med.spread_pct}))
     bw = _quiet(ok_rows(fleet["bandwidth"], experiment="bandwidth_matrix", mem_policy="bind"),
-                "gbs_best")
+                "gbs_best", keep_noisy)
     if len(bw):
         local = bw[bw.cpu_node == bw.mem_node]
         med = _medians(local, ["host", "kernel", "cpu_node"], "gbs_best")

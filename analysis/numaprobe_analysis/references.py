@@ -6,9 +6,14 @@ bounds each host's figures must stay within. REF is JSON or YAML:
   NODE_TYPE: {METRIC: {ref: R, tol: P%}}       min R x (1 - P/100), max R x (1 + P/100)
 
 X, Y and R are a number in the metric's unit, `peak` or `F * peak` (the host's peak_gbs).
-A bound that cannot be evaluated (the peak unknown), a host of the type without the figure and
-a noisy figure (noise.is_noisy) are *not judged*: a gate that passed them would pass what it
-never looked at, and one that failed a noisy figure would call noise a regression."""
+NODE_TYPE is a type label, node_type, fingerprint or type_key. METRIC is a metric key (the
+host's median over its nodes), or `METRIC@node N` / `METRIC@CLASS pairs`: that NUMA node's, or
+remote pair class's, figure of the host (pernode.node_values). Either form of bounds may carry
+`hosts: N`, how many hosts the figure rests on (reference_file.py writes it), read and ignored.
+A bound that cannot be evaluated (the peak unknown), a host of the type without the figure (or
+the node), and a noisy figure (noise.is_noisy) are *not judged*: a gate that passed them would
+pass what it never looked at, and one that failed a noisy figure would call noise a
+regression. `judge` is the one judge of compare --references and health."""
 
 import json
 import os
@@ -20,17 +25,25 @@ import pandas as pd
 
 from .compare import UnusableInput
 from .noise import NOISY_PCT, is_noisy
+from .pernode import node_values
 
 FORMS = ("{min: X, max: Y} (either alone), or {ref: R, tol: P%}; X, Y, R: a number, peak or "
          "F * peak")
 _BOUND = re.compile(r"^\s*(?:([0-9.eE+-]+)\s*\*\s*)?peak\s*$")
 _PERCENT = re.compile(r"^\s*([0-9.eE+]+)\s*%\s*$")
 NOT_JUDGED = "not judged"
+# A figure of one NUMA node or remote pair class: the labels pernode.node_values gives.
+_NODE_KEY = re.compile(r"^([^@\s]+)@(node [0-9]+|[a-z0-9_]+ pairs)$")
+KEY_FORMS = "METRIC, METRIC@node N or METRIC@CLASS pairs"
+# Why a figure was not judged, for a reader that decides on it (health's summary line); the
+# `reason` column says it to people.
+WHY_NOISY, WHY_NO_VALUE, WHY_NO_NODE, WHY_PEAK = "noisy", "no value", "no such node", \
+    "peak unknown"
 # A reference file is a few hundred lines; anything near this is not one, and reading it whole
 # (as /dev/zero would be) must not take the node that a nightly gate runs on.
 MAX_BYTES = 1 << 20
-COLUMNS = ["host", "type", "metric", "unit", "value", "uncertainty_pct", "min", "max", "verdict",
-           "reason", "key"]
+COLUMNS = ["host", "type", "metric", "node", "unit", "value", "uncertainty_pct", "min", "max",
+           "verdict", "reason", "key", "why", "bounds"]
 
 
 class _Twice(Exception):
@@ -170,10 +183,17 @@ def _expr(value, what):
 
 
 def _bounds(spec, what):
-    """{min, max} of one metric's reference as written: (lo, hi, tol_pct), each None if absent."""
+    """{min, max} of one metric's reference as written: (lo, hi, tol_pct), each None if absent.
+    `hosts` (how many hosts a written reference rests on) is checked and set aside."""
+    if isinstance(spec, dict) and "hosts" in spec:
+        n = spec["hosts"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise UnusableInput(f"{what}: hosts {n!r}: expected a whole number >= 0 (how many "
+                                f"hosts the reference rests on)")
+        spec = {k: v for k, v in spec.items() if k != "hosts"}
     if not isinstance(spec, dict) or not spec or not (
             set(spec) <= {"min", "max"} or set(spec) == {"ref", "tol"}):
-        raise UnusableInput(f"{what}: expected {FORMS}")
+        raise UnusableInput(f"{what}: expected {FORMS} (hosts: N may stand beside them)")
     if "ref" in spec:
         m = _PERCENT.match(spec["tol"]) if isinstance(spec["tol"], str) else None
         # A bare number is refused: ReFrame writes 0.1 for 10%, others 10; which was meant?
@@ -203,8 +223,34 @@ def load(path):
                                                          for v in refs.values()):
         raise UnusableInput(f"{path}: references are NODE_TYPE: {{METRIC: BOUNDS}}, BOUNDS "
                             f"{FORMS}")
+    for name, metrics in refs.items():
+        for key in metrics:
+            if "@" in str(key) and not _NODE_KEY.match(str(key)):
+                raise UnusableInput(f"{path}: {name!r} {key!r}: expected {KEY_FORMS}")
     return {str(name): {str(key): _bounds(spec, f"{path}: {name!r} {key}")
                         for key, spec in metrics.items()} for name, metrics in refs.items()}
+
+
+def split_key(key):
+    """(metric, node) of a reference key: node `node N`, `CLASS pairs` or "" (the host's)."""
+    m = _NODE_KEY.match(key)
+    return (m.group(1), m.group(2)) if m else (key, "")
+
+
+def _expr_text(expr):
+    if isinstance(expr, tuple):
+        return "peak" if expr[1] == 1 else f"{expr[1]:g} * peak"
+    return f"{expr:g}"
+
+
+def bounds_text(bounds):
+    """How @p bounds were written, where the numbers alone do not say it: `ref 20, tol 10%`, a
+    bound on the peak (`min 0.2 * peak`); empty for plain min and max."""
+    lo, hi, tol = bounds
+    if tol is not None:
+        return f"ref {_expr_text(lo)}, tol {tol:g}%"
+    return ", ".join(f"{name} {_expr_text(e)}" for name, e in (("min", lo), ("max", hi))
+                     if isinstance(e, tuple))
 
 
 def _value(expr, peak):
@@ -233,49 +279,75 @@ def _limits(bounds, peak):
     return lo_v, hi_v, reason
 
 
-def judge(values, hosts, catalogue, refs):
-    """Every host of a node type named in @p refs (its label, node_type or fingerprint) against
-    each of its metrics' bounds: `regression` when its value is below min or above max, `not
-    judged` (with the reason) when it has no value, its figure is noisy or a bound cannot be
-    evaluated, else `same`.
+def judge(values, hosts, catalogue, refs, nodes=None):
+    """Every host of a node type named in @p refs (its label, node_type, fingerprint or
+    type_key) against each of its keys' bounds: `regression` when its value is below min or
+    above max, `not judged` (with the reason, and `why`: WHY_*) when it has no value, its figure
+    is noisy or a bound cannot be evaluated, else `same`. A key `METRIC@NODE` takes the host's
+    figure of that node from @p nodes (pernode.node_values with its noisy figures kept).
     Returns (frame, matched hosts, notes)."""
     rows, notes, matched = [], [], set()
     info = hosts.set_index("host")
     known = values[values.value.notna()].set_index(["host", "metric"])
     have = known.value
     spread = known.spread_pct if "spread_pct" in known.columns else known.value * np.nan
+    if nodes is None:
+        nodes = pd.DataFrame(columns=["host", "metric", "node", "value", "spread_pct"])
+    per_node = nodes.set_index(["host", "metric", "node"])
+    labels = nodes.groupby(["host", "metric"]).node.agg(lambda n: ", ".join(sorted(set(n))))
+    type_key = hosts.type_key if "type_key" in hosts.columns else hosts.fingerprint
     for name, metrics in refs.items():
         # A fingerprint names the type of the hosts that carry it: a file of the same hardware
         # written before schema 0.10.0 carries another one.
-        named = (hosts.type == name) | (hosts.node_type == name) | (hosts.fingerprint == name)
+        named = ((hosts.type == name) | (hosts.node_type == name) | (hosts.fingerprint == name)
+                 | (type_key == name))
         sel = hosts[hosts.type.isin(hosts.type[named])]
         if sel.empty:
             notes.append(f"reference node type {name!r}: no host of it in this file")
             continue
         for key, bounds in metrics.items():
-            if key not in catalogue:
-                raise UnusableInput(f"reference {name!r}: no metric {key!r} in this file "
+            metric, node = split_key(key)
+            if metric not in catalogue:
+                raise UnusableInput(f"reference {name!r}: no metric {metric!r} in this file "
                                     f"(metrics: {', '.join(catalogue)})")
-            m = catalogue[key]
+            m = catalogue[metric]
             for host, typ in zip(sel.host, sel.type):
                 matched.add(host)
                 peak = float(info.at[host, "peak_gbs"]) if "peak_gbs" in info.columns \
                     else np.nan
                 lo, hi, reason = _limits(bounds, peak)
-                value = have.get((host, key), np.nan)
-                u = spread.get((host, key), np.nan)
+                why = WHY_PEAK if reason else ""
+                if node:
+                    value = per_node.value.get((host, metric, node), np.nan)
+                    u = per_node.spread_pct.get((host, metric, node), np.nan)
+                else:
+                    value, u = have.get((host, metric), np.nan), spread.get((host, metric), np.nan)
                 if not np.isfinite(value):
-                    reason = "no value (no ok rows measured it)"
+                    reason, why = "no value (no ok rows measured it)", WHY_NO_VALUE
+                    if node:
+                        reason, why = (f"no value for {node} (this host has "
+                                       f"{labels.get((host, metric)) or 'none by node'})",
+                                       WHY_NO_NODE)
                 elif is_noisy(u):
-                    reason = (f"noisy: uncertainty {u:.0f}% above {NOISY_PCT:g}% (re-measure "
-                              f"the host)")
+                    reason, why = (f"noisy: uncertainty {u:.0f}% above {NOISY_PCT:g}% "
+                                   f"(re-measure the host)"), WHY_NOISY
                 if reason:
                     verdict = NOT_JUDGED
                 else:
                     verdict = "regression" if value < lo or value > hi else "same"
-                rows.append([host, typ, m.label, m.unit, value, u, lo, hi, verdict, reason,
-                             key])
+                rows.append([host, typ, f"{m.label}, {node}" if node else m.label, node,
+                             m.unit, value, u, lo, hi, verdict, reason, metric, why,
+                             bounds_text(bounds)])
     frame = pd.DataFrame(rows, columns=COLUMNS)
     order = frame.verdict.map({"regression": 0, NOT_JUDGED: 1, "same": 2})
     frame = frame.assign(_o=order).sort_values(["_o", "host", "metric"]).drop(columns="_o")
     return frame.reset_index(drop=True), sorted(matched), notes
+
+
+def judge_view(v, refs):
+    """judge() on a FleetView: the hosts of v.fleet, their per-node figures computed only
+    where @p refs name a node."""
+    nodes = None
+    if any(split_key(k)[1] for metrics in refs.values() for k in metrics):
+        nodes = node_values(v.fleet, v.hosts, keep_noisy=True)
+    return judge(v.values, v.hosts, v.catalogue, refs, nodes)

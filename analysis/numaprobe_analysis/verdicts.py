@@ -15,7 +15,7 @@ from .noise import is_noisy
 from .version import VERSION
 
 SCHEMA_NAME = "numaprobe-report"
-SCHEMA_VERSION = "1.2.0"
+SCHEMA_VERSION = "1.2.1"
 
 
 def _clean(x):
@@ -130,14 +130,19 @@ def history_doc(history, runs, drift, gone, notes, exit_status):
     return doc
 
 
-def write_json(doc, path):
-    """Writes @p doc to @p path atomically (PATH.tmp.PID, then rename)."""
+def write_text(text, path):
+    """Writes @p text to @p path atomically (PATH.tmp.PID, then rename): a reader never sees
+    half a file, and a failed write leaves what was there."""
     tmp = f"{path}.tmp.{os.getpid()}"
     try:
         with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1, allow_nan=False)
-            f.write("\n")
+            f.write(text)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def write_json(doc, path):
+    """Writes @p doc to @p path atomically (write_text)."""
+    write_text(json.dumps(doc, indent=1, allow_nan=False) + "\n", path)

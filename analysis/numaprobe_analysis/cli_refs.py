@@ -129,7 +129,7 @@ def _judge(args):
         frame, matched, _notes = references.judge_view(v, refs)
     except UnusableInput as e:  # a metric the file has not: the references are of another run
         return health.not_judged(e, "the references name a metric the file lacks")
-    return health.verdict(frame, v.hosts, matched)
+    return health.verdict(frame, v.hosts, matched, v.catalogue)
 
 
 def cmd_health(args):

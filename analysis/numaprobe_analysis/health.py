@@ -4,17 +4,21 @@ prints and its exit status, made from references.judge (the judge of compare --r
 the only one). A health check runs on the node itself, and a wrapper (NHC, Slurm's
 HealthCheckProgram, `numaprobe health`) acts on the exit status and shows the last line.
 
-Exit status: 0 healthy (at least one figure judged, every one within its bounds); 1 failed (a
-figure outside its bounds: this wins over figures not judged elsewhere, since a real shortfall
+Exit status: 0 healthy (at least one figure judged, none worse than its bounds); 1 failed (a
+figure worse than its bounds: this wins over figures not judged elsewhere, since a real shortfall
 drains the node and noise alone never does); 2 not judged (a host's node type not in the
 references, a noisy figure or one without a value and no failure, nothing to judge, input that
 cannot be read).
+
+A figure outside its bounds on the better side (bandwidth above max, latency below min) is a
+finding, not a failure: a node faster than its type is no reason to drain it.
 
 stdout, one line per finding (HOST, a metric key, NODE `node N` or `CLASS pairs` where the
 figure is a node's):
   numaprobe health: FAIL HOST KEY[ NODE]: VALUE UNIT below min|above max BOUND UNIT[ (HOW)]
   numaprobe health: NOT JUDGED HOST[ KEY[ NODE]]: REASON
-  numaprobe health: ok HOST: N figure(s) judged, every one within the references
+  numaprobe health: BETTER HOST KEY[ NODE]: VALUE UNIT above max|below min BOUND UNIT[ (HOW)]
+  numaprobe health: ok HOST: N figure(s) judged, none worse than the references
 and last, always, one summary line under LINE_MAX characters, fit for a Slurm drain reason:
   numaprobe: KEY[ NODE] VALUE < BOUND UNIT[ (+K more)]      exit 1 (the worst failure)
   numaprobe: healthy, N figures                             exit 0
@@ -65,27 +69,38 @@ def _excess(r):
     return far, bool(r.node)
 
 
-def _fail_line(r):
+def _fail_line(r, word="FAIL"):
     below = r.value < r.min
     bound = f"{'below min' if below else 'above max'} {number(r.min if below else r.max)}"
     how = f" ({r.bounds})" if r.bounds else ""
-    return (f"{LINE} FAIL {r.host} {_figure(r)}: {number(r.value)} {r.unit} {bound} "
+    return (f"{LINE} {word} {r.host} {_figure(r)}: {number(r.value)} {r.unit} {bound} "
             f"{r.unit}{how}")
+
+
+def _better(frame, catalogue):
+    """Which rows of @p frame crossed their bound on the metric's better side."""
+    side = frame.key.map(lambda k: catalogue[k].better if k in catalogue else "")
+    return ((side == "higher") & (frame.value > frame["max"])) | \
+        ((side == "lower") & (frame.value < frame["min"]))
 
 
 def _more(n):
     return f" (+{n} more)" if n > 0 else ""
 
 
-def verdict(frame, hosts, matched):
+def verdict(frame, hosts, matched, catalogue):
     """(lines, exit status) of the hosts of @p hosts (hosts_frame) judged in @p frame
-    (references.judge) of which @p matched had a node type in the references."""
+    (references.judge, with the metrics of @p catalogue) of which @p matched had a node type in
+    the references."""
     several = hosts.host.nunique() > 1
     who = (lambda r: f"{r.host} ") if several else (lambda r: "")
-    failed = frame[frame.verdict == "regression"]
+    crossed = frame.verdict == "regression"
+    better = crossed & _better(frame, catalogue)
+    failed = frame[crossed & ~better]
     unjudged = frame[frame.verdict == references.NOT_JUDGED]
-    same = frame[frame.verdict == "same"]
+    same = frame[(frame.verdict == "same") | better]
     lines = [_fail_line(r) for r in failed.itertuples(index=False)]
+    lines += [_fail_line(r, "BETTER") for r in frame[better].itertuples(index=False)]
     lines += [f"{LINE} NOT JUDGED {r.host} {_figure(r)}: {r.reason}"
               for r in unjudged.itertuples(index=False)]
     unmatched = hosts[~hosts.host.isin(matched)]
@@ -115,7 +130,7 @@ def verdict(frame, hosts, matched):
         lines.append(summary_line(f"not judged: {what}"))
         return lines, EXIT_NOT_JUDGED
     for host, rows in same.groupby("host", sort=True):
-        lines.append(f"{LINE} ok {host}: {len(rows)} figure(s) judged, every one within the "
+        lines.append(f"{LINE} ok {host}: {len(rows)} figure(s) judged, none worse than the "
                      f"references")
     lines.append(summary_line(f"healthy, {len(same)} figures"))
     return lines, EXIT_HEALTHY

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """References made from a fleet (`numaprobe-report references FILES... -o REF`): per node type,
-keyed by its fingerprint, per judged headline metric (Metric.judged) and per NUMA node or remote
+keyed by its type_key (nodetypes.py: the hardware the type is meant to have, memory left out,
+so that a host that lost a DIMM is still found in its type and judged there, where its
+fingerprint, which hashes memory, would name a type of its own), per judged headline metric (Metric.judged) and per NUMA node or remote
 pair class where the figure is one of a node (pernode.node_values, keys `METRIC@node N` and
 `METRIC@CLASS pairs`), the bounds `{ref: R, tol: P%, hosts: N}` that `compare --references`
 and `health` read back (references.py):
@@ -18,7 +20,7 @@ and `health` read back (references.py):
 A type with fewer hosts than the outlier rule's minimum (min_hosts, 5) is left out, and so is a
 figure that fewer hosts than that have measured quietly, or whose tolerance would reach 100%:
 each is named in a comment of the file (and by the command on stderr), never bounded by too
-few figures. The file is YAML with the type's label, node_type and type_key as a comment above
+few figures. The file is YAML with the type's label, node_type and fingerprint as a comment above
 its key, or JSON (no comments) where its name ends in .json; a site may edit every value."""
 
 import json
@@ -38,7 +40,7 @@ DIGITS = 4
 
 @dataclass
 class TypeReferences:
-    key: str  # what the file names it by: its hosts' most common fingerprint
+    key: str  # what the file names it by: the type's type_key
     label: str
     fingerprint: str
     node_type: str
@@ -90,16 +92,14 @@ def derive(v, rule, floor_pct=FLOOR_PCT):
     """The references of FleetView @p v: (list of TypeReferences, list of (label, fingerprint,
     hosts) of the types too small), the rule @p rule's min_hosts and z_limit deciding."""
     nodes = node_values(v.fleet, v.hosts, keep_noisy=True)
-    made, small, keys = [], [], set()
+    made, small = [], []
     for typ, members in v.hosts.groupby("type", sort=True):
         fps = members.fingerprint.astype(str).value_counts()
         fingerprint = fps.sort_index().sort_values(ascending=False, kind="stable").index[0]
         if len(members) < rule.min_hosts:
             small.append((typ, fingerprint, len(members)))
             continue
-        # Two types of one fingerprint would be one key twice: the judge knows type_key too.
-        key = fingerprint if fingerprint not in keys else str(members.type_key.iloc[0])
-        keys.add(key)
+        key = str(members.type_key.iloc[0])
         t = TypeReferences(key=key, label=typ, fingerprint=fingerprint,
                            node_type=str(members.node_type.iloc[0]),
                            type_key=str(members.type_key.iloc[0]), hosts=len(members))

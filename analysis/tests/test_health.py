@@ -16,8 +16,11 @@ import subprocess
 import h5py
 import pytest
 from conftest import HERE, run_report
+from fleet_edits import set_host
 
 from numaprobe_analysis import health, references
+from numaprobe_analysis.load import load_fleet
+from numaprobe_analysis.metrics import hosts_frame
 
 PLANT = os.path.normpath(os.path.join(HERE, os.pardir, os.pardir, "tests", "tools",
                                       "plant-fleet.py"))
@@ -46,6 +49,11 @@ def first_node(source):
 def fingerprint(source):
     with h5py.File(source, "r") as f:
         return f["hosts"][()]["fingerprint"][0].decode()
+
+
+def type_key(source):
+    """The key references name the source's node type by (nodetypes.py's type_key)."""
+    return str(hosts_frame(load_fleet([str(source)])).type_key.iloc[0])
 
 
 def sources():
@@ -93,7 +101,7 @@ def test_references_are_the_type_medians(site):
     """Every judged figure with enough quiet hosts, whole host and per node, the ref its type's
     median (the report's, rounded to 4 digits), resting on the 12 hosts."""
     refs = references.load(site["refs"])
-    fp = fingerprint(site["source"])
+    fp = type_key(site["source"])
     assert list(refs) == [fp], refs
     text = site["refs"].read_text()
     written = {k: v for k, v in ((json.loads(line.split(":")[0].strip()), line)
@@ -129,9 +137,9 @@ def test_an_existing_file_is_not_replaced(site):
 
 def test_healthy_host(site):
     status, lines, last = check_health(site["refs"], host(site, "healthy"))
-    n = len(references.load(site["refs"])[fingerprint(site["source"])])
+    n = len(references.load(site["refs"])[type_key(site["source"])])
     assert status == 0, lines + [last]
-    assert lines == [f"numaprobe health: ok n01: {n} figure(s) judged, every one within the "
+    assert lines == [f"numaprobe health: ok n01: {n} figure(s) judged, none worse than the "
                      f"references"]
     assert last == f"numaprobe: healthy, {n} figures"
 
@@ -152,6 +160,35 @@ def test_one_node_at_sixty_percent_fails(site):
                         rf"( \(\+[0-9]+ more\))?", last), last
     # Only the planted figures fail: the node's, and the host's median where it is the node's.
     assert all("bw_read_local_gbs" in line for line in lines), lines
+
+
+def test_a_host_that_lost_a_dimm_is_judged_in_its_type(site):
+    """Memory gone from the host (another fingerprint, less memory) leaves its type as it was:
+    the health check finds it in the references and fails it on the node's bandwidth, where a
+    type keyed by fingerprint would have let it pass as not judged."""
+    node = site["node"]
+    path = host(site, "dimm", "--scale", f"bw_read_local_gbs@{node}=0.6")
+    with h5py.File(path, "r") as f:
+        memory = int(f["hosts"][()]["memory_bytes"][0])
+    set_host(path, "n01", fingerprint="0123456789abcdef", memory_bytes=memory * 3 // 4)
+    assert fingerprint(path) != fingerprint(site["source"])
+    status, lines, last = check_health(site["refs"], path)
+    assert status == 1, lines + [last]
+    assert last.startswith(f"numaprobe: bw_read_local_gbs {node} "), last
+
+
+def test_faster_than_its_type_is_no_failure(site):
+    """Bandwidth above max and latency below min are shown, never a reason to drain."""
+    node = site["node"]
+    path = host(site, "fast", "--scale", f"bw_read_local_gbs@{node}=1.6", "--scale",
+                f"latency_local@{node}=0.5")
+    status, lines, last = check_health(site["refs"], path)
+    assert status == 0, lines + [last]
+    assert any(line.startswith(f"numaprobe health: BETTER n01 bw_read_local_gbs {node}: ")
+               and " GB/s above max " in line for line in lines), lines
+    assert any(line.startswith(f"numaprobe health: BETTER n01 latency_local_ns {node}: ")
+               and " ns below min " in line for line in lines), lines
+    assert re.fullmatch(r"numaprobe: healthy, [0-9]+ figures", last), last
 
 
 def test_type_not_in_the_references(site):
@@ -211,7 +248,7 @@ def test_a_type_too_small_is_left_out(tmp_path):
            f"judge (fewer than --min-hosts 5)" in proc.stderr, proc.stderr
     assert f"# left out: {label} (fingerprint {fingerprint(ARM64)}): 3 host(s)" in \
         out.read_text()
-    assert list(references.load(out)) == [fingerprint(X86)]
+    assert list(references.load(out)) == [type_key(X86)]
     # None large enough: nothing written, exit 2.
     proc = run_report("references", arm, "-o", tmp_path / "none.yaml")
     assert proc.returncode == 2 and not (tmp_path / "none.yaml").exists(), proc.stderr

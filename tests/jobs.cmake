@@ -128,6 +128,9 @@ nprb_add_script_test(jobs.health_check LABELS "jobs;cli;analysis" TIMEOUT 300
 nprb_add_script_test(slurm.health_drain LABELS "jobs;slurm;analysis" TIMEOUT 460
   FIXTURE_REQUIRED outputs
   COMMAND ${JOBS_TESTS}/health-slurm.sh ${NPRB_EXE} ${NPRB_OUT}/health-slurm)
+# Both measure and judge what they measured: alone on the machine, so that a test beside them
+# does not make every figure too noisy to judge.
+set_tests_properties(jobs.health_check slurm.health_drain PROPERTIES RUN_SERIAL TRUE)
 set_tests_properties(slurm.health_drain PROPERTIES RESOURCE_LOCK slurm)
 
 # ---- fuzz targets: the seed corpora replayed in every build (dev and ASan+UBSan) --------------

@@ -19,15 +19,21 @@ fail() {
 }
 
 # check NAME WANT PATTERN [ENV...] -- ARGS: numaprobe health ARGS exits WANT, its last line
-# matching PATTERN.
+# matching PATTERN. A check that found the figures too noisy to judge is measured again, twice
+# at most, as a site re-measures such a node: a busy neighbour is no verdict on the fault.
 check() {
-    local name=$1 want=$2 pattern=$3 envs=() rc=0 start=$SECONDS
+    local name=$1 want=$2 pattern=$3 envs=() rc try last start=$SECONDS
     shift 3
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
-    env ${envs[@]+"${envs[@]}"} "$exe" health "$@" >"$out/$name.out" 2>"$out/$name.err" || rc=$?
-    local last
-    last=$(tail -n 1 "$out/$name.out")
+    for try in 1 2 3; do
+        rc=0
+        env ${envs[@]+"${envs[@]}"} "$exe" health "$@" >"$out/$name.out" 2>"$out/$name.err" ||
+            rc=$?
+        last=$(tail -n 1 "$out/$name.out")
+        if [ "$want" -eq 2 ] || [ "$rc" -ne 2 ] || [[ $last != *" noisy"* ]]; then break; fi
+        echo "$name: try $try too noisy to judge ($last): measured again"
+    done
     echo "$name: exit $rc in $((SECONDS - start)) s: $last"
     if [ "$rc" -ne "$want" ] || ! grep -Eq "$pattern" <<<"$last"; then
         fail "$name: want exit $want and a last line matching '$pattern'"
@@ -42,8 +48,8 @@ check wrong_data 1 '^numaprobe: failed: a kernel read back wrong data' \
     NUMAPROBE_FAULT=corrupt_bandwidth -- -r "$refs"
 check noisy 2 '^numaprobe: not judged' NUMAPROBE_FAULT=noisy_node0 -- -r "$refs"
 # A node type the references do not know: the same file with another fingerprint.
-sed -E 's/^([0-9a-f]{8,}):/0000deadbeef0000:/' "$refs" >"$out/other-type.yaml"
-grep -q '^0000deadbeef0000:' "$out/other-type.yaml" || fail "no fingerprint key in $refs"
+sed -E 's/^"[0-9a-f]{8,}":/"0000deadbeef0000":/' "$refs" >"$out/other-type.yaml"
+grep -q '^"0000deadbeef0000":' "$out/other-type.yaml" || fail "no node type key in $refs"
 check other_type 2 '^numaprobe: not judged' -- -r "$out/other-type.yaml"
 check no_refs 2 "^numaprobe: not judged: references 'no-such-site'" -- -r no-such-site
 check bad_budget 2 "^numaprobe: not judged: --time-budget" -- -r "$refs" --time-budget 2s

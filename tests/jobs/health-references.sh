@@ -2,17 +2,20 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # health-references.sh NUMAPROBE OUTDIR: OUTDIR/site.yaml, references of this host's node type
 # made as a site makes them (numaprobe-report references) from a fleet: this host's own health
-# run, planted as 12 hosts whose figures spread by a few percent, as a fleet's do.
+# run, planted as 12 hosts whose figures spread by a few percent, as a fleet's do. A run too
+# noisy to rest references on (a busy neighbour) gives none: it is measured again, twice at most.
 set -euo pipefail
 exe=$1 out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
-"$exe" -c health -q -o "$out/base.h5" --force >/dev/null
-/usr/bin/python3 "$root/tests/tools/plant-fleet.py" "$out/base.h5" -n 12 --spread-pct 5 \
-    -o "$out/fleet.h5"
-"$root/analysis/numaprobe-report" references "$out/fleet.h5" -o "$out/site.yaml"
-grep -q "bw_read_local_gbs@node 0" "$out/site.yaml" || {
-    echo "FAIL: no per-node bandwidth reference in $out/site.yaml:"
-    cat "$out/site.yaml"
-    exit 1
-}
+for try in 1 2 3; do
+    "$exe" -c health -q -o "$out/base.h5" --force >/dev/null
+    /usr/bin/python3 "$root/tests/tools/plant-fleet.py" "$out/base.h5" -n 12 --spread-pct 5 \
+        -o "$out/fleet.h5" --force
+    "$root/analysis/numaprobe-report" references "$out/fleet.h5" -o "$out/site.yaml" --force
+    if grep -q '^  "bw_read_local_gbs@node 0": {ref: ' "$out/site.yaml"; then exit 0; fi
+    echo "try $try: no per-node bandwidth reference (too noisy?): measured again"
+done
+echo "FAIL: no per-node bandwidth reference in $out/site.yaml:"
+cat "$out/site.yaml"
+exit 1

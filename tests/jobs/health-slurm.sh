@@ -37,12 +37,21 @@ chmod +x "$out/epilog"
 # left the completing state (the epilog has ended), then the nodes' states and reasons.
 # shellcheck disable=SC2016  # expanded inside the cluster's namespace
 inside='set -e
-for n in n1 n2 n3; do
+job_on() {
     "$SLURM_HARNESS_DIR"/slurm-submit-and-wait --dir "$SLURM_CLUSTER_DIR" --timeout 120 -- \
-        -w "$n" -N 1 -o "$NPRB_OUT/job-$n.out" --wrap true >/dev/null
+        -w "$1" -N 1 -o "$NPRB_OUT/job-$1.out" --wrap true >/dev/null
     for _ in $(seq 240); do
-        state=$(sinfo -h -n "$n" -o %T)
-        case $state in *completing* | *COMPLETING*) sleep 0.5 ;; *) break ;; esac
+        case $(sinfo -h -n "$1" -o %T) in *completing* | *COMPLETING*) sleep 0.5 ;; *) break ;; esac
+    done
+}
+for n in n1 n2 n3; do
+    job_on "$n"
+    # A check too noisy to judge leaves the node alone, as it should; n2 is measured again
+    # (twice at most), as a site would re-measure it, so that its verdict is on the fault.
+    for _ in 1 2; do
+        [ "$n" = n2 ] && tail -n 1 "$NPRB_OUT/epilog-n2.log" | grep -q "not judged.* noisy" ||
+            break
+        job_on n2
     done
 done
 sinfo -h -N -o "%N %T" >"$NPRB_OUT/states.txt"

@@ -9,7 +9,8 @@
 # OUTDIR  where numaprobe-<host>-<UTC time>.h5 goes (default: results, or $NUMAPROBE_OUTDIR)
 # Environment: NUMAPROBE (binary; default: numaprobe on PATH, after `module load numaprobe`,
 #              else build/release/src/numaprobe of the checkout run from).
-# Extra numaprobe options go in NUMAPROBE_ARGS (e.g. "--set bandwidth_matrix.size=256MiB").
+# Extra numaprobe options go in NUMAPROBE_ARGS (e.g. "--set bandwidth_matrix.size=256MiB");
+# NUMAPROBE_HOST_TEXTFILE_DIR: node_exporter's textfile directory here (--textfile-dir).
 # Exit status: numaprobe's (0 ok, 2 config error, ...; numaprobe --help lists them).
 set -euo pipefail
 
@@ -24,6 +25,10 @@ if [ ! -x "$exe" ]; then
     exit 2
 fi
 read -r -a extra <<<"${NUMAPROBE_ARGS:-}"
+# Each host's own figures for the node_exporter on it (jobs/README.md, "Prometheus").
+if [ -n "${NUMAPROBE_HOST_TEXTFILE_DIR:-}" ]; then
+    extra+=(--textfile-dir "$NUMAPROBE_HOST_TEXTFILE_DIR")
+fi
 mkdir -p "$outdir"
 out="$outdir/numaprobe-$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ).h5"
 

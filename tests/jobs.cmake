@@ -73,6 +73,9 @@ nprb_add_script_test(jobs.config_doc LABELS "jobs;cli" TIMEOUT 60
 nprb_add_script_test(jobs.schema_doc LABELS "jobs;cli" TIMEOUT 60
   COMMAND ${NPRB_TEST_PYTHON} ${JOBS_TESTS}/schema-doc.py ${NPRB_EXE}
           ${PROJECT_SOURCE_DIR}/docs/SCHEMA.md)
+# The shipped Prometheus alert rules: promtool check and test rules, and changed rules fail them.
+nprb_add_script_test(jobs.prometheus_rules LABELS jobs TIMEOUT 120
+  COMMAND ${JOBS_TESTS}/prometheus-rules.sh ${PROJECT_SOURCE_DIR})
 nprb_add_script_test(jobs.shellcheck LABELS jobs TIMEOUT 120
   COMMAND ${JOBS_TESTS}/lint-scripts.sh ${PROJECT_SOURCE_DIR})
 # Every source file names its license (BSD-3-Clause, LICENSE) in an SPDX line near its top.

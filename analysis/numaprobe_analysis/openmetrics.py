@@ -11,7 +11,11 @@ figures are the matrix cells of the host's latest run (docs/ANALYSIS.md, "Promet
 beside the report's verdicts on the host (outlier, degraded, noisy figures, config drift) and,
 where RESULTS hold several runs of a host, history's drift. No sample
 carries a timestamp: the textfile collector refuses them; the run's start time is a metric of
-its own."""
+its own.
+
+The binary writes the same families for what one host knows alone, on the host itself
+(`numaprobe --textfile-dir DIR`, DIR/numaprobe.prom): `numaprobe --schema` lists them
+(`openmetrics_families`), and a test holds FAMILIES to that list."""
 
 import calendar
 import os
@@ -54,9 +58,15 @@ FAMILIES = (
      "1 when the host falls short of its node type's hardware (memory on a node, cores, NUMA "
      "nodes, DIMMs; reason says what), else 0"),
     ("numaprobe_host_noisy_figures", "gauge",
-     f"Headline figures of the host whose spread is above {NOISY_PCT:g}% (shown, not judged)"),
+     "Headline figures a verdict judges (the matrices' metrics) whose spread is above "
+     f"{NOISY_PCT:g}% on the host (shown, not judged)"),
     ("numaprobe_noisy", "gauge",
-     "1 for each headline metric whose figure is too noisy to judge on this host"),
+     "1 for each headline metric a verdict judges whose figure is too noisy to judge on this "
+     "host"),
+    ("numaprobe_host_not_restored", "gauge",
+     "1 when the host's run found kernel.numa_balancing left changed by a killed numaprobe run "
+     "and could not put it back, or could not tell (numaprobe restore, as root, puts it back), "
+     "else 0"),
     ("numaprobe_config_drift", "gauge",
      "1 for each /hosts setting in which the host differs from most hosts of its node type"),
     ("numaprobe_host_drifted", "gauge",
@@ -134,10 +144,17 @@ def host_samples(v, drift=None):
             out[host][family].append(_sample(family, labels, float(cell.value) * scale))
             if np.isfinite(cell.u):
                 out[host][uncertainty].append(_sample(uncertainty, labels, float(cell.u) / 100))
+    ranks = fleet["hosts"]
+    # Ok when every rank of the host ended ok (the binary's own file says the same).
+    ok = (ranks.status.astype(str) == "ok").groupby(ranks.host).all() \
+        if "status" in ranks.columns else {}
+    not_restored = _not_restored(ranks)
     for host in hosts.index:
-        status = str(hosts.at[host, "status"]) if "status" in hosts.columns else "ok"
         out[host]["numaprobe_host_ok"].append(_sample("numaprobe_host_ok", base(host),
-                                                      1 if status == "ok" else 0))
+                                                      int(bool(ok.get(host, True)))))
+        if host in not_restored:
+            out[host]["numaprobe_host_not_restored"].append(_sample(
+                "numaprobe_host_not_restored", base(host), int(not_restored[host])))
         run = runs.get(first_file.get(host))
         t = parse_time(run.start_utc) if run else None
         if t is not None:
@@ -155,12 +172,27 @@ def host_samples(v, drift=None):
     return out
 
 
+def _not_restored(ranks):
+    """host -> whether a rank found a setting a killed run left changed and could not put it
+    back (/hosts `restore_outcome` "failed", schema 0.18.0); hosts none of whose ranks says
+    (older files, ranks given up as hung) are left out: not known."""
+    if "restore_outcome" not in ranks.columns:
+        return {}
+    outcome = ranks.restore_outcome.fillna("").astype(str).str.strip()
+    said = outcome != ""
+    return (outcome[said] == "failed").groupby(ranks.host[said]).any().to_dict()
+
+
 def _verdicts(v, out, base):
     """The report's verdicts on each host: judged, outlier (overall and per metric), noisy
-    figures (count and per metric) and config drift (per field)."""
+    judged figures (count and per metric) and config drift (per field)."""
     small = {t for t, _ in v.too_small}
     outliers = set(v.outliers.host)
-    noisy = v.values[is_noisy(v.values.spread_pct)] if len(v.values) else v.values
+    # The metrics a verdict judges (the matrices'; a cache level's has no spread): a noisy
+    # figure counts where it keeps a verdict from being made, as the binary's own file counts.
+    judged = [k for k, m in v.catalogue.items() if m.judged]
+    noisy = v.values[is_noisy(v.values.spread_pct) & v.values.metric.isin(judged)] \
+        if len(v.values) else v.values
     counts = noisy.groupby("host").metric.count()
     type_of = dict(zip(v.hosts.host, v.hosts.type))
     for host in out:

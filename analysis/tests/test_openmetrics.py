@@ -55,6 +55,9 @@ def textfiles(tmp_path_factory):
     synthetic_fleet.write_fleet(str(path), 20, seed=3, factors={
         "icx04": {"bw_remote": 0.6}, "icx06": {"noise_bw_local": 0.3}})
     fleet_edits.set_host(str(path), "icx05", thp_mode="always")
+    # icx07 found kernel.numa_balancing left changed and could not put it back; icx03 did.
+    fleet_edits.set_host(str(path), "icx07", restore_outcome="failed")
+    fleet_edits.set_host(str(path), "icx03", restore_outcome="restored")
     out = d / "textfile"
     out.mkdir()
     (out / "other.prom").write_text("# another collector's file, left alone\n")
@@ -131,6 +134,45 @@ def test_verdicts_per_host(textfiles):
     assert _value(om["icx05"], "numaprobe_config_drift", field="thp_mode", value="always",
                   type_value="madvise") == 1
     assert "numaprobe_config_drift" not in om["icx04"]
+
+
+def test_setting_not_restored(textfiles):
+    """/hosts restore_outcome: icx07's run could not put a setting back (1), icx03's did (0),
+    and a host whose ranks do not say (an older file) has no sample: not known."""
+    om = {h: openmetrics_families((textfiles / f"{h}.prom").read_text())
+          for h in ("icx01", "icx03", "icx07")}
+    assert _value(om["icx07"], "numaprobe_host_not_restored") == 1
+    assert _value(om["icx03"], "numaprobe_host_not_restored") == 0
+    assert "numaprobe_host_not_restored" not in om["icx01"]
+
+
+# The fleet's verdicts: they need every host, so only the report writes them.
+FLEET_ONLY = {"numaprobe_host_judged", "numaprobe_host_outlier", "numaprobe_outlier",
+              "numaprobe_node_outlier", "numaprobe_host_degraded", "numaprobe_config_drift",
+              "numaprobe_host_drifted", "numaprobe_drifted"}
+
+
+def test_families_are_the_binarys():
+    """Each family a host's own file holds (`numaprobe --textfile-dir`, listed by
+    `numaprobe --schema`) has here the same name, type, unit and help, in the same order; every
+    other family here is a fleet verdict. A family renamed or reworded on one side fails."""
+    from numaprobe_analysis.contract import contract
+    from numaprobe_analysis.openmetrics import FAMILIES, UNITS
+    from numaprobe_analysis.validate import find_numaprobe
+    if find_numaprobe()[0] is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("numaprobe binary not built")
+        pytest.skip("numaprobe binary not built")
+    binary = contract()["openmetrics_families"]
+    ours = {name: (kind, text) for name, kind, text in FAMILIES}
+    for f in binary:
+        assert f["name"] in ours, f["name"]
+        assert (f["type"], f["help"]) == ours[f["name"]], f["name"]
+        unit = next((u for u in UNITS if f["name"].endswith(f"_{u}")), None)
+        assert f["unit"] == unit, f["name"]
+    names = [f["name"] for f in binary]
+    assert [n for n, _, _ in FAMILIES if n in names] == names
+    assert set(ours) - set(names) == FLEET_ONLY
 
 
 def test_promtool_rejects_a_broken_file(textfiles):

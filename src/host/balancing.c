@@ -386,6 +386,16 @@ static void recover_locked(struct nprb_balancing_recovery *out, bool may_write)
                strerror(kept));
 }
 
+const char *nprb_recovery_name(enum nprb_recovery outcome)
+{
+    static const char *const names[NPRB_N_RECOVERY] = {
+        [NPRB_RECOVERY_NONE] = "none",       [NPRB_RECOVERY_RESTORED] = "restored",
+        [NPRB_RECOVERY_CLEARED] = "cleared", [NPRB_RECOVERY_HELD] = "held",
+        [NPRB_RECOVERY_FAILED] = "failed",
+    };
+    return (unsigned)outcome < NPRB_N_RECOVERY ? names[outcome] : "";
+}
+
 void nprb_balancing_recover(struct nprb_balancing_recovery *out)
 {
     memset(out, 0, sizeof *out);

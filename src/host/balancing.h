@@ -48,7 +48,11 @@ enum nprb_recovery {
     NPRB_RECOVERY_CLEARED,  /**< a dead run's record removed; the setting was already back */
     NPRB_RECOVERY_HELD,     /**< a live run holds a change; left to it */
     NPRB_RECOVERY_FAILED,   /**< a dead run's change could not be put back (not root, say) */
+    NPRB_N_RECOVERY
 };
+
+/** The outcome's name in /hosts `restore_outcome`: none, restored, cleared, held, failed. */
+const char *nprb_recovery_name(enum nprb_recovery outcome);
 
 struct nprb_balancing_recovery {
     enum nprb_recovery outcome;

@@ -8,6 +8,8 @@
 #ifndef NPRB_PROVENANCE_H
 #define NPRB_PROVENANCE_H
 
+#include "host/balancing.h"
+
 #include <stddef.h>
 
 struct nprb_provenance {
@@ -26,6 +28,7 @@ struct nprb_provenance {
     char omp_undone[96];   /**< what OMP_* had bound before main() and numaprobe undid (job) */
     char omp_binder[64];   /**< who bound the process, when OMP_PLACES may have (job) */
     char restored[240];    /**< a setting a killed run left changed, put back at start (job) */
+    enum nprb_recovery restore_outcome; /**< what became of it (job); NONE: nothing left */
 };
 
 struct nprb_results;

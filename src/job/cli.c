@@ -20,6 +20,7 @@ enum option_id {
     OPT_QUIET,
     OPT_PROGRESS,
     OPT_SUMMARY_JSON,
+    OPT_TEXTFILE_DIR,
     OPT_TIME_BUDGET,
     OPT_VERBOSE,
     OPT_SHOW_CONFIG,
@@ -65,6 +66,13 @@ static const struct nprb_option_row rows[N_OPTIONS] = {
          "like -o, and never one of the job's own files (-o, its .lock, "
          ".checkpoints, .tmp-*). FILE '-': the JSON alone on stdout, the report "
          "on stderr"},
+    [OPT_TEXTFILE_DIR] = {"textfile-dir", 0, "DIR",
+                          "also write each host's figures as OpenMetrics to DIR/numaprobe.prom "
+                          "on that host, for node_exporter's textfile collector (e.g. "
+                          "/var/lib/prometheus/node-exporter): one file a host, written by its "
+                          "first rank, renamed into place; DIR is checked on every host before "
+                          "measuring (exit 2); a file that cannot be written at the end is a "
+                          "warning, and the results file is kept"},
     [OPT_TIME_BUDGET] = {"time-budget", 0, "DURATION",
                          "fit the run into DURATION on each host, e.g. 5min or 2h (the "
                          "time_budget key): sweeps go first, headline matrices last; --dry-run "
@@ -81,7 +89,7 @@ static const struct nprb_option_row rows[N_OPTIONS] = {
                      "print the bandwidth kernels with their byte counts and exit"},
     [OPT_SCHEMA] = {"schema", 0, NULL,
                     "print the results file's contract as JSON (tables, columns, types, units, "
-                    "root attributes) and exit"},
+                    "root attributes; the families of --textfile-dir's file) and exit"},
     [OPT_HELP] = {"help", 'h', NULL, "print this help and exit"},
     [OPT_VERSION] = {"version", 'V', NULL, "print the version and exit"},
 };
@@ -197,6 +205,9 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
                 cli->summary_stdout = true;
             else
                 cli->summary_json = value;
+            break;
+        case OPT_TEXTFILE_DIR:
+            cli->textfile_dir = value;
             break;
         case OPT_TIME_BUDGET:
             cli->time_budget = value;

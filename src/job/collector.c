@@ -97,7 +97,7 @@ static void binding_summary(const struct nprb_collector *c, char *buf, size_t le
 /* run_id: an RFC 9562 UUID of version 8 (the custom layout: only the version and variant bits
  * are the RFC's), its other 122 bits hashed from rank 0's host, PID and start (the job identity)
  * and its start clock, so every rank of a job derives the same one. */
-static void run_id(const struct nprb_collector *c, char *out, size_t len)
+void nprb_collector_run_id(const struct nprb_collector *c, char *out, size_t len)
 {
     uint64_t a = nprb_fnv1a(NPRB_FNV1A_BASIS, c->job_identity, strlen(c->job_identity));
     uint64_t b = nprb_fnv1a(a ^ c->start_ns, (const char *)&c->start_ns, sizeof c->start_ns);
@@ -122,7 +122,7 @@ void nprb_collector_write_attributes(const struct nprb_collector *c, struct nprb
     char fingerprint[17], id[40];
     nprb_config_fingerprint(c->cfg, fingerprint, sizeof fingerprint);
     nprb_h5_attr_text(h5, "config_fingerprint", fingerprint);
-    run_id(c, id, sizeof id);
+    nprb_collector_run_id(c, id, sizeof id);
     nprb_h5_attr_text(h5, "run_id", id);
     nprb_h5_attr_text(h5, "config_source", c->config_source);
     nprb_h5_attr_text(h5, "mpi_library", c->fleet->mpi_library);
@@ -145,7 +145,7 @@ enum nprb_status nprb_collector_write_summary(const struct nprb_collector *c,
         return NPRB_OK;
     char fingerprint[17], id[40], end_utc[32], err[PATH_MAX + 128];
     nprb_config_fingerprint(c->cfg, fingerprint, sizeof fingerprint);
-    run_id(c, id, sizeof id);
+    nprb_collector_run_id(c, id, sizeof id);
     nprb_utc_now(end_utc, sizeof end_utc, false);
     struct nprb_summary_job job = {.run_id = id,
                                    .config_fingerprint = fingerprint,

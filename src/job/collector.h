@@ -89,6 +89,9 @@ _Noreturn void nprb_collector_gather_without_rank0(struct nprb_collector *c,
 enum nprb_status nprb_collector_write_summary(const struct nprb_collector *c,
                                               enum nprb_status status, bool written);
 
+/** The job's run_id (the root attribute) as rank 0 writes it, into @p out (37 bytes or more). */
+void nprb_collector_run_id(const struct nprb_collector *c, char *out, size_t len);
+
 /** The root attributes; @p complete: every rank's rows are in the file. */
 void nprb_collector_write_attributes(const struct nprb_collector *c, struct nprb_h5 *h5,
                                      int complete);

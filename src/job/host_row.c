@@ -4,6 +4,7 @@
  * in one place whatever the moment (checkpoint, finish, rank 0 hanging). */
 #include "job/host_row.h"
 
+#include "host/balancing.h"
 #include "kernels/stream.h"
 #include "util/timer.h"
 
@@ -67,6 +68,7 @@ void nprb_host_row_fill(struct nprb_host_row *h, const struct nprb_host_facts *f
     NPRB_SET_TEXT(h->binding_check, f->binding->text);
     NPRB_SET_TEXT(h->job_id, prov->job_id);
     NPRB_SET_TEXT(h->restored, prov->restored);
+    NPRB_SET_TEXT(h->restore_outcome, nprb_recovery_name(prov->restore_outcome));
     NPRB_SET_TEXT(h->status, status);
     h->elapsed_s = (double)(nprb_now_ns() - f->start_ns) * 1e-9;
 }

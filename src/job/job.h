@@ -81,4 +81,19 @@ void nprb_job_fleet_state(struct nprb_job *job, char *text, size_t len);
  * host's other turns or for the gather. Once only. */
 void nprb_job_finish_rank(struct nprb_job *job);
 
+/**
+ * --textfile-dir, before anything is measured: each host's first rank checks the directory on
+ * its host (report/openmetrics.h). Collective. @return NPRB_OK, or NPRB_ERR_USAGE on every rank
+ * when a host refused it (that host's rank said why); NPRB_OK without the option.
+ */
+enum nprb_status nprb_job_textfile_check(struct nprb_job *job);
+
+/**
+ * --textfile-dir, once the results are gathered: the ranks of each host send their headline
+ * cells and /hosts facts to the host's first rank, which writes the host's file. A file that
+ * cannot be written is a warning, never the job's status: the results file is what a run owes.
+ * Collective; nothing without the option.
+ */
+void nprb_job_textfile_write(struct nprb_job *job);
+
 #endif

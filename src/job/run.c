@@ -227,6 +227,7 @@ static enum nprb_status discover(struct nprb_job *job)
     else if (rec.outcome != NPRB_RECOVERY_NONE)
         NPRB_WARN(job->log, "%s: %s", job->fleet->hostname, rec.text);
     nprb_provenance_collect(&job->prov);
+    job->prov.restore_outcome = rec.outcome;
     if (rec.outcome == NPRB_RECOVERY_RESTORED || rec.outcome == NPRB_RECOVERY_FAILED)
         NPRB_SET_TEXT(job->prov.restored, rec.text);
     snprintf(job->prov.omp_undone, sizeof job->prov.omp_undone, "%s", omp.note);
@@ -370,6 +371,8 @@ static enum nprb_status prepare(struct nprb_job *job)
         return NPRB_OK;
     }
     st = discover(job);
+    if (st == NPRB_OK)
+        st = nprb_job_textfile_check(job);
     if (st == NPRB_OK && job->cli->dry_run)
         st = dry_run_paths(job);
     if (st != NPRB_OK || job->cli->dry_run) {
@@ -486,6 +489,7 @@ enum nprb_status nprb_run(const struct nprb_cli *cli, const char *command_line,
     if ((st == NPRB_ERR_NOMEM || st == NPRB_ERR_SYSTEM) && written == NPRB_OK &&
         outcome[1] < fleet->size)
         st = NPRB_ERR_PARTIAL;
+    nprb_job_textfile_write(job);
     /* The JSON verdict, with the status every rank now shares (rank 0; a summary it could not
      * write fails a job that was otherwise fine). */
     if (nprb_collector_write_summary(&job->collector, st, written == NPRB_OK) != NPRB_OK &&

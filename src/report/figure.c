@@ -5,6 +5,28 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+bool nprb_latency_matrix_cell(const struct nprb_latency_row *l)
+{
+    return l->experiment_id == NPRB_EXPERIMENT_LATENCY_MATRIX && strcmp(l->mem_policy, "bind") == 0;
+}
+
+bool nprb_bandwidth_matrix_cell(const struct nprb_bandwidth_row *b)
+{
+    return b->experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX &&
+           strcmp(b->mem_policy, "bind") == 0;
+}
+
+bool nprb_latency_headline(const struct nprb_latency_row *l)
+{
+    return nprb_latency_matrix_cell(l) && strcmp(l->status, NPRB_ROW_OK) == 0;
+}
+
+bool nprb_bandwidth_headline(const struct nprb_bandwidth_row *b)
+{
+    return nprb_bandwidth_matrix_cell(b) && strcmp(b->status, NPRB_ROW_OK) == 0;
+}
 
 char *nprb_uncertainty_text(char *buf, size_t len, double uncertainty_pct)
 {

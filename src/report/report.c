@@ -78,8 +78,7 @@ static void print_peak(FILE *out, const struct nprb_host_row *host, const struct
         const struct nprb_bandwidth_row *b = row_at(bw, i);
         if (b->kernel_id != NPRB_KERNEL_READ || strcmp(b->status, NPRB_ROW_OK) != 0)
             continue;
-        if (b->experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX &&
-            strcmp(b->mem_policy, "bind") == 0 && strcmp(b->pair_class, "local") == 0 &&
+        if (nprb_bandwidth_matrix_cell(b) && strcmp(b->pair_class, "local") == 0 &&
             b->gbs_best > best) {
             best = b->gbs_best;
             best_u = nprb_bandwidth_uncertainty_pct(b);
@@ -154,8 +153,7 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
     int n_ns = 0, n_gbs = 0, invalid = 0;
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
-        bool cell = l->experiment_id == NPRB_EXPERIMENT_LATENCY_MATRIX &&
-                    strcmp(l->mem_policy, "bind") == 0 && strcmp(l->pair_class, "local") == 0;
+        bool cell = nprb_latency_matrix_cell(l) && strcmp(l->pair_class, "local") == 0;
         invalid += cell && strcmp(l->status, NPRB_ROW_INVALID) == 0;
         if (cell && strcmp(l->status, NPRB_ROW_OK) == 0 && n_ns < 64) {
             ns[n_ns++] = l->latency_ns_median;
@@ -164,8 +162,7 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
     }
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = row_at(bw, i);
-        bool cell = b->experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX &&
-                    b->kernel_id == NPRB_KERNEL_READ && strcmp(b->mem_policy, "bind") == 0 &&
+        bool cell = nprb_bandwidth_matrix_cell(b) && b->kernel_id == NPRB_KERNEL_READ &&
                     strcmp(b->pair_class, "local") == 0;
         invalid += cell && strcmp(b->status, NPRB_ROW_INVALID) == 0;
         if (cell && strcmp(b->status, NPRB_ROW_OK) == 0 && n_gbs < 64) {

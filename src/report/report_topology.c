@@ -3,6 +3,8 @@
  * (latency and bandwidth per pair class), both printed in each host's stdout block. They read
  * one rank's rows only, as the rest of the report does, so they work while rows arrive. */
 #include "report/report_topology.h"
+
+#include "report/figure.h"
 #include "util/timer.h"
 
 #include <math.h>
@@ -158,12 +160,10 @@ static double median(double *v, size_t n)
     return nprb_stats_of(v, n).median;
 }
 
-/* A matrix cell of one pair: bound to one node, measured or tried (not "not applicable"). */
-static bool pair_cell(enum nprb_experiment_id experiment, enum nprb_experiment_id want,
-                      const char *policy, const char *status)
+/* A row's status says it was measured or tried (not "not applicable"). */
+static bool tried(const char *status)
 {
-    return experiment == want && strcmp(policy, "bind") == 0 &&
-           strcmp(status, NPRB_ROW_NOT_APPLICABLE) != 0;
+    return strcmp(status, NPRB_ROW_NOT_APPLICABLE) != 0;
 }
 
 static void collect(struct class_figures *fig, const struct nprb_results *rows)
@@ -173,16 +173,14 @@ static void collect(struct class_figures *fig, const struct nprb_results *rows)
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
         int c = class_index(l->pair_class);
-        if (c >= 0 &&
-            pair_cell(l->experiment_id, NPRB_EXPERIMENT_LATENCY_MATRIX, l->mem_policy, l->status))
+        if (c >= 0 && nprb_latency_matrix_cell(l) && tried(l->status))
             add_cell(&fig[c], LATENCY, l->slit, l->status, l->latency_ns_median);
     }
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = row_at(bw, i);
         int c = class_index(b->pair_class);
         bool read = b->kernel_id == NPRB_KERNEL_READ, triad = b->kernel_id == NPRB_KERNEL_TRIAD;
-        if (c >= 0 && (read || triad) &&
-            pair_cell(b->experiment_id, NPRB_EXPERIMENT_BANDWIDTH_MATRIX, b->mem_policy, b->status))
+        if (c >= 0 && (read || triad) && nprb_bandwidth_matrix_cell(b) && tried(b->status))
             add_cell(&fig[c], read ? READ : TRIAD, b->slit, b->status, b->gbs_best);
     }
 }

@@ -3,6 +3,7 @@
  * the stdout report takes them, and the job's statuses, written with jansson. */
 #include "report/summary.h"
 
+#include "report/figure.h"
 #include "results/contract.h"
 #include "results/output.h"
 #include "util/sibling.h"
@@ -197,9 +198,8 @@ static int local_bandwidth(const struct nprb_rows *bw, enum nprb_kernel_id kerne
 {
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = row_at(bw, i);
-        if (b->experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX && b->kernel_id == kernel &&
-            strcmp(b->mem_policy, "bind") == 0 && strcmp(b->pair_class, "local") == 0 &&
-            strcmp(b->status, NPRB_ROW_OK) == 0 &&
+        if (nprb_bandwidth_headline(b) && b->kernel_id == kernel &&
+            strcmp(b->pair_class, "local") == 0 &&
             push(out, b->gbs_best, nprb_bandwidth_uncertainty_pct(b)) != 0)
             return -1;
     }
@@ -213,8 +213,7 @@ static int latency_cells(const struct nprb_rows *lat, struct values *local, doub
 {
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = row_at(lat, i);
-        if (l->experiment_id != NPRB_EXPERIMENT_LATENCY_MATRIX ||
-            strcmp(l->mem_policy, "bind") != 0 || strcmp(l->status, NPRB_ROW_OK) != 0)
+        if (!nprb_latency_headline(l))
             continue;
         if (strcmp(l->pair_class, "local") == 0) {
             if (push(local, l->latency_ns_median, nprb_latency_uncertainty_pct(l)) != 0)
@@ -363,6 +362,18 @@ static json_t *host_json(struct host_entry *e)
     return o;
 }
 
+/* The document and its dump flags, for nprb_output_replace(). */
+struct dump {
+    json_t *root;
+    int flags;
+};
+
+static int dump_json(FILE *out, void *arg)
+{
+    const struct dump *d = arg;
+    return json_dumpf(d->root, out, d->flags) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+}
+
 int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *job, const char *path,
                        char *err, size_t errlen)
 {
@@ -399,24 +410,12 @@ int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *jo
         return rc;
     }
     /* As the results file: complete under its final name or not there at all. */
-    char tmp[PATH_MAX];
-    FILE *f = NULL;
-    errno = ENAMETOOLONG;
-    if (nprb_output_temporary(path, tmp, sizeof tmp) == 0)
-        f = fopen(tmp, "w");
-    bool made = f != NULL;
-    int rc = made && json_dumpf(root, f, flags) == 0 && fputc('\n', f) != EOF && fflush(f) == 0 &&
-                     fsync(fileno(f)) == 0
-                 ? 0
-                 : -1;
-    if (made && fclose(f) != 0)
-        rc = -1;
+    struct dump d = {root, flags};
+    int rc = nprb_output_replace(path, dump_json, &d, 0);
+    int e = errno;
     json_decref(root);
-    if (rc != 0 || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "cannot write the summary to %s: %s", path,
-                 strerror(errno != 0 ? errno : EIO));
-        if (made)
-            unlink(tmp);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot write the summary to %s: %s", path, strerror(e));
         return -1;
     }
     return 0;

@@ -100,6 +100,12 @@ static const struct nprb_field host_fields[] = {
           "(the kernel's clock source: the TSC on x86-64, the generic timer `CNTVCT_EL0` on "
           "Arm64); every timed sample spans at least 20 steps; 0: not recorded (files before "
           "0.16.0)"),
+    ADDED(restore_outcome, STR, NULL, 18, 0,
+          "what this rank's start found of a setting an earlier run left changed, as a name "
+          "beside `restored`'s sentence: `none` (nothing left changed), `restored` (put back), "
+          "`cleared` (already back; the record removed), `held` (a live run holds the change), "
+          "`failed` (not put back, or not known to be back: `numaprobe restore` as root puts it "
+          "back); empty for a rank given up as hung, and in files before 0.18.0"),
 };
 #undef ROW
 

@@ -74,6 +74,38 @@ bool nprb_is_noisy(double uncertainty_pct);
 double nprb_latency_uncertainty_pct(const struct nprb_latency_row *l);
 double nprb_bandwidth_uncertainty_pct(const struct nprb_bandwidth_row *b);
 
+/**
+ * One family of the OpenMetrics file a host writes of itself (`--textfile-dir`,
+ * report/openmetrics.h): what Prometheus and the shipped alert rules read, a contract as the
+ * results file is. `numaprobe --schema` prints them (`openmetrics_families`); the analysis's
+ * writer (numaprobe_analysis/openmetrics.py) holds the same name, type, unit and help for each,
+ * and a test fails where the two differ.
+ */
+struct nprb_metric_family {
+    const char *name;
+    const char *type; /**< "gauge" for all: node_exporter's parser knows no OpenMetrics `info` */
+    const char *unit; /**< the unit the name ends in (`# UNIT`), or NULL */
+    const char *help;
+};
+
+/** The families, in the order the file writes them (the analysis's order). */
+enum nprb_metric_family_id {
+    NPRB_METRIC_LATENCY,
+    NPRB_METRIC_LATENCY_UNCERTAINTY,
+    NPRB_METRIC_BANDWIDTH,
+    NPRB_METRIC_BANDWIDTH_UNCERTAINTY,
+    NPRB_METRIC_HOST_OK,
+    NPRB_METRIC_RUN_START,
+    NPRB_METRIC_HOST_INFO,
+    NPRB_METRIC_HOST_NOISY_FIGURES,
+    NPRB_METRIC_NOISY,
+    NPRB_METRIC_HOST_NOT_RESTORED,
+    NPRB_N_METRIC_FAMILIES
+};
+
+/** The family @p id (metric_families.c). */
+const struct nprb_metric_family *nprb_metric_family(enum nprb_metric_family_id id);
+
 /** Writes the whole contract as one JSON document (`numaprobe --schema`, schema_json.c).
  * @return 0, or -1 when it could not be built or written. */
 int nprb_schema_print_json(FILE *out);

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define NPRB_SCHEMA_NAME "numaprobe"
-#define NPRB_SCHEMA_VERSION "0.17.0"
+#define NPRB_SCHEMA_VERSION "0.18.0"
 
 #define NPRB_HOST_LEN 64
 #define NPRB_NAME_LEN 24
@@ -64,8 +64,9 @@ struct nprb_host_row {
     char status[16];
     char error[NPRB_NOTE_LEN];
     double elapsed_s;
-    char restored[240];     /**< a setting a killed run left changed, and what this run did */
-    uint64_t clock_tick_ns; /**< the timer's resolution (nprb_clock_tick_ns) */
+    char restored[240];       /**< a setting a killed run left changed, and what this run did */
+    uint64_t clock_tick_ns;   /**< the timer's resolution (nprb_clock_tick_ns) */
+    char restore_outcome[16]; /**< what became of that setting, by name (host/balancing.h) */
 };
 
 struct nprb_numa_node_row {

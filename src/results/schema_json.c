@@ -107,15 +107,30 @@ static json_t *table(enum nprb_table_id id)
                      "since", since(d->since_minor), "columns", columns);
 }
 
+/* The families of a host's OpenMetrics file (--textfile-dir), which the analysis's writer holds
+ * too. */
+static json_t *metric_families(void)
+{
+    json_t *list = json_array();
+    for (int id = 0; id < NPRB_N_METRIC_FAMILIES; id++) {
+        const struct nprb_metric_family *f = nprb_metric_family((enum nprb_metric_family_id)id);
+        json_array_append_new(list,
+                              json_pack("{s:s, s:s, s:o, s:s}", "name", f->name, "type", f->type,
+                                        "unit", text_or_null(f->unit), "help", f->help));
+    }
+    return list;
+}
+
 int nprb_schema_print_json(FILE *out)
 {
     json_t *tables = json_array();
     for (int id = 0; id < NPRB_N_TABLES; id++)
         json_array_append_new(tables, table((enum nprb_table_id)id));
     json_t *doc =
-        json_pack("{s:s, s:s, s:f, s:o, s:o, s:o}", "schema", NPRB_SCHEMA_NAME, "schema_version",
-                  NPRB_SCHEMA_VERSION, "noisy_pct", NPRB_NOISY_PCT, "root_attributes",
-                  root_attributes(), "table_attributes", table_attributes(), "tables", tables);
+        json_pack("{s:s, s:s, s:f, s:o, s:o, s:o, s:o}", "schema", NPRB_SCHEMA_NAME,
+                  "schema_version", NPRB_SCHEMA_VERSION, "noisy_pct", NPRB_NOISY_PCT,
+                  "root_attributes", root_attributes(), "table_attributes", table_attributes(),
+                  "tables", tables, "openmetrics_families", metric_families());
     int rc = doc != NULL && json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 &&
                      fputc('\n', out) != EOF
                  ? 0

@@ -30,6 +30,9 @@
  *   term_writer        the same with SIGTERM (a scheduler's time limit): the temporary file goes
  *   term_in_balancing  SIGTERM while the balancing experiment has changed kernel.numa_balancing:
  *                      the handler must put the setting back
+ *   textfile_full      writing the host's OpenMetrics file (--textfile-dir) fails as on a full
+ *                      disk, after its temporary was made: the results file must be kept, the
+ *                      temporary removed and the failure said
  */
 #ifndef NPRB_FAULT_H
 #define NPRB_FAULT_H
@@ -53,6 +56,7 @@ enum nprb_fault_id {
     NPRB_FAULT_SMALL_NODES,
     NPRB_FAULT_TERM_WRITER,
     NPRB_FAULT_TERM_IN_BALANCING,
+    NPRB_FAULT_TEXTFILE_FULL,
     NPRB_N_FAULTS
 };
 

@@ -4,11 +4,13 @@
 
 #include "util/hash.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The file name part of @p path (after the last '/'). */
@@ -39,4 +41,36 @@ int nprb_output_temporary(const char *path, char *buf, size_t len)
     char suffix[32];
     snprintf(suffix, sizeof suffix, ".tmp-%ld", (long)getpid());
     return nprb_output_sibling(path, suffix, buf, len);
+}
+
+int nprb_output_replace(const char *path, int (*fill)(FILE *out, void *arg), void *arg,
+                        unsigned mode)
+{
+    char tmp[PATH_MAX];
+    if (nprb_output_temporary(path, tmp, sizeof tmp) != 0) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL)
+        return -1;
+    errno = 0;
+    int rc = (mode == 0 || fchmod(fileno(f), (mode_t)mode) == 0) && fill(f, arg) == 0 &&
+                     fflush(f) == 0 && fsync(fileno(f)) == 0
+                 ? 0
+                 : -1;
+    int e = errno != 0 ? errno : EIO;
+    if (fclose(f) != 0 && rc == 0) {
+        rc = -1;
+        e = errno != 0 ? errno : EIO;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc != 0) {
+        unlink(tmp);
+        errno = e;
+    }
+    return rc;
 }

@@ -22,6 +22,7 @@ for f in bin/numaprobe bin/numaprobe-report libexec/numaprobe/numaprobe_analysis
     share/numaprobe/configs/{default,quick,full,textbook,health}.yaml \
     share/numaprobe/jobs/{README.md,local.sh,slurm/numaprobe.sbatch,slurm/numaprobe-numa.sbatch} \
     share/numaprobe/jobs/{lsf/numaprobe.lsf,pbs/numaprobe.pbs,epilog/numaprobe-restore} \
+    share/numaprobe/jobs/prometheus/{numaprobe-alerts.yml,numaprobe-alerts.test.yml} \
     share/doc/numaprobe/{README.md,LICENSE,SCHEMA.md,CONFIG.md,ANALYSIS.md,copyright} \
     share/doc/numaprobe/changelog.Debian.gz share/man/man1/{numaprobe,numaprobe-report}.1.gz \
     share/bash-completion/completions/{numaprobe,numaprobe-report} \
@@ -53,6 +54,11 @@ grep -Eq "^numaprobe-report $version, reads results schema [0-9]+\.x$" <<<"$out"
 out=$(numaprobe --schema 2>&1) || fail "numaprobe --schema exited $?"
 grep -q '"root_attributes"' <<<"$out" || fail "numaprobe --schema: no root attributes: $out"
 [ -z "$(find "$p/libexec" -name __pycache__)" ] || fail "numaprobe-report wrote __pycache__"
+# The alert rules as a site loads them, from the installation (promtool: Debian's prometheus).
+if command -v promtool >/dev/null; then
+    out=$(cd "$p/share/numaprobe/jobs/prometheus" && promtool test rules numaprobe-alerts.test.yml 2>&1) ||
+        fail "the installed alert rules fail their unit tests: $out"
+fi
 # The epilog's command, installed: on this host no killed run left anything to put back.
 out=$(numaprobe restore 2>&1) || fail "numaprobe restore exited $?: $out"
 grep -q "^numaprobe restore: nothing to put back" <<<"$out" || fail "numaprobe restore: $out"

@@ -57,10 +57,11 @@ if [ "$("$exe" --show-config)" != "$("$exe" --show-config -c "$root/configs/quic
     fail=1
 fi
 # The job scripts' default config, a shipped config by name, must exist (the epilog measures
-# nothing and takes no config; the nightly systemd units run the nightly script, which names it).
+# nothing and takes no config; the nightly systemd units run the nightly script, which names it;
+# the Prometheus rules are no script).
 for script in "$root"/jobs/local.sh "$root"/jobs/*/numaprobe*; do
     # The health check measures with numaprobe health, whose config is its own (health).
-    case $script in */jobs/epilog/* | *.service.in | *.timer | *-healthcheck) continue ;; esac
+    case $script in */jobs/epilog/* | */jobs/prometheus/* | *.service.in | *.timer | *-healthcheck) continue ;; esac
     default=$(grep -o 'NUMAPROBE_CONFIG:-[a-z]*}' "$script" | head -1 | sed 's/.*:-//; s/}//')
     if [ -z "$default" ] || [ ! -f "$root/configs/$default.yaml" ]; then
         echo "FAIL: $script: default config '${default:-none}' not in the repository"

@@ -68,7 +68,11 @@ nhc() {
         check_numaprobe -r "$refs" -t 30s && echo "passed"
     )
 }
-got=$(nhc slow_node0)
+# As above: a check too noisy to judge is measured again, twice at most.
+for _ in 1 2 3; do
+    got=$(nhc slow_node0)
+    grep -q '^log: check_numaprobe: not judged.* noisy' <<<"$got" || break
+done
 grep -Eq '^die 1: check_numaprobe: bw_(read|triad)_local_gbs' <<<"$got" || fail "NHC, slow: $got"
 got=$(nhc noisy_node0)
 if ! grep -Eq '^log: check_numaprobe: not judged' <<<"$got" || ! grep -q '^passed$' <<<"$got"; then

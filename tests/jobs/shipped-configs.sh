@@ -61,7 +61,7 @@ fi
 # the Prometheus rules are no script).
 for script in "$root"/jobs/local.sh "$root"/jobs/*/numaprobe*; do
     # The health check measures with numaprobe health, whose config is its own (health).
-    case $script in */jobs/epilog/* | */jobs/prometheus/* | *.service.in | *.timer | *-healthcheck) continue ;; esac
+    case $script in */jobs/epilog/* | */jobs/prometheus/* | */jobs/nhc/* | *.service.in | *.timer | *-healthcheck) continue ;; esac
     default=$(grep -o 'NUMAPROBE_CONFIG:-[a-z]*}' "$script" | head -1 | sed 's/.*:-//; s/}//')
     if [ -z "$default" ] || [ ! -f "$root/configs/$default.yaml" ]; then
         echo "FAIL: $script: default config '${default:-none}' not in the repository"

@@ -65,7 +65,7 @@ nhc() {
         export NUMAPROBE=$exe NUMAPROBE_FAULT=$fault
         # shellcheck source=/dev/null
         . "$root/jobs/nhc/numaprobe.nhc"
-        check_numaprobe -r "$refs" -t 30s && echo "passed"
+        if check_numaprobe -r "$refs" -t 30s; then echo "passed"; fi
     )
 }
 # As above: a check too noisy to judge is measured again, twice at most.

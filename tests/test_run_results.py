@@ -575,13 +575,14 @@ def test_task_clock_bounds(tables, table, counted, whole_run_of):
         # enabled time, and both are CPU time: no more than the samples' wall time, and no less
         # than their work takes on the fastest core. The bounds hold however loaded the host is
         # (eight fake hosts on two CPUs under ASan); a bound from the samples' wall time alone
-        # would not.
+        # would not. The slack is a few scheduler ticks of spinning at the barrier before the
+        # first sample, which eight ranks on two CPUs stretch past one.
         enabled = float(task["time_enabled_s"])
         cpu = float(task["value_scaled"]) * 1e-9
         floor, slowest = kept_sample_bounds(table, row)
         if (rank, m) in whole_run_of:
             slowest = kept_sample_bounds(table, whole_run_of[(rank, m)])[1]
-        if enabled / threads > 1.25 * slowest + 0.02:
+        if enabled / threads > 1.25 * slowest + 0.05:
             wrong.append(f"{where}: counters enabled {enabled / threads:.6f} s a thread, the "
                          f"samples took at most {slowest:.6f} s")
         if not 0.98 * enabled - 5e-5 <= cpu <= 1.02 * enabled + 5e-5:

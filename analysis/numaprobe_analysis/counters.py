@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .metrics import Metric, ok_rows
 from .outliers import find_outliers
+from .rows import Metric, ok_rows
 
 # The events of each group (docs/SCHEMA.md, /counters).
 GROUP_EVENTS = {

@@ -7,9 +7,9 @@ same node, or class, of the host's type, by the outlier rule (outliers.py)."""
 import numpy as np
 import pandas as pd
 
-from .metrics import ok_rows
 from .noise import is_noisy, row_spread_pct
 from .outliers import robust_z
+from .rows import ok_rows
 
 COLUMNS = ["type", "host", "metric", "node", "value", "key"]
 

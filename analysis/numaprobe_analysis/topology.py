@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """What the hosts are made of and what it costs: each host's NUMA layout as `numactl --hardware`
-prints it, the matrices summed up per pair class (local, same package, cross package,
-memory-only node), and the latency sweep's curves with the node whose core swept."""
+prints it, and the matrices summed up per pair class (local, same package, cross package,
+memory-only node)."""
 
 import pandas as pd
 
@@ -109,24 +109,3 @@ def class_table(fleet, hosts):
                      table[label] / table["type"].map(local))
     return table
 
-
-def sweep_table(fleet):
-    """latency_sweep curves (median ns by working set), one row per host, CPU node (whose core
-    swept), memory node and pattern."""
-    lat = fleet["latency"]
-    if lat.empty:
-        return pd.DataFrame()
-    rows = lat[(lat.experiment == "latency_sweep") & (lat.status == "ok")]
-    if rows.empty:
-        return pd.DataFrame()
-    wide = rows.pivot_table(index=["host", "cpu_node", "mem_node", "pattern"],
-                            columns="size_bytes", values="latency_ns_median")
-    wide.columns = [_size(c) for c in wide.columns]
-    return wide.reset_index().rename(columns={"cpu_node": "CPU node", "mem_node": "memory node"})
-
-
-def _size(n):
-    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
-        if n >= 1 << shift and n % (1 << shift) == 0:
-            return f"{n >> shift}{unit}"
-    return f"{n}B"

@@ -24,6 +24,7 @@ import re
 import numpy as np
 
 from .history import parse_time
+from .names import MemPolicy, Status
 from .noise import NOISY_PCT, is_noisy, row_spread_pct
 from .summary import drift_frame
 
@@ -105,8 +106,8 @@ def file_name(host):
 def _ok_matrix(frame, experiment):
     if frame.empty:
         return frame
-    rows = frame[(frame.status == "ok") & (frame.experiment == experiment)
-                 & (frame.mem_policy == "bind")]
+    rows = frame[(frame.status == Status.OK) & (frame.experiment == experiment)
+                 & (frame.mem_policy == MemPolicy.BIND)]
     return rows
 
 
@@ -146,7 +147,7 @@ def host_samples(v, drift=None):
                 out[host][uncertainty].append(_sample(uncertainty, labels, float(cell.u) / 100))
     ranks = fleet["hosts"]
     # Ok when every rank of the host ended ok (the binary's own file says the same).
-    ok = (ranks.status.astype(str) == "ok").groupby(ranks.host).all() \
+    ok = (ranks.status.astype(str) == Status.OK).groupby(ranks.host).all() \
         if "status" in ranks.columns else {}
     not_restored = _not_restored(ranks)
     for host in hosts.index:

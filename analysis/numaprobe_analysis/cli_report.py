@@ -182,7 +182,7 @@ def verdict_line(v, status, gate):
     if not_judged:
         parts.append(f"{not_judged} host(s) not judged (node type too small)")
     if still:
-        parts.append(f"{still} host(s) with a setting not restored")
+        parts.append(f"{len(still)} host(s) with a setting not restored")
     if status == EXIT_BAD_INPUT:
         meaning = "not judged (--fail-on-outliers: hosts in node types too small to judge)"
     elif status == EXIT_FINDINGS:

@@ -24,9 +24,9 @@ import re
 import numpy as np
 
 from .history import parse_time
-from .names import MemPolicy, Status
+from .names import MemPolicy, RestoreOutcome, Status
 from .noise import NOISY_PCT, is_noisy, row_spread_pct
-from .summary import drift_frame
+from .summary import drift_frame, restore_outcomes
 
 # name, type, help; the unit is the name's suffix where it ends in one of UNITS.
 FAMILIES = (
@@ -175,13 +175,10 @@ def host_samples(v, drift=None):
 
 def _not_restored(ranks):
     """host -> whether a rank found a setting a killed run left changed and could not put it
-    back (/hosts `restore_outcome` "failed", schema 0.18.0); hosts none of whose ranks says
+    back (/hosts `restore_outcome` failed, schema 0.18.0); hosts none of whose ranks says
     (older files, ranks given up as hung) are left out: not known."""
-    if "restore_outcome" not in ranks.columns:
-        return {}
-    outcome = ranks.restore_outcome.fillna("").astype(str).str.strip()
-    said = outcome != ""
-    return (outcome[said] == "failed").groupby(ranks.host[said]).any().to_dict()
+    return {host: RestoreOutcome.FAILED in said
+            for host, said in restore_outcomes(ranks).items()}
 
 
 def _verdicts(v, out, base):

@@ -11,15 +11,20 @@ Slurm, the job scripts):
 Whether the file keeps the schema (docs/SCHEMA.md: root attributes and their types, tables,
 columns and types, statuses, figures present and in order, the joins between tables, topology
 rows per host) is for `numaprobe check` to say: test_numaprobe_check runs it, and the other
-tests ask only what a check of the file alone cannot know."""
+tests ask only what a check of the file alone cannot know. Each experiment's own checks are
+run_checks/'s modules, collected here (run_checks/__init__.py)."""
 
+import inspect
 import math
 import xml.etree.ElementTree as ET
-from collections import Counter, defaultdict
+from collections import Counter
 
 import h5py
 import pytest
 import yaml
+
+from run_checks import CHECKS
+from run_checks.common import PLACED, assert_none, cpulist, node_cpus, text
 
 pytestmark = pytest.mark.needs_options("exe", "results", "ranks")
 
@@ -28,28 +33,10 @@ CORE = ("cycles", "instructions", "llc_loads", "llc_load_misses", "dtlb_load_mis
 MEASUREMENTS = ["latency", "bandwidth"]
 VALUES = {"latency": ["latency_ns_min", "latency_ns_median", "latency_ns_p99", "latency_ns_max"],
           "bandwidth": ["gbs_worst", "gbs_median", "gbs_best"]}
-PLACED = 0.99
 # The least CPU time the kept samples' work can take on any core, whatever else the host runs:
 # no core retires more than three loads a cycle at 6 GHz (0.055 ns an access), nor moves 2 TB/s.
 ACCESS_S_FLOOR = 0.02e-9
 BYTES_PER_S_CEILING = 2e12
-
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def cpulist(s):
-    """The CPUs of a Linux cpulist ("0-3,8")."""
-    cpus = set()
-    for part in filter(None, s.split(",")):
-        first, _, last = part.partition("-")
-        cpus.update(range(int(first), int(last or first) + 1))
-    return cpus
-
-
-def assert_none(wrong):
-    assert not wrong, f"{len(wrong)} problem(s):\n" + "\n".join(wrong[:40])
 
 
 # The root attributes and tables come from the binary's contract (`numaprobe --schema`): a name
@@ -229,8 +216,7 @@ def test_rows_ok_or_not_applicable(tables, table):
 def test_measured_rows(tables, table):
     """Each measurement: positive figures, its pages on the node asked for, a size and threads,
     the pages' nodes known, and each thread on a CPU of its own on the row's CPU node."""
-    cpus_of = {(int(r["rank"]), int(r["node"])): cpulist(text(r["cpu_list"]))
-               for r in tables["numa_nodes"]}
+    cpus_of = node_cpus(tables)
     wrong, measured = [], 0
     for row in tables[table]:
         if text(row["status"]) != "ok":
@@ -274,186 +260,22 @@ def test_placement_covers_buffers(tables):
     assert_none(wrong)
 
 
-def test_mlp_rows(tables, config):
-    """mlp's rows: N chains for parallel:N (1 for every other pattern), and every measured node
-    pair has the same chain counts, 1 (the idle latency the lines in flight need) among them.
-    A run whose recorded config turns mlp off has no mlp row at all."""
-    enabled = bool(config["mlp"]["enabled"])
-    wrong, counts = [], defaultdict(set)
-    for row in tables["latency"]:
-        pattern, chains = text(row["pattern"]), int(row["chains"])
-        want = int(pattern.split(":")[1]) if pattern.startswith("parallel:") else 1
-        if chains != want:
-            wrong.append(f"/latency {text(row['experiment'])} {pattern}: chains {chains}")
-        if text(row["experiment"]) == "mlp" and text(row["status"]) == "ok":
-            counts[(int(row["rank"]), int(row["cpu_node"]), int(row["mem_node"]))].add(chains)
-    if not enabled:
-        mlp_rows = [r for r in tables["latency"] if text(r["experiment"]) == "mlp"]
-        assert not mlp_rows, f"mlp is off in the config, yet {len(mlp_rows)} mlp row(s)"
-        assert_none(wrong)
-        return
-    assert counts, "no mlp rows measured"
-    if len({frozenset(c) for c in counts.values()}) != 1:
-        wrong.append(f"mlp pairs measured different chain counts: {dict(counts)}")
-    wrong += [f"mlp pair {pair}: no 1-chain point" for pair, c in counts.items() if 1 not in c]
-    assert_none(wrong)
+# ---- each experiment's rows (run_checks/) -------------------------------------------------------
+
+def _collect(checks):
+    """The functions each module of @p checks defines, tests and fixtures, made this module's:
+    pytest collects them here (test_run_results.py::test_NAME) with this module's fixtures."""
+    for module in checks:
+        own = {name: obj for name, obj in vars(module).items()
+               if inspect.isfunction(obj) and obj.__module__ == module.__name__
+               and not name.startswith("_")}
+        assert any(name.startswith("test_") for name in own), f"{module.__name__}: no test"
+        for name, obj in own.items():
+            assert name not in globals(), f"{module.__name__}.{name} is defined twice"
+            globals()[name] = obj
 
 
-NT_MIXES = ("triad_nt", "copy_nt", "write_nt")
-
-
-def test_injection_rows(tables, config):
-    """injection's rows: every CPU node it measured streamed every memory node the config's
-    pairs name (its own alone for `pairs: local`) with every mix the config lists, the
-    non-temporal ones too where nt_writes is on, each pair and mix once; bound, on the pair's
-    node, the mixes' bus bytes their program bytes (they write only lines they read). With
-    injection off, no row at all."""
-    c = config["injection"]
-    rows = [r for r in tables["bandwidth"] if text(r["experiment"]) == "injection"]
-    if not c["enabled"]:
-        assert not rows, f"injection is off in the config, yet {len(rows)} row(s)"
-        return
-    want = set(c["kernels"]) | (set(NT_MIXES) if c["nt_writes"] else set())
-    node_cpus = {(int(n["rank"]), int(n["node"])): cpulist(text(n["cpu_list"]))
-                 for n in tables["numa_nodes"]}
-    wrong, mixes, memory = [], defaultdict(Counter), defaultdict(set)
-    for r in rows:
-        rank, cpu, mem = int(r["rank"]), int(r["cpu_node"]), int(r["mem_node"])
-        where = f"/bandwidth injection rank {rank} n{cpu}>m{mem} {text(r['kernel'])}"
-        if text(r["status"]) != "ok":
-            continue
-        mixes[(rank, cpu, mem)][text(r["kernel"])] += 1
-        memory[(rank, cpu)].add(mem)
-        if text(r["mem_policy"]) != "bind":
-            wrong.append(f"{where}: mem_policy {text(r['mem_policy'])}")
-        if c["pairs"] == "local" and cpu != mem:
-            wrong.append(f"{where}: a remote pair, with pairs: local")
-        if text(r["kernel"]).startswith("mix_") and int(r["bus_bytes"]) != int(r["program_bytes"]):
-            wrong.append(f"{where}: bus bytes {int(r['bus_bytes'])} beside program bytes "
-                         f"{int(r['program_bytes'])}")
-        if not cpulist(text(r["cpus"])) <= node_cpus.get((rank, cpu), set()):
-            wrong.append(f"{where}: threads ran on {text(r['cpus'])}, outside node {cpu}")
-        if not float(r["pages_on_target_frac"]) >= PLACED:
-            wrong.append(f"{where}: pages_on_target_frac {float(r['pages_on_target_frac'])}")
-    assert mixes, "injection is on, yet no ok injection row"
-    wrong += [f"pair {pair}: mixes {dict(m)}, want each of {sorted(want)} once"
-              for pair, m in mixes.items() if set(m) != want or max(m.values()) != 1]
-    if c["pairs"] == "all":
-        nodes = set().union(*memory.values())
-        wrong += [f"rank {rank} node {cpu}: memory nodes {sorted(m)}, want {sorted(nodes)}"
-                  for (rank, cpu), m in memory.items() if m != nodes]
-    assert_none(wrong)
-
-
-def test_max_bandwidth_rows(tables, config):
-    """max_bandwidth's rows: on each host's first rank, one whole-run row per kernel and layout
-    (each node its own memory; node i on node (i + N/2) mod N's, not applicable with one node),
-    each followed by one row per node with usable cores and memory, measured in the same run:
-    every such node once, on its own memory or on a permutation of the others', its threads on
-    its CPUs and adding up to the run's, its pages where bound. Off, no row at all."""
-    c = config["max_bandwidth"]
-    rows = sorted((r for r in tables["bandwidth"] if text(r["experiment"]) == "max_bandwidth"),
-                  key=lambda r: (int(r["rank"]), int(r["measurement"])))
-    if not c["enabled"]:
-        assert not rows, f"max_bandwidth is off in the config, yet {len(rows)} row(s)"
-        return
-    homes, node_cpus = defaultdict(set), {}
-    for n in tables["numa_nodes"]:
-        node_cpus[(int(n["rank"]), int(n["node"]))] = cpulist(text(n["cpu_list"]))
-        if int(n["usable_cores"]) > 0 and int(n["memory_bytes"]) > 0 and int(n["mem_allowed"]):
-            homes[int(n["rank"])].add(int(n["node"]))
-    wrong, runs = [], []
-    for r in rows:
-        if int(r["cpu_node"]) < 0:
-            runs.append((r, []))
-        elif not runs or runs[-1][0]["rank"] != r["rank"]:
-            wrong.append(f"rank {r['rank']} node row {r['measurement']} follows no whole run")
-        else:
-            runs[-1][1].append(r)
-    measured = Counter()
-    for whole, nodes in runs:
-        rank = int(whole["rank"])
-        where = (f"/bandwidth max_bandwidth rank {rank} {text(whole['kernel'])} "
-                 f"{text(whole['pair_class'])}")
-        if text(whole["status"]) == "not_applicable":
-            if nodes or not text(whole["note"]):
-                wrong.append(f"{where}: not applicable, {len(nodes)} node rows, note "
-                             f"'{text(whole['note'])}'")
-            continue
-        if text(whole["status"]) != "ok":
-            wrong.append(f"{where}: {text(whole['status'])}: {text(whole['note'])}")
-            continue
-        link = text(whole["pair_class"]) != "local"
-        measured[(rank, text(whole["kernel"]), link)] += 1
-        if link and not c["link"]:
-            wrong.append(f"{where}: a link run, with link: false")
-        pairs = {int(n["cpu_node"]): int(n["mem_node"]) for n in nodes}
-        if len(pairs) != len(nodes) or set(pairs) != homes[rank]:
-            wrong.append(f"{where}: node rows {sorted(pairs)}, want {sorted(homes[rank])}")
-        if sorted(pairs.values()) != sorted(pairs) or \
-                any((i == j) == link for i, j in pairs.items()):
-            wrong.append(f"{where}: memory nodes {pairs}")
-        if sum(int(n["threads"]) for n in nodes) != int(whole["threads"]):
-            wrong.append(f"{where}: node rows' threads do not add up to {whole['threads']}")
-        if not float(whole["pages_on_target_frac"]) >= PLACED:
-            wrong.append(f"{where}: pages_on_target_frac {float(whole['pages_on_target_frac'])}")
-        for n in nodes:
-            at = f"{where} node {n['cpu_node']}->{n['mem_node']}"
-            if text(n["status"]) != "ok" or not float(n["pages_on_target_frac"]) >= PLACED:
-                wrong.append(f"{at}: {text(n['status'])}, {float(n['pages_on_target_frac'])} "
-                             f"of pages where bound: {text(n['note'])}")
-            if not cpulist(text(n["cpus"])) <= node_cpus.get((rank, int(n["cpu_node"])), set()):
-                wrong.append(f"{at}: threads ran on {text(n['cpus'])}")
-    assert measured, "max_bandwidth is on, yet no ok whole-run row"
-    wrong += [f"{k}: measured {n} times" for k, n in measured.items() if n != 1]
-    assert_none(wrong)
-
-
-C2C_CLASSES = ("smt", "same_l2", "same_l3", "same_node", "same_package", "cross_package")
-
-
-def test_c2c_rows(tables, config):
-    """c2c_latency's rows: each ok row's two threads ran on its two CPUs and no other, each CPU
-    on the node the row names (/numa_nodes), the lines' pages on cpu_a's node, a known class,
-    and both transfers (hitm, and hit where asked) for every pair. A host without an ok row
-    says why in a not_applicable row. With c2c_latency off, no row at all."""
-    rows = tables.get("c2c_latency", [])
-    if not config["c2c_latency"]["enabled"]:
-        assert len(rows) == 0, f"c2c_latency is off in the config, yet {len(rows)} row(s)"
-        return
-    node_cpus = {(int(n["rank"]), int(n["node"])): cpulist(text(n["cpu_list"]))
-                 for n in tables["numa_nodes"]}
-    wrong, transfers, hosts_ok, hosts_why = [], defaultdict(set), set(), set()
-    for r in rows:
-        where = f"/c2c_latency rank {int(r['rank'])} measurement {int(r['measurement'])}"
-        status, host = text(r["status"]), text(r["hostname"])
-        if status == "not_applicable" and text(r["note"]).startswith("not applicable"):
-            hosts_why.add(host)
-        if status != "ok":
-            continue
-        hosts_ok.add(host)
-        rank, a, b = int(r["rank"]), int(r["cpu_a"]), int(r["cpu_b"])
-        if not a < b:
-            wrong.append(f"{where}: cpu_a {a} not below cpu_b {b}")
-        if cpulist(text(r["cpus"])) != {a, b}:
-            wrong.append(f"{where}: threads ran on {text(r['cpus'])}, not CPUs {a} and {b}")
-        for cpu, node in ((a, int(r["node_a"])), (b, int(r["node_b"]))):
-            if cpu not in node_cpus.get((rank, node), set()):
-                wrong.append(f"{where}: CPU {cpu} is not on node {node}")
-        if text(r["pair_class"]) not in C2C_CLASSES:
-            wrong.append(f"{where}: pair_class {text(r['pair_class'])}")
-        if not float(r["pages_on_target_frac"]) >= PLACED:
-            wrong.append(f"{where}: pages_on_target_frac {float(r['pages_on_target_frac'])}")
-        if not 0 < r["latency_ns_min"] <= r["latency_ns_median"] <= r["latency_ns_max"]:
-            wrong.append(f"{where}: latencies out of order")
-        transfers[(host, a, b)].add(text(r["transfer"]))
-    want = {"hitm", "hit"} if config["c2c_latency"]["hit"] else {"hitm"}
-    wrong += [f"pair {pair}: transfers {sorted(t)}, want {sorted(want)}"
-              for pair, t in transfers.items() if t != want]
-    hostnames = {text(h) for h in tables["hosts"]["hostname"]}
-    wrong += [f"host {h}: no ok c2c_latency row and no reason"
-              for h in sorted(hostnames - hosts_ok - hosts_why)]
-    assert_none(wrong)
+_collect(CHECKS)
 
 
 # ---- /counters ----------------------------------------------------------------------------------
@@ -536,21 +358,6 @@ def test_every_event_counted(tables, table, unavailable, counted):
                   for event in SOFTWARE + CORE
                   if event not in unavailable.get(rank, ()) and (rank, m, event) not in counted]
     assert_none(wrong)
-
-
-@pytest.fixture(scope="module")
-def whole_run_of(tables):
-    """A max_bandwidth node row's whole-run row, by (rank, measurement): its threads' counters
-    ran as long as the whole run's samples, waits for the slower nodes included."""
-    whole, of = None, {}
-    for r in sorted(tables["bandwidth"], key=lambda r: (int(r["rank"]), int(r["measurement"]))):
-        if text(r["experiment"]) != "max_bandwidth":
-            continue
-        if int(r["cpu_node"]) < 0:
-            whole = r
-        elif whole is not None and whole["rank"] == r["rank"]:
-            of[(int(r["rank"]), int(r["measurement"]))] = whole
-    return of
 
 
 @pytest.mark.parametrize("table", MEASUREMENTS)

@@ -22,6 +22,7 @@ from .cli_fleet import COMMANDS as FLEET_COMMANDS
 from .cli_refs import COMMANDS as REFS_COMMANDS
 from .fleetview import view
 from .load import ResultsError, load_fleet
+from .names import Status
 from .noise import NOISY_PCT, is_noisy
 from .options import PERCENT, number, tolerance
 from .outliers import OutlierRule
@@ -172,7 +173,7 @@ def verdict_line(v, status, gate):
     # Degraded: members short of their type's hardware (nodetypes.py); failed: hosts whose run
     # did not end ok (failed, hung), whose figures are partial.
     degraded = len(v.degraded) if v.degraded is not None else 0
-    failed = int((hosts.status.astype(str) != "ok").sum()) if "status" in hosts else 0
+    failed = int((hosts.status.astype(str) != Status.OK).sum()) if "status" in hosts else 0
     noisy = report.noisy_frame(v)
     still = still_changed_hosts(v)
     parts = [f"{len(hosts)} host(s)", f"{len(v.types)} node type(s)",
@@ -181,7 +182,7 @@ def verdict_line(v, status, gate):
     if not_judged:
         parts.append(f"{not_judged} host(s) not judged (node type too small)")
     if still:
-        parts.append(f"{still} host(s) with a setting not restored")
+        parts.append(f"{len(still)} host(s) with a setting not restored")
     if status == EXIT_BAD_INPUT:
         meaning = "not judged (--fail-on-outliers: hosts in node types too small to judge)"
     elif status == EXIT_FINDINGS:

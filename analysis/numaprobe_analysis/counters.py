@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .metrics import Metric, ok_rows
+from .names import MemPolicy, Status
 from .outliers import find_outliers
+from .rows import Metric, is_local, ok_rows
 
 # The events of each group (docs/SCHEMA.md, /counters).
 GROUP_EVENTS = {
@@ -85,7 +86,7 @@ def events(counters):
     if c.empty:
         return pd.DataFrame()
     keys = _keys(c)
-    good = (c.status == "ok") & c.value_scaled.notna()
+    good = (c.status == Status.OK) & c.value_scaled.notna()
     # observed: the loader's event column is categorical, and its unseen combinations are none.
     grouped = c.assign(_good=good).groupby(keys + ["event"], sort=False, observed=True)
     value = grouped["value_scaled"].sum(min_count=1).where(grouped["_good"].all())
@@ -144,8 +145,9 @@ def bandwidth_figures(bandwidth, counted):
 
 
 def _local(rows, experiment):
-    rows = ok_rows(rows, experiment=experiment, mem_policy="bind") if len(rows) else rows
-    return rows[rows.cpu_node == rows.mem_node] if len(rows) else rows
+    rows = ok_rows(rows, experiment=experiment, mem_policy=MemPolicy.BIND) if len(rows) \
+        else rows
+    return rows[is_local(rows)] if len(rows) else rows
 
 
 def _medians(rows, column, metric, out, catalogue):
@@ -157,7 +159,7 @@ def _medians(rows, column, metric, out, catalogue):
 
 
 def _totals(c, event, metric, out, catalogue):
-    rows = c[(c.measurement >= 0) & (c.event == event) & (c.status == "ok")
+    rows = c[(c.measurement >= 0) & (c.event == event) & (c.status == Status.OK)
              & c.value_scaled.notna()]
     total = rows.groupby("host").value_scaled.sum() if len(rows) else pd.Series(dtype=float)
     if len(total):
@@ -200,7 +202,7 @@ def not_counted(counters):
     c = usable(counters)
     if c is None or "host" not in c.columns:
         return pd.DataFrame(columns=cols)
-    na = c[c.status == "not_applicable"]
+    na = c[c.status == Status.NOT_APPLICABLE]
     notes = na.note.astype(str) if "note" in na.columns else pd.Series("", index=na.index)
     # One pass over plain tuples: a fleet has a few such rows per host, and a pandas group per
     # host and group costs more than all of them.

@@ -52,15 +52,3 @@ def view(fleet, rule=OutlierRule()):
     v.counters = counters_view(fleet, v.hosts, rule, per_type)
     return v
 
-
-def skip_reason(frame, experiment=None, default="no rows"):
-    """Why an experiment has no usable rows: its most common note, else a default."""
-    if frame is None or frame.empty:
-        return default
-    rows = frame if experiment is None or "experiment" not in frame else \
-        frame[frame.experiment == experiment]
-    notes = rows.loc[rows.status != "ok", "note"] if "note" in rows else pd.Series(dtype=str)
-    notes = notes[notes.astype(str).str.len() > 0]
-    if rows.empty or notes.empty:
-        return default
-    return notes.value_counts().index[0]

@@ -21,8 +21,10 @@ from datetime import datetime, timedelta
 import numpy as np
 import pandas as pd
 
+from .experiments import bandwidth_matrix, latency_matrix
 from .load import load_fleet
-from .metrics import _matrix_metrics, hosts_frame
+from .metrics import host_metrics, hosts_frame
+from .names import Status
 from .noise import NOISY_PCT, is_noisy
 from .runs import refuse_mixed, run_of
 
@@ -57,15 +59,9 @@ def parse_time(text):
 
 
 def matrix_values(fleet, hosts):
-    """The headline metrics of one run (the latency and bandwidth matrices: metrics.py's
-    rules, without the per-host cache and first-touch figures a trend does not need)."""
-    out, catalogue = [], {}
-    _matrix_metrics(fleet, out, catalogue)
-    frame = pd.DataFrame(out, columns=["host", "metric", "value", "spread_pct"])
-    frame["noisy"] = is_noisy(frame.spread_pct)
-    frame = frame.merge(hosts[["host", "type"]], on="host", how="left")
-    present = set(frame.metric)
-    return frame, {k: m for k, m in catalogue.items() if k in present}
+    """The headline metrics of one run (the latency and bandwidth matrices': without the
+    per-host cache and first-touch figures a trend does not need)."""
+    return host_metrics(fleet, hosts, (latency_matrix.EXPERIMENT, bandwidth_matrix.EXPERIMENT))
 
 
 def load_history(paths, allow_mixed=False):
@@ -149,7 +145,7 @@ def _judge_group(history, runs, rule):
         notes.append(f"{len(unjudged)} figure(s) of the latest runs not judged, noisy "
                      f"(uncertainty above {NOISY_PCT:g}%): {named}{more}")
     for host, row in latest.iterrows():
-        if row.status != "ok":
+        if row.status != Status.OK:
             notes.append(f"{host}: status {row.status} in its latest run ({row.start_utc})")
     vals = vals.sort_values("start_utc")
     last = vals.merge(latest[["run_id"]].reset_index(), on=["host", "run_id"])

@@ -26,6 +26,7 @@ import pandas as pd
 
 from .contract import ContractError, contract
 from .hostnames import aliases
+from .names import Status
 from .text import decode_text
 from .validate import InvalidFile, validate
 
@@ -201,7 +202,7 @@ def _counter_frame(dataset):
     for first in range(0, rows, BLOCK_ROWS):
         block = view[first:first + BLOCK_ROWS]
         keep = ((block["measurement"] >= 0) & np.isin(block["event"], wanted)) \
-            | (block["status"] == b"not_applicable")
+            | (block["status"] == Status.NOT_APPLICABLE.encode())
         block = block[keep]
         for f, codes in texts.items():
             codes.add(block[f])

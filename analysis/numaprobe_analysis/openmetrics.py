@@ -24,8 +24,9 @@ import re
 import numpy as np
 
 from .history import parse_time
+from .names import MemPolicy, RestoreOutcome, Status
 from .noise import NOISY_PCT, is_noisy, row_spread_pct
-from .summary import drift_frame
+from .summary import drift_frame, restore_outcomes
 
 # name, type, help; the unit is the name's suffix where it ends in one of UNITS.
 FAMILIES = (
@@ -105,8 +106,8 @@ def file_name(host):
 def _ok_matrix(frame, experiment):
     if frame.empty:
         return frame
-    rows = frame[(frame.status == "ok") & (frame.experiment == experiment)
-                 & (frame.mem_policy == "bind")]
+    rows = frame[(frame.status == Status.OK) & (frame.experiment == experiment)
+                 & (frame.mem_policy == MemPolicy.BIND)]
     return rows
 
 
@@ -146,7 +147,7 @@ def host_samples(v, drift=None):
                 out[host][uncertainty].append(_sample(uncertainty, labels, float(cell.u) / 100))
     ranks = fleet["hosts"]
     # Ok when every rank of the host ended ok (the binary's own file says the same).
-    ok = (ranks.status.astype(str) == "ok").groupby(ranks.host).all() \
+    ok = (ranks.status.astype(str) == Status.OK).groupby(ranks.host).all() \
         if "status" in ranks.columns else {}
     not_restored = _not_restored(ranks)
     for host in hosts.index:
@@ -174,13 +175,10 @@ def host_samples(v, drift=None):
 
 def _not_restored(ranks):
     """host -> whether a rank found a setting a killed run left changed and could not put it
-    back (/hosts `restore_outcome` "failed", schema 0.18.0); hosts none of whose ranks says
+    back (/hosts `restore_outcome` failed, schema 0.18.0); hosts none of whose ranks says
     (older files, ranks given up as hung) are left out: not known."""
-    if "restore_outcome" not in ranks.columns:
-        return {}
-    outcome = ranks.restore_outcome.fillna("").astype(str).str.strip()
-    said = outcome != ""
-    return (outcome[said] == "failed").groupby(ranks.host[said]).any().to_dict()
+    return {host: RestoreOutcome.FAILED in said
+            for host, said in restore_outcomes(ranks).items()}
 
 
 def _verdicts(v, out, base):

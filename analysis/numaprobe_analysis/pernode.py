@@ -7,9 +7,10 @@ same node, or class, of the host's type, by the outlier rule (outliers.py)."""
 import numpy as np
 import pandas as pd
 
-from .metrics import ok_rows
 from .noise import is_noisy, row_spread_pct
 from .outliers import robust_z
+from .names import MemPolicy
+from .rows import is_local, ok_rows
 
 COLUMNS = ["type", "host", "metric", "node", "value", "key"]
 
@@ -35,24 +36,26 @@ def node_values(fleet, hosts, keep_noisy=False):
     their uncertainties). Noisy rows are left out (the outlier rule's figures), or kept where
     @p keep_noisy, so that a figure made of them is there to be called noisy (a reference's)."""
     parts = []
-    lat = _quiet(ok_rows(fleet["latency"], experiment="latency_matrix", mem_policy="bind"),
+    lat = _quiet(ok_rows(fleet["latency"], experiment="latency_matrix",
+                         mem_policy=MemPolicy.BIND),
                  "latency_ns_median", keep_noisy)
     if len(lat):
-        local = lat[lat.cpu_node == lat.mem_node]
+        local = lat[is_local(lat)]
         med = _medians(local, ["host", "cpu_node"], "latency_ns_median")
         parts.append(pd.DataFrame({"host": med.host, "metric": "latency_local_ns",
                                    "node": "node " + med.cpu_node.astype(str),
                                    "value": med.value, "spread_pct": med.spread_pct}))
-        remote = lat[lat.cpu_node != lat.mem_node]
+        remote = lat[~is_local(lat)]
         if "pair_class" in remote.columns and len(remote):
             med = _medians(remote, ["host", "pair_class"], "latency_ns_median")
             parts.append(pd.DataFrame({"host": med.host, "metric": "latency_remote_ns",
                                        "node": med.pair_class.astype(str) + " pairs",
                                        "value": med.value, "spread_pct": med.spread_pct}))
-    bw = _quiet(ok_rows(fleet["bandwidth"], experiment="bandwidth_matrix", mem_policy="bind"),
+    bw = _quiet(ok_rows(fleet["bandwidth"], experiment="bandwidth_matrix",
+                        mem_policy=MemPolicy.BIND),
                 "gbs_best", keep_noisy)
     if len(bw):
-        local = bw[bw.cpu_node == bw.mem_node]
+        local = bw[is_local(bw)]
         med = _medians(local, ["host", "kernel", "cpu_node"], "gbs_best")
         parts.append(pd.DataFrame({"host": med.host,
                                    "metric": "bw_" + med.kernel.astype(str) + "_local_gbs",

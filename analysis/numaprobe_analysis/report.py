@@ -11,12 +11,13 @@ import numpy as np
 import pandas as pd
 
 from .counters import COUNTER_LINES, host_lines, host_table
+from .experiments import EXPERIMENTS
 from .noise import NOISY_PCT, is_noisy
 from .outliers import small_types_text
 from .summary import (IDENTITY_ROWS, RESTORE_ACTION, UNCERTAINTY, comparison_frame, drift_frame,
                       drift_text, is_host_report, outliers_with_drift, restored_frame,
                       still_changed_hosts)
-from .topology import class_table, first_rank_rows, numactl_lines, sweep_table
+from .topology import class_table, first_rank_rows, numactl_lines
 
 
 def _fmt(x):
@@ -144,12 +145,9 @@ def tables(v, reference=None):
         out[f"classes_type{i + 1}"] = (f"{typ}: latency and bandwidth per pair class (median "
                                        f"over hosts and pairs, valid cells bound to one node)",
                                        type_classes(classes, typ))
-    sweeps = sweep_table(v.fleet)
-    if len(sweeps):
-        first_hosts = v.hosts.groupby("type").host.first()
-        out["latency_sweep"] = ("latency_sweep: ns per access (median) by working set, first "
-                                "host of each node type, by the node whose core swept",
-                                sweeps[sweeps.host.isin(first_hosts)])
+    for e in EXPERIMENTS:
+        if e.tables is not None:
+            out.update(e.tables(v))
     out["hosts"] = ("Hosts", v.hosts.drop(columns=["node_type"]))
     out["files"] = ("Files", files_frame(v))
     wide = v.values.pivot_table(index=["type", "host"], columns="metric", values="value") \

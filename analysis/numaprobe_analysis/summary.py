@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .counters import compared
+from .names import RestoreOutcome
 from .noise import NOISY_PCT, is_noisy
 from .nodetypes import values_text
 
@@ -206,21 +207,42 @@ def outliers_with_drift(v, drift):
 RESTORE_ACTION = "still changed: run 'numaprobe restore' as root on the host"
 
 
-def still_changed(text):
-    """A `restored` text that says the setting could not be put back (`not restored`)."""
+def restore_outcomes(ranks):
+    """host -> the set of RestoreOutcome its ranks wrote in /hosts `restore_outcome` (schema
+    0.18.0), each name parsed once. A host none of whose ranks wrote one it knows is left out,
+    not known: a file before 0.18.0, ranks given up as hung, a name of a newer binary."""
+    if "restore_outcome" not in ranks.columns or not len(ranks):
+        return {}
+    texts = ranks.restore_outcome.fillna("").astype(str)
+    outcome = texts.map({t: RestoreOutcome.parse(t) for t in pd.unique(texts)})
+    said = outcome.notna()
+    return outcome[said].groupby(ranks.host[said]).agg(frozenset).to_dict()
+
+
+def still_changed(text, outcomes=None):
+    """Whether a setting a killed run left changed is still not put back on a host: its ranks'
+    @p outcomes (restore_outcomes) say `failed`. A host with none (files before schema 0.18.0)
+    is read by its `restored` @p text, which then says `not restored`."""
+    if outcomes:
+        return RestoreOutcome.FAILED in outcomes
     return "not restored" in text
 
 
 def restored_frame(v):
     """The hosts whose `/hosts` `restored` says a killed numaprobe run left a system setting
-    changed (type, host, restored, action), those still changed first: every job on such a host
-    ran with the setting changed for an unknown time. Empty for files before schema 0.8.0."""
+    changed (type, host, restored, action), those still changed first (still_changed): every
+    job on such a host ran with the setting changed for an unknown time. Empty for files before
+    schema 0.8.0."""
     cols = ["type", "host", "restored", "action"]
     if "restored" not in v.hosts.columns:
         return pd.DataFrame(columns=cols)
-    rows = v.hosts[v.hosts.restored.astype(str) != ""]
-    frame = rows.assign(action=[RESTORE_ACTION if still_changed(t) else "none: put back"
-                                for t in rows.restored])
+    outcomes = restore_outcomes(v.fleet["hosts"])
+    # A rank that could not put the setting back always says why; a host whose outcome says so
+    # and whose text is empty is listed all the same, so that no wording or its lack hides it.
+    failed = [RestoreOutcome.FAILED in outcomes.get(h, ()) for h in v.hosts.host]
+    rows = v.hosts[(v.hosts.restored.astype(str) != "") | failed]
+    frame = rows.assign(action=[RESTORE_ACTION if still_changed(t, outcomes.get(h))
+                                else "none: put back" for h, t in zip(rows.host, rows.restored)])
     order = np.argsort((frame.action != RESTORE_ACTION).to_numpy(), kind="stable")
     return frame[cols].iloc[order].reset_index(drop=True)
 

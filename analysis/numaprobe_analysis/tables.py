@@ -3,6 +3,9 @@
 
 import pandas as pd
 
+from .names import MemPolicy, Status
+from .rows import is_local
+
 HOST_COLUMNS = {
     "hostname": "host",
     "rank": "rank",
@@ -21,10 +24,10 @@ def local_table(results):
     """Local (node i -> node i) latency and bandwidth per host and node."""
     lat = results["latency"]
     bw = results["bandwidth"]
-    lat = lat[(lat.experiment == "latency_matrix") & (lat.mem_policy == "bind")
-              & (lat.cpu_node == lat.mem_node)]
-    bw = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == "bind")
-            & (bw.kernel == "read") & (bw.cpu_node == bw.mem_node)]
+    lat = lat[(lat.experiment == "latency_matrix") & (lat.mem_policy == MemPolicy.BIND)
+              & is_local(lat)]
+    bw = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == MemPolicy.BIND)
+            & (bw.kernel == "read") & is_local(bw)]
     merged = pd.merge(
         lat[["hostname", "rank", "cpu_node", "latency_ns_median", "latency_ns_p99",
              "pages_on_target_frac", "status"]],
@@ -33,7 +36,7 @@ def local_table(results):
         on=["rank", "cpu_node"], how="outer", suffixes=("_lat", "_bw"))
     merged["on_node"] = 100 * merged[["pages_on_target_frac_lat",
                                       "pages_on_target_frac_bw"]].min(axis=1)
-    merged["status"] = [a if a != "ok" else b
+    merged["status"] = [a if a != Status.OK else b
                         for a, b in zip(merged.status_lat.fillna("-"),
                                         merged.status_bw.fillna("-"))]
     table = merged[list(HOST_COLUMNS)].rename(columns=HOST_COLUMNS)

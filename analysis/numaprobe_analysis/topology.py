@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """What the hosts are made of and what it costs: each host's NUMA layout as `numactl --hardware`
-prints it, the matrices summed up per pair class (local, same package, cross package,
-memory-only node), and the latency sweep's curves with the node whose core swept."""
+prints it, and the matrices summed up per pair class (local, same package, cross package,
+memory-only node)."""
 
 import pandas as pd
 
-CLASSES = ("local", "same_package", "cross_package", "memory_only")
+from .names import MemPolicy, PairClass, Status
+
+CLASSES = (PairClass.LOCAL, PairClass.SAME_PACKAGE, PairClass.CROSS_PACKAGE,
+           PairClass.MEMORY_ONLY)
 
 
 def first_rank_rows(frame, column, value):
@@ -77,18 +80,18 @@ def class_table(fleet, hosts):
     types = hosts.set_index("host")["type"]
     cells = []
     if len(lat):
-        rows = lat[(lat.experiment == "latency_matrix") & (lat.mem_policy == "bind")]
+        rows = lat[(lat.experiment == "latency_matrix") & (lat.mem_policy == MemPolicy.BIND)]
         cells.append(rows.assign(metric="latency", value=rows.latency_ns_median))
     if len(bw):
-        rows = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == "bind")
+        rows = bw[(bw.experiment == "bandwidth_matrix") & (bw.mem_policy == MemPolicy.BIND)
                   & bw.kernel.isin(["read", "triad"])]
         cells.append(rows.assign(metric=rows.kernel, value=rows.gbs_best))
     cells = pd.concat(cells, ignore_index=True)
-    cells = cells[(cells.status != "not_applicable") & cells.pair_class.isin(CLASSES)]
+    cells = cells[(cells.status != Status.NOT_APPLICABLE) & cells.pair_class.isin(CLASSES)]
     if cells.empty:
         return pd.DataFrame()
     cells = cells.assign(type=cells.host.map(types))
-    ok = cells[cells.status == "ok"]
+    ok = cells[cells.status == Status.OK]
     out = []
     for (typ, cls), group in cells.groupby(["type", "pair_class"], sort=False):
         per_metric = group.groupby(["metric", "host"]).size()
@@ -104,29 +107,8 @@ def class_table(fleet, hosts):
     table["order"] = table["class"].map(CLASSES.index)
     table = table.sort_values(["type", "order"]).drop(columns="order").reset_index(drop=True)
     for label in ("latency ns", "read GB/s", "triad GB/s"):
-        local = table[table["class"] == "local"].set_index("type")[label]
+        local = table[table["class"] == PairClass.LOCAL].set_index("type")[label]
         table.insert(table.columns.get_loc(label) + 1, f"{label.split()[0]} / local",
                      table[label] / table["type"].map(local))
     return table
 
-
-def sweep_table(fleet):
-    """latency_sweep curves (median ns by working set), one row per host, CPU node (whose core
-    swept), memory node and pattern."""
-    lat = fleet["latency"]
-    if lat.empty:
-        return pd.DataFrame()
-    rows = lat[(lat.experiment == "latency_sweep") & (lat.status == "ok")]
-    if rows.empty:
-        return pd.DataFrame()
-    wide = rows.pivot_table(index=["host", "cpu_node", "mem_node", "pattern"],
-                            columns="size_bytes", values="latency_ns_median")
-    wide.columns = [_size(c) for c in wide.columns]
-    return wide.reset_index().rename(columns={"cpu_node": "CPU node", "mem_node": "memory node"})
-
-
-def _size(n):
-    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
-        if n >= 1 << shift and n % (1 << shift) == 0:
-            return f"{n >> shift}{unit}"
-    return f"{n}B"

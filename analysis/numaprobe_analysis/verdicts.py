@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from .names import Status
 from .noise import is_noisy
 from .version import VERSION
 
@@ -67,7 +68,7 @@ def _hosts(hosts, values, degraded):
     out = []
     for r in hosts.itertuples(index=False):
         out.append(_clean({"host": r.host, "type": r.type, "fingerprint": r.fingerprint,
-                           "node_type": r.node_type, "status": getattr(r, "status", "ok"),
+                           "node_type": r.node_type, "status": getattr(r, "status", Status.OK),
                            "degraded": r.host in reasons,
                            "degraded_reason": reasons.get(r.host, ""),
                            "metrics": per[r.host], "uncertainty_pct": spread[r.host],

@@ -5,7 +5,8 @@ L3, between L3s of a package, between packages), the hit rows and failed rows le
 import pandas as pd
 import pytest
 
-from numaprobe_analysis import metrics
+from numaprobe_analysis.experiments import c2c_latency
+from numaprobe_analysis.noise import is_noisy
 
 
 def row(host, cls, ns, transfer="hitm", status="ok"):
@@ -21,7 +22,7 @@ def test_class_groups():
         row("a", "smt", 5.0),
         row("b", "same_l3", 25.0), row("b", "cross_package", 1.0, status="failed")])
     out, catalogue = [], {}
-    metrics._c2c_metrics({"c2c_latency": frame}, out, catalogue)
+    c2c_latency.metrics({"c2c_latency": frame}, None, out, catalogue)
     assert list(catalogue) == ["c2c_intra_l3_ns", "c2c_inter_l3_ns", "c2c_cross_package_ns"]
     assert not any(m.judged for m in catalogue.values())
     values = {(h, m): v for h, m, v, _ in out}
@@ -35,7 +36,7 @@ def test_class_groups():
 def test_files_without_the_table():
     """A file of a schema before /c2c_latency: no metric, no error."""
     out, catalogue = [], {}
-    metrics._c2c_metrics({}, out, catalogue)
+    c2c_latency.metrics({}, None, out, catalogue)
     assert out == [] and catalogue == {}
 
 
@@ -45,6 +46,6 @@ def test_class_median_carries_its_pairs_uncertainty():
     frame = pd.DataFrame([row("a", "same_l3", 20.0), row("a", "same_l2", 30.0)])
     frame["uncertainty_pct"] = [2.0, 40.0]
     out = []
-    metrics._c2c_metrics({"c2c_latency": frame}, out, {})
+    c2c_latency.metrics({"c2c_latency": frame}, None, out, {})
     (_, _, value, u), = out
-    assert value == pytest.approx(25.0) and u == pytest.approx(40.0) and metrics.is_noisy(u)
+    assert value == pytest.approx(25.0) and u == pytest.approx(40.0) and is_noisy(u)

@@ -61,7 +61,8 @@ def test_tables_read_by_name_are_read():
     """Every table the package names (results["latency"], fleet["counters"], ...) is one the
     loader reads from the contract, so none is looked up in vain."""
     pattern = re.compile(r'\b(?:fleet|results|res|tables)\s*(?:\[\s*|\.get\(\s*)"(\w+)"')
-    paths = sorted(glob.glob(os.path.join(ANALYSIS, "numaprobe_analysis", "*.py")))
+    paths = sorted(glob.glob(os.path.join(ANALYSIS, "numaprobe_analysis", "**", "*.py"),
+                             recursive=True))
     assert paths
     read = set(load.layout().tables)
     named = {}

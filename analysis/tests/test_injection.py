@@ -6,7 +6,7 @@ statuses left out."""
 import pandas as pd
 import pytest
 
-from numaprobe_analysis import metrics
+from numaprobe_analysis.experiments import injection
 
 
 def row(host, kernel, cpu, mem, gbs, experiment="injection", policy="bind", status="ok"):
@@ -23,7 +23,7 @@ def test_local_and_remote_per_mix():
         row("a", "read", 0, -1, 1.0, policy="interleave"),
         row("b", "read", 0, 0, 90.0), row("b", "mix_1to1", 0, 0, 1.0, status="failed")])
     out, catalogue = [], {}
-    metrics._injection_metrics({"bandwidth": frame}, out, catalogue)
+    injection.metrics({"bandwidth": frame}, None, out, catalogue)
     assert list(catalogue) == ["injection_read_local", "injection_read_remote",
                                "injection_mix_1to1_local", "injection_mix_1to1_remote"]
     assert not any(m.judged for m in catalogue.values())
@@ -37,5 +37,5 @@ def test_local_and_remote_per_mix():
 
 def test_no_rows_no_metric():
     out, catalogue = [], {}
-    metrics._injection_metrics({"bandwidth": pd.DataFrame()}, out, catalogue)
+    injection.metrics({"bandwidth": pd.DataFrame()}, None, out, catalogue)
     assert out == [] and catalogue == {}

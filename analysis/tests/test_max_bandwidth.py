@@ -6,7 +6,7 @@ experiments' rows and failed runs left out."""
 import pandas as pd
 import pytest
 
-from numaprobe_analysis import metrics
+from numaprobe_analysis.experiments import max_bandwidth
 
 
 def row(host, kernel, cpu, mem, pair_class, gbs, experiment="max_bandwidth", status="ok"):
@@ -25,7 +25,7 @@ def test_local_and_link_per_kernel():
         row("b", "read", -1, -1, "local", 190.0), row("b", "read", -1, -1, "mixed", 1.0,
                                                       status="failed")])
     out, catalogue = [], {}
-    metrics._max_bandwidth_metrics({"bandwidth": frame}, out, catalogue)
+    max_bandwidth.metrics({"bandwidth": frame}, None, out, catalogue)
     assert list(catalogue) == ["max_bandwidth_read_local", "max_bandwidth_read_link",
                                "max_bandwidth_triad_local"]
     assert not any(m.judged for m in catalogue.values())
@@ -39,5 +39,5 @@ def test_local_and_link_per_kernel():
 
 def test_no_rows_no_metric():
     out, catalogue = [], {}
-    metrics._max_bandwidth_metrics({"bandwidth": pd.DataFrame()}, out, catalogue)
+    max_bandwidth.metrics({"bandwidth": pd.DataFrame()}, None, out, catalogue)
     assert out == [] and catalogue == {}

@@ -7,7 +7,8 @@ import math
 import pandas as pd
 import pytest
 
-from numaprobe_analysis import metrics
+from numaprobe_analysis.experiments import mlp
+from numaprobe_analysis.noise import is_noisy
 
 
 def rows(file, host, cpu, mem, ns_by_chains, status="ok"):
@@ -32,7 +33,7 @@ def latency():
 
 
 def test_lines_in_flight(latency):
-    got = metrics.mlp_in_flight(latency)
+    got = mlp.mlp_in_flight(latency)
     assert set(got.experiment) == {"mlp"} and set(got.status) == {"ok"}
     key = got.set_index(["file", "host", "mem_node", "chains"]).in_flight
     assert key[("day1.h5", "a", 0, 4)] == pytest.approx(4.0)
@@ -44,7 +45,7 @@ def test_lines_in_flight(latency):
 
 def test_metric_is_the_best_count_per_pair(latency):
     out, catalogue = [], {}
-    metrics._mlp_metrics({"latency": latency}, out, catalogue)
+    mlp.metrics({"latency": latency}, None, out, catalogue)
     assert list(catalogue) == ["mlp_lines_local", "mlp_lines_remote"]
     assert not catalogue["mlp_lines_local"].judged
     values = {(h, m): v for h, m, v, _ in out}
@@ -57,8 +58,8 @@ def test_metric_is_the_best_count_per_pair(latency):
 
 def test_no_rows_no_metric():
     out, catalogue = [], {}
-    metrics._mlp_metrics({"latency": pd.DataFrame(columns=["status", "experiment"])}, out,
-                         catalogue)
+    mlp.metrics({"latency": pd.DataFrame(columns=["status", "experiment"])}, None, out,
+                catalogue)
     assert out == [] and catalogue == {}
 
 
@@ -68,13 +69,13 @@ def test_best_count_among_figures_not_noisy():
     frame = pd.DataFrame(rows("day1.h5", "a", 0, 0, {1: 100.0, 8: 20.0, 16: 5.0}))
     frame["uncertainty_pct"] = frame.chains.map({1: 2.0, 8: 3.0, 16: 60.0})
     out, catalogue = [], {}
-    metrics._mlp_metrics({"latency": frame}, out, catalogue)
+    mlp.metrics({"latency": frame}, None, out, catalogue)
     got = {m: (v, u) for _, m, v, u in out}
     assert got["mlp_lines_local"][0] == pytest.approx(100 / 20)
     assert got["mlp_lines_local"][1] == pytest.approx(2.0 + 3.0)
     # Every count noisy: the best of them all, and noisy itself.
     frame["uncertainty_pct"] = 40.0
     out = []
-    metrics._mlp_metrics({"latency": frame}, out, {})
+    mlp.metrics({"latency": frame}, None, out, {})
     (_, _, value, u), = out
-    assert value == pytest.approx(100 / 5) and metrics.is_noisy(u)
+    assert value == pytest.approx(100 / 5) and is_noisy(u)

@@ -14,6 +14,8 @@ import synthetic_fleet
 from conftest import PLANTED, run_report
 from fleet_edits import add_sweeps, edit, set_host
 from numaprobe_analysis import plots
+from numaprobe_analysis.experiments import (bandwidth_sweep, loaded_latency, stride_sweep,
+                                            thread_scaling)
 from numaprobe_analysis.fleetview import view
 from numaprobe_analysis.load import load_fleet
 from numaprobe_analysis.summary import comparison_frame, drift_frame
@@ -111,7 +113,8 @@ def test_outliers_carry_their_config_drift(full):
 
 def test_the_file_sweeps_are_plotted_from_zero(full):
     v = full["view"]
-    for draw in (plots.bandwidth_vs_working_set, plots.thread_scaling, plots.stride_sweep):
+    for draw in (bandwidth_sweep.bandwidth_vs_working_set, thread_scaling.thread_scaling,
+                 stride_sweep.stride_sweep):
         fig = draw(v)
         for ax in fig.axes:
             if ax.get_visible() and ax.lines:
@@ -175,7 +178,7 @@ def test_loaded_latency_runs_by_injected_load(tmp_path):
         sel = rows["delay_spins"] == 50
         rows["load_gbs"][sel] *= 1.5
     edit(path, "loaded_latency", shuffle)
-    fig = plots.loaded_latency_curves(view(load_fleet([path])))
+    fig = loaded_latency.loaded_latency_curves(view(load_fleet([path])))
     lines = [line for ax in fig.axes for line in ax.lines]
     assert len(lines) > 10
     for line in lines:

@@ -2,7 +2,8 @@
 """/hosts `restored` (schema 0.8.0): a system setting a killed numaprobe run left changed, and
 what the next run did about it. The report lists it right after the outliers (text, restored.csv,
 HTML), says which hosts still need `numaprobe restore` as root, and --fail-on-outliers fails on
-those; a file without the column reads as before."""
+those: by `restore_outcome` (schema 0.18.0) where the ranks wrote it, whatever the text's
+wording, else by the text; a file without the column reads as before."""
 
 import json
 
@@ -16,6 +17,8 @@ import synthetic_fleet
 from fleet_edits import describe_tables, edit, set_host
 from numaprobe_analysis.contract import contract
 from numaprobe_analysis.metrics import hosts_frame
+from numaprobe_analysis.names import RestoreOutcome
+from numaprobe_analysis.summary import restore_outcomes, still_changed
 from numaprobe_analysis.validate import find_numaprobe
 
 NUMAPROBE = find_numaprobe()[0]
@@ -35,12 +38,14 @@ def explained(path):
     return path
 
 
-def fleet_with(path, texts):
+def fleet_with(path, texts, outcomes=None):
     """A clean 10-host fleet of schema 0.8.0 with the `restored` column, @p texts (host ->
-    text) on those hosts' rows."""
+    text) on those hosts' rows, and @p outcomes (host -> restore_outcome) on theirs."""
     synthetic_fleet.write_fleet(str(path), 10, seed=1, schema_version="0.8.0")
     for host, text in texts.items():
         set_host(str(path), host, restored=text)
+    for host, outcome in (outcomes or {}).items():
+        set_host(str(path), host, restore_outcome=outcome)
     return explained(str(path))
 
 
@@ -96,6 +101,47 @@ def test_not_restored_setting_needs_action_and_fails_the_gate(tmp_path):
     assert doc["exit_status"] == 1 and doc["outliers"] == []
     # Without the gate it is shown, not failed.
     assert run_report(path, "--no-report").returncode == 0
+
+
+# The same setting left changed, said in other words than the binary's of today.
+REWORDED = LEFT + "could not be put back (Permission denied): run 'numaprobe restore' as root"
+
+
+@needs_numaprobe
+def test_the_gate_reads_the_outcome_not_the_wording(tmp_path):
+    """A text without `not restored` whose outcome is failed fails the gate; one with it whose
+    outcome is restored does not: the words are for people, the outcome for the gate."""
+    path = fleet_with(tmp_path / "fleet.h5", {"icx02": NOT_PUT_BACK, "rome03": REWORDED},
+                      {"icx02": "restored", "rome03": "failed"})
+    proc = run_report(path, "--no-report", "--fail-on-outliers", "--json", tmp_path / "v.json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert part(proc.stdout) == [f"  rome03: ({ACTION}) {REWORDED}", f"  icx02: {NOT_PUT_BACK}"]
+    assert "1 host(s) with a setting not restored" in proc.stdout.splitlines()[-1]
+    assert json.loads((tmp_path / "v.json").read_text())["exit_status"] == 1
+
+
+@needs_numaprobe
+def test_old_wording_put_back_passes_the_gate(tmp_path):
+    path = fleet_with(tmp_path / "fleet.h5", {"icx02": NOT_PUT_BACK}, {"icx02": "restored"})
+    proc = run_report(path, "--no-report", "--fail-on-outliers")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert part(proc.stdout) == [f"  icx02: {NOT_PUT_BACK}"]
+    assert "put back." in proc.stdout and "not restored" not in proc.stdout.splitlines()[-1]
+
+
+def test_outcomes_parsed_per_host():
+    """Each host's ranks' names, parsed; a host with no name it knows is not known (read by its
+    text), one with failed among them is still changed whatever its text says."""
+    ranks = pd.DataFrame({"host": ["a", "a", "b", "c", "d"],
+                          "restore_outcome": ["none", "failed", "", " restored ", "later"]})
+    outcomes = restore_outcomes(ranks)
+    assert outcomes == {"a": {RestoreOutcome.NONE, RestoreOutcome.FAILED},
+                        "c": {RestoreOutcome.RESTORED}}
+    assert still_changed(REWORDED, outcomes.get("a"))
+    assert not still_changed(NOT_PUT_BACK, outcomes.get("c"))
+    assert still_changed(NOT_PUT_BACK, outcomes.get("b")) and \
+        still_changed(NOT_PUT_BACK, outcomes.get("d"))
+    assert restore_outcomes(ranks.drop(columns="restore_outcome")) == {}
 
 
 @needs_numaprobe

@@ -35,13 +35,13 @@ import sys
 import h5py
 import numpy as np
 
-NOISY_PCT = 25.0  # analysis/numaprobe_analysis/metrics.py
+NOISY_PCT = 25.0  # analysis/numaprobe_analysis/noise.py
 COVERAGE_WANTED = 0.80
 SHARPNESS_LIMIT = 3.0  # median uncertainty over run-to-run CV
 CV_RESOLUTION_PCT = 1.0  # run-to-run spreads below this are held to it
 HEADLINE = {"latency": "latency_ns_median", "bandwidth": "gbs_best",
             "c2c_latency": "latency_ns_median"}
-# The experiments whose rows the analysis judges hosts by (metrics.py: judged=True).
+# The experiments whose rows the analysis judges hosts by (its experiments/ modules: judged=True).
 JUDGED = ("latency_matrix", "bandwidth_matrix", "first_touch")
 
 

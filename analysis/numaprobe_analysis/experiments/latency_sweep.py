@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""latency_sweep: a chase's latency by working set, from the L1 to memory. Shown, not judged:
+the latency at each cache level and in memory (from `/cache_levels`, the steps the binary found
+in the sweep), the curves per node type, and the first host of each type's curves as a table."""
+
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import FuncFormatter
+
+from ..names import Status
+from ..plotting import Skipped, by_type, bytes_label, colour, plt
+from ..rows import Metric, is_local, ok_rows
+from .experiment import Experiment, Figure
+
+CACHE_LEVELS = (("L1", "l1d_bytes"), ("L2", "l2_bytes"), ("L3", "l3_bytes"))
+LINE = 64
+
+
+def lines_touched(rows):
+    """Bytes of cache lines a chase touches: one 64 B line per slot, so a random chase with its
+    256 B slots over 128 KiB occupies 32 KiB of cache. Caches are compared with this, not with
+    the chase's span (size_bytes)."""
+    if "slot_bytes" not in rows.columns:
+        return rows.size_bytes
+    return rows.size_bytes * LINE // np.maximum(rows.slot_bytes, LINE)
+
+
+def measured_levels(fleet):
+    """Per host and cache level (1, 2, 3) as `/cache_levels` judged it: hwloc's size, the
+    measured size (0: no step found, or not judged), and the latency before the step (NaN
+    where no step was measured). Medians over the host's ranks; empty without the table."""
+    cl = fleet["cache_levels"]
+    cols = ["host", "level", "hwloc_bytes", "measured_bytes", "latency_ns"]
+    if cl.empty or "host" not in cl.columns:
+        return pd.DataFrame(columns=cols)
+    cl = cl.assign(latency_ns=np.where(cl.measured_bytes > 0, cl.latency_ns_below, np.nan),
+                   measured=np.where(cl.measured_bytes > 0, cl.measured_bytes, np.nan))
+    out = cl.groupby(["host", "level"]).agg(hwloc_bytes=("hwloc_bytes", "max"),
+                                            measured_bytes=("measured", "median"),
+                                            latency_ns=("latency_ns", "median")).reset_index()
+    out["measured_bytes"] = out.measured_bytes.fillna(0).astype(np.uint64)
+    return out[cols]
+
+
+def cache_curves(fleet):
+    """The ok rows of the random chase over local memory in latency_sweep, one curve per host:
+    its first sweeping node's (with from: every, each node sweeps)."""
+    sweep = ok_rows(fleet["latency"], experiment="latency_sweep", pattern="random")
+    sweep = sweep[is_local(sweep)] if len(sweep) else sweep
+    if len(sweep):
+        sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
+    return sweep
+
+
+def metrics(fleet, hosts, out, catalogue):
+    """Latency at each cache level: from `/cache_levels`, the random chase's latency at the
+    last sweep point before the level's measured step (`latency_ns_below`); NaN where the level
+    was not judged or no step was found there, so a sweep that never reached the L3, or an L3
+    hwloc misreports, claims no L3 latency. Memory: the random chase at the largest swept point
+    whose lines touched are at least the last level's size (measured where a step was found,
+    else hwloc's), so the chase has left every cache."""
+    sweep = cache_curves(fleet)
+    if not len(sweep):  # /cache_levels is judged on the sweep: no ok sweep rows, no level
+        return
+    # Every host at once, one level at a time: a loop over hosts costs seconds per thousand.
+    curves = (sweep.assign(lines=lines_touched(sweep)).groupby(["host", "lines"])
+              .latency_ns_median.median())
+    deepest = curves.groupby(level=0).tail(1)  # each host's point of the most lines
+    swept = pd.Index(deepest.index.get_level_values(0), name="host")
+    levels = measured_levels(fleet).set_index(["host", "level"])
+    sizes = hosts.drop_duplicates("host").set_index("host")
+    last = np.zeros(len(swept), dtype=np.int64)  # bytes of the last level claimed so far
+    position = np.arange(len(swept))
+    entries = []  # (host position, level number, host, metric, value)
+    for n, (level, col) in enumerate(CACHE_LEVELS, 1):
+        hw = (sizes[col].reindex(swept).fillna(0).astype(np.int64).to_numpy()
+              if col in sizes.columns else np.zeros(len(swept), dtype=np.int64))
+        judged = (levels.xs(n, level="level").reindex(swept)
+                  if n in levels.index.get_level_values("level")
+                  else pd.DataFrame(index=swept, columns=levels.columns, dtype=float))
+        found = judged.hwloc_bytes.notna().to_numpy()
+        measured = judged.measured_bytes.fillna(0).astype(np.int64).to_numpy()
+        reported = judged.hwloc_bytes.fillna(0).astype(np.int64).to_numpy()
+        size = np.where(measured > 0, measured, np.where(reported > 0, reported, hw))
+        value = np.where(found, judged.latency_ns.astype(float).to_numpy(), np.nan)
+        claimed = found | (hw > 0)  # hwloc reports the level even where nothing judged it
+        last = np.where(found, size, np.where(hw > 0, hw, last))
+        if claimed.any():
+            m = Metric(f"latency_{level}_ns", f"latency {level}", "ns", "lower")
+            catalogue[m.name] = m
+            entries.extend(zip(position[claimed], [n] * int(claimed.sum()), swept[claimed],
+                               [m.name] * int(claimed.sum()), value[claimed]))
+    beyond = deepest.index.get_level_values(1).to_numpy() >= np.maximum(last, 1)
+    if beyond.any():
+        m = Metric("latency_memory_ns", "latency memory (lines >= last cache)", "ns", "lower")
+        catalogue[m.name] = m
+        entries.extend(zip(position[beyond], [len(CACHE_LEVELS) + 1] * int(beyond.sum()),
+                           swept[beyond], [m.name] * int(beyond.sum()),
+                           deepest.to_numpy()[beyond]))
+    entries.sort(key=lambda e: (e[0], e[1]))
+    out.extend((host, name, float(value), np.nan) for _, _, host, name, value in entries)
+
+
+def latency_vs_working_set(v):
+    sweep = cache_curves(v.fleet)
+    if sweep.empty or sweep.size_bytes.nunique() < 2:
+        raise Skipped("no latency_sweep rows (pattern random) over two or more working sets")
+    levels = measured_levels(v.fleet)
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for typ, rows in by_type(v, sweep):
+        per_host = (rows.assign(lines=lines_touched(rows))
+                    .groupby(["host", "lines"]).latency_ns_median.median().unstack(0))
+        q = per_host.quantile([0.25, 0.5, 0.75], axis=1).T
+        c = colour(v, typ)
+        ax.plot(q.index, q[0.5], marker="o", ms=3, color=c,
+                label=f"{typ} (median of {per_host.shape[1]} host(s))")
+        ax.fill_between(q.index, q[0.25], q[0.75], color=c, alpha=0.25, lw=0)
+        caches = v.hosts[v.hosts["type"] == typ].iloc[0]
+        for level, col in CACHE_LEVELS:
+            size = int(caches.get(col, 0) or 0)
+            if size > 0:
+                ax.axvline(size, color=c, ls=":", lw=1)
+                ax.annotate(level, (size, 1), xycoords=("data", "axes fraction"),
+                            xytext=(2, -12), textcoords="offset points", color=c,
+                            fontsize=8)
+        judged = levels[levels.host.isin(v.type_hosts(typ)) & (levels.measured_bytes > 0)]
+        for level, m in judged.groupby("level").measured_bytes.median().items():
+            ax.axvline(m, color=c, ls="--", lw=1)
+            ax.annotate(f"L{level} measured", (m, 0), xycoords=("data", "axes fraction"),
+                        xytext=(2, 4), textcoords="offset points", color=c, fontsize=7,
+                        rotation=90)
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_formatter(FuncFormatter(bytes_label))
+    ax.set_yscale("log")
+    ax.set_xlabel("cache lines the chase touches (log2; one 64 B line per slot)")
+    ax.set_ylabel("ns per dependent load (median)")
+    ax.set_title("Latency vs working set, random chase, local memory\nband = IQR over hosts, "
+                 "dotted = hwloc's cache sizes, dashed = measured steps (/cache_levels)",
+                 fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    return fig
+
+
+def sweep_table(fleet):
+    """latency_sweep curves (median ns by working set), one row per host, CPU node (whose core
+    swept), memory node and pattern."""
+    lat = fleet["latency"]
+    if lat.empty:
+        return pd.DataFrame()
+    rows = lat[(lat.experiment == "latency_sweep") & (lat.status == Status.OK)]
+    if rows.empty:
+        return pd.DataFrame()
+    wide = rows.pivot_table(index=["host", "cpu_node", "mem_node", "pattern"],
+                            columns="size_bytes", values="latency_ns_median")
+    wide.columns = [_size(c) for c in wide.columns]
+    return wide.reset_index().rename(columns={"cpu_node": "CPU node", "mem_node": "memory node"})
+
+
+def _size(n):
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift}{unit}"
+    return f"{n}B"
+
+
+def tables(v):
+    """The first host of each node type's curves (latency_sweep.csv)."""
+    sweeps = sweep_table(v.fleet)
+    if not len(sweeps):
+        return {}
+    first_hosts = v.hosts.groupby("type").host.first()
+    return {"latency_sweep": ("latency_sweep: ns per access (median) by working set, first "
+                              "host of each node type, by the node whose core swept",
+                              sweeps[sweeps.host.isin(first_hosts)])}
+
+
+EXPERIMENT = Experiment(
+    "latency_sweep", metrics=metrics, tables=tables,
+    figures=(Figure("latency_vs_working_set", "Latency vs working set", latency_vs_working_set),))

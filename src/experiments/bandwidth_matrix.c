@@ -13,7 +13,8 @@ struct bandwidth_matrix_config {
     enum nprb_pairs pairs;
     struct nprb_kernel_list kernels;
     struct nprb_policy_list policies;
-    uint64_t size_bytes; /**< bytes of the array streamed, per memory node */
+    uint64_t size_bytes;     /**< bytes of the array streamed, per memory node */
+    uint64_t max_size_bytes; /**< the most STREAM's rule gives with size 0; 0: no cap */
     int threads;         /**< threads per CPU node; 0 means one per usable core */
     int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */
     int passes; /**< bound cells measured this often, the later passes spread over the run */
@@ -27,9 +28,12 @@ static const struct config_key keys[] = {
     {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0, "kernels measured for every pair"},
     {"policies", KEY_POLICIES, OFF(policies), "interleave", 0, 0,
      "per CPU node, besides bind: interleave, preferred, first_touch"},
-    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", 0, NPRB_TIB(64),
+    {"size", KEY_SIZE, OFF(size_bytes), "0", 0, NPRB_TIB(64),
      "streamed array per memory node; 0: four times the last-level caches of a node's cores "
-     "(STREAM's rule)"},
+     "(STREAM's rule), at most max_size"},
+    {"max_size", KEY_SIZE, OFF(max_size_bytes), "256MiB", 0, NPRB_TIB(64),
+     "with size 0, the most STREAM's rule may give (0: no cap): a guest that reports a host's "
+     "whole L3 would otherwise stream arrays of a GiB"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
      "threads per CPU node: all (one per usable core) or a number"},
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
@@ -46,6 +50,12 @@ static int plan(struct nprb_planner *p)
     const struct bandwidth_matrix_config *c = nprb_config_section(p->cfg, &section);
     if (c == NULL || !c->enabled)
         return 0;
+    uint64_t size = c->size_bytes;
+    if (size == 0) {
+        size = nprb_stream_auto_bytes(p->topo);
+        if (c->max_size_bytes > 0 && size > c->max_size_bytes)
+            size = c->max_size_bytes;
+    }
     struct nprb_plan_item points[NPRB_MAX_LIST];
     for (int k = 0; k < c->kernels.count; k++)
         points[k] = (struct nprb_plan_item){
@@ -55,7 +65,7 @@ static int plan(struct nprb_planner *p)
             .passes = c->kernels.id[k] == NPRB_KERNEL_READ || c->kernels.id[k] == NPRB_KERNEL_TRIAD
                           ? c->passes
                           : 1,
-            .size_bytes = c->size_bytes > 0 ? c->size_bytes : nprb_stream_auto_bytes(p->topo),
+            .size_bytes = size,
             .threads = c->threads,
             .kernel = c->kernels.id[k],
             .repetitions = c->repetitions};

@@ -233,13 +233,16 @@ static bool same_placement(const struct nprb_plan_item *a, const struct nprb_pla
 }
 
 /* Whether @p b finds the chain @p a built: the same chase over the same bytes (latency_run.c
- * keeps it with its mapping; an index read is built anew). */
+ * keeps it with its mapping; an index read is built anew). One build of parallel chains serves
+ * every count: another count only re-joins its pieces (kernels/pattern.c). */
 static bool same_chain(const struct nprb_plan_item *a, const struct nprb_plan_item *b)
 {
-    return a->pattern.desc != NULL && b->pattern.desc != NULL && !a->pattern.desc->indexed &&
-           a->repetitions == 0 && b->repetitions == 0 && a->size_bytes == b->size_bytes &&
-           a->tlb_window_bytes == b->tlb_window_bytes && a->pattern.chains == b->pattern.chains &&
-           strcmp(a->pattern.name, b->pattern.name) == 0;
+    const struct nprb_pattern_desc *d = a->pattern.desc;
+    return d != NULL && d == b->pattern.desc && !d->indexed && a->repetitions == 0 &&
+           b->repetitions == 0 && a->size_bytes == b->size_bytes &&
+           a->tlb_window_bytes == b->tlb_window_bytes &&
+           a->pattern.stride_bytes == b->pattern.stride_bytes &&
+           (a->pattern.chains == b->pattern.chains || d->relink != NULL);
 }
 
 /* How far back a kept mapping is looked for: the keep holds four (host/place_keep.c). */

@@ -190,6 +190,16 @@ static double mapped_per_byte(const struct nprb_plan_item *item)
     return k->arrays + (k->uses_index ? 0.5 : 0);
 }
 
+/* The rate of work an item's whole team does: its streaming rate, no faster than its nodes'
+ * memory. */
+static double team_bps(const struct nprb_plan_item *item)
+{
+    int threads = item->model_threads > 0 ? item->model_threads : 1;
+    double bps = threads * STREAM_BPS;
+    double cap = (item->model_nodes > 0 ? item->model_nodes : 1) * NODE_BPS;
+    return bps < cap ? bps : cap;
+}
+
 /* The rate an item's setup work runs at: a stream kernel's arrays are written by its whole team
  * (bandwidth_run.c), at its streaming rate (measured: 9.5 GB/s from one thread and 16 GB/s from
  * two on a kept 768 MiB, bench/README.md "Setting up buffers"); a serial first touch and a
@@ -198,10 +208,7 @@ static double setup_bps(const struct nprb_plan_item *item)
 {
     if (!streams(item) || item->touch == NPRB_TOUCH_SERIAL)
         return SETUP_WORK_BPS;
-    int threads = item->model_threads > 0 ? item->model_threads : 1;
-    double bps = threads * STREAM_BPS;
-    double cap = (item->model_nodes > 0 ? item->model_nodes : 1) * NODE_BPS;
-    return bps < cap ? bps : cap;
+    return team_bps(item);
 }
 
 struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
@@ -211,7 +218,10 @@ struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
         return cost;
     double bytes = (double)item->size_bytes * mapped_per_byte(item);
     cost.setup_bytes = cost.fault_bytes = bytes + (double)item->extra_bytes;
-    cost.scaled_s += cost.setup_bytes / setup_bps(item) + cost.fault_bytes / FAULT_BPS;
+    /* The extra buffers (loaded_latency's load threads' slices) are written by their threads at
+     * once. */
+    cost.scaled_s += bytes / setup_bps(item) + (double)item->extra_bytes / team_bps(item) +
+                     cost.fault_bytes / FAULT_BPS;
     cost.fixed_s = item->samples * item->sample_s + item->extra_s;
     if (item->repetitions > 0) {
         double pass = pass_s(item);
@@ -279,8 +289,16 @@ struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k)
     double kept = (double)item->kept_bytes * mapped_per_byte(found);
     double mapped = (double)item->size_bytes * mapped_per_byte(item);
     double grown = mapped > kept ? mapped - kept : 0;
+    /* Extra buffers of the same bytes and placement are kept written (loaded_run.c). */
+    bool extra_kept = found->extra_bytes == item->extra_bytes;
+    if (!extra_kept)
+        grown += (double)item->extra_bytes;
     cost.scaled_s -= (cost.fault_bytes - grown) / FAULT_BPS;
     cost.fault_bytes = grown;
+    if (item->extra_bytes > 0 && extra_kept) {
+        cost.scaled_s -= (double)item->extra_bytes / team_bps(item);
+        cost.setup_bytes -= (double)item->extra_bytes;
+    }
     if (chain != NULL) {
         cost.scaled_s -= (double)item->size_bytes / SETUP_WORK_BPS;
         cost.setup_bytes -= (double)item->size_bytes;

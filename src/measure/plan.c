@@ -303,6 +303,17 @@ struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k)
         cost.scaled_s -= (double)item->size_bytes / SETUP_WORK_BPS;
         cost.setup_bytes -= (double)item->size_bytes;
     }
+    /* The arrays the same kernel over the same bytes only read are kept holding their starting
+     * values (bandwidth_run.c): only what it writes is written again. */
+    if (streams(item) && streams(found) && found->kernel == item->kernel &&
+        found->size_bytes == item->size_bytes && item->touch == NPRB_TOUCH_THREADED) {
+        const struct nprb_kernel *kernel = nprb_kernel_get(item->kernel);
+        double unwritten = 0;
+        for (unsigned a = 0; a < kernel->arrays; a++)
+            unwritten += nprb_kernel_writes(kernel, a) ? 0 : (double)item->size_bytes;
+        cost.scaled_s -= unwritten / setup_bps(item);
+        cost.setup_bytes -= unwritten;
+    }
     return cost;
 }
 

@@ -74,7 +74,7 @@ static int plan(struct nprb_planner *p)
                                   .tlb_window_bytes = UINT64_C(256) << 10,
                                   .samples = c->samples,
                                   .sample_s = c->sample_s,
-                                  .extra_bytes = c->load_size_bytes};
+                                  .lone_chain = true};
     struct loaded_item own = {.load_bytes = c->load_size_bytes, .load_writes = c->load_writes};
     char why[160];
     nprb_pattern_parse("random", &item.pattern, why, sizeof why);

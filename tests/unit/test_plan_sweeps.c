@@ -78,6 +78,14 @@ static void matrix_series(const struct nprb_topo *topo)
     for (size_t i = 0; i < plan.count; i++)
         linked += plan.items[i].skip_reason[0] ? 0 : nprb_plan_cost_at(&plan, i).setup_bytes;
     CHECK(linked == 2.0 * (64.0 * 1048576));
+    /* A chain is faulted in by its node's cores, faster than by its one thread: loaded_latency's
+     * (lone_chain) costs more. */
+    struct nprb_plan_item shared = plan.items[plan.count - 1], alone = shared;
+    alone.model_fault_threads = 1;
+    CHECK(shared.model_fault_threads == nprb_topo_node(topo, shared.cpu_node)->usable_cores &&
+          shared.model_fault_threads >= 2);
+    CHECK(nprb_plan_item_cost(&alone).scaled_s > nprb_plan_item_cost(&shared).scaled_s &&
+          nprb_plan_item_cost(&alone).fault_bytes == nprb_plan_item_cost(&shared).fault_bytes);
     nprb_plan_free(&plan);
 
     /* loaded_latency's load buffers: a slice of whole huge pages per load thread (every core of
@@ -101,6 +109,7 @@ static void matrix_series(const struct nprb_topo *topo)
                       4.0 * 1048576 * (nprb_topo_node(topo, item->cpu_node)->usable_cores - 1);
     }
     CHECK(points == 6 && load_faulted == expect && extra_set_up == expect - 2 * 64.0 * 1048576);
+    CHECK(plan.items[plan.count - 1].model_fault_threads == 1);
     nprb_plan_free(&plan);
 
     const char *const bw[] = {"bandwidth_matrix.enabled=true",

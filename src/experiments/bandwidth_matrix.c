@@ -15,8 +15,8 @@ struct bandwidth_matrix_config {
     struct nprb_policy_list policies;
     uint64_t size_bytes;     /**< bytes of the array streamed, per memory node */
     uint64_t max_size_bytes; /**< the most STREAM's rule gives with size 0; 0: no cap */
-    int threads;         /**< threads per CPU node; 0 means one per usable core */
-    int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */
+    int threads;             /**< threads per CPU node; 0 means one per usable core */
+    int repetitions;         /**< timed repetitions kept (one more is taken and discarded) */
     int passes; /**< bound cells measured this often, the later passes spread over the run */
 };
 
@@ -68,7 +68,8 @@ static int plan(struct nprb_planner *p)
             .size_bytes = size,
             .threads = c->threads,
             .kernel = c->kernels.id[k],
-            .repetitions = c->repetitions};
+            .repetitions = c->repetitions,
+        };
     /* Every kernel on a memory node before the next node: the kernels' arrays are faulted in
      * once per node and each kernel finds them kept. */
     return nprb_plan_matrix_series(p, points, c->kernels.count, "bandwidth_matrix.size", c->pairs,

@@ -45,7 +45,8 @@ struct team {
     int bad, unpinned, pin_failures;
     struct nprb_buffer *buffers;
     int buffer_count;
-    bool fill[MAX_BUFFERS]; /* written with starting values before the run: not found holding them */
+    /* written with starting values before the run: not found holding them */
+    bool fill[MAX_BUFFERS];
     struct nprb_census *census;
     bool census_ok;
     struct nprb_cpus_seen *cpus;
@@ -293,8 +294,8 @@ static int allocate(struct team *tm, struct nprb_buffer *buffers, struct nprb_ba
             return -1;
         }
         tm->buffer_count++;
-        tm->fill[i] = key == 0 || buffers[i].content_key != key ||
-                      nprb_kernel_writes(req->kernel, i);
+        tm->fill[i] =
+            key == 0 || buffers[i].content_key != key || nprb_kernel_writes(req->kernel, i);
         buffers[i].content_key = 0; /* until the run has validated */
         if (is_index)
             tm->index = buffers[i].addr;

@@ -129,16 +129,16 @@ void nprb_loaded_run(hwloc_topology_t hw, const struct nprb_loaded_request *req,
     int started = 0;
     for (; started < n; started++) {
         struct load_thread *lt = &lts[started];
-        *lt = (struct load_thread){.hw = hw,
-                                   .pu = req->load_pus[started],
-                                   .a = (double *)((char *)load.addr +
-                                                   (size_t)started * slice_bytes(req)),
-                                   .n = req->load_bytes / sizeof(double),
-                                   .fresh = fresh > 0,
-                                   .req = req,
-                                   .stop = &stop,
-                                   .ready = &ready,
-                                   .cpus = &res->chase.cpus};
+        *lt = (struct load_thread){
+            .hw = hw,
+            .pu = req->load_pus[started],
+            .a = (double *)((char *)load.addr + (size_t)started * slice_bytes(req)),
+            .n = req->load_bytes / sizeof(double),
+            .fresh = fresh > 0,
+            .req = req,
+            .stop = &stop,
+            .ready = &ready,
+            .cpus = &res->chase.cpus};
         if (pthread_create(&lt->id, NULL, load_main, lt) != 0) {
             res->error = errno ? errno : EAGAIN;
             snprintf(res->note, sizeof res->note, "cannot start load thread %d", started);

@@ -36,7 +36,7 @@ static const struct config_key keys[] = {
      "whole L3 would otherwise stream arrays of a GiB"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
      "threads per CPU node: all (one per usable core) or a number"},
-    {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
+    {"repetitions", KEY_INT, OFF(repetitions), "3", 2, 100000,
      "timed repetitions kept per measurement"},
     {"passes", KEY_INT, OFF(passes), "3", 1, 5,
      "times each bound cell of the read and triad kernels is measured, the later passes spread "

@@ -13,9 +13,10 @@ struct bandwidth_matrix_config {
     enum nprb_pairs pairs;
     struct nprb_kernel_list kernels;
     struct nprb_policy_list policies;
-    uint64_t size_bytes; /**< bytes of the array streamed, per memory node */
-    int threads;         /**< threads per CPU node; 0 means one per usable core */
-    int repetitions;     /**< timed repetitions kept (one more is taken and discarded) */
+    uint64_t size_bytes;     /**< bytes of the array streamed, per memory node */
+    uint64_t max_size_bytes; /**< the most STREAM's rule gives with size 0; 0: no cap */
+    int threads;             /**< threads per CPU node; 0 means one per usable core */
+    int repetitions;         /**< timed repetitions kept (one more is taken and discarded) */
     int passes; /**< bound cells measured this often, the later passes spread over the run */
 };
 
@@ -27,12 +28,15 @@ static const struct config_key keys[] = {
     {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0, "kernels measured for every pair"},
     {"policies", KEY_POLICIES, OFF(policies), "interleave", 0, 0,
      "per CPU node, besides bind: interleave, preferred, first_touch"},
-    {"size", KEY_SIZE, OFF(size_bytes), "256MiB", 0, NPRB_TIB(64),
+    {"size", KEY_SIZE, OFF(size_bytes), "0", 0, NPRB_TIB(64),
      "streamed array per memory node; 0: four times the last-level caches of a node's cores "
-     "(STREAM's rule)"},
+     "(STREAM's rule), at most max_size"},
+    {"max_size", KEY_SIZE, OFF(max_size_bytes), "256MiB", 0, NPRB_TIB(64),
+     "with size 0, the most STREAM's rule may give (0: no cap): a guest that reports a host's "
+     "whole L3 would otherwise stream arrays of a GiB"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
      "threads per CPU node: all (one per usable core) or a number"},
-    {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
+    {"repetitions", KEY_INT, OFF(repetitions), "3", 2, 100000,
      "timed repetitions kept per measurement"},
     {"passes", KEY_INT, OFF(passes), "3", 1, 5,
      "times each bound cell of the read and triad kernels is measured, the later passes spread "
@@ -46,6 +50,12 @@ static int plan(struct nprb_planner *p)
     const struct bandwidth_matrix_config *c = nprb_config_section(p->cfg, &section);
     if (c == NULL || !c->enabled)
         return 0;
+    uint64_t size = c->size_bytes;
+    if (size == 0) {
+        size = nprb_stream_auto_bytes(p->topo);
+        if (c->max_size_bytes > 0 && size > c->max_size_bytes)
+            size = c->max_size_bytes;
+    }
     struct nprb_plan_item points[NPRB_MAX_LIST];
     for (int k = 0; k < c->kernels.count; k++)
         points[k] = (struct nprb_plan_item){
@@ -55,10 +65,11 @@ static int plan(struct nprb_planner *p)
             .passes = c->kernels.id[k] == NPRB_KERNEL_READ || c->kernels.id[k] == NPRB_KERNEL_TRIAD
                           ? c->passes
                           : 1,
-            .size_bytes = c->size_bytes > 0 ? c->size_bytes : nprb_stream_auto_bytes(p->topo),
+            .size_bytes = size,
             .threads = c->threads,
             .kernel = c->kernels.id[k],
-            .repetitions = c->repetitions};
+            .repetitions = c->repetitions,
+        };
     /* Every kernel on a memory node before the next node: the kernels' arrays are faulted in
      * once per node and each kernel finds them kept. */
     return nprb_plan_matrix_series(p, points, c->kernels.count, "bandwidth_matrix.size", c->pairs,

@@ -51,6 +51,17 @@ struct loaded_item {
     bool load_writes;
 };
 
+/* The load buffers of a CPU node with @p cores usable, as loaded_run.c maps them: a slice of whole
+ * huge pages for each load thread, every core but the chasing one's (or the configured count). */
+static uint64_t load_bytes(const struct loaded_latency_config *c, int cores)
+{
+    const uint64_t huge = UINT64_C(2) << 20;
+    int load = cores - 1;
+    if (c->threads > 0 && c->threads < load)
+        load = c->threads;
+    return (c->load_size_bytes + huge - 1) / huge * huge * (uint64_t)(load > 0 ? load : 0);
+}
+
 static int plan(struct nprb_planner *p)
 {
     const struct loaded_latency_config *c = nprb_config_section(p->cfg, &section);
@@ -63,7 +74,7 @@ static int plan(struct nprb_planner *p)
                                   .tlb_window_bytes = UINT64_C(256) << 10,
                                   .samples = c->samples,
                                   .sample_s = c->sample_s,
-                                  .extra_bytes = c->load_size_bytes};
+                                  .lone_chain = true};
     struct loaded_item own = {.load_bytes = c->load_size_bytes, .load_writes = c->load_writes};
     char why[160];
     nprb_pattern_parse("random", &item.pattern, why, sizeof why);
@@ -101,6 +112,7 @@ static int plan(struct nprb_planner *p)
             if (no_load[i] || (c->pairs == NPRB_PAIRS_LOCAL && j != i))
                 continue;
             item.cpu_node = i;
+            item.extra_bytes = load_bytes(c, nprb_topo_node(p->topo, i)->usable_cores);
             for (int d = 0; d < c->delays.count; d++) {
                 own.delay_spins = (uint32_t)c->delays.bytes[d];
                 item.axis_point = own.delay_spins;

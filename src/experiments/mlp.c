@@ -92,7 +92,7 @@ static int plan(struct nprb_planner *p)
         points[i] = item;
     }
     /* Every chain count on a memory node before the next node: the node's mapping is faulted in
-     * once, and each count links its chains in it anew. */
+     * and its chains built once, and each count re-joins their pieces (kernels/pattern.c). */
     return nprb_plan_matrix_series(p, points, c->chains.count, "mlp.size", c->pairs, &bound_only);
 }
 

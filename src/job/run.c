@@ -174,17 +174,20 @@ static void print_dry_run(const struct nprb_job *job, const double *host_s, cons
            range, whole);
     nprb_plan_print_times(stdout, &job->plan, job->first_touch_bps);
     printf("assumes: streaming at %.0f GB/s a thread, at most %.0f GB/s a node's cores; setup "
-           "work at %.0f GB/s; a buffer or chain set up once per memory node and kept\n",
-           NPRB_PLAN_THREAD_BPS / 1e9, NPRB_PLAN_NODE_BPS / 1e9, NPRB_PLAN_SETUP_BPS / 1e9);
+           "work at %.0f GB/s, a chain's links at %.0f GB/s; a buffer or chain set up once per "
+           "memory node and kept\n",
+           NPRB_PLAN_THREAD_BPS / 1e9, NPRB_PLAN_NODE_BPS / 1e9, NPRB_PLAN_SETUP_BPS / 1e9,
+           NPRB_PLAN_LINK_BPS / 1e9);
     if (job->first_touch_bps > 0)
         printf("assumes: an idle host at the low end, machine-bound work at half speed (a busy "
-               "neighbour) at the high end; new memory at %.2f GB/s, first touch measured here\n",
-               job->first_touch_bps / 1e9);
+               "neighbour) at the high end; new memory at %.2f GB/s, first touch measured here "
+               "(a team's %.2f times that)\n",
+               job->first_touch_bps / 1e9, NPRB_PLAN_TEAM_FAULT);
     else
         printf("assumes: an idle host at the low end, machine-bound work at half speed (a busy "
                "neighbour) at the high end; new memory at the model's %.1f GB/s (the topology "
-               "is another machine's)\n",
-               NPRB_PLAN_FAULT_BPS / 1e9);
+               "is another machine's; a team's %.2f times that)\n",
+               NPRB_PLAN_FAULT_BPS / 1e9, NPRB_PLAN_TEAM_FAULT);
 }
 
 /* Topology, then the binding step (it may widen the CPUs this rank uses, and shares the host's

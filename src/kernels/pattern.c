@@ -70,40 +70,141 @@ static void draw_phases(struct nprb_walker *w)
     w->position = w->heads[0];
 }
 
-static int build_parallel(struct nprb_walker *w, const struct nprb_walk_setup *s)
+/* Where share j of @p chains starts and ends; false when it holds fewer than two slots. */
+static bool share_of(const struct nprb_walk_setup *s, unsigned chains, unsigned j, uint64_t *first,
+                     uint64_t *end)
 {
     const uint64_t round = 4096 * (s->slot_bytes >= 128 ? s->slot_bytes / 64 : 1);
-    uint64_t share = s->chains > 0 ? s->bytes / s->chains : 0;
+    uint64_t share = s->bytes / chains;
     uint64_t align =
         s->window_bytes > round && s->window_bytes % round == 0 && s->window_bytes <= share
             ? s->window_bytes
             : round;
-    uint64_t end_bytes = s->bytes / s->slot_bytes * s->slot_bytes;
-    if (s->chains < 1 || s->chains > NPRB_CHASE_MAX_CHAINS) {
-        errno = EINVAL;
+    *first = s->bytes / chains * j / align * align;
+    *end = j + 1 == chains ? s->bytes / s->slot_bytes * s->slot_bytes
+                           : s->bytes / chains * (j + 1) / align * align;
+    return *end >= *first + 2 * s->slot_bytes;
+}
+
+static bool shares_fit(const struct nprb_walk_setup *s, unsigned chains)
+{
+    uint64_t first, end;
+    for (unsigned j = 0; j < chains; j++)
+        if (!share_of(s, chains, j, &first, &end))
+            return false;
+    return true;
+}
+
+/* Every count's shares start and end on a piece's edge: at most N + 1 edges of each count N. */
+#define MAX_EDGES (NPRB_CHASE_MAX_CHAINS * (NPRB_CHASE_MAX_CHAINS + 3) / 2)
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The edges of the pieces of the buffer: every share's of every count of chains that fits, in
+ * ascending order, each once. @return how many (pieces + 1). */
+static unsigned piece_edges(const struct nprb_walk_setup *s, uint64_t *edges)
+{
+    unsigned n = 0;
+    for (unsigned chains = 1; chains <= NPRB_CHASE_MAX_CHAINS; chains++) {
+        uint64_t first, end;
+        for (unsigned j = 0; shares_fit(s, chains) && j < chains; j++) {
+            share_of(s, chains, j, &first, &end);
+            edges[n++] = first;
+            if (j + 1 == chains)
+                edges[n++] = end;
+        }
+    }
+    qsort(edges, n, sizeof *edges, cmp_u64);
+    unsigned kept = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (kept == 0 || edges[i] != edges[kept - 1])
+            edges[kept++] = edges[i];
+    return kept;
+}
+
+static void swap_next(void **a, void **b)
+{
+    void *t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Joins (or parts again: each swap undoes itself) the pieces of every share of @p chains.
+ * Swapping the successors of two slots in two cycles makes one cycle of them, each piece's own
+ * order kept: share j's chain is its pieces' cycles one after the other. Undone in the reverse
+ * order, the pieces are their own cycles again. */
+static void join_pieces(const struct nprb_walk_setup *s, const uint64_t *edges, unsigned n_edges,
+                        unsigned chains, bool undo)
+{
+    char *base = s->data;
+    for (unsigned jj = 0; jj < chains; jj++) {
+        unsigned j = undo ? chains - 1 - jj : jj;
+        uint64_t first, end;
+        share_of(s, chains, j, &first, &end);
+        unsigned p0 = 0, p1 = 0;
+        while (p0 < n_edges && edges[p0] < first)
+            p0++;
+        for (p1 = p0; p1 < n_edges && edges[p1] < end; p1++)
+            ;
+        /* pieces p0 .. p1 - 1; the pointer of a piece's first slot sits at its start (the
+         * rotation of pointer lines starts again on every edge) */
+        for (unsigned k = 1; k < p1 - p0; k++) {
+            unsigned q = undo ? p1 - k : p0 + k;
+            swap_next((void **)(base + edges[p0]), (void **)(base + edges[q]));
+        }
+    }
+}
+
+/* Lays the pieces out as @p s->chains chains, from the layout of @p w->chains (0: every piece its
+ * own cycle), and sets the walker at their starts. */
+static int link_parallel(struct nprb_walker *w, const struct nprb_walk_setup *s)
+{
+    if (s->chains < 1 || s->chains > NPRB_CHASE_MAX_CHAINS || !shares_fit(s, s->chains)) {
+        errno = EINVAL; /* fewer than two slots a chain: the working set is too small to share */
         return -1;
     }
+    uint64_t edges[MAX_EDGES];
+    unsigned n_edges = piece_edges(s, edges);
+    if (w->chains > 0)
+        join_pieces(s, edges, n_edges, w->chains, true);
+    join_pieces(s, edges, n_edges, s->chains, false);
     w->chains = s->chains;
     for (unsigned j = 0; j < s->chains; j++) {
-        uint64_t first = s->bytes / s->chains * j / align * align;
-        uint64_t end =
-            j + 1 == s->chains ? end_bytes : s->bytes / s->chains * (j + 1) / align * align;
-        if (end < first + 2 * s->slot_bytes) {
-            errno = EINVAL; /* fewer than two slots: the working set is too small to share */
-            return -1;
-        }
-        void **head = nprb_chain_build_random((char *)s->data + first, end - first, s->slot_bytes,
-                                              s->window_bytes, s->seed + j);
-        if (head == NULL)
-            return -1;
+        uint64_t first, end;
+        share_of(s, s->chains, j, &first, &end);
         uint64_t per_window = s->window_bytes / s->slot_bytes;
         uint64_t slots = (end - first) / s->slot_bytes;
         w->window_slots[j] = per_window < slots ? per_window : 0;
-        w->heads[j] = head;
+        w->heads[j] = (char *)s->data + first;
     }
     w->phase_state = ~s->seed;
     draw_phases(w);
     return 0;
+}
+
+/* One set of chains for every count: the buffer is cut into pieces at every count's share
+ * edges, each piece its own random cycle (random within its TLB windows, the windows in random
+ * order), and a count's chains are its shares' pieces joined (link_parallel). Another count
+ * then re-joins a few slots' pointers instead of writing every link again, which cost as much as
+ * faulting the memory in, once per count. */
+static int build_parallel(struct nprb_walker *w, const struct nprb_walk_setup *s)
+{
+    if (s->chains < 1 || s->chains > NPRB_CHASE_MAX_CHAINS || !shares_fit(s, s->chains)) {
+        errno = EINVAL;
+        return -1;
+    }
+    uint64_t edges[MAX_EDGES];
+    unsigned n_edges = piece_edges(s, edges);
+    for (unsigned p = 0; p + 1 < n_edges; p++)
+        if (nprb_chain_build_random((char *)s->data + edges[p], edges[p + 1] - edges[p],
+                                    s->slot_bytes, s->window_bytes, s->seed + p) == NULL)
+            return -1;
+    w->chains = 0;
+    return link_parallel(w, s);
 }
 
 static uint64_t walk_chase(struct nprb_walker *w, uint64_t steps)
@@ -165,6 +266,7 @@ static const struct nprb_pattern_desc patterns[] = {
      .build = build_parallel,
      .walk = walk_parallel,
      .between_samples = draw_phases,
+     .relink = link_parallel,
      .kind = NPRB_PATTERN_PARALLEL,
      .windowed = true,
      .spread = true},

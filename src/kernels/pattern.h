@@ -66,6 +66,9 @@ struct nprb_pattern_desc {
     uint64_t (*walk)(struct nprb_walker *w, uint64_t steps);
     /** Called before each timed sample, outside it, where not NULL: see build_parallel(). */
     void (*between_samples)(struct nprb_walker *w);
+    /** Where not NULL, one build serves every count of chains: lays a built buffer, left as
+     * @p w says, out for @p setup's count instead of building it again. @return 0 or -1/errno. */
+    int (*relink)(struct nprb_walker *w, const struct nprb_walk_setup *setup);
     enum nprb_pattern_kind kind;
     bool windowed; /**< honours the TLB window */
     bool indexed;  /**< reads through an index of 4-byte entries, one per 8-byte element */

@@ -324,6 +324,21 @@ void nprb_stream_init(const struct nprb_stream_args *args, uint64_t seed)
         random_permutation((uint32_t *)args->index, n, seed);
 }
 
+bool nprb_kernel_writes(const struct nprb_kernel *k, unsigned array)
+{
+    const struct nprb_kernel_outcome *want = &k->expect;
+    switch (array) {
+    case 0:
+        return want->zeroes || (want->a != 0 && want->a != INIT_A);
+    case 1:
+        return want->b != 0 && want->b != INIT_B;
+    case 2:
+        return want->c != 0 && want->c != INIT_C;
+    default:
+        return false;
+    }
+}
+
 static int fail(size_t *bad_index, size_t where)
 {
     if (bad_index != NULL)

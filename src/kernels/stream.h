@@ -123,6 +123,13 @@ void nprb_kernel_bytes(const struct nprb_kernel *k, size_t n, size_t stride, uin
 void nprb_stream_init(const struct nprb_stream_args *args, uint64_t seed);
 
 /**
+ * Whether @p k writes array @p array (0: a, 1: b, 2: c): what it leaves there differs from
+ * nprb_stream_init()'s starting value. An array it only reads still holds that value after any
+ * number of runs, so a later measurement may stream it without writing it again.
+ */
+bool nprb_kernel_writes(const struct nprb_kernel *k, unsigned array);
+
+/**
  * Checks, after any number of runs, that the kernel's output holds exactly what a correct kernel
  * leaves (every element written) and that @p checksum (what run() returned last) is right.
  * @return 0 when correct, -1 otherwise (with *bad_index set to the first wrong element, or

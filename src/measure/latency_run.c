@@ -152,19 +152,42 @@ static void fault_in(hwloc_topology_t hw, const struct nprb_latency_request *req
 }
 
 /* What a chain is made of: the same key builds the same chain (the seed decides its order), so
- * a kept mapping holding it serves the next measurement as well as a new one would. 0: no reuse
- * (an index read's sum depends on its second buffer). */
+ * a kept mapping holding it serves the next measurement as well as a new one would. A pattern
+ * that relinks one build for every count of chains keys it without the count. 0: no reuse (an
+ * index read's sum depends on its second buffer). */
 static uint64_t chain_key(const struct nprb_latency_request *req, uint64_t slot_bytes)
 {
-    if (req->pattern.desc->indexed)
+    const struct nprb_pattern_desc *d = req->pattern.desc;
+    if (d->indexed)
         return 0;
-    uint64_t window = req->pattern.desc->windowed ? req->tlb_window_bytes : 0;
-    uint64_t h = nprb_fnv1a_text(req->pattern.name);
+    uint64_t window = d->windowed ? req->tlb_window_bytes : 0;
+    uint64_t h = nprb_fnv1a_text(d->relink != NULL ? d->name : req->pattern.name);
     h = nprb_fnv1a(h, &req->size_bytes, sizeof req->size_bytes);
     h = nprb_fnv1a(h, &slot_bytes, sizeof slot_bytes);
     h = nprb_fnv1a(h, &window, sizeof window);
     h = nprb_fnv1a(h, &req->seed, sizeof req->seed);
     return h != 0 ? h : 1;
+}
+
+/* A kept build laid out for another count of chains, laid out for this one; the mapping's
+ * record then says so, for the next user. False, the mapping no longer offered, on failure. */
+static bool relink(const struct nprb_latency_request *req, struct nprb_buffer *data,
+                   struct nprb_walker *w, struct nprb_latency_result *res)
+{
+    struct nprb_walk_setup setup = {.data = data->addr,
+                                    .bytes = data->bytes,
+                                    .slot_bytes = res->slot_bytes,
+                                    .window_bytes =
+                                        req->pattern.desc->windowed ? req->tlb_window_bytes : 0,
+                                    .seed = req->seed,
+                                    .chains = req->pattern.chains};
+    if (req->pattern.desc->relink(w, &setup) != 0) {
+        data->content_key = 0;
+        fail(res, errno, "chains laid out anew");
+        return false;
+    }
+    memcpy(data->content, w, sizeof *w);
+    return true;
 }
 
 _Static_assert(sizeof(struct nprb_walker) <= NPRB_BUFFER_CONTENT_BYTES,
@@ -198,6 +221,9 @@ static void measure(hwloc_topology_t hw, const struct nprb_latency_request *req,
     bool built = key != 0 && data.content_key == key;
     if (built) {
         memcpy(&w, data.content, sizeof w);
+        if (req->pattern.desc->relink != NULL && w.chains != req->pattern.chains &&
+            !relink(req, &data, &w, res))
+            built = false;
     } else {
         data.content_key = 0;
         fault_in(hw, req, &data);

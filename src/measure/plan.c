@@ -27,7 +27,8 @@ void nprb_plan_settle(struct nprb_plan *plan)
 }
 
 /* The threads a bandwidth item runs and the nodes whose cores they are, for the time model:
- * threads 0 means one per usable core of its CPU node (every node's: cpu_node -1). */
+ * threads 0 means one per usable core of its CPU node (every node's: cpu_node -1). A chain is
+ * faulted in by every usable core of its CPU node (latency_run.c). */
 static void model_team(const struct nprb_topo *topo, struct nprb_plan_item *item)
 {
     int threads = 0, nodes = 0;
@@ -40,6 +41,16 @@ static void model_team(const struct nprb_topo *topo, struct nprb_plan_item *item
     }
     item->model_threads = item->threads > 0 ? item->threads : threads > 0 ? threads : 1;
     item->model_nodes = nodes > 0 ? nodes : 1;
+    if (item->pattern.desc != NULL && item->repetitions == 0)
+        item->model_fault_threads = item->lone_chain ? 1 : threads > 0 ? threads : 1;
+    else
+        item->model_fault_threads = item->touch == NPRB_TOUCH_SERIAL ? 1 : item->model_threads;
+}
+
+/* How much faster @p threads fault new memory in than one. */
+static double fault_speedup(int threads)
+{
+    return threads >= 2 ? NPRB_PLAN_TEAM_FAULT : 1;
 }
 
 int nprb_plan_add(struct nprb_planner *p, const struct nprb_plan_item *item)
@@ -190,18 +201,33 @@ static double mapped_per_byte(const struct nprb_plan_item *item)
     return k->arrays + (k->uses_index ? 0.5 : 0);
 }
 
-/* The rate an item's setup work runs at: a stream kernel's arrays are written by its whole team
- * (bandwidth_run.c), at its streaming rate (measured: 9.5 GB/s from one thread and 16 GB/s from
- * two on a kept 768 MiB, bench/README.md "Setting up buffers"); a serial first touch and a
- * chain's links by one thread. */
-static double setup_bps(const struct nprb_plan_item *item)
+/* The rate of work an item's whole team does: its streaming rate, no faster than its nodes'
+ * memory. */
+static double team_bps(const struct nprb_plan_item *item)
 {
-    if (!streams(item) || item->touch == NPRB_TOUCH_SERIAL)
-        return SETUP_WORK_BPS;
     int threads = item->model_threads > 0 ? item->model_threads : 1;
     double bps = threads * STREAM_BPS;
     double cap = (item->model_nodes > 0 ? item->model_nodes : 1) * NODE_BPS;
     return bps < cap ? bps : cap;
+}
+
+/* Whether @p item chases a chain it links (an index read fills two arrays instead). */
+static bool links(const struct nprb_plan_item *item)
+{
+    return item->pattern.desc != NULL && !item->pattern.desc->indexed && item->repetitions == 0;
+}
+
+/* The rate an item's setup work runs at: a stream kernel's arrays are written by its whole team
+ * (bandwidth_run.c), at its streaming rate (measured: 9.5 GB/s from one thread and 16 GB/s from
+ * two on a kept 768 MiB, bench/README.md "Setting up buffers"); a chain's links, a serial first
+ * touch and the rest by one thread. */
+static double setup_bps(const struct nprb_plan_item *item)
+{
+    if (links(item))
+        return NPRB_PLAN_LINK_BPS;
+    if (!streams(item) || item->touch == NPRB_TOUCH_SERIAL)
+        return SETUP_WORK_BPS;
+    return team_bps(item);
 }
 
 struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
@@ -211,7 +237,12 @@ struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item)
         return cost;
     double bytes = (double)item->size_bytes * mapped_per_byte(item);
     cost.setup_bytes = cost.fault_bytes = bytes + (double)item->extra_bytes;
-    cost.scaled_s += cost.setup_bytes / setup_bps(item) + cost.fault_bytes / FAULT_BPS;
+    /* The extra buffers (loaded_latency's load threads' slices) are faulted in and written by
+     * their threads at once. */
+    cost.fault_lone_bytes = bytes / fault_speedup(item->model_fault_threads) +
+                            (double)item->extra_bytes / fault_speedup(item->model_threads);
+    cost.scaled_s += bytes / setup_bps(item) + (double)item->extra_bytes / team_bps(item) +
+                     cost.fault_lone_bytes / FAULT_BPS;
     cost.fixed_s = item->samples * item->sample_s + item->extra_s;
     if (item->repetitions > 0) {
         double pass = pass_s(item);
@@ -233,13 +264,16 @@ static bool same_placement(const struct nprb_plan_item *a, const struct nprb_pla
 }
 
 /* Whether @p b finds the chain @p a built: the same chase over the same bytes (latency_run.c
- * keeps it with its mapping; an index read is built anew). */
+ * keeps it with its mapping; an index read is built anew). One build of parallel chains serves
+ * every count: another count only re-joins its pieces (kernels/pattern.c). */
 static bool same_chain(const struct nprb_plan_item *a, const struct nprb_plan_item *b)
 {
-    return a->pattern.desc != NULL && b->pattern.desc != NULL && !a->pattern.desc->indexed &&
-           a->repetitions == 0 && b->repetitions == 0 && a->size_bytes == b->size_bytes &&
-           a->tlb_window_bytes == b->tlb_window_bytes && a->pattern.chains == b->pattern.chains &&
-           strcmp(a->pattern.name, b->pattern.name) == 0;
+    const struct nprb_pattern_desc *d = a->pattern.desc;
+    return d != NULL && d == b->pattern.desc && !d->indexed && a->repetitions == 0 &&
+           b->repetitions == 0 && a->size_bytes == b->size_bytes &&
+           a->tlb_window_bytes == b->tlb_window_bytes &&
+           a->pattern.stride_bytes == b->pattern.stride_bytes &&
+           (a->pattern.chains == b->pattern.chains || d->relink != NULL);
 }
 
 /* How far back a kept mapping is looked for: the keep holds four (host/place_keep.c). */
@@ -276,11 +310,32 @@ struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k)
     double kept = (double)item->kept_bytes * mapped_per_byte(found);
     double mapped = (double)item->size_bytes * mapped_per_byte(item);
     double grown = mapped > kept ? mapped - kept : 0;
-    cost.scaled_s -= (cost.fault_bytes - grown) / FAULT_BPS;
-    cost.fault_bytes = grown;
+    /* Extra buffers of the same bytes and placement are kept written (loaded_run.c). */
+    bool extra_kept = found->extra_bytes == item->extra_bytes;
+    double extra = extra_kept ? 0 : (double)item->extra_bytes;
+    double lone = grown / fault_speedup(item->model_fault_threads) +
+                  extra / fault_speedup(item->model_threads);
+    cost.scaled_s -= (cost.fault_lone_bytes - lone) / FAULT_BPS;
+    cost.fault_lone_bytes = lone;
+    cost.fault_bytes = grown + extra;
+    if (item->extra_bytes > 0 && extra_kept) {
+        cost.scaled_s -= (double)item->extra_bytes / team_bps(item);
+        cost.setup_bytes -= (double)item->extra_bytes;
+    }
     if (chain != NULL) {
-        cost.scaled_s -= (double)item->size_bytes / SETUP_WORK_BPS;
+        cost.scaled_s -= (double)item->size_bytes / setup_bps(item);
         cost.setup_bytes -= (double)item->size_bytes;
+    }
+    /* The arrays the same kernel over the same bytes only read are kept holding their starting
+     * values (bandwidth_run.c): only what it writes is written again. */
+    if (streams(item) && streams(found) && found->kernel == item->kernel &&
+        found->size_bytes == item->size_bytes && item->touch == NPRB_TOUCH_THREADED) {
+        const struct nprb_kernel *kernel = nprb_kernel_get(item->kernel);
+        double unwritten = 0;
+        for (unsigned a = 0; a < kernel->arrays; a++)
+            unwritten += nprb_kernel_writes(kernel, a) ? 0 : (double)item->size_bytes;
+        cost.scaled_s -= unwritten / setup_bps(item);
+        cost.setup_bytes -= unwritten;
     }
     return cost;
 }
@@ -292,7 +347,7 @@ struct nprb_estimate nprb_plan_estimate(const struct nprb_plan *plan, double fir
     double machine = 0, fixed = 0;
     for (size_t k = 0; k < plan->count; k++) {
         struct nprb_item_cost c = nprb_plan_cost_at(plan, k);
-        machine += c.scaled_s + c.fault_bytes * extra;
+        machine += c.scaled_s + c.fault_lone_bytes * extra;
         fixed += c.fixed_s;
     }
     /* A neighbour streaming through the same memory controllers halves what a pass gets, and

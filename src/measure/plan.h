@@ -65,6 +65,13 @@ struct nprb_plan_item {
     /** Set by nprb_plan_add(): the threads the time model streams with (threads, or the usable
      * cores it stands for) and the nodes whose cores they are. */
     int model_threads, model_nodes;
+    /** Set by nprb_plan_add(): the threads that fault the item's buffer in: a stream kernel's
+     * team (one for a serial first touch), a chain's CPU node's usable cores (latency_run.c
+     * shares its fault-in among them), one where lone_chain says so. */
+    int model_fault_threads;
+    /** The chain is faulted in by the chasing thread alone (loaded_latency: the node's other
+     * cores are the load's). */
+    bool lone_chain;
     char skip_reason[160]; /**< non-empty: record "not applicable" with this reason */
 };
 
@@ -135,6 +142,9 @@ void nprb_plan_print(FILE *out, const struct nprb_plan *plan, const struct nprb_
  */
 struct nprb_item_cost {
     double scaled_s, fixed_s, setup_bytes, fault_bytes;
+    /** fault_bytes as one thread's: what a team faults in counts NPRB_PLAN_TEAM_FAULT times
+     * less (the estimate prices it at the host's first-touch rate). */
+    double fault_lone_bytes;
 };
 struct nprb_item_cost nprb_plan_item_cost(const struct nprb_plan_item *item);
 
@@ -150,8 +160,15 @@ struct nprb_item_cost nprb_plan_cost_at(const struct nprb_plan *plan, size_t k);
 /** The model's streaming rate per thread, and the most a node's memory gives its cores. */
 #define NPRB_PLAN_THREAD_BPS 5e9
 #define NPRB_PLAN_NODE_BPS 20e9
-/** The model's rate of a buffer's setup work: zeroing it, writing a chain's links. */
+/** How much faster than one thread a team faults new memory in: two threads 7.2 GB/s against
+ * one's 4.1 on the 2-vCPU guest (bench/README.md); more threads are not counted on. */
+#define NPRB_PLAN_TEAM_FAULT 1.75
+
+/** The model's rate of a buffer's setup work: zeroing it, filling it. */
 #define NPRB_PLAN_SETUP_BPS 3e9
+/** The model's rate of a chain's links written and checked, from one thread: a 1 GiB chain
+ * linked in 0.07 s and checked in 0.13 s on the 2-vCPU guest (bench/README.md). */
+#define NPRB_PLAN_LINK_BPS 5e9
 
 /** A time as a range: the host idle, and the host busy with a neighbour's memory traffic. */
 struct nprb_estimate {

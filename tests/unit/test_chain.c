@@ -112,9 +112,67 @@ static void parallel_chains(void)
     free(buf);
 }
 
+/* One build of parallel chains serves every count: relinked from whatever count it was laid out
+ * for, a buffer is byte for byte what a build for the new count makes, and each chain stays in
+ * its own share (its slots, and only those, one cycle). */
+static void parallel_relink(void)
+{
+    static const unsigned order[] = {16, 1, 2, 4, 6, 8, 10, 12, 16, 3, 7, 1, 13};
+    static const size_t windows[] = {256 * 1024, 4096, 0};
+    const size_t bytes = ((size_t)8 << 20) + 3 * 256;
+    char *buf = aligned_alloc(4096, bytes), *fresh = aligned_alloc(4096, bytes);
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+        struct nprb_pattern pattern;
+        char why[160];
+        CHECK(nprb_pattern_parse("parallel:16", &pattern, why, sizeof why) == 0);
+        CHECK(pattern.desc->relink != NULL);
+        struct nprb_walk_setup setup = {
+            .data = buf, .bytes = bytes, .slot_bytes = 256, .window_bytes = windows[w], .seed = 9};
+        struct nprb_walker walker = {0};
+        for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+            setup.chains = order[k];
+            CHECK((k == 0 ? pattern.desc->build(&walker, &setup)
+                          : pattern.desc->relink(&walker, &setup)) == 0);
+            CHECK(walker.chains == order[k]);
+            struct nprb_walk_setup again = setup;
+            struct nprb_walker other = {0};
+            again.data = fresh;
+            CHECK(pattern.desc->build(&other, &again) == 0);
+            size_t differ = 0;
+            for (size_t off = 0; off + sizeof(void *) <= bytes; off += sizeof(void *)) {
+                char *a = *(char **)(buf + off), *b = *(char **)(fresh + off);
+                differ += (a == NULL) != (b == NULL) || (a != NULL && a - buf != b - fresh);
+            }
+            CHECK(differ == 0);
+            CHECK(nprb_chain_check_permutation(buf, bytes, 256, true) == 0);
+            /* Chain j: one cycle over a run of consecutive slots, its share. */
+            size_t total = 0;
+            for (unsigned j = 0; j < order[k]; j++) {
+                void **p = walker.heads[j];
+                char *lo = buf + bytes, *hi = buf;
+                size_t steps = 0;
+                do {
+                    p = *p;
+                    steps++;
+                    char *slot = buf + ((char *)p - buf) / 256 * 256;
+                    lo = slot < lo ? slot : lo;
+                    hi = slot > hi ? slot : hi;
+                } while (p != walker.heads[j] && steps <= bytes / 256);
+                CHECK(p == walker.heads[j] && lo >= buf && hi < buf + bytes);
+                CHECK(steps == (size_t)(hi - lo) / 256 + 1);
+                total += steps;
+            }
+            CHECK(total == bytes / 256);
+        }
+    }
+    free(buf);
+    free(fresh);
+}
+
 int main(void)
 {
     parallel_chains();
+    parallel_relink();
     /* Sizes around the edges: 2 slots, odd counts, 64 B and 128 B slots. */
     static const size_t slot_counts[] = {2, 3, 17, 1000, 65536};
     static const size_t slot_sizes[] = {8, 64, 128};

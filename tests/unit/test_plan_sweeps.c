@@ -73,6 +73,43 @@ static void matrix_series(const struct nprb_topo *topo)
     }
     CHECK(ordered && nodes == 2 && plan.count == 3 * 2 * 2);
     CHECK(faulted == 2.0 * (64.0 * 1048576));
+    /* One build of the chains serves every count: each memory node's links are written once. */
+    double linked = 0;
+    for (size_t i = 0; i < plan.count; i++)
+        linked += plan.items[i].skip_reason[0] ? 0 : nprb_plan_cost_at(&plan, i).setup_bytes;
+    CHECK(linked == 2.0 * (64.0 * 1048576));
+    /* A chain is faulted in by its node's cores, faster than by its one thread: loaded_latency's
+     * (lone_chain) costs more. */
+    struct nprb_plan_item shared = plan.items[plan.count - 1], alone = shared;
+    alone.model_fault_threads = 1;
+    CHECK(shared.model_fault_threads == nprb_topo_node(topo, shared.cpu_node)->usable_cores &&
+          shared.model_fault_threads >= 2);
+    CHECK(nprb_plan_item_cost(&alone).scaled_s > nprb_plan_item_cost(&shared).scaled_s &&
+          nprb_plan_item_cost(&alone).fault_bytes == nprb_plan_item_cost(&shared).fault_bytes);
+    nprb_plan_free(&plan);
+
+    /* loaded_latency's load buffers: a slice of whole huge pages per load thread (every core of
+     * the node but the chasing one), new memory and written once per memory node, kept for the
+     * node's other points like its chain. */
+    const char *const loaded[] = {"loaded_latency.enabled=true", "loaded_latency.size=64MiB",
+                                  "loaded_latency.load_size=3MiB", "loaded_latency.delays=0,20,200",
+                                  NULL};
+    CHECK(plan_of(&plan, topo, loaded) == 0);
+    double load_faulted = 0, expect = 0, extra_set_up = 0;
+    int points = 0;
+    for (size_t i = 0; i < plan.count; i++) {
+        const struct nprb_plan_item *item = &plan.items[i];
+        if (item->skip_reason[0] != '\0')
+            continue;
+        struct nprb_item_cost c = nprb_plan_cost_at(&plan, i);
+        load_faulted += c.fault_bytes;
+        extra_set_up += c.setup_bytes - (points % 3 == 0 ? 64.0 * 1048576 : 0);
+        if (points++ % 3 == 0)
+            expect += 64.0 * 1048576 +
+                      4.0 * 1048576 * (nprb_topo_node(topo, item->cpu_node)->usable_cores - 1);
+    }
+    CHECK(points == 6 && load_faulted == expect && extra_set_up == expect - 2 * 64.0 * 1048576);
+    CHECK(plan.items[plan.count - 1].model_fault_threads == 1);
     nprb_plan_free(&plan);
 
     const char *const bw[] = {"bandwidth_matrix.enabled=true",

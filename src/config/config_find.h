@@ -3,8 +3,8 @@
  * @file config_find.h
  * Configs by name: `-c NAME` (NAME without '/' or a .yaml/.yml suffix) is, in order, a file of
  * that name in the working directory, the site's NPRB_SITE_CONFDIR/NAME.yaml, the installation's
- * share/numaprobe/configs/NAME.yaml (default, quick, full, textbook, health) or, for an executable in
- * the build tree, the source tree's configs/NAME.yaml. Anything that looks like a path stays a
+ * share/numaprobe/configs/NAME.yaml (default, quick, full, textbook, health) or, for an executable
+ * in the build tree, the source tree's configs/NAME.yaml. Anything that looks like a path stays a
  * path.
  */
 #ifndef NPRB_CONFIG_FIND_H

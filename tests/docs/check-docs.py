@@ -81,6 +81,12 @@ def check_debs(doc, text, wanted, faults):
 
 
 def top_dirs(root):
+    """The folders of the project: in a checkout those git tracks, so that what a run left there
+    (quickstart's results/, a build) is never taken for one; elsewhere (an installation) all."""
+    tracked = subprocess.run(["git", "-C", str(root), "ls-files"], capture_output=True,
+                             text=True, check=False)
+    if tracked.returncode == 0 and tracked.stdout:
+        return sorted({f.split("/")[0] for f in tracked.stdout.splitlines() if "/" in f})
     return sorted(p.name for p in root.iterdir()
                   if p.is_dir() and p.name not in (".git",) and not p.name.startswith("build"))
 

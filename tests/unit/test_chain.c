@@ -120,7 +120,9 @@ static void parallel_relink(void)
     static const unsigned order[] = {16, 1, 2, 4, 6, 8, 10, 12, 16, 3, 7, 1, 13};
     static const size_t windows[] = {256 * 1024, 4096, 0};
     const size_t bytes = ((size_t)8 << 20) + 3 * 256;
-    char *buf = aligned_alloc(4096, bytes), *fresh = aligned_alloc(4096, bytes);
+    /* aligned_alloc wants a size that is a multiple of the alignment (ASan insists). */
+    const size_t rounded = (bytes + 4095) & ~(size_t)4095;
+    char *buf = aligned_alloc(4096, rounded), *fresh = aligned_alloc(4096, rounded);
     for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
         struct nprb_pattern pattern;
         char why[160];

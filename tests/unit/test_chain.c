@@ -123,6 +123,10 @@ static void parallel_relink(void)
     /* aligned_alloc wants a size that is a multiple of the alignment (ASan insists). */
     const size_t rounded = (bytes + 4095) & ~(size_t)4095;
     char *buf = aligned_alloc(4096, rounded), *fresh = aligned_alloc(4096, rounded);
+    /* A build writes only each slot's link; the rest is compared too, so it starts alike (ASan
+     * fills new memory with its own byte, where numaprobe's mappings start zeroed). */
+    memset(buf, 0, rounded);
+    memset(fresh, 0, rounded);
     for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
         struct nprb_pattern pattern;
         char why[160];

@@ -26,6 +26,19 @@ bool nprb_config_is_name(const char *arg)
            !ends_with(arg, ".yml");
 }
 
+const char *nprb_own_exe(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    return buf;
+}
+
+bool nprb_exe_in_build_tree(const char *exe)
+{
+    size_t tree = strlen(NPRB_BUILD_TREE);
+    return strncmp(exe, NPRB_BUILD_TREE, tree) == 0 && exe[tree] == '/';
+}
+
 void nprb_config_dirs(const char *exe, struct nprb_config_dirs *dirs)
 {
     /* The shipped configs beside the executable, as installed. */
@@ -39,9 +52,7 @@ void nprb_config_dirs(const char *exe, struct nprb_config_dirs *dirs)
     }
     /* Running from a build: the configs are the source tree's, not yet installed anywhere. An
      * installation into a directory of the build tree (the install tests' prefix) has its own. */
-    size_t tree = strlen(NPRB_BUILD_TREE);
-    bool in_build = strncmp(exe, NPRB_BUILD_TREE, tree) == 0 && exe[tree] == '/' &&
-                    (beside[0] == '\0' || access(beside, F_OK) != 0);
+    bool in_build = nprb_exe_in_build_tree(exe) && (beside[0] == '\0' || access(beside, F_OK) != 0);
     dirs->count = 0;
     if (!in_build)
         snprintf(dirs->path[dirs->count++], sizeof dirs->path[0], "%s", NPRB_SITE_CONFDIR);
@@ -55,9 +66,7 @@ void nprb_config_dirs(const char *exe, struct nprb_config_dirs *dirs)
 static void own_dirs(struct nprb_config_dirs *dirs)
 {
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
-    nprb_config_dirs(exe, dirs);
+    nprb_config_dirs(nprb_own_exe(exe, sizeof exe), dirs);
 }
 
 /* Whether @p path is there and could be a config: a directory never is, so a directory that

@@ -27,6 +27,13 @@ struct nprb_config_dirs {
     char path[3][PATH_MAX];
 };
 
+/** The running executable's absolute path, from /proc/self/exe, in @p buf ("" when unknown).
+ * @return @p buf */
+const char *nprb_own_exe(char *buf, size_t len);
+
+/** True when @p exe lies in this build's own tree (NPRB_BUILD_TREE): run uninstalled. */
+bool nprb_exe_in_build_tree(const char *exe);
+
 /** True when @p arg is a config name, not a path: no '/', no .yaml or .yml suffix. */
 bool nprb_config_is_name(const char *arg);
 

@@ -166,17 +166,14 @@ static const char *find_report(char *buf, size_t len)
     if (env != NULL && env[0] != '\0')
         return access(env, X_OK) == 0 ? env : NULL;
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
+    nprb_own_exe(exe, sizeof exe);
     char *slash = strrchr(exe, '/');
     if (slash != NULL) {
         snprintf(buf, len, "%.*s/numaprobe-report", (int)(slash - exe), exe);
         if (access(buf, X_OK) == 0)
             return buf;
     }
-    size_t tree = strlen(NPRB_BUILD_TREE);
-    if (strncmp(exe, NPRB_BUILD_TREE, tree) == 0 && exe[tree] == '/' &&
-        access(NPRB_SOURCE_REPORT, X_OK) == 0)
+    if (nprb_exe_in_build_tree(exe) && access(NPRB_SOURCE_REPORT, X_OK) == 0)
         return NPRB_SOURCE_REPORT;
     return NULL;
 }

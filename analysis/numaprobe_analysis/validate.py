@@ -9,7 +9,9 @@ in a subprocess with a time limit of its own, so nothing it meets can end the re
 
 The binary, first found wins (docs/ANALYSIS.md, "Validation"):
   1. $NUMAPROBE_BIN;
-  2. `numaprobe` beside the report (an install that puts both in PREFIX/bin);
+  2. `numaprobe` beside the report: beside the package (a checkout's analysis/) or beside the
+     numaprobe-report command that runs it (an install that puts both in PREFIX/bin, the
+     package in PREFIX/libexec);
   3. a checkout's build trees, ANALYSIS_DIR/../build/*/src/numaprobe, the newest first, leaving
      out a tree built for another machine (a cross build for Arm64 beside the x86 one);
   4. `numaprobe` on PATH.
@@ -20,6 +22,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 ANALYSIS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -55,6 +58,9 @@ def find_numaprobe():
         return (explicit if os.access(explicit, os.X_OK) else None), \
             f"NUMAPROBE_BIN={explicit} (not an executable)"
     beside = os.path.join(ANALYSIS_DIR, "numaprobe")
+    command = os.path.realpath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if os.path.basename(command) == "numaprobe-report":
+        beside = os.path.join(os.path.dirname(command), "numaprobe")
     candidates = [beside] if os.access(beside, os.X_OK) and os.path.isfile(beside) else []
     builds = [p for p in glob.glob(os.path.join(ANALYSIS_DIR, os.pardir, "build", "*", "src",
                                                 "numaprobe"))

@@ -54,6 +54,11 @@ grep -Eq "^numaprobe-report $version, reads results schema [0-9]+\.x$" <<<"$out"
 out=$(numaprobe --schema 2>&1) || fail "numaprobe --schema exited $?"
 grep -q '"root_attributes"' <<<"$out" || fail "numaprobe --schema: no root attributes: $out"
 [ -z "$(find "$p/libexec" -name __pycache__)" ] || fail "numaprobe-report wrote __pycache__"
+# Called by its path with the prefix off PATH (as numaprobe health does), numaprobe-report checks
+# files with the numaprobe beside it.
+numaprobe -c health -q -o "$work/health.h5" >/dev/null || fail "numaprobe -c health exited $?"
+out=$(PATH=/usr/bin:/bin "$p/bin/numaprobe-report" --no-report --json "$work/health.json" \
+    "$work/health.h5" 2>&1) || fail "numaprobe-report off PATH exited $?: $out"
 # The alert rules as a site loads them, from the installation (promtool: Debian's prometheus).
 if command -v promtool >/dev/null; then
     out=$(cd "$p/share/numaprobe/jobs/prometheus" && promtool test rules numaprobe-alerts.test.yml 2>&1) ||

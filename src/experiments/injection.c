@@ -116,7 +116,7 @@ static double class_median(const struct nprb_rows *bw, enum nprb_kernel_id kerne
         if (injection_row(b) && b->kernel_id == kernel && strcmp(b->pair_class, pair_class) == 0)
             scratch[n++] = b->bus_gbs_best;
     }
-    return n == 0 ? NAN : nprb_stats_of(scratch, n).median;
+    return nprb_median(scratch, n);
 }
 
 /* Its part of every host's block: one line per mix, one column per pair class. */

@@ -180,8 +180,7 @@ void nprb_matrix_print(FILE *out, const char *title, const struct nprb_matrix *m
 static int slit_of(const struct nprb_rows *dist, int from, int to)
 {
     for (size_t i = 0; i < dist->count; i++) {
-        const struct nprb_distance_row *d =
-            (const struct nprb_distance_row *)(dist->data + i * dist->row_bytes);
+        const struct nprb_distance_row *d = nprb_row_at(dist, i);
         if (d->from_node == from && d->to_node == to)
             return d->slit;
     }

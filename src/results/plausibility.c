@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "results/plausibility.h"
 
+#include "util/timer.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdbool.h>
@@ -30,12 +32,6 @@ struct cell {
     char *flags;
 };
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The rules of one matrix row: @p lower_is_better for latency. */
 static void judge_row(struct cell *cells, int n, bool lower_is_better)
 {
@@ -55,8 +51,7 @@ static void judge_row(struct cell *cells, int n, bool lower_is_better)
     }
     if (n < 3)
         return;
-    qsort(values, (size_t)n, sizeof values[0], by_value);
-    double median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    double median = nprb_median(values, (size_t)n);
     for (int i = 0; i < n && median > 0; i++)
         if (cells[i].value > median * NPRB_ROW_OUTLIER_FACTOR ||
             cells[i].value < median / NPRB_ROW_OUTLIER_FACTOR)
@@ -127,17 +122,17 @@ static void flag_table(struct nprb_rows *rows, struct view (*view_of)(unsigned c
 {
     static struct cell cells[MAX_ROW_CELLS];
     for (size_t i = 0; i < rows->count; i++) {
-        struct view v = view_of(rows->data + i * rows->row_bytes);
+        struct view v = view_of(nprb_row_mut(rows, i));
         if (is_ok(v.status) && v.unstable)
             add_flag(v.flags, NPRB_FLAGS_LEN, "unstable");
     }
     for (size_t i = 0; i < rows->count; i++) {
-        struct view local = view_of(rows->data + i * rows->row_bytes);
+        struct view local = view_of(nprb_row_mut(rows, i));
         if (!is_matrix_cell(&local) || strcmp(local.pair_class, "local") != 0)
             continue;
         int n = 0;
         for (size_t j = 0; j < rows->count && n < MAX_ROW_CELLS; j++) {
-            struct view v = view_of(rows->data + j * rows->row_bytes);
+            struct view v = view_of(nprb_row_mut(rows, j));
             if (is_matrix_cell(&v) && v.rank == local.rank && v.cpu_node == local.cpu_node &&
                 v.experiment == local.experiment && strcmp(v.series, local.series) == 0)
                 cells[n++] = (struct cell){v.value, j == i,
@@ -167,9 +162,9 @@ static char *flags_of(struct nprb_results *results, int32_t rank, int32_t measur
         struct nprb_rows *rows = &results->tables[measured[t].table];
         for (size_t i = 0; i < rows->count; i++) {
             /* Every measurement row starts with rank and measurement (results.h). */
-            const int32_t *head = (const int32_t *)(rows->data + i * rows->row_bytes);
+            const int32_t *head = nprb_row_at(rows, i);
             if (head[0] == rank && head[1] == measurement)
-                return measured[t].view_of(rows->data + i * rows->row_bytes).flags;
+                return measured[t].view_of(nprb_row_mut(rows, i)).flags;
         }
     }
     return NULL;

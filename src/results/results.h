@@ -382,6 +382,12 @@ static inline const void *nprb_row_at(const struct nprb_rows *rows, size_t i)
     return rows->data + i * rows->row_bytes;
 }
 
+/** Row @p i of @p rows (i < count), to be changed in place. */
+static inline void *nprb_row_mut(struct nprb_rows *rows, size_t i)
+{
+    return rows->data + i * rows->row_bytes;
+}
+
 /** All rows one rank produced, by table. */
 struct nprb_results {
     struct nprb_rows tables[NPRB_N_TABLES];

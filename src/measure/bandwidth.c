@@ -84,7 +84,7 @@ static enum nprb_status node_row(struct nprb_context *ctx, const struct nprb_ban
     int to = nprb_topo_node_index(ctx->topo, groups->memory[g]);
     row.cpu_node = (int32_t)groups->reader[g];
     row.mem_node = (int32_t)groups->memory[g];
-    NPRB_SET_TEXT(row.pair_class, nprb_topo_pair_class(ctx->topo, from, to));
+    NPRB_SET_PAIR_CLASS(&row, nprb_topo_pair_class(ctx->topo, from, to));
     row.slit = (int32_t)nprb_topo_distance(ctx->topo, from, to);
     row.threads = gt->threads;
     row.size_bytes = (uint64_t)((double)whole->size_bytes * gt->share);

@@ -75,7 +75,7 @@ static void print_peak(FILE *out, const struct nprb_host_row *host, const struct
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
         if (b->kernel_id != NPRB_KERNEL_READ || strcmp(b->status, NPRB_ROW_OK) != 0)
             continue;
-        if (nprb_bandwidth_matrix_cell(b) && strcmp(b->pair_class, "local") == 0 &&
+        if (nprb_bandwidth_matrix_cell(b) && b->pair_class_id == NPRB_PAIR_LOCAL &&
             b->gbs_best > best) {
             best = b->gbs_best;
             best_u = nprb_bandwidth_uncertainty_pct(b);
@@ -138,7 +138,7 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
     int n_ns = 0, n_gbs = 0, invalid = 0;
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = nprb_row_at(lat, i);
-        bool cell = nprb_latency_matrix_cell(l) && strcmp(l->pair_class, "local") == 0;
+        bool cell = nprb_latency_matrix_cell(l) && l->pair_class_id == NPRB_PAIR_LOCAL;
         invalid += cell && strcmp(l->status, NPRB_ROW_INVALID) == 0;
         if (cell && strcmp(l->status, NPRB_ROW_OK) == 0 && n_ns < 64) {
             ns[n_ns++] = l->latency_ns_median;
@@ -148,7 +148,7 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
         bool cell = nprb_bandwidth_matrix_cell(b) && b->kernel_id == NPRB_KERNEL_READ &&
-                    strcmp(b->pair_class, "local") == 0;
+                    b->pair_class_id == NPRB_PAIR_LOCAL;
         invalid += cell && strcmp(b->status, NPRB_ROW_INVALID) == 0;
         if (cell && strcmp(b->status, NPRB_ROW_OK) == 0 && n_gbs < 64) {
             gbs[n_gbs++] = b->gbs_best;

@@ -47,21 +47,22 @@ static int index_of(int *list, int *n, int node)
     return i == -2 ? slot_of(list, n, node) : i;
 }
 
-static char class_letter(const char *pair_class, const char *status)
+static char class_letter(enum nprb_pair_class pair_class, const char *status)
 {
-    if (strcmp(status, "ok") != 0)
+    if (strcmp(status, NPRB_ROW_OK) != 0)
         return '!';
-    switch (pair_class[0]) {
-    case 'l':
-        return 'L'; /* local */
-    case 's':
-        return 'P'; /* same package */
-    case 'c':
-        return 'X'; /* cross package */
-    case 'm':
-        return 'M'; /* memory-only node */
+    switch (pair_class) {
+    case NPRB_PAIR_LOCAL:
+        return 'L';
+    case NPRB_PAIR_SAME_PACKAGE:
+        return 'P';
+    case NPRB_PAIR_CROSS_PACKAGE:
+        return 'X';
+    case NPRB_PAIR_MEMORY_ONLY:
+        return 'M';
+    default:
+        return ' ';
     }
-    return ' ';
 }
 
 static int policy_column(const char *policy)
@@ -73,7 +74,7 @@ static int policy_column(const char *policy)
 }
 
 void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy, double value,
-                     double uncertainty_pct, const char *pair_class, const char *status,
+                     double uncertainty_pct, enum nprb_pair_class pair_class, const char *status,
                      const char *flags)
 {
     int r = index_of(m->cpus, &m->n_cpus, cpu);

@@ -28,7 +28,7 @@ void nprb_matrix_clear(struct nprb_matrix *m);
  * nprb_latency_uncertainty_pct() or nprb_bandwidth_uncertainty_pct()); rows and columns come in
  * any order, the matrix keeps them sorted. */
 void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy, double value,
-                     double uncertainty_pct, const char *pair_class, const char *status,
+                     double uncertainty_pct, enum nprb_pair_class pair_class, const char *status,
                      const char *flags);
 
 /** Prints @p m under @p title; nothing when it is empty. */

@@ -115,9 +115,10 @@ void nprb_report_topology(FILE *out, const struct nprb_results *rows)
 
 /* ---- the class table ------------------------------------------------------------------- */
 
-enum { CLASSES = 4, METRICS = 3 };
-static const char *const class_names[CLASSES] = {"local", "same_package", "cross_package",
-                                                 "memory_only"};
+/* The classes of one node pair, local first (the others' ratios are to it). */
+static const enum nprb_pair_class classes[] = {NPRB_PAIR_LOCAL, NPRB_PAIR_SAME_PACKAGE,
+                                               NPRB_PAIR_CROSS_PACKAGE, NPRB_PAIR_MEMORY_ONLY};
+enum { CLASSES = sizeof classes / sizeof classes[0], METRICS = 3 };
 enum metric { LATENCY, READ, TRIAD };
 
 /* The figures of one class: every ok cell's value per metric, cells per metric (ok or not, to
@@ -129,10 +130,10 @@ struct class_figures {
     int slit_min, slit_max;
 };
 
-static int class_index(const char *pair_class)
+static int class_index(enum nprb_pair_class pair_class)
 {
     for (int c = 0; c < CLASSES; c++)
-        if (strcmp(pair_class, class_names[c]) == 0)
+        if (pair_class == classes[c])
             return c;
     return -1;
 }
@@ -161,13 +162,13 @@ static void collect(struct class_figures *fig, const struct nprb_results *rows)
     const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
     for (size_t i = 0; i < lat->count; i++) {
         const struct nprb_latency_row *l = nprb_row_at(lat, i);
-        int c = class_index(l->pair_class);
+        int c = class_index(l->pair_class_id);
         if (c >= 0 && nprb_latency_matrix_cell(l) && tried(l->status))
             add_cell(&fig[c], LATENCY, l->slit, l->status, l->latency_ns_median);
     }
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        int c = class_index(b->pair_class);
+        int c = class_index(b->pair_class_id);
         bool read = b->kernel_id == NPRB_KERNEL_READ, triad = b->kernel_id == NPRB_KERNEL_TRIAD;
         if (c >= 0 && (read || triad) && nprb_bandwidth_matrix_cell(b) && tried(b->status))
             add_cell(&fig[c], read ? READ : TRIAD, b->slit, b->status, b->gbs_best);
@@ -219,7 +220,7 @@ void nprb_report_classes(FILE *out, const struct nprb_results *rows)
                 snprintf(slit, sizeof slit, "%d", fig[c].slit_min);
             else if (fig[c].slit_min > 0)
                 snprintf(slit, sizeof slit, "%d-%d", fig[c].slit_min, fig[c].slit_max);
-            fprintf(out, "  %-14s %5zu %7s", class_names[c], pairs[c], slit);
+            fprintf(out, "  %-14s %5zu %7s", nprb_pair_class_name(classes[c]), pairs[c], slit);
             print_figure(out, med[c][LATENCY], med[0][LATENCY], 1);
             print_figure(out, med[c][READ], med[0][READ], 1);
             print_figure(out, med[c][TRIAD], med[0][TRIAD], 1);

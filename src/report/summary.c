@@ -188,7 +188,7 @@ static int local_bandwidth(const struct nprb_rows *bw, enum nprb_kernel_id kerne
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
         if (nprb_bandwidth_headline(b) && b->kernel_id == kernel &&
-            strcmp(b->pair_class, "local") == 0 &&
+            b->pair_class_id == NPRB_PAIR_LOCAL &&
             push(out, b->gbs_best, nprb_bandwidth_uncertainty_pct(b)) != 0)
             return -1;
     }
@@ -204,7 +204,7 @@ static int latency_cells(const struct nprb_rows *lat, struct values *local, doub
         const struct nprb_latency_row *l = nprb_row_at(lat, i);
         if (!nprb_latency_headline(l))
             continue;
-        if (strcmp(l->pair_class, "local") == 0) {
+        if (l->pair_class_id == NPRB_PAIR_LOCAL) {
             if (push(local, l->latency_ns_median, nprb_latency_uncertainty_pct(l)) != 0)
                 return -1;
         } else if (!(*worst_remote >= l->latency_ns_median)) {

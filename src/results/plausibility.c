@@ -61,7 +61,8 @@ static void judge_row(struct cell *cells, int n, bool lower_is_better)
 /* What the rules read of a row, whatever its table. */
 struct view {
     enum nprb_experiment_id experiment;
-    const char *policy, *status, *pair_class;
+    const char *policy, *status;
+    enum nprb_pair_class pair_class;
     const char *series; /* cells of one matrix row share it: the pattern, or the kernel */
     int rank, cpu_node;
     double value;  /* latency ns (median), or GB/s (best) */
@@ -75,7 +76,7 @@ static struct view latency_view(unsigned char *row)
     return (struct view){r->experiment_id,
                          r->mem_policy,
                          r->status,
-                         r->pair_class,
+                         r->pair_class_id,
                          r->pattern,
                          r->rank,
                          r->cpu_node,
@@ -89,7 +90,7 @@ static struct view bandwidth_view(unsigned char *row)
     struct nprb_bandwidth_row *r = (struct nprb_bandwidth_row *)row;
     return (struct view){
         r->experiment_id, r->mem_policy, r->status,
-        r->pair_class,    r->kernel,     r->rank,
+        r->pair_class_id, r->kernel,     r->rank,
         r->cpu_node,      r->gbs_best,   r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median,
         r->flags};
 }
@@ -100,7 +101,7 @@ static struct view loaded_view(unsigned char *row)
     return (struct view){r->experiment_id,
                          r->mem_policy,
                          r->status,
-                         r->pair_class,
+                         r->pair_class_id,
                          r->load_kernel,
                          r->rank,
                          r->cpu_node,
@@ -128,15 +129,15 @@ static void flag_table(struct nprb_rows *rows, struct view (*view_of)(unsigned c
     }
     for (size_t i = 0; i < rows->count; i++) {
         struct view local = view_of(nprb_row_mut(rows, i));
-        if (!is_matrix_cell(&local) || strcmp(local.pair_class, "local") != 0)
+        if (!is_matrix_cell(&local) || local.pair_class != NPRB_PAIR_LOCAL)
             continue;
         int n = 0;
         for (size_t j = 0; j < rows->count && n < MAX_ROW_CELLS; j++) {
             struct view v = view_of(nprb_row_mut(rows, j));
             if (is_matrix_cell(&v) && v.rank == local.rank && v.cpu_node == local.cpu_node &&
                 v.experiment == local.experiment && strcmp(v.series, local.series) == 0)
-                cells[n++] = (struct cell){v.value, j == i,
-                                           strcmp(v.pair_class, "memory_only") == 0, v.flags};
+                cells[n++] =
+                    (struct cell){v.value, j == i, v.pair_class == NPRB_PAIR_MEMORY_ONLY, v.flags};
         }
         judge_row(cells, n, lower_is_better);
     }

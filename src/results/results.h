@@ -100,7 +100,8 @@ struct nprb_latency_row {
     int32_t mem_node; /**< -1 when the policy spans several nodes */
     char mem_policy[16];
     char pair_class[16]; /**< local, same_package, cross_package, memory_only; "-" for spreads */
-    int32_t slit;        /**< firmware distance cpu_node -> mem_node, 0 unknown */
+    enum nprb_pair_class pair_class_id; /**< the same, parsed (row_ids.h); not a column */
+    int32_t slit;                       /**< firmware distance cpu_node -> mem_node, 0 unknown */
     uint64_t size_bytes;
     char pattern[16];
     int32_t chains; /**< chains chased at once: 1, or N for parallel:N */
@@ -138,6 +139,7 @@ struct nprb_bandwidth_row {
     int32_t mem_node;
     char mem_policy[16];
     char pair_class[16];
+    enum nprb_pair_class pair_class_id; /**< the same, parsed (row_ids.h); not a column */
     int32_t slit;
     uint64_t size_bytes;
     char kernel[16];
@@ -212,6 +214,7 @@ struct nprb_loaded_row {
     int32_t mem_node;
     char mem_policy[16];
     char pair_class[16];
+    enum nprb_pair_class pair_class_id; /**< the same, parsed (row_ids.h); not a column */
     int32_t slit;
     uint64_t size_bytes; /**< the chase's working set */
     int32_t load_threads;

@@ -24,6 +24,29 @@ enum nprb_experiment_id nprb_experiment_id_parse(const char *text)
     return NPRB_EXPERIMENT_NONE;
 }
 
+static const char *const pair_class_names[NPRB_N_PAIR_CLASSES] = {
+    [NPRB_PAIR_NONE] = "-",
+    [NPRB_PAIR_LOCAL] = "local",
+    [NPRB_PAIR_SAME_PACKAGE] = "same_package",
+    [NPRB_PAIR_CROSS_PACKAGE] = "cross_package",
+    [NPRB_PAIR_MEMORY_ONLY] = "memory_only",
+    [NPRB_PAIR_MIXED] = "mixed",
+    [NPRB_PAIR_UNKNOWN] = "?",
+};
+
+const char *nprb_pair_class_name(enum nprb_pair_class cls)
+{
+    return (unsigned)cls < NPRB_N_PAIR_CLASSES ? pair_class_names[cls] : "?";
+}
+
+enum nprb_pair_class nprb_pair_class_parse(const char *text)
+{
+    for (int c = 0; c < NPRB_N_PAIR_CLASSES; c++)
+        if (strcmp(text, pair_class_names[c]) == 0)
+            return (enum nprb_pair_class)c;
+    return NPRB_PAIR_UNKNOWN;
+}
+
 void nprb_row_set_kernel(struct nprb_bandwidth_row *row, enum nprb_kernel_id kernel)
 {
     row->kernel_id = kernel;
@@ -55,6 +78,20 @@ static const struct {
     EXPERIMENT_OF(NPRB_TABLE_C2C_LATENCY, struct nprb_c2c_row),
 };
 
+/* Where each table with node pairs keeps its pair class's text and enum. */
+#define PAIR_CLASS_OF(table, type)                                                                 \
+    {                                                                                              \
+        table, offsetof(type, pair_class), offsetof(type, pair_class_id)                           \
+    }
+static const struct {
+    enum nprb_table_id table;
+    size_t text, id;
+} pair_class_fields[] = {
+    PAIR_CLASS_OF(NPRB_TABLE_LATENCY, struct nprb_latency_row),
+    PAIR_CLASS_OF(NPRB_TABLE_BANDWIDTH, struct nprb_bandwidth_row),
+    PAIR_CLASS_OF(NPRB_TABLE_LOADED_LATENCY, struct nprb_loaded_row),
+};
+
 void nprb_rows_parse_ids(enum nprb_table_id table, void *rows, size_t count)
 {
     size_t row_bytes = nprb_table_desc(table)->row_bytes;
@@ -66,6 +103,16 @@ void nprb_rows_parse_ids(enum nprb_table_id table, void *rows, size_t count)
             enum nprb_experiment_id id =
                 nprb_experiment_id_parse((const char *)row + experiment_fields[f].text);
             memcpy(row + experiment_fields[f].id, &id, sizeof id);
+        }
+    }
+    for (size_t f = 0; f < sizeof pair_class_fields / sizeof pair_class_fields[0]; f++) {
+        if (pair_class_fields[f].table != table)
+            continue;
+        for (size_t i = 0; i < count; i++) {
+            unsigned char *row = (unsigned char *)rows + i * row_bytes;
+            enum nprb_pair_class cls =
+                nprb_pair_class_parse((const char *)row + pair_class_fields[f].text);
+            memcpy(row + pair_class_fields[f].id, &cls, sizeof cls);
         }
     }
     if (table == NPRB_TABLE_BANDWIDTH)

@@ -141,7 +141,7 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
 {
     static const struct nprb_bandwidth_rules rules = {
         .chunk_align = 512, .per_thread_census = true, .judge = judge};
-    return nprb_bandwidth_measure(ctx, item, &rules);
+    return nprb_measure_bandwidth_with_rules(ctx, item, &rules);
 }
 
 /* One line per mode: who wrote the array first, the share of pages beside their reader, and the

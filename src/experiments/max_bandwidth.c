@@ -225,7 +225,7 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
                                                      .judge = judge};
     struct layout layout;
     NPRB_ITEM_GET_OWN(layout, item);
-    return nprb_bandwidth_measure(ctx, item, layout.link ? &link : &local);
+    return nprb_measure_bandwidth_with_rules(ctx, item, layout.link ? &link : &local);
 }
 
 static bool whole_row(const struct nprb_bandwidth_row *b)

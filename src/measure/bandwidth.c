@@ -259,8 +259,9 @@ static enum nprb_status measure_in_groups(struct nprb_context *ctx,
     return result;
 }
 
-enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct nprb_plan_item *item,
-                                        const struct nprb_bandwidth_rules *rules)
+enum nprb_status nprb_measure_bandwidth_with_rules(struct nprb_context *ctx,
+                                                   const struct nprb_plan_item *item,
+                                                   const struct nprb_bandwidth_rules *rules)
 {
     if (!rules->node_rows || !rules->per_thread_census)
         return measure_in_groups(ctx, item, rules, NULL);
@@ -280,7 +281,7 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
 enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct nprb_plan_item *item)
 {
     static const struct nprb_bandwidth_rules plain = {.chunk_align = 8};
-    return nprb_bandwidth_measure(ctx, item, &plain);
+    return nprb_measure_bandwidth_with_rules(ctx, item, &plain);
 }
 
 bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows,

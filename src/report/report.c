@@ -37,7 +37,7 @@ static void notes(FILE *out, const struct nprb_results *rows)
             const char *note = t == NPRB_TABLE_LATENCY
                                    ? ((const struct nprb_latency_row *)nprb_row_at(tab, i))->note
                                    : ((const struct nprb_bandwidth_row *)nprb_row_at(tab, i))->note;
-            if (strcmp(status, "ok") == 0 || note[0] == '\0')
+            if (strcmp(status, NPRB_ROW_OK) == 0 || note[0] == '\0')
                 continue;
             bool dup = false;
             for (int k = 0; k < n; k++)
@@ -105,8 +105,8 @@ void nprb_report_rank_head(FILE *out, const struct nprb_results *rows)
         return;
     const struct nprb_host_row *host = nprb_row_at(hosts, 0);
     fprintf(out, "\n%s (rank %d): %s, %s%s%s\n", host->hostname, host->rank, host->node_type,
-            host->binding_check, strcmp(host->status, "ok") != 0 ? "; host " : "",
-            strcmp(host->status, "ok") != 0 ? host->status : "");
+            host->binding_check, strcmp(host->status, NPRB_ROW_OK) != 0 ? "; host " : "",
+            strcmp(host->status, NPRB_ROW_OK) != 0 ? host->status : "");
     /* A host left changed by a killed run ran every job since under that setting: said first. */
     if (host->restored[0] != '\0')
         fprintf(out, "  at start: %s\n", host->restored);

@@ -253,7 +253,7 @@ static struct host_entry *entry_of(struct nprb_summary *s, const struct nprb_hos
     json_object_set_new(o, "ranks", json_array());
     json_object_set_new(o, "problems", json_array());
     struct host_entry *e = &s->hosts[s->count++];
-    *e = (struct host_entry){.failed = strcmp(host->status, "ok") != 0,
+    *e = (struct host_entry){.failed = strcmp(host->status, NPRB_ROW_OK) != 0,
                              .obj = o,
                              .lat.uncertainty_pct = NAN,
                              .read.uncertainty_pct = NAN,
@@ -273,7 +273,7 @@ static struct host_entry *add_rank_row(struct nprb_summary *s, const struct nprb
         return NULL;
     json_array_append_new(json_object_get(e->obj, "ranks"), json_integer(host->rank));
     json_t *problems = json_object_get(e->obj, "problems");
-    if (strcmp(host->status, "ok") != 0) {
+    if (strcmp(host->status, NPRB_ROW_OK) != 0) {
         if (!e->failed)
             json_object_set_new(e->obj, "status", text(host->status));
         e->failed = true;

@@ -164,10 +164,8 @@ static bool report(FILE *out, const struct nprb_results *rows)
                     "status");
             header = true;
         }
-        char mode[48], why[128];
-        enum nprb_touch_mode touch = NPRB_TOUCH_THREADED;
-        (void)nprb_touch_mode_parse(b->init_mode, &touch, why, sizeof why); /* ours: one of them */
-        switch (touch) {
+        char mode[48];
+        switch (b->init_mode_id) {
         case NPRB_TOUCH_SERIAL:
             snprintf(mode, sizeof mode, "one thread on node %d", b->mem_node);
             break;

@@ -247,12 +247,8 @@ static void print_beside(FILE *out, const struct nprb_results *rows)
     char first_touch[32] = "not measured", peak[48] = "unknown (no DIMM speed)";
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        enum nprb_touch_mode touch = NPRB_TOUCH_THREADED;
-        char why[128];
         if (b->experiment_id == NPRB_EXPERIMENT_FIRST_TOUCH && b->kernel_id == NPRB_KERNEL_READ &&
-            strcmp(b->status, NPRB_ROW_OK) == 0 &&
-            nprb_touch_mode_parse(b->init_mode, &touch, why, sizeof why) == 0 &&
-            touch == NPRB_TOUCH_BIND)
+            strcmp(b->status, NPRB_ROW_OK) == 0 && b->init_mode_id == NPRB_TOUCH_BIND)
             snprintf(first_touch, sizeof first_touch, "%.1f GB/s", b->gbs_best);
     }
     if (hosts->count > 0 && ((const struct nprb_host_row *)nprb_row_at(hosts, 0))->peak_gbs > 0)

@@ -173,7 +173,7 @@ static enum nprb_status measure_in_groups(struct nprb_context *ctx,
         if (groups != NULL)
             groups->of[t] = group_of(groups, reader, thread_nodes[t]);
     }
-    NPRB_SET_TEXT(row.init_mode, nprb_touch_mode_name(item->touch));
+    nprb_row_set_touch(&row, item->touch);
     unsigned serial_pu = pus[0];
     if (item->touch == NPRB_TOUCH_SERIAL)
         nprb_topo_node_pus(ctx->topo, item->mem_node, &serial_pu, 1);

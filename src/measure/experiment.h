@@ -49,7 +49,7 @@ struct nprb_context {
         (row)->mem_node = (item)->mem_node >= 0                                                    \
                               ? (int32_t)nprb_topo_node((ctx)->topo, (item)->mem_node)->os_index   \
                               : -1;                                                                \
-        NPRB_SET_TEXT((row)->mem_policy, nprb_mem_policy_name((item)->policy));                    \
+        NPRB_SET_MEM_POLICY((row), (item)->policy);                                                \
         NPRB_SET_PAIR_CLASS(                                                                       \
             (row), (item)->mem_node >= 0 && (item)->cpu_node >= 0                                  \
                        ? nprb_topo_pair_class((ctx)->topo, (item)->cpu_node, (item)->mem_node)     \

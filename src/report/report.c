@@ -80,7 +80,7 @@ static void print_peak(FILE *out, const struct nprb_host_row *host, const struct
             best = b->gbs_best;
             best_u = nprb_bandwidth_uncertainty_pct(b);
         }
-        if (b->experiment_id == NPRB_EXPERIMENT_FIRST_TOUCH && strcmp(b->init_mode, "bind") == 0) {
+        if (b->experiment_id == NPRB_EXPERIMENT_FIRST_TOUCH && b->init_mode_id == NPRB_TOUCH_BIND) {
             host_wide = b->gbs_best;
             host_wide_u = nprb_bandwidth_uncertainty_pct(b);
         }
@@ -166,7 +166,7 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
             nprb_figure_text(fig, sizeof fig, nprb_median(gbs, (size_t)n_gbs), 1, "GB/s", gbs_u));
     if (invalid > 0)
         fprintf(out, ", %d local cell(s) not valid", invalid);
-    if (strncmp(host->binding_check, "ok", 2) != 0)
+    if (host->binding_verdict != NPRB_BINDING_OK)
         fprintf(out, "; binding: %s", host->binding_check);
     if (host->error[0] != '\0')
         fprintf(out, "; %s", host->error);

@@ -12,7 +12,9 @@
 #define MAX_NODES_SHOWN 64
 #define POLICIES 3
 
-static const char *const policy_names[POLICIES] = {"interleave", "preferred", "first_touch"};
+/* The spread policies' columns, after the bound memory's, and their heads. */
+static const enum nprb_mem_policy spread_policies[POLICIES] = {
+    NPRB_MEM_INTERLEAVE, NPRB_MEM_PREFERRED, NPRB_MEM_FIRST_TOUCH};
 static const char *const policy_heads[POLICIES] = {"interleave", "preferred", "1st-touch"};
 
 struct nprb_matrix {
@@ -65,21 +67,21 @@ static char class_letter(enum nprb_pair_class pair_class, const char *status)
     }
 }
 
-static int policy_column(const char *policy)
+static int policy_column(enum nprb_mem_policy policy)
 {
     for (int k = 0; k < POLICIES; k++)
-        if (strcmp(policy, policy_names[k]) == 0)
+        if (policy == spread_policies[k])
             return k;
     return -1;
 }
 
-void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy, double value,
-                     double uncertainty_pct, enum nprb_pair_class pair_class, const char *status,
-                     const char *flags)
+void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, enum nprb_mem_policy policy,
+                     double value, double uncertainty_pct, enum nprb_pair_class pair_class,
+                     const char *status, const char *flags)
 {
     int r = index_of(m->cpus, &m->n_cpus, cpu);
     int c;
-    if (strcmp(policy, "bind") == 0) {
+    if (policy == NPRB_MEM_BIND) {
         int before = m->n_mems;
         c = index_of(m->mems, &m->n_mems, mem);
         if (m->n_mems != before) { /* a new column: shift the others right */

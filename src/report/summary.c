@@ -284,7 +284,7 @@ static struct host_entry *add_rank_row(struct nprb_summary *s, const struct nprb
         json_array_append_new(problems,
                               textf("rank %" PRId64 ": %s", (int64_t)host->rank, host->error));
     }
-    if (strncmp(host->binding_check, "ok", 2) != 0 && host->binding_check[0])
+    if (host->binding_verdict != NPRB_BINDING_OK && host->binding_check[0])
         json_array_append_new(problems, textf("rank %" PRId64 ": binding: %s", (int64_t)host->rank,
                                               host->binding_check));
     return e;

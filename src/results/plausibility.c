@@ -61,7 +61,8 @@ static void judge_row(struct cell *cells, int n, bool lower_is_better)
 /* What the rules read of a row, whatever its table. */
 struct view {
     enum nprb_experiment_id experiment;
-    const char *policy, *status;
+    enum nprb_mem_policy policy;
+    const char *status;
     enum nprb_pair_class pair_class;
     const char *series; /* cells of one matrix row share it: the pattern, or the kernel */
     int rank, cpu_node;
@@ -74,7 +75,7 @@ static struct view latency_view(unsigned char *row)
 {
     struct nprb_latency_row *r = (struct nprb_latency_row *)row;
     return (struct view){r->experiment_id,
-                         r->mem_policy,
+                         r->mem_policy_id,
                          r->status,
                          r->pair_class_id,
                          r->pattern,
@@ -89,9 +90,9 @@ static struct view bandwidth_view(unsigned char *row)
 {
     struct nprb_bandwidth_row *r = (struct nprb_bandwidth_row *)row;
     return (struct view){
-        r->experiment_id, r->mem_policy, r->status,
-        r->pair_class_id, r->kernel,     r->rank,
-        r->cpu_node,      r->gbs_best,   r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median,
+        r->experiment_id, r->mem_policy_id, r->status,
+        r->pair_class_id, r->kernel,        r->rank,
+        r->cpu_node,      r->gbs_best,      r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median,
         r->flags};
 }
 
@@ -99,7 +100,7 @@ static struct view loaded_view(unsigned char *row)
 {
     struct nprb_loaded_row *r = (struct nprb_loaded_row *)row;
     return (struct view){r->experiment_id,
-                         r->mem_policy,
+                         r->mem_policy_id,
                          r->status,
                          r->pair_class_id,
                          r->load_kernel,
@@ -114,7 +115,7 @@ static bool is_matrix_cell(const struct view *v)
 {
     bool matrix = v->experiment == NPRB_EXPERIMENT_LATENCY_MATRIX ||
                   v->experiment == NPRB_EXPERIMENT_BANDWIDTH_MATRIX;
-    return matrix && strcmp(v->policy, "bind") == 0 && is_ok(v->status);
+    return matrix && v->policy == NPRB_MEM_BIND && is_ok(v->status);
 }
 
 /* Every ok row's own rule, then the rules of each matrix row (rank, CPU node, series). */

@@ -12,7 +12,7 @@ static struct nprb_latency_row lat(int cpu, int mem, enum nprb_pair_class cls, d
 {
     struct nprb_latency_row r = {.rank = 0, .cpu_node = cpu, .mem_node = mem, .slit = 10};
     NPRB_SET_EXPERIMENT(&r, NPRB_EXPERIMENT_LATENCY_MATRIX);
-    strcpy(r.mem_policy, "bind");
+    NPRB_SET_MEM_POLICY(&r, NPRB_MEM_BIND);
     NPRB_SET_PAIR_CLASS(&r, cls);
     strcpy(r.pattern, "random");
     strcpy(r.status, NPRB_ROW_OK);
@@ -26,7 +26,7 @@ static struct nprb_bandwidth_row bw(int cpu, int mem, enum nprb_pair_class cls, 
 {
     struct nprb_bandwidth_row r = {.rank = 0, .cpu_node = cpu, .mem_node = mem};
     NPRB_SET_EXPERIMENT(&r, NPRB_EXPERIMENT_BANDWIDTH_MATRIX);
-    strcpy(r.mem_policy, "bind");
+    NPRB_SET_MEM_POLICY(&r, NPRB_MEM_BIND);
     NPRB_SET_PAIR_CLASS(&r, cls);
     nprb_row_set_kernel(&r, NPRB_KERNEL_READ);
     strcpy(r.status, NPRB_ROW_OK);

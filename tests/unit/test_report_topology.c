@@ -48,7 +48,7 @@ static void host_rows(struct nprb_results *r)
                                          .slit = slit_of(i, j),
                                          .latency_ns_median = latency_of(i, j)};
             NPRB_SET_EXPERIMENT(&l, NPRB_EXPERIMENT_LATENCY_MATRIX);
-            NPRB_SET_TEXT(l.mem_policy, "bind");
+            NPRB_SET_MEM_POLICY(&l, NPRB_MEM_BIND);
             NPRB_SET_PAIR_CLASS(&l, class_of(i, j));
             NPRB_SET_TEXT(l.status, "ok");
             /* Invalid cells count as pairs but their figures must not move the median. */
@@ -60,7 +60,7 @@ static void host_rows(struct nprb_results *r)
             for (int k = 0; k < 2; k++) {
                 struct nprb_bandwidth_row b = {.cpu_node = i, .mem_node = j, .slit = slit_of(i, j)};
                 NPRB_SET_EXPERIMENT(&b, NPRB_EXPERIMENT_BANDWIDTH_MATRIX);
-                NPRB_SET_TEXT(b.mem_policy, "bind");
+                NPRB_SET_MEM_POLICY(&b, NPRB_MEM_BIND);
                 NPRB_SET_PAIR_CLASS(&b, class_of(i, j));
                 nprb_row_set_kernel(&b, k ? NPRB_KERNEL_TRIAD : NPRB_KERNEL_READ);
                 NPRB_SET_TEXT(b.status, "ok");
@@ -71,13 +71,13 @@ static void host_rows(struct nprb_results *r)
         /* Interleave and sweeps are not pairs: they must stay out of the table. */
         struct nprb_latency_row spread = {.cpu_node = i, .mem_node = -1, .latency_ns_median = 1};
         NPRB_SET_EXPERIMENT(&spread, NPRB_EXPERIMENT_LATENCY_MATRIX);
-        NPRB_SET_TEXT(spread.mem_policy, "interleave");
+        NPRB_SET_MEM_POLICY(&spread, NPRB_MEM_INTERLEAVE);
         NPRB_SET_PAIR_CLASS(&spread, NPRB_PAIR_NONE);
         NPRB_SET_TEXT(spread.status, "ok");
         nprb_results_add(r, NPRB_TABLE_LATENCY, &spread);
         struct nprb_latency_row sweep = {.cpu_node = i, .mem_node = i, .latency_ns_median = 1};
         NPRB_SET_EXPERIMENT(&sweep, NPRB_EXPERIMENT_LATENCY_SWEEP);
-        NPRB_SET_TEXT(sweep.mem_policy, "bind");
+        NPRB_SET_MEM_POLICY(&sweep, NPRB_MEM_BIND);
         NPRB_SET_PAIR_CLASS(&sweep, NPRB_PAIR_LOCAL);
         NPRB_SET_TEXT(sweep.status, "ok");
         nprb_results_add(r, NPRB_TABLE_LATENCY, &sweep);

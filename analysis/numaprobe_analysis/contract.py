@@ -23,6 +23,8 @@ class ContractError(Exception):
 # older file; a binary without one of them is older than this analysis.
 TABLE_KEYS = ("name", "since", "columns")
 COLUMN_KEYS = ("name", "type", "since", "absent")
+# What it says config_fingerprint leaves out of the hash (runs.py hashes by it).
+FINGERPRINT_KEYS = ("unmeasured_keys", "neutral_lines")
 
 
 def contract():
@@ -64,6 +66,10 @@ def _schema_of(exe):
     if not isinstance(doc, dict) or not isinstance(doc.get("tables"), list) \
             or not all(isinstance(doc.get(k), str) for k in ("schema", "schema_version")):
         raise ContractError(f"{exe} --schema printed no schema document")
+    rule = doc.get("config_fingerprint")
+    if not isinstance(rule, dict) or not all(isinstance(rule.get(k), list)
+                                             for k in FINGERPRINT_KEYS):
+        raise _too_old(exe, "its --schema says not what config_fingerprint leaves out")
     for table in doc["tables"]:
         lacking = [k for k in TABLE_KEYS if k not in table]
         lacking += sorted({k for c in table.get("columns", ()) for k in COLUMN_KEYS

@@ -2,8 +2,8 @@
 """Runs and their measurement configs: which files may be pooled, and which run of a host counts.
 
 A run is one results file (a job). Its measurement config is the `config` attribute (the
-effective config as YAML) without the keys that do not change what is measured
-(UNMEASURED_KEYS). Runs are pooled or compared only when their measurement configs are equal;
+effective config as YAML) without the keys that do not change what is measured (the contract's
+`config_fingerprint.unmeasured_keys`, `numaprobe --schema`). Runs are pooled or compared only when their measurement configs are equal;
 `config_fingerprint` is the binary's hash of it, and the same hash is computed here from
 `config` for every file: a file before 0.5.0 has no attribute, and one before 0.12.0 hashed its
 lines in the order its version echoed them, so that only the computed hash compares across
@@ -14,11 +14,7 @@ then file order) counts, unless every run is kept (`--all-runs`), each under its
 
 from dataclasses import dataclass
 
-# The same lists as src/config/config_echo.c unmeasured_keys[] and neutral_lines[]: config keys
-# that change nothing measured, and lines of keys added later at the default that changes
-# nothing (a config keeps the fingerprint an earlier version gave it).
-UNMEASURED_KEYS = ("report_hosts", "watchdog", "checkpoints", "memory")
-NEUTRAL_LINES = ("time_budget: 0s\n",)
+from .contract import contract
 
 
 class MixedConfigs(Exception):
@@ -32,13 +28,23 @@ def _fnv1a(h, data):
     return h
 
 
+def left_out():
+    """What the fingerprint leaves out, as the binary's contract states it (`numaprobe --schema`,
+    `config_fingerprint`): the top-level keys that change nothing measured, and the lines (each
+    with its newline) of keys added later at the default that changes nothing, so that a config
+    keeps the fingerprint an earlier version gave it."""
+    rule = contract()["config_fingerprint"]
+    return frozenset(rule["unmeasured_keys"]), frozenset(rule["neutral_lines"])
+
+
 def measurement_lines(config_text):
     """The config echo's lines (each with its newline) that change what is measured."""
+    unmeasured, neutral = left_out()
     out, skip = [], False
     for line in config_text.splitlines(keepends=True):
         if not line.startswith(" "):
-            skip = line.split(":", 1)[0] in UNMEASURED_KEYS
-        if not skip and line not in NEUTRAL_LINES:
+            skip = line.split(":", 1)[0] in unmeasured
+        if not skip and line not in neutral:
             out.append(line)
     return out
 

@@ -112,13 +112,19 @@ def without_pattern(doc):
     t["columns"] = [c for c in t["columns"] if c["name"] != "pattern"]
 
 
+def without_fingerprint_rule(doc):
+    del doc["config_fingerprint"]
+
+
 @pytest.mark.parametrize("change, message", [
     (older, "is older than this analysis (its --schema gives /hosts no 'since', 'absent')"),
+    (without_fingerprint_rule, "is older than this analysis (its --schema says not what "
+                               "config_fingerprint leaves out)"),
     (other_major, "numaprobe --schema states numaprobe 1.0.0, and this analysis reads "
                   "numaprobe 0.x"),
     (without_pattern, "numaprobe --schema has no /latency column pattern, which this analysis "
                       "reads"),
-], ids=["too-old", "other-major", "no-required-column"])
+], ids=["too-old", "no-fingerprint-rule", "other-major", "no-required-column"])
 def test_a_contract_the_analysis_cannot_read_by(fleet, tmp_path, monkeypatch, change, message):
     exe = stand_in(tmp_path, edited(change))
     monkeypatch.setenv("NUMAPROBE_BIN", exe)
@@ -138,6 +144,25 @@ def test_a_binary_without_schema(fleet, tmp_path, monkeypatch):
     with pytest.raises(load.ResultsError, match=re.escape(
             f"{exe} is older than this analysis (it has no --schema)")):
         load.read(str(fleet))
+
+
+def test_fingerprint_leaves_out_what_the_contract_says(tmp_path, monkeypatch):
+    """Which keys change nothing measured is the binary's to say (`numaprobe --schema`'s
+    config_fingerprint): a contract that calls latency_matrix unmeasured pools configs that
+    differ only there, and one that calls `latency_matrix:` a neutral line drops that line."""
+    from numaprobe_analysis.runs import config_fingerprint, measurement_lines
+    base = synthetic_fleet.CONFIG
+    other = base.replace("samples: 20", "samples: 40")
+    assert "report_hosts: 8\n" not in measurement_lines(base)
+    assert config_fingerprint(base) != config_fingerprint(other)
+
+    def unmeasured(doc):
+        doc["config_fingerprint"]["unmeasured_keys"].append("latency_matrix")
+        doc["config_fingerprint"]["neutral_lines"].append("bandwidth_matrix:\n")
+    monkeypatch.setenv("NUMAPROBE_BIN", stand_in(tmp_path, edited(unmeasured)))
+    assert config_fingerprint(base) == config_fingerprint(other)
+    assert not any(line.startswith(("latency_matrix", "bandwidth_matrix"))
+                   for line in measurement_lines(base))
 
 
 def test_noise_limit_is_the_binarys():

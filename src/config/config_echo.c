@@ -6,6 +6,7 @@
 #include "config/config.h"
 
 #include "config/config_keys.h"
+#include "results/contract.h"
 #include "util/hash.h"
 #include "kernels/stream.h"
 #include "util/units.h"
@@ -333,19 +334,18 @@ void nprb_config_print_reference(FILE *out, const struct nprb_config *cfg)
     }
 }
 
-/* Keys that change nothing measured, and lines that change nothing at that value (a key added
- * later, at its default), left out of the fingerprint. runs.py keeps the same two lists. */
-static const char *const unmeasured_keys[] = {"report_hosts", "watchdog", "checkpoints", "memory"};
-static const char *const neutral_lines[] = {"time_budget: 0s\n"};
-
+/* Whether the fingerprint hashes @p line, key @p name's: not when the key changes nothing
+ * measured, nor when it is at the one value that changes nothing (the contract's lists). */
 static bool measured(const char *name, const char *line)
 {
-    size_t n = strcspn(name, ".");
-    for (size_t i = 0; i < sizeof unmeasured_keys / sizeof unmeasured_keys[0]; i++)
-        if (strlen(unmeasured_keys[i]) == n && strncmp(name, unmeasured_keys[i], n) == 0)
+    size_t n = strcspn(name, "."), count;
+    const char *const *keys = nprb_fingerprint_unmeasured_keys(&count);
+    for (size_t i = 0; i < count; i++)
+        if (strlen(keys[i]) == n && strncmp(name, keys[i], n) == 0)
             return false;
-    for (size_t i = 0; i < sizeof neutral_lines / sizeof neutral_lines[0]; i++)
-        if (strcmp(line, neutral_lines[i]) == 0)
+    const char *const *lines = nprb_fingerprint_neutral_lines(&count);
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(line, lines[i]) == 0)
             return false;
     return true;
 }

@@ -102,8 +102,9 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
             if (b->experiment_id != NPRB_EXPERIMENT_BANDWIDTH_MATRIX ||
                 b->kernel_id != kernels[k] || strcmp(b->status, NPRB_ROW_NOT_APPLICABLE) == 0)
                 continue;
-            nprb_matrix_put(m, b->cpu_node, b->mem_node, b->mem_policy, b->gbs_best,
-                            nprb_bandwidth_uncertainty_pct(b), b->pair_class, b->status, b->flags);
+            nprb_matrix_put(m, b->cpu_node, b->mem_node, b->mem_policy_id, b->gbs_best,
+                            nprb_bandwidth_uncertainty_pct(b), b->pair_class_id, b->status,
+                            b->flags);
             threads = b->threads;
         }
         char title[96];

@@ -10,6 +10,7 @@
 #include "measure/passes.h"
 #include "report/figure.h"
 #include "measure/experiment.h"
+#include "util/timer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -192,12 +193,6 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
     return finish(ctx, &row, NPRB_ROW_OK, NPRB_OK);
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median over a class's pairs of each pair's median: one slow pair does not move it. Its
  * uncertainty @p u_pct is the largest of its pairs' (the analysis's rule for a median). */
 static double class_median(const struct nprb_rows *rows, enum nprb_core_class cls, bool hit,
@@ -216,10 +211,7 @@ static double class_median(const struct nprb_rows *rows, enum nprb_core_class cl
         }
     }
     *pairs = n;
-    if (n == 0)
-        return NAN;
-    qsort(scratch, (size_t)n, sizeof *scratch, by_value);
-    return n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
+    return nprb_median(scratch, (size_t)n);
 }
 
 static bool report(FILE *out, const struct nprb_results *results)

@@ -141,7 +141,7 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
 {
     static const struct nprb_bandwidth_rules rules = {
         .chunk_align = 512, .per_thread_census = true, .judge = judge};
-    return nprb_bandwidth_measure(ctx, item, &rules);
+    return nprb_measure_bandwidth_with_rules(ctx, item, &rules);
 }
 
 /* One line per mode: who wrote the array first, the share of pages beside their reader, and the
@@ -164,10 +164,8 @@ static bool report(FILE *out, const struct nprb_results *rows)
                     "status");
             header = true;
         }
-        char mode[48], why[128];
-        enum nprb_touch_mode touch = NPRB_TOUCH_THREADED;
-        (void)nprb_touch_mode_parse(b->init_mode, &touch, why, sizeof why); /* ours: one of them */
-        switch (touch) {
+        char mode[48];
+        switch (b->init_mode_id) {
         case NPRB_TOUCH_SERIAL:
             snprintf(mode, sizeof mode, "one thread on node %d", b->mem_node);
             break;

@@ -87,17 +87,12 @@ static int plan(struct nprb_planner *p)
 }
 
 /* The classes in the order the rows first name them (local first: the plan's order). */
-#define MAX_CLASSES 8
-
-static int class_slot(char (*classes)[16], int *count, const char *name)
+static void class_note(enum nprb_pair_class *classes, int *count, enum nprb_pair_class cls)
 {
     for (int k = 0; k < *count; k++)
-        if (strcmp(classes[k], name) == 0)
-            return k;
-    if (*count == MAX_CLASSES)
-        return -1;
-    snprintf(classes[*count], sizeof classes[0], "%s", name);
-    return (*count)++;
+        if (classes[k] == cls)
+            return;
+    classes[(*count)++] = cls;
 }
 
 static bool injection_row(const struct nprb_bandwidth_row *b)
@@ -108,15 +103,15 @@ static bool injection_row(const struct nprb_bandwidth_row *b)
 
 /* The median over the pairs of one class of one mix's best bus GB/s; NaN where none. */
 static double class_median(const struct nprb_rows *bw, enum nprb_kernel_id kernel,
-                           const char *pair_class, double *scratch)
+                           enum nprb_pair_class pair_class, double *scratch)
 {
     size_t n = 0;
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        if (injection_row(b) && b->kernel_id == kernel && strcmp(b->pair_class, pair_class) == 0)
+        if (injection_row(b) && b->kernel_id == kernel && b->pair_class_id == pair_class)
             scratch[n++] = b->bus_gbs_best;
     }
-    return n == 0 ? NAN : nprb_stats_of(scratch, n).median;
+    return nprb_median(scratch, n);
 }
 
 /* Its part of every host's block: one line per mix, one column per pair class. */
@@ -125,12 +120,13 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
     const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
     enum nprb_kernel_id kernels[NPRB_N_KERNELS];
     bool known[NPRB_N_KERNELS] = {false};
-    char classes[MAX_CLASSES][16];
+    enum nprb_pair_class classes[NPRB_N_PAIR_CLASSES];
     int n_kernels = 0, n_classes = 0, threads = 0;
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        if (!injection_row(b) || class_slot(classes, &n_classes, b->pair_class) < 0)
+        if (!injection_row(b))
             continue;
+        class_note(classes, &n_classes, b->pair_class_id);
         threads = b->threads;
         if (!known[b->kernel_id]) {
             known[b->kernel_id] = true;
@@ -145,7 +141,7 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
             "pairs of a class; %d threads per CPU node)\n  %-10s %7s",
             threads, "mix", "r:w");
     for (int c = 0; c < n_classes; c++)
-        fprintf(out, " %14s", classes[c]);
+        fprintf(out, " %14s", nprb_pair_class_name(classes[c]));
     fputc('\n', out);
     for (int k = 0; k < n_kernels; k++) {
         const struct nprb_kernel *kernel = nprb_kernel_get(kernels[k]);

@@ -71,8 +71,8 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
         const struct nprb_latency_row *l = nprb_row_at(lat, i);
         if (l->experiment_id == NPRB_EXPERIMENT_LATENCY_MATRIX &&
             strcmp(l->status, NPRB_ROW_NOT_APPLICABLE) != 0)
-            nprb_matrix_put(m, l->cpu_node, l->mem_node, l->mem_policy, l->latency_ns_median,
-                            nprb_latency_uncertainty_pct(l), l->pair_class, l->status, l->flags);
+            nprb_matrix_put(m, l->cpu_node, l->mem_node, l->mem_policy_id, l->latency_ns_median,
+                            nprb_latency_uncertainty_pct(l), l->pair_class_id, l->status, l->flags);
     }
     nprb_matrix_print(out, "idle latency, ns (median)", m);
     nprb_matrix_print_ratios(out, m, &rows->tables[NPRB_TABLE_DISTANCES]);

@@ -48,7 +48,7 @@ NPRB_CONFIG_SECTION(section, "max_bandwidth", keys, struct max_bandwidth_config)
 #define SHOWN_LEFT_OUT 3
 struct layout {
     bool link;
-    char pair_class[24]; /* "local"; for the link the pairs' class, or "mixed" */
+    enum nprb_pair_class pair_class; /* local; for the link the pairs' class, or mixed */
     uint8_t left_out;
     uint16_t left_out_os[SHOWN_LEFT_OUT];
 };
@@ -95,13 +95,13 @@ static unsigned link_memory_node(const struct nprb_topo *topo, unsigned reader)
     return reader; /* not a home node: planned out, so never asked */
 }
 
-static void link_class(const struct nprb_topo *topo, const int *home, int n, char *out, size_t len)
+static enum nprb_pair_class link_class(const struct nprb_topo *topo, const int *home, int n)
 {
-    const char *first = nprb_topo_pair_class(topo, home[0], link_partner(home, n, 0));
+    enum nprb_pair_class first = nprb_topo_pair_class(topo, home[0], link_partner(home, n, 0));
     for (int k = 1; k < n; k++)
-        if (strcmp(nprb_topo_pair_class(topo, home[k], link_partner(home, n, k)), first) != 0)
-            first = "mixed";
-    snprintf(out, len, "%s", first);
+        if (nprb_topo_pair_class(topo, home[k], link_partner(home, n, k)) != first)
+            return NPRB_PAIR_MIXED;
+    return first;
 }
 
 /* Why the host cannot run the layouts, or NULL: a node whose cores have no memory of their own
@@ -144,7 +144,7 @@ static int plan(struct nprb_planner *p)
             return -1;
     for (int k = 0; k < c->kernels.count; k++) {
         item.kernel = c->kernels.id[k];
-        struct layout local = {.link = false, .pair_class = "local"};
+        struct layout local = {.link = false, .pair_class = NPRB_PAIR_LOCAL};
         note_left_out(p->topo, &local);
         NPRB_ITEM_SET_OWN(&item, local);
         snprintf(item.skip_reason, sizeof item.skip_reason, "%s", skip != NULL ? skip : "");
@@ -152,7 +152,7 @@ static int plan(struct nprb_planner *p)
             return -1;
         if (!c->link)
             continue;
-        struct layout link = {.link = true};
+        struct layout link = {.link = true, .pair_class = NPRB_PAIR_NONE};
         note_left_out(p->topo, &link);
         if (skip != NULL)
             snprintf(item.skip_reason, sizeof item.skip_reason, "%s", skip);
@@ -162,7 +162,7 @@ static int plan(struct nprb_planner *p)
                      "nodes to load",
                      n);
         else
-            link_class(p->topo, home, n, link.pair_class, sizeof link.pair_class);
+            link.pair_class = link_class(p->topo, home, n);
         NPRB_ITEM_SET_OWN(&item, link);
         if (nprb_plan_add(p, &item) != 0)
             return -1;
@@ -179,7 +179,7 @@ static const char *judge(const struct nprb_plan_item *item, const struct nprb_ba
     (void)target_count;
     struct layout layout;
     NPRB_ITEM_GET_OWN(layout, item);
-    NPRB_SET_TEXT(row->pair_class, layout.pair_class);
+    NPRB_SET_PAIR_CLASS(row, layout.pair_class);
     row->pages_on_target_frac = res->local_frac;
     if (res->local_frac < 0) {
         snprintf(row->note, sizeof row->note,
@@ -225,7 +225,7 @@ static enum nprb_status measure(struct nprb_context *ctx, const struct nprb_plan
                                                      .judge = judge};
     struct layout layout;
     NPRB_ITEM_GET_OWN(layout, item);
-    return nprb_bandwidth_measure(ctx, item, layout.link ? &link : &local);
+    return nprb_measure_bandwidth_with_rules(ctx, item, layout.link ? &link : &local);
 }
 
 static bool whole_row(const struct nprb_bandwidth_row *b)
@@ -247,12 +247,8 @@ static void print_beside(FILE *out, const struct nprb_results *rows)
     char first_touch[32] = "not measured", peak[48] = "unknown (no DIMM speed)";
     for (size_t i = 0; i < bw->count; i++) {
         const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        enum nprb_touch_mode touch = NPRB_TOUCH_THREADED;
-        char why[128];
         if (b->experiment_id == NPRB_EXPERIMENT_FIRST_TOUCH && b->kernel_id == NPRB_KERNEL_READ &&
-            strcmp(b->status, NPRB_ROW_OK) == 0 &&
-            nprb_touch_mode_parse(b->init_mode, &touch, why, sizeof why) == 0 &&
-            touch == NPRB_TOUCH_BIND)
+            strcmp(b->status, NPRB_ROW_OK) == 0 && b->init_mode_id == NPRB_TOUCH_BIND)
             snprintf(first_touch, sizeof first_touch, "%.1f GB/s", b->gbs_best);
     }
     if (hosts->count > 0 && ((const struct nprb_host_row *)nprb_row_at(hosts, 0))->peak_gbs > 0)

@@ -137,18 +137,22 @@ void nprb_binding_settle(struct nprb_topo *topo, const struct nprb_provenance *p
     out->ok = nodes_ok && cpus_ok && omp_ok;
     char *text = out->text;
     size_t len = sizeof out->text;
+    if (out->widened && alone)
+        out->verdict = omp_ok ? NPRB_BINDING_WIDENED : NPRB_BINDING_NARROW;
+    else
+        out->verdict = out->ok ? NPRB_BINDING_OK : NPRB_BINDING_NARROW;
     if (out->widened && alone) {
         /* OMP_PLACES with one place binds the main thread as a launcher would: name both. */
         const char *binder = prov->omp_binder[0] != '\0' ? prov->omp_binder : "the launcher";
         snprintf(text, len,
                  "%s: %s bound this rank to CPUs %.40s (%d of %d allowed, %d of %d NUMA "
                  "nodes); numaprobe widened it to the cgroup's CPUs %.40s",
-                 omp_ok ? "widened" : "narrow", binder, s->bound_cpus, s->bound_pus, s->allowed_pus,
-                 reached, r.allowed, s->usable_cpus);
+                 nprb_binding_verdict_name(out->verdict), binder, s->bound_cpus, s->bound_pus,
+                 s->allowed_pus, reached, r.allowed, s->usable_cpus);
     } else {
         snprintf(text, len, "%s: CPUs %.40s (%d of %d allowed) reach %d of %d NUMA nodes",
-                 out->ok ? "ok" : "narrow", s->bound_cpus, s->bound_pus, s->allowed_pus, reached,
-                 r.allowed);
+                 nprb_binding_verdict_name(out->verdict), s->bound_cpus, s->bound_pus,
+                 s->allowed_pus, reached, r.allowed);
         if (!alone)
             append(text, len, " with the host's %d ranks", host_size);
         if (out->widened)

@@ -26,6 +26,8 @@ struct nprb_binding {
     bool ok;
     /** numaprobe widened this rank's binding to the cgroup's CPUs (nprb_topo_widen()). */
     bool widened;
+    /** What the check says of it, the first word of text: ok, narrow or widened. */
+    enum nprb_binding_verdict verdict;
     /** Per logical node: the host rank that measures its row, -1 when none does. */
     int node_owner[NPRB_MAX_NODES];
     /** "ok: ...", "narrow: ..." or "widened: ..." for binding_check in /hosts: what a launcher

@@ -32,6 +32,7 @@ static int linux_mode(enum nprb_mem_policy policy)
     case NPRB_MEM_PREFERRED:
         return MPOL_PREFERRED;
     case NPRB_MEM_FIRST_TOUCH:
+    case NPRB_N_MEM_POLICIES:
         return MPOL_DEFAULT;
     }
     return MPOL_DEFAULT;

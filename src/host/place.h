@@ -9,6 +9,7 @@
 #define NPRB_PLACE_H
 
 #include "host/topo.h"
+#include "results/row_ids.h" /* the policy and first-touch enums, which rows carry */
 
 #include <hwloc.h>
 #include <stdbool.h>
@@ -23,26 +24,6 @@ enum nprb_thp_mode {
     NPRB_THP_HUGETLB, /**< MAP_HUGETLB 2 MiB pages from the hugetlbfs pool; fails when empty */
 };
 
-enum nprb_mem_policy {
-    NPRB_MEM_BIND,       /**< MPOL_BIND to the given node(s): fail rather than spill */
-    NPRB_MEM_INTERLEAVE, /**< MPOL_INTERLEAVE over the given nodes, page by page */
-    NPRB_MEM_PREFERRED,  /**< MPOL_PREFERRED: the node if it has room, else elsewhere */
-    NPRB_MEM_FIRST_TOUCH /**< no policy: the page lands where the first writer runs */
-};
-
-/** "bind", "interleave", "preferred", "first_touch". */
-const char *nprb_mem_policy_name(enum nprb_mem_policy policy);
-
-/** The bit of @p policy in the @p allowed mask of nprb_mem_policy_parse(). */
-#define NPRB_MEM_POLICY_BIT(policy) (1u << (policy))
-
-/**
- * Parses a policy name among those in the @p allowed mask (NPRB_MEM_POLICY_BIT()s).
- * @return 0, or -1 with "unknown policy 'x' (expected a, b or c)" in @p why.
- */
-int nprb_mem_policy_parse(const char *text, unsigned allowed, enum nprb_mem_policy *policy,
-                          char *why, size_t len);
-
 /** "system", "on", "off", "hugetlb". */
 const char *nprb_thp_name(enum nprb_thp_mode mode);
 
@@ -51,27 +32,6 @@ const char *nprb_thp_name(enum nprb_thp_mode mode);
  * @return 0, or -1 with "expected one of system, on, off, hugetlb, got 'x'" in @p why.
  */
 int nprb_thp_parse(const char *text, enum nprb_thp_mode *mode, char *why, size_t len);
-
-/** Who first writes a bandwidth experiment's arrays, and so where first touch puts their pages:
- * first_touch's modes, and the one spelling of the `init_mode` column. Threaded is every other
- * experiment's, so it is the zero of a plan item. */
-enum nprb_touch_mode {
-    NPRB_TOUCH_THREADED,   /**< each thread its own chunk: the schedule the kernel uses */
-    NPRB_TOUCH_SERIAL,     /**< one thread, on the node of the item's mem_node, writes it all */
-    NPRB_TOUCH_MISMATCHED, /**< thread t writes the chunk thread t + T/2 will read */
-    NPRB_TOUCH_INTERLEAVE, /**< interleaved, then written threaded */
-    NPRB_TOUCH_BIND,       /**< each chunk mbind()-ed to its reader's node, then threaded */
-    NPRB_N_TOUCH_MODES
-};
-
-/** "serial", "threaded", "mismatched", "interleave", "bind": as in configs. */
-const char *nprb_touch_mode_name(enum nprb_touch_mode mode);
-
-/**
- * Parses a first-touch mode name.
- * @return 0, or -1 with "unknown mode 'x' (expected a, b or c)" in @p why.
- */
-int nprb_touch_mode_parse(const char *text, enum nprb_touch_mode *mode, char *why, size_t len);
 
 /** Room in a buffer for its user's record of what it left there (a chain's walker). */
 #define NPRB_BUFFER_CONTENT_BYTES 384

@@ -443,17 +443,17 @@ int nprb_topo_pu_node(const struct nprb_topo *t, unsigned pu)
     return -1;
 }
 
-const char *nprb_topo_pair_class(const struct nprb_topo *t, int from, int to)
+enum nprb_pair_class nprb_topo_pair_class(const struct nprb_topo *t, int from, int to)
 {
     if (from == to)
-        return "local";
+        return NPRB_PAIR_LOCAL;
     if (to < 0 || to >= t->node_count || from < 0 || from >= t->node_count)
-        return "?";
+        return NPRB_PAIR_UNKNOWN;
     if (t->nodes[to].cpu_count == 0)
-        return "memory_only";
+        return NPRB_PAIR_MEMORY_ONLY;
     if (t->nodes[from].package >= 0 && t->nodes[from].package == t->nodes[to].package)
-        return "same_package";
-    return "cross_package";
+        return NPRB_PAIR_SAME_PACKAGE;
+    return NPRB_PAIR_CROSS_PACKAGE;
 }
 
 unsigned nprb_topo_distance(const struct nprb_topo *t, int from, int to)

@@ -9,6 +9,7 @@
 #define NPRB_TOPO_H
 
 #include "host/dimms.h"
+#include "results/row_ids.h"
 
 #include <hwloc.h>
 #include <stdbool.h>
@@ -122,10 +123,12 @@ hwloc_const_bitmap_t nprb_topo_usable(const struct nprb_topo *topo);
 int nprb_topo_pu_node(const struct nprb_topo *topo, unsigned pu);
 
 /**
- * How CPUs of node @p from reach memory of node @p to, by logical index: "local", "same_package",
- * "cross_package", or "memory_only" when @p to has no CPUs of its own.
+ * How CPUs of node @p from reach memory of node @p to, by logical index: NPRB_PAIR_LOCAL,
+ * NPRB_PAIR_SAME_PACKAGE, NPRB_PAIR_CROSS_PACKAGE, or NPRB_PAIR_MEMORY_ONLY when @p to has no CPUs
+ * of its own; NPRB_PAIR_UNKNOWN for an index the topology does not have. Its text for a row:
+ * nprb_pair_class_name() (results/row_ids.h).
  */
-const char *nprb_topo_pair_class(const struct nprb_topo *topo, int from, int to);
+enum nprb_pair_class nprb_topo_pair_class(const struct nprb_topo *topo, int from, int to);
 
 /** Firmware (SLIT) distance between nodes by logical index; 0 when the firmware gave none. */
 unsigned nprb_topo_distance(const struct nprb_topo *topo, int from, int to);

@@ -47,9 +47,9 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
     const struct nprb_host_row *host =
         hosts->count > 0 ? (const struct nprb_host_row *)(const void *)hosts->data : NULL;
-    if (host != NULL && strcmp(host->status, "ok") != 0)
+    if (host != NULL && strcmp(host->status, NPRB_ROW_OK) != 0)
         c->failed_hosts++;
-    if (host != NULL && strncmp(host->binding_check, "narrow", 6) == 0 && c->narrow_ranks++ < 8) {
+    if (host != NULL && host->binding_verdict == NPRB_BINDING_NARROW && c->narrow_ranks++ < 8) {
         size_t used = strlen(c->narrow_hosts);
         snprintf(c->narrow_hosts + used, sizeof c->narrow_hosts - used, "%s%s",
                  used > 0 ? ", " : "", host->hostname);

@@ -66,6 +66,7 @@ void nprb_host_row_fill(struct nprb_host_row *h, const struct nprb_host_facts *f
     h->clock_tick_ns = nprb_clock_tick_ns();
     NPRB_SET_TEXT(h->usable_cpus, s->bound_cpus);
     NPRB_SET_TEXT(h->binding_check, f->binding->text);
+    h->binding_verdict = f->binding->verdict;
     NPRB_SET_TEXT(h->job_id, prov->job_id);
     NPRB_SET_TEXT(h->restored, prov->restored);
     NPRB_SET_TEXT(h->restore_outcome, nprb_recovery_name(prov->restore_outcome));

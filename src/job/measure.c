@@ -53,8 +53,8 @@ static void note_failure(struct nprb_job *job, enum nprb_status status, enum npr
         return;
     for (size_t f = 0; f < desc->field_count; f++) {
         if (strcmp(desc->fields[f].name, "note") == 0) {
-            const char *note = (const char *)rows->data + (rows->count - 1) * rows->row_bytes +
-                               desc->fields[f].offset;
+            const char *note =
+                (const char *)nprb_row_at(rows, rows->count - 1) + desc->fields[f].offset;
             NPRB_SET_TEXT(job->first_failure, note);
             return;
         }

@@ -62,7 +62,7 @@ static void write_host(struct nprb_job *job, const struct rank_facts *facts,
                                 .ok = true,
                                 .start_s = start_seconds(job->start_utc)};
     for (int r = 0; r < job->fleet->host_size; r++) {
-        host.ok = host.ok && strcmp(facts[r].host.status, "ok") == 0;
+        host.ok = host.ok && strcmp(facts[r].host.status, NPRB_ROW_OK) == 0;
         host.not_restored = host.not_restored || facts[r].not_restored;
     }
     if (nprb_om_write(job->cli->textfile_dir, &host, cells, n, err, sizeof err) != 0)

@@ -84,7 +84,7 @@ static enum nprb_status node_row(struct nprb_context *ctx, const struct nprb_ban
     int to = nprb_topo_node_index(ctx->topo, groups->memory[g]);
     row.cpu_node = (int32_t)groups->reader[g];
     row.mem_node = (int32_t)groups->memory[g];
-    NPRB_SET_TEXT(row.pair_class, nprb_topo_pair_class(ctx->topo, from, to));
+    NPRB_SET_PAIR_CLASS(&row, nprb_topo_pair_class(ctx->topo, from, to));
     row.slit = (int32_t)nprb_topo_distance(ctx->topo, from, to);
     row.threads = gt->threads;
     row.size_bytes = (uint64_t)((double)whole->size_bytes * gt->share);
@@ -173,7 +173,7 @@ static enum nprb_status measure_in_groups(struct nprb_context *ctx,
         if (groups != NULL)
             groups->of[t] = group_of(groups, reader, thread_nodes[t]);
     }
-    NPRB_SET_TEXT(row.init_mode, nprb_touch_mode_name(item->touch));
+    nprb_row_set_touch(&row, item->touch);
     unsigned serial_pu = pus[0];
     if (item->touch == NPRB_TOUCH_SERIAL)
         nprb_topo_node_pus(ctx->topo, item->mem_node, &serial_pu, 1);
@@ -259,8 +259,9 @@ static enum nprb_status measure_in_groups(struct nprb_context *ctx,
     return result;
 }
 
-enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct nprb_plan_item *item,
-                                        const struct nprb_bandwidth_rules *rules)
+enum nprb_status nprb_measure_bandwidth_with_rules(struct nprb_context *ctx,
+                                                   const struct nprb_plan_item *item,
+                                                   const struct nprb_bandwidth_rules *rules)
 {
     if (!rules->node_rows || !rules->per_thread_census)
         return measure_in_groups(ctx, item, rules, NULL);
@@ -280,7 +281,7 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
 enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct nprb_plan_item *item)
 {
     static const struct nprb_bandwidth_rules plain = {.chunk_align = 8};
-    return nprb_bandwidth_measure(ctx, item, &plain);
+    return nprb_measure_bandwidth_with_rules(ctx, item, &plain);
 }
 
 bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows,

@@ -35,8 +35,7 @@ static int collect(const struct nprb_context *ctx, struct point *pts, int cap)
     const struct nprb_rows *lat = &ctx->results->tables[NPRB_TABLE_LATENCY];
     int n = 0, node = -1;
     for (size_t i = 0; i < lat->count && n < cap; i++) {
-        const struct nprb_latency_row *l =
-            (const struct nprb_latency_row *)(lat->data + i * lat->row_bytes);
+        const struct nprb_latency_row *l = nprb_row_at(lat, i);
         /* One curve: the first sweeping node's own memory (pairs: all and from: every add
          * curves of other pairs, whose caches are the same but whose memory is not). */
         if (l->experiment_id == NPRB_EXPERIMENT_LATENCY_SWEEP &&

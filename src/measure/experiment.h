@@ -49,11 +49,11 @@ struct nprb_context {
         (row)->mem_node = (item)->mem_node >= 0                                                    \
                               ? (int32_t)nprb_topo_node((ctx)->topo, (item)->mem_node)->os_index   \
                               : -1;                                                                \
-        NPRB_SET_TEXT((row)->mem_policy, nprb_mem_policy_name((item)->policy));                    \
-        NPRB_SET_TEXT((row)->pair_class,                                                           \
-                      (item)->mem_node >= 0 && (item)->cpu_node >= 0                               \
-                          ? nprb_topo_pair_class((ctx)->topo, (item)->cpu_node, (item)->mem_node)  \
-                          : "-");                                                                  \
+        NPRB_SET_MEM_POLICY((row), (item)->policy);                                                \
+        NPRB_SET_PAIR_CLASS(                                                                       \
+            (row), (item)->mem_node >= 0 && (item)->cpu_node >= 0                                  \
+                       ? nprb_topo_pair_class((ctx)->topo, (item)->cpu_node, (item)->mem_node)     \
+                       : NPRB_PAIR_NONE);                                                          \
         (row)->slit =                                                                              \
             (item)->mem_node >= 0                                                                  \
                 ? (int32_t)nprb_topo_distance((ctx)->topo, (item)->cpu_node, (item)->mem_node)     \
@@ -61,7 +61,10 @@ struct nprb_context {
         (row)->size_bytes = (item)->size_bytes;                                                    \
     } while (0)
 
+/** Measures a latency item into its /latency row: a descriptor's `measure`. */
 enum nprb_status nprb_measure_latency(struct nprb_context *ctx, const struct nprb_plan_item *item);
+/** Measures a bandwidth item into its /bandwidth row under the default rules (each thread's
+ * chunk starts on 8 elements, pages judged by the item's policy): a descriptor's `measure`. */
 enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx,
                                         const struct nprb_plan_item *item);
 
@@ -87,9 +90,12 @@ struct nprb_bandwidth_rules {
                          const unsigned *targets, int target_count, struct nprb_bandwidth_row *row);
 };
 
-/** Measures a bandwidth item under @p rules (nprb_measure_bandwidth(): the default rules). */
-enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct nprb_plan_item *item,
-                                        const struct nprb_bandwidth_rules *rules);
+/** Measures a bandwidth item into its rows under an experiment's own @p rules (layout, census,
+ * per-node rows, judge), for an experiment whose `measure` wraps it; nprb_measure_bandwidth() is
+ * this under the default rules. */
+enum nprb_status nprb_measure_bandwidth_with_rules(struct nprb_context *ctx,
+                                                   const struct nprb_plan_item *item,
+                                                   const struct nprb_bandwidth_rules *rules);
 
 /**
  * The stdout section of a bandwidth sweep: the measured /bandwidth rows of @p experiment in

@@ -242,8 +242,8 @@ enum nprb_status nprb_passes_measure_again(struct nprb_context *ctx,
         if (into->lock != NULL)
             pthread_mutex_lock(into->lock);
         for (size_t k = 0; k < row_count; k++)
-            nprb_passes_join(table, rows->data + (first_row + k) * rows->row_bytes,
-                             got->data + k * got->row_bytes, item->pass);
+            nprb_passes_join(table, nprb_row_mut(rows, first_row + k), nprb_row_at(got, k),
+                             item->pass);
         if (into->lock != NULL)
             pthread_mutex_unlock(into->lock);
     }

@@ -9,13 +9,13 @@
 
 bool nprb_latency_matrix_cell(const struct nprb_latency_row *l)
 {
-    return l->experiment_id == NPRB_EXPERIMENT_LATENCY_MATRIX && strcmp(l->mem_policy, "bind") == 0;
+    return l->experiment_id == NPRB_EXPERIMENT_LATENCY_MATRIX && l->mem_policy_id == NPRB_MEM_BIND;
 }
 
 bool nprb_bandwidth_matrix_cell(const struct nprb_bandwidth_row *b)
 {
     return b->experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX &&
-           strcmp(b->mem_policy, "bind") == 0;
+           b->mem_policy_id == NPRB_MEM_BIND;
 }
 
 bool nprb_latency_headline(const struct nprb_latency_row *l)

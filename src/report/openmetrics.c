@@ -246,7 +246,7 @@ static int figures(struct lines *fam, const struct nprb_om_host *h, struct nprb_
             /* In base units after the median, as the analysis reckons it: the same bits. */
             double scale = c->bandwidth ? 1e9 : 1e-9;
             rc = line_value(&l, &fam[pass ? spread : figure],
-                            pass ? u / 100 : nprb_stats_of(values, k).median * scale);
+                            pass ? u / 100 : nprb_median(values, k) * scale);
         }
         metric_add(metrics, n_metrics, max_metrics, c, u);
     }

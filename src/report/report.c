@@ -5,6 +5,7 @@
 #include "report/report_counters.h"
 #include "report/report_topology.h"
 #include "results/contract.h"
+#include "util/timer.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -21,11 +22,6 @@ void nprb_report_header(FILE *out)
             NPRB_NOISY_MARK, NPRB_NOISY_PCT);
 }
 
-static const void *row_at(const struct nprb_rows *rows, size_t i)
-{
-    return rows->data + i * rows->row_bytes;
-}
-
 /* Rows that are not ok, once per distinct note. */
 static void notes(FILE *out, const struct nprb_results *rows)
 {
@@ -34,13 +30,14 @@ static void notes(FILE *out, const struct nprb_results *rows)
     for (int t = NPRB_TABLE_LATENCY; t <= NPRB_TABLE_BANDWIDTH; t++) {
         const struct nprb_rows *tab = &rows->tables[t];
         for (size_t i = 0; i < tab->count; i++) {
-            const char *status = t == NPRB_TABLE_LATENCY
-                                     ? ((const struct nprb_latency_row *)row_at(tab, i))->status
-                                     : ((const struct nprb_bandwidth_row *)row_at(tab, i))->status;
+            const char *status =
+                t == NPRB_TABLE_LATENCY
+                    ? ((const struct nprb_latency_row *)nprb_row_at(tab, i))->status
+                    : ((const struct nprb_bandwidth_row *)nprb_row_at(tab, i))->status;
             const char *note = t == NPRB_TABLE_LATENCY
-                                   ? ((const struct nprb_latency_row *)row_at(tab, i))->note
-                                   : ((const struct nprb_bandwidth_row *)row_at(tab, i))->note;
-            if (strcmp(status, "ok") == 0 || note[0] == '\0')
+                                   ? ((const struct nprb_latency_row *)nprb_row_at(tab, i))->note
+                                   : ((const struct nprb_bandwidth_row *)nprb_row_at(tab, i))->note;
+            if (strcmp(status, NPRB_ROW_OK) == 0 || note[0] == '\0')
                 continue;
             bool dup = false;
             for (int k = 0; k < n; k++)
@@ -64,7 +61,7 @@ static void print_peak(FILE *out, const struct nprb_host_row *host, const struct
     const struct nprb_rows *nodes = &rows->tables[NPRB_TABLE_NUMA_NODES];
     int cpu_nodes = 0;
     for (size_t i = 0; i < nodes->count; i++)
-        cpu_nodes += ((const struct nprb_numa_node_row *)row_at(nodes, i))->cpus > 0;
+        cpu_nodes += ((const struct nprb_numa_node_row *)nprb_row_at(nodes, i))->cpus > 0;
     if (cpu_nodes == 0)
         return;
     if (host->peak_gbs <= 0) {
@@ -75,15 +72,15 @@ static void print_peak(FILE *out, const struct nprb_host_row *host, const struct
     double share = host->peak_gbs / cpu_nodes, best = 0, host_wide = 0;
     double best_u = NAN, host_wide_u = NAN;
     for (size_t i = 0; i < bw->count; i++) {
-        const struct nprb_bandwidth_row *b = row_at(bw, i);
+        const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
         if (b->kernel_id != NPRB_KERNEL_READ || strcmp(b->status, NPRB_ROW_OK) != 0)
             continue;
-        if (nprb_bandwidth_matrix_cell(b) && strcmp(b->pair_class, "local") == 0 &&
+        if (nprb_bandwidth_matrix_cell(b) && b->pair_class_id == NPRB_PAIR_LOCAL &&
             b->gbs_best > best) {
             best = b->gbs_best;
             best_u = nprb_bandwidth_uncertainty_pct(b);
         }
-        if (b->experiment_id == NPRB_EXPERIMENT_FIRST_TOUCH && strcmp(b->init_mode, "bind") == 0) {
+        if (b->experiment_id == NPRB_EXPERIMENT_FIRST_TOUCH && b->init_mode_id == NPRB_TOUCH_BIND) {
             host_wide = b->gbs_best;
             host_wide_u = nprb_bandwidth_uncertainty_pct(b);
         }
@@ -106,10 +103,10 @@ void nprb_report_rank_head(FILE *out, const struct nprb_results *rows)
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
     if (hosts->count == 0)
         return;
-    const struct nprb_host_row *host = row_at(hosts, 0);
+    const struct nprb_host_row *host = nprb_row_at(hosts, 0);
     fprintf(out, "\n%s (rank %d): %s, %s%s%s\n", host->hostname, host->rank, host->node_type,
-            host->binding_check, strcmp(host->status, "ok") != 0 ? "; host " : "",
-            strcmp(host->status, "ok") != 0 ? host->status : "");
+            host->binding_check, strcmp(host->status, NPRB_ROW_OK) != 0 ? "; host " : "",
+            strcmp(host->status, NPRB_ROW_OK) != 0 ? host->status : "");
     /* A host left changed by a killed run ran every job since under that setting: said first. */
     if (host->restored[0] != '\0')
         fprintf(out, "  at start: %s\n", host->restored);
@@ -121,23 +118,11 @@ void nprb_report_rank_tail(FILE *out, const struct nprb_results *rows)
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
     if (hosts->count == 0)
         return;
-    const struct nprb_host_row *host = row_at(hosts, 0);
+    const struct nprb_host_row *host = nprb_row_at(hosts, 0);
     nprb_report_classes(out, rows);
     print_peak(out, host, rows);
     nprb_report_counters(out, rows);
     notes(out, rows);
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
@@ -147,13 +132,13 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
     const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
     if (hosts->count == 0)
         return;
-    const struct nprb_host_row *host = row_at(hosts, 0);
+    const struct nprb_host_row *host = nprb_row_at(hosts, 0);
     double ns[64], gbs[64];
     double ns_u = NAN, gbs_u = NAN; /* a median's uncertainty: the largest of its cells' */
     int n_ns = 0, n_gbs = 0, invalid = 0;
     for (size_t i = 0; i < lat->count; i++) {
-        const struct nprb_latency_row *l = row_at(lat, i);
-        bool cell = nprb_latency_matrix_cell(l) && strcmp(l->pair_class, "local") == 0;
+        const struct nprb_latency_row *l = nprb_row_at(lat, i);
+        bool cell = nprb_latency_matrix_cell(l) && l->pair_class_id == NPRB_PAIR_LOCAL;
         invalid += cell && strcmp(l->status, NPRB_ROW_INVALID) == 0;
         if (cell && strcmp(l->status, NPRB_ROW_OK) == 0 && n_ns < 64) {
             ns[n_ns++] = l->latency_ns_median;
@@ -161,9 +146,9 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
         }
     }
     for (size_t i = 0; i < bw->count; i++) {
-        const struct nprb_bandwidth_row *b = row_at(bw, i);
+        const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
         bool cell = nprb_bandwidth_matrix_cell(b) && b->kernel_id == NPRB_KERNEL_READ &&
-                    strcmp(b->pair_class, "local") == 0;
+                    b->pair_class_id == NPRB_PAIR_LOCAL;
         invalid += cell && strcmp(b->status, NPRB_ROW_INVALID) == 0;
         if (cell && strcmp(b->status, NPRB_ROW_OK) == 0 && n_gbs < 64) {
             gbs[n_gbs++] = b->gbs_best;
@@ -174,13 +159,14 @@ void nprb_report_rank_line(FILE *out, const struct nprb_results *rows)
     char fig[64];
     if (n_ns > 0)
         fprintf(out, ", local latency %s",
-                nprb_figure_text(fig, sizeof fig, median_of(ns, n_ns), 1, "ns", ns_u));
+                nprb_figure_text(fig, sizeof fig, nprb_median(ns, (size_t)n_ns), 1, "ns", ns_u));
     if (n_gbs > 0)
-        fprintf(out, ", local read %s",
-                nprb_figure_text(fig, sizeof fig, median_of(gbs, n_gbs), 1, "GB/s", gbs_u));
+        fprintf(
+            out, ", local read %s",
+            nprb_figure_text(fig, sizeof fig, nprb_median(gbs, (size_t)n_gbs), 1, "GB/s", gbs_u));
     if (invalid > 0)
         fprintf(out, ", %d local cell(s) not valid", invalid);
-    if (strncmp(host->binding_check, "ok", 2) != 0)
+    if (host->binding_verdict != NPRB_BINDING_OK)
         fprintf(out, "; binding: %s", host->binding_check);
     if (host->error[0] != '\0')
         fprintf(out, "; %s", host->error);

@@ -14,11 +14,6 @@ struct measured {
     bool migrated, preempted, counted;
 };
 
-static double median(double *v, size_t n)
-{
-    return nprb_stats_of(v, n).median; /* NaN when there is none */
-}
-
 /* Each measurement's counters, indexed by measurement id (@p n of them). */
 static struct measured *gather(const struct nprb_rows *counters, size_t *n)
 {
@@ -72,7 +67,7 @@ static void chase_figures(FILE *out, const struct nprb_results *rows, const stru
         fprintf(out,
                 "  core counters: chase IPC %.2f, LLC misses per access %.2f (medians of %zu "
                 "latency measurements)\n",
-                median(ipc, n_ipc), median(mpa, n_mpa), n_ipc > n_mpa ? n_ipc : n_mpa);
+                nprb_median(ipc, n_ipc), nprb_median(mpa, n_mpa), n_ipc > n_mpa ? n_ipc : n_mpa);
     free(ipc);
     free(mpa);
 }
@@ -102,7 +97,7 @@ static void bus_figures(FILE *out, const struct nprb_results *rows)
                 ratio[n++] = b->mc_bus_ratio;
         }
         fprintf(out, "%s%s %.2f%s", k == 0 ? "  memory controllers / formula's bus bytes: " : "",
-                nprb_kernel_get(kernels[k])->name, median(ratio, n),
+                nprb_kernel_get(kernels[k])->name, nprb_median(ratio, n),
                 k + 1 == n_kernels ? "\n" : ", ");
     }
     free(ratio);

@@ -12,7 +12,9 @@
 #define MAX_NODES_SHOWN 64
 #define POLICIES 3
 
-static const char *const policy_names[POLICIES] = {"interleave", "preferred", "first_touch"};
+/* The spread policies' columns, after the bound memory's, and their heads. */
+static const enum nprb_mem_policy spread_policies[POLICIES] = {
+    NPRB_MEM_INTERLEAVE, NPRB_MEM_PREFERRED, NPRB_MEM_FIRST_TOUCH};
 static const char *const policy_heads[POLICIES] = {"interleave", "preferred", "1st-touch"};
 
 struct nprb_matrix {
@@ -47,38 +49,39 @@ static int index_of(int *list, int *n, int node)
     return i == -2 ? slot_of(list, n, node) : i;
 }
 
-static char class_letter(const char *pair_class, const char *status)
+static char class_letter(enum nprb_pair_class pair_class, const char *status)
 {
-    if (strcmp(status, "ok") != 0)
+    if (strcmp(status, NPRB_ROW_OK) != 0)
         return '!';
-    switch (pair_class[0]) {
-    case 'l':
-        return 'L'; /* local */
-    case 's':
-        return 'P'; /* same package */
-    case 'c':
-        return 'X'; /* cross package */
-    case 'm':
-        return 'M'; /* memory-only node */
+    switch (pair_class) {
+    case NPRB_PAIR_LOCAL:
+        return 'L';
+    case NPRB_PAIR_SAME_PACKAGE:
+        return 'P';
+    case NPRB_PAIR_CROSS_PACKAGE:
+        return 'X';
+    case NPRB_PAIR_MEMORY_ONLY:
+        return 'M';
+    default:
+        return ' ';
     }
-    return ' ';
 }
 
-static int policy_column(const char *policy)
+static int policy_column(enum nprb_mem_policy policy)
 {
     for (int k = 0; k < POLICIES; k++)
-        if (strcmp(policy, policy_names[k]) == 0)
+        if (policy == spread_policies[k])
             return k;
     return -1;
 }
 
-void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy, double value,
-                     double uncertainty_pct, const char *pair_class, const char *status,
-                     const char *flags)
+void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, enum nprb_mem_policy policy,
+                     double value, double uncertainty_pct, enum nprb_pair_class pair_class,
+                     const char *status, const char *flags)
 {
     int r = index_of(m->cpus, &m->n_cpus, cpu);
     int c;
-    if (strcmp(policy, "bind") == 0) {
+    if (policy == NPRB_MEM_BIND) {
         int before = m->n_mems;
         c = index_of(m->mems, &m->n_mems, mem);
         if (m->n_mems != before) { /* a new column: shift the others right */
@@ -180,8 +183,7 @@ void nprb_matrix_print(FILE *out, const char *title, const struct nprb_matrix *m
 static int slit_of(const struct nprb_rows *dist, int from, int to)
 {
     for (size_t i = 0; i < dist->count; i++) {
-        const struct nprb_distance_row *d =
-            (const struct nprb_distance_row *)(dist->data + i * dist->row_bytes);
+        const struct nprb_distance_row *d = nprb_row_at(dist, i);
         if (d->from_node == from && d->to_node == to)
             return d->slit;
     }

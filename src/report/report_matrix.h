@@ -27,9 +27,9 @@ void nprb_matrix_clear(struct nprb_matrix *m);
 /** Adds one row's figure and its relative uncertainty in percent (NaN: unknown; read it with
  * nprb_latency_uncertainty_pct() or nprb_bandwidth_uncertainty_pct()); rows and columns come in
  * any order, the matrix keeps them sorted. */
-void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, const char *policy, double value,
-                     double uncertainty_pct, const char *pair_class, const char *status,
-                     const char *flags);
+void nprb_matrix_put(struct nprb_matrix *m, int cpu, int mem, enum nprb_mem_policy policy,
+                     double value, double uncertainty_pct, enum nprb_pair_class pair_class,
+                     const char *status, const char *flags);
 
 /** Prints @p m under @p title; nothing when it is empty. */
 void nprb_matrix_print(FILE *out, const char *title, const struct nprb_matrix *m);

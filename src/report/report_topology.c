@@ -13,11 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const void *row_at(const struct nprb_rows *rows, size_t i)
-{
-    return rows->data + i * rows->row_bytes;
-}
-
 /* "0-3,8" -> "0 1 2 3 8": numactl lists every CPU, and the comparison with it in the guest test
  * is then a plain string match. */
 static void print_cpus_spelled_out(FILE *out, const char *list)
@@ -46,10 +41,10 @@ static void print_node_ranges(FILE *out, const struct nprb_rows *nodes)
 {
     size_t i = 0;
     while (i < nodes->count) {
-        int first = ((const struct nprb_numa_node_row *)row_at(nodes, i))->node, last = first;
+        int first = ((const struct nprb_numa_node_row *)nprb_row_at(nodes, i))->node, last = first;
         size_t j = i + 1;
         while (j < nodes->count &&
-               ((const struct nprb_numa_node_row *)row_at(nodes, j))->node == last + 1) {
+               ((const struct nprb_numa_node_row *)nprb_row_at(nodes, j))->node == last + 1) {
             last++;
             j++;
         }
@@ -63,7 +58,7 @@ static void print_node_ranges(FILE *out, const struct nprb_rows *nodes)
 static int slit_between(const struct nprb_rows *dist, int from, int to)
 {
     for (size_t i = 0; i < dist->count; i++) {
-        const struct nprb_distance_row *d = row_at(dist, i);
+        const struct nprb_distance_row *d = nprb_row_at(dist, i);
         if (d->from_node == from && d->to_node == to)
             return d->slit;
     }
@@ -81,7 +76,7 @@ void nprb_report_topology(FILE *out, const struct nprb_results *rows)
     print_node_ranges(out, nodes);
     fprintf(out, ")\n");
     for (size_t i = 0; i < nodes->count; i++) {
-        const struct nprb_numa_node_row *n = row_at(nodes, i);
+        const struct nprb_numa_node_row *n = nprb_row_at(nodes, i);
         fprintf(out, "  node %d cpus:", n->node);
         print_cpus_spelled_out(out, n->cpu_list);
         /* MB as numactl means it: MiB, rounded down. */
@@ -101,13 +96,13 @@ void nprb_report_topology(FILE *out, const struct nprb_results *rows)
         return;
     fprintf(out, "  node distances:\n  node ");
     for (size_t j = 0; j < nodes->count; j++)
-        fprintf(out, " %3d", ((const struct nprb_numa_node_row *)row_at(nodes, j))->node);
+        fprintf(out, " %3d", ((const struct nprb_numa_node_row *)nprb_row_at(nodes, j))->node);
     fputc('\n', out);
     for (size_t i = 0; i < nodes->count; i++) {
-        int from = ((const struct nprb_numa_node_row *)row_at(nodes, i))->node;
+        int from = ((const struct nprb_numa_node_row *)nprb_row_at(nodes, i))->node;
         fprintf(out, "  %3d:", from);
         for (size_t j = 0; j < nodes->count; j++) {
-            int to = ((const struct nprb_numa_node_row *)row_at(nodes, j))->node;
+            int to = ((const struct nprb_numa_node_row *)nprb_row_at(nodes, j))->node;
             int slit = slit_between(dist, from, to);
             if (slit > 0)
                 fprintf(out, " %3d", slit);
@@ -120,9 +115,10 @@ void nprb_report_topology(FILE *out, const struct nprb_results *rows)
 
 /* ---- the class table ------------------------------------------------------------------- */
 
-enum { CLASSES = 4, METRICS = 3 };
-static const char *const class_names[CLASSES] = {"local", "same_package", "cross_package",
-                                                 "memory_only"};
+/* The classes of one node pair, local first (the others' ratios are to it). */
+static const enum nprb_pair_class classes[] = {NPRB_PAIR_LOCAL, NPRB_PAIR_SAME_PACKAGE,
+                                               NPRB_PAIR_CROSS_PACKAGE, NPRB_PAIR_MEMORY_ONLY};
+enum { CLASSES = sizeof classes / sizeof classes[0], METRICS = 3 };
 enum metric { LATENCY, READ, TRIAD };
 
 /* The figures of one class: every ok cell's value per metric, cells per metric (ok or not, to
@@ -134,10 +130,10 @@ struct class_figures {
     int slit_min, slit_max;
 };
 
-static int class_index(const char *pair_class)
+static int class_index(enum nprb_pair_class pair_class)
 {
     for (int c = 0; c < CLASSES; c++)
-        if (strcmp(pair_class, class_names[c]) == 0)
+        if (pair_class == classes[c])
             return c;
     return -1;
 }
@@ -154,12 +150,6 @@ static void add_cell(struct class_figures *f, enum metric m, int slit, const cha
         f->values[m][f->n_values[m]++] = value;
 }
 
-/* The median of @p n values (sorted in place); NAN for none. */
-static double median(double *v, size_t n)
-{
-    return nprb_stats_of(v, n).median;
-}
-
 /* A row's status says it was measured or tried (not "not applicable"). */
 static bool tried(const char *status)
 {
@@ -171,14 +161,14 @@ static void collect(struct class_figures *fig, const struct nprb_results *rows)
     const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
     const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
     for (size_t i = 0; i < lat->count; i++) {
-        const struct nprb_latency_row *l = row_at(lat, i);
-        int c = class_index(l->pair_class);
+        const struct nprb_latency_row *l = nprb_row_at(lat, i);
+        int c = class_index(l->pair_class_id);
         if (c >= 0 && nprb_latency_matrix_cell(l) && tried(l->status))
             add_cell(&fig[c], LATENCY, l->slit, l->status, l->latency_ns_median);
     }
     for (size_t i = 0; i < bw->count; i++) {
-        const struct nprb_bandwidth_row *b = row_at(bw, i);
-        int c = class_index(b->pair_class);
+        const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
+        int c = class_index(b->pair_class_id);
         bool read = b->kernel_id == NPRB_KERNEL_READ, triad = b->kernel_id == NPRB_KERNEL_TRIAD;
         if (c >= 0 && (read || triad) && nprb_bandwidth_matrix_cell(b) && tried(b->status))
             add_cell(&fig[c], read ? READ : TRIAD, b->slit, b->status, b->gbs_best);
@@ -210,7 +200,7 @@ void nprb_report_classes(FILE *out, const struct nprb_results *rows)
     size_t pairs[CLASSES] = {0}, total = 0;
     for (int c = 0; ok && c < CLASSES; c++) {
         for (int m = 0; m < METRICS; m++) {
-            med[c][m] = median(fig[c].values[m], fig[c].n_values[m]);
+            med[c][m] = nprb_median(fig[c].values[m], fig[c].n_values[m]);
             /* One cell per pair and metric: the pairs are the most cells any metric has. */
             pairs[c] = fig[c].n_cells[m] > pairs[c] ? fig[c].n_cells[m] : pairs[c];
         }
@@ -230,7 +220,7 @@ void nprb_report_classes(FILE *out, const struct nprb_results *rows)
                 snprintf(slit, sizeof slit, "%d", fig[c].slit_min);
             else if (fig[c].slit_min > 0)
                 snprintf(slit, sizeof slit, "%d-%d", fig[c].slit_min, fig[c].slit_max);
-            fprintf(out, "  %-14s %5zu %7s", class_names[c], pairs[c], slit);
+            fprintf(out, "  %-14s %5zu %7s", nprb_pair_class_name(classes[c]), pairs[c], slit);
             print_figure(out, med[c][LATENCY], med[0][LATENCY], 1);
             print_figure(out, med[c][READ], med[0][READ], 1);
             print_figure(out, med[c][TRIAD], med[0][TRIAD], 1);

@@ -145,17 +145,6 @@ static int push(struct values *vs, double value, double uncertainty_pct)
     return 0;
 }
 
-static const void *row_at(const struct nprb_rows *rows, size_t i)
-{
-    return rows->data + i * rows->row_bytes;
-}
-
-/* The median of @p n values (sorted in place); NAN for none. */
-static double median(double *v, size_t n)
-{
-    return nprb_stats_of(v, n).median;
-}
-
 /* A figure, or null when the host has none (not measured, or no valid cell). */
 static json_t *figure(double value)
 {
@@ -197,9 +186,9 @@ static int local_bandwidth(const struct nprb_rows *bw, enum nprb_kernel_id kerne
                            struct values *out)
 {
     for (size_t i = 0; i < bw->count; i++) {
-        const struct nprb_bandwidth_row *b = row_at(bw, i);
+        const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
         if (nprb_bandwidth_headline(b) && b->kernel_id == kernel &&
-            strcmp(b->pair_class, "local") == 0 &&
+            b->pair_class_id == NPRB_PAIR_LOCAL &&
             push(out, b->gbs_best, nprb_bandwidth_uncertainty_pct(b)) != 0)
             return -1;
     }
@@ -212,10 +201,10 @@ static int latency_cells(const struct nprb_rows *lat, struct values *local, doub
                          double *worst_u)
 {
     for (size_t i = 0; i < lat->count; i++) {
-        const struct nprb_latency_row *l = row_at(lat, i);
+        const struct nprb_latency_row *l = nprb_row_at(lat, i);
         if (!nprb_latency_headline(l))
             continue;
-        if (strcmp(l->pair_class, "local") == 0) {
+        if (l->pair_class_id == NPRB_PAIR_LOCAL) {
             if (push(local, l->latency_ns_median, nprb_latency_uncertainty_pct(l)) != 0)
                 return -1;
         } else if (!(*worst_remote >= l->latency_ns_median)) {
@@ -233,9 +222,9 @@ static size_t count_bad(const struct nprb_results *rows, const char *status)
     const struct nprb_rows *lat = &rows->tables[NPRB_TABLE_LATENCY];
     const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
     for (size_t i = 0; i < lat->count; i++)
-        bad += strcmp(((const struct nprb_latency_row *)row_at(lat, i))->status, status) == 0;
+        bad += strcmp(((const struct nprb_latency_row *)nprb_row_at(lat, i))->status, status) == 0;
     for (size_t i = 0; i < bw->count; i++)
-        bad += strcmp(((const struct nprb_bandwidth_row *)row_at(bw, i))->status, status) == 0;
+        bad += strcmp(((const struct nprb_bandwidth_row *)nprb_row_at(bw, i))->status, status) == 0;
     return bad;
 }
 
@@ -264,7 +253,7 @@ static struct host_entry *entry_of(struct nprb_summary *s, const struct nprb_hos
     json_object_set_new(o, "ranks", json_array());
     json_object_set_new(o, "problems", json_array());
     struct host_entry *e = &s->hosts[s->count++];
-    *e = (struct host_entry){.failed = strcmp(host->status, "ok") != 0,
+    *e = (struct host_entry){.failed = strcmp(host->status, NPRB_ROW_OK) != 0,
                              .obj = o,
                              .lat.uncertainty_pct = NAN,
                              .read.uncertainty_pct = NAN,
@@ -284,7 +273,7 @@ static struct host_entry *add_rank_row(struct nprb_summary *s, const struct nprb
         return NULL;
     json_array_append_new(json_object_get(e->obj, "ranks"), json_integer(host->rank));
     json_t *problems = json_object_get(e->obj, "problems");
-    if (strcmp(host->status, "ok") != 0) {
+    if (strcmp(host->status, NPRB_ROW_OK) != 0) {
         if (!e->failed)
             json_object_set_new(e->obj, "status", text(host->status));
         e->failed = true;
@@ -295,7 +284,7 @@ static struct host_entry *add_rank_row(struct nprb_summary *s, const struct nprb
         json_array_append_new(problems,
                               textf("rank %" PRId64 ": %s", (int64_t)host->rank, host->error));
     }
-    if (strncmp(host->binding_check, "ok", 2) != 0 && host->binding_check[0])
+    if (host->binding_verdict != NPRB_BINDING_OK && host->binding_check[0])
         json_array_append_new(problems, textf("rank %" PRId64 ": binding: %s", (int64_t)host->rank,
                                               host->binding_check));
     return e;
@@ -311,7 +300,7 @@ int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *row
     const struct nprb_rows *hosts = &rows->tables[NPRB_TABLE_HOSTS];
     if (hosts->count == 0)
         return 0;
-    const struct nprb_host_row *host = row_at(hosts, 0);
+    const struct nprb_host_row *host = nprb_row_at(hosts, 0);
     struct host_entry *e = add_rank_row(s, host);
     if (e == NULL ||
         latency_cells(&rows->tables[NPRB_TABLE_LATENCY], &e->lat, &e->worst_remote,
@@ -353,10 +342,10 @@ static json_t *host_json(struct host_entry *e)
     json_t *o = json_deep_copy(e->obj);
     json_object_set_new(o, "uncertainty_pct", json_object());
     json_object_set_new(o, "noisy", json_object());
-    double local_ns = median(e->lat.v, e->lat.n);
+    double local_ns = nprb_median(e->lat.v, e->lat.n);
     set_figure(o, "local_latency_ns", local_ns, e->lat.uncertainty_pct);
-    set_figure(o, "local_read_gbs", median(e->read.v, e->read.n), e->read.uncertainty_pct);
-    set_figure(o, "local_triad_gbs", median(e->triad.v, e->triad.n), e->triad.uncertainty_pct);
+    set_figure(o, "local_read_gbs", nprb_median(e->read.v, e->read.n), e->read.uncertainty_pct);
+    set_figure(o, "local_triad_gbs", nprb_median(e->triad.v, e->triad.n), e->triad.uncertainty_pct);
     set_figure(o, "worst_remote_latency_ratio", local_ns > 0 ? e->worst_remote / local_ns : NAN,
                e->worst_remote_u + e->lat.uncertainty_pct);
     return o;

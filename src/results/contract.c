@@ -18,6 +18,34 @@
         (name), (unit), (description), (type), (since), (scope), (required)                        \
     }
 
+/* What `config_fingerprint` leaves out of its hash, spelled once for the hash
+ * (config/config_echo.c), `--schema` (which the analysis hashes by) and the attribute's
+ * description: top-level keys that change nothing measured, and echo lines of keys added later
+ * at the one value that changes nothing (a config keeps the hash an earlier version gave it). */
+#define UNMEASURED_KEYS(X) X(report_hosts) X(watchdog) X(checkpoints) X(memory)
+#define NEUTRAL_LINES(X) X("time_budget: 0s")
+#define KEY_NAME(key) #key,
+#define LINE_TEXT(line) line "\n",
+#define KEY_DOC(key) " `" #key "`"
+#define LINE_DOC(line) " `" line "`"
+#define UNMEASURED_DOC UNMEASURED_KEYS(KEY_DOC)
+#define NEUTRAL_DOC NEUTRAL_LINES(LINE_DOC)
+
+static const char *const unmeasured_keys[] = {UNMEASURED_KEYS(KEY_NAME)};
+static const char *const neutral_lines[] = {NEUTRAL_LINES(LINE_TEXT)};
+
+const char *const *nprb_fingerprint_unmeasured_keys(size_t *count)
+{
+    *count = sizeof unmeasured_keys / sizeof unmeasured_keys[0];
+    return unmeasured_keys;
+}
+
+const char *const *nprb_fingerprint_neutral_lines(size_t *count)
+{
+    *count = sizeof neutral_lines / sizeof neutral_lines[0];
+    return neutral_lines;
+}
+
 /* What the job writes (job/collector.c; checkpoint.c adds the checkpoint's own, merge.c the merged
  * file's). */
 static const struct nprb_root_attr root_attrs[] = {
@@ -36,12 +64,13 @@ static const struct nprb_root_attr root_attrs[] = {
     A("config_fingerprint", TEXT, NULL, 5, ANY, true,
       "16 hex digits: FNV-1a of the lines `NAME: VALUE` (each with its newline; `NAME` dotted "
       "within a section, `VALUE` as in `config`) of every key that changes what is measured, "
-      "sorted bytewise: every key but `report_hosts`, `watchdog`, `checkpoints` and `memory.*`, "
-      "and not `time_budget` at `0s` (no budget: a key added later, left out at the default "
-      "that changes nothing). Sorted, so that the order of the config's sections is no part of "
-      "it. Two runs with equal fingerprints measured the same way; the report computes the hash "
-      "from `config` for every file (before 0.12.0 the lines were hashed in the order of the "
-      "echo) and refuses to pool or compare runs whose hashes differ"),
+      "sorted bytewise: every key but those under these, which change nothing measured "
+      "(`--schema`'s `config_fingerprint.unmeasured_keys`):" UNMEASURED_DOC
+      "; and no line of these (`neutral_lines`: keys added later, left out at the default that "
+      "changes nothing):" NEUTRAL_DOC ". Sorted, so that the order of the config's sections is "
+      "no part of it. Two runs with equal fingerprints measured the same way; the report "
+      "computes the hash from `config` for every file (before 0.12.0 the lines were hashed in "
+      "the order of the echo) and refuses to pool or compare runs whose hashes differ"),
     A("run_id", TEXT, NULL, 5, ANY, true,
       "id of the run (job): an RFC 9562 UUID of version 8 "
       "(`xxxxxxxx-xxxx-8xxx-[89ab]xxx-xxxxxxxxxxxx`), its other bits hashed from rank 0's host, "

@@ -57,6 +57,17 @@ struct nprb_root_attr {
 /** The root attributes, in the order docs/SCHEMA.md lists them. */
 const struct nprb_root_attr *nprb_root_attrs(size_t *count);
 
+/**
+ * What the root attribute `config_fingerprint` leaves out of its hash: the top-level keys that
+ * change nothing measured (a section's name stands for every key in it), and whole lines of the
+ * config echo (each with its newline) of keys added later, at the one value that changes
+ * nothing. config_echo.c hashes by them, `numaprobe --schema` prints them
+ * (`config_fingerprint`), and the analysis (numaprobe_analysis/runs.py) hashes by what it prints.
+ * @return the list; its length in @p count.
+ */
+const char *const *nprb_fingerprint_unmeasured_keys(size_t *count);
+const char *const *nprb_fingerprint_neutral_lines(size_t *count);
+
 /** The root attribute called @p name, or NULL when the contract has none of that name. */
 const struct nprb_root_attr *nprb_root_attr_named(const char *name);
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "results/plausibility.h"
 
+#include "util/timer.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdbool.h>
@@ -30,12 +32,6 @@ struct cell {
     char *flags;
 };
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The rules of one matrix row: @p lower_is_better for latency. */
 static void judge_row(struct cell *cells, int n, bool lower_is_better)
 {
@@ -55,8 +51,7 @@ static void judge_row(struct cell *cells, int n, bool lower_is_better)
     }
     if (n < 3)
         return;
-    qsort(values, (size_t)n, sizeof values[0], by_value);
-    double median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    double median = nprb_median(values, (size_t)n);
     for (int i = 0; i < n && median > 0; i++)
         if (cells[i].value > median * NPRB_ROW_OUTLIER_FACTOR ||
             cells[i].value < median / NPRB_ROW_OUTLIER_FACTOR)
@@ -66,7 +61,9 @@ static void judge_row(struct cell *cells, int n, bool lower_is_better)
 /* What the rules read of a row, whatever its table. */
 struct view {
     enum nprb_experiment_id experiment;
-    const char *policy, *status, *pair_class;
+    enum nprb_mem_policy policy;
+    const char *status;
+    enum nprb_pair_class pair_class;
     const char *series; /* cells of one matrix row share it: the pattern, or the kernel */
     int rank, cpu_node;
     double value;  /* latency ns (median), or GB/s (best) */
@@ -78,9 +75,9 @@ static struct view latency_view(unsigned char *row)
 {
     struct nprb_latency_row *r = (struct nprb_latency_row *)row;
     return (struct view){r->experiment_id,
-                         r->mem_policy,
+                         r->mem_policy_id,
                          r->status,
-                         r->pair_class,
+                         r->pair_class_id,
                          r->pattern,
                          r->rank,
                          r->cpu_node,
@@ -93,9 +90,9 @@ static struct view bandwidth_view(unsigned char *row)
 {
     struct nprb_bandwidth_row *r = (struct nprb_bandwidth_row *)row;
     return (struct view){
-        r->experiment_id, r->mem_policy, r->status,
-        r->pair_class,    r->kernel,     r->rank,
-        r->cpu_node,      r->gbs_best,   r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median,
+        r->experiment_id, r->mem_policy_id, r->status,
+        r->pair_class_id, r->kernel,        r->rank,
+        r->cpu_node,      r->gbs_best,      r->gbs_best > NPRB_UNSTABLE_BEST_RATIO * r->gbs_median,
         r->flags};
 }
 
@@ -103,9 +100,9 @@ static struct view loaded_view(unsigned char *row)
 {
     struct nprb_loaded_row *r = (struct nprb_loaded_row *)row;
     return (struct view){r->experiment_id,
-                         r->mem_policy,
+                         r->mem_policy_id,
                          r->status,
-                         r->pair_class,
+                         r->pair_class_id,
                          r->load_kernel,
                          r->rank,
                          r->cpu_node,
@@ -118,7 +115,7 @@ static bool is_matrix_cell(const struct view *v)
 {
     bool matrix = v->experiment == NPRB_EXPERIMENT_LATENCY_MATRIX ||
                   v->experiment == NPRB_EXPERIMENT_BANDWIDTH_MATRIX;
-    return matrix && strcmp(v->policy, "bind") == 0 && is_ok(v->status);
+    return matrix && v->policy == NPRB_MEM_BIND && is_ok(v->status);
 }
 
 /* Every ok row's own rule, then the rules of each matrix row (rank, CPU node, series). */
@@ -127,21 +124,21 @@ static void flag_table(struct nprb_rows *rows, struct view (*view_of)(unsigned c
 {
     static struct cell cells[MAX_ROW_CELLS];
     for (size_t i = 0; i < rows->count; i++) {
-        struct view v = view_of(rows->data + i * rows->row_bytes);
+        struct view v = view_of(nprb_row_mut(rows, i));
         if (is_ok(v.status) && v.unstable)
             add_flag(v.flags, NPRB_FLAGS_LEN, "unstable");
     }
     for (size_t i = 0; i < rows->count; i++) {
-        struct view local = view_of(rows->data + i * rows->row_bytes);
-        if (!is_matrix_cell(&local) || strcmp(local.pair_class, "local") != 0)
+        struct view local = view_of(nprb_row_mut(rows, i));
+        if (!is_matrix_cell(&local) || local.pair_class != NPRB_PAIR_LOCAL)
             continue;
         int n = 0;
         for (size_t j = 0; j < rows->count && n < MAX_ROW_CELLS; j++) {
-            struct view v = view_of(rows->data + j * rows->row_bytes);
+            struct view v = view_of(nprb_row_mut(rows, j));
             if (is_matrix_cell(&v) && v.rank == local.rank && v.cpu_node == local.cpu_node &&
                 v.experiment == local.experiment && strcmp(v.series, local.series) == 0)
-                cells[n++] = (struct cell){v.value, j == i,
-                                           strcmp(v.pair_class, "memory_only") == 0, v.flags};
+                cells[n++] =
+                    (struct cell){v.value, j == i, v.pair_class == NPRB_PAIR_MEMORY_ONLY, v.flags};
         }
         judge_row(cells, n, lower_is_better);
     }
@@ -167,9 +164,9 @@ static char *flags_of(struct nprb_results *results, int32_t rank, int32_t measur
         struct nprb_rows *rows = &results->tables[measured[t].table];
         for (size_t i = 0; i < rows->count; i++) {
             /* Every measurement row starts with rank and measurement (results.h). */
-            const int32_t *head = (const int32_t *)(rows->data + i * rows->row_bytes);
+            const int32_t *head = nprb_row_at(rows, i);
             if (head[0] == rank && head[1] == measurement)
-                return measured[t].view_of(rows->data + i * rows->row_bytes).flags;
+                return measured[t].view_of(nprb_row_mut(rows, i)).flags;
         }
     }
     return NULL;

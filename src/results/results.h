@@ -48,10 +48,11 @@ struct nprb_host_row {
     char governor[24];
     char simd_path[16];
     char usable_cpus[NPRB_TEXT_LEN]; /**< what the launcher left us (affinity mask) */
-    char binding_check[240];      /**< room for a launcher's binding and a cgroup's confinement */
-    char launcher[NPRB_TEXT_LEN]; /**< who started the rank and what it said of binding */
-    char omp_env[NPRB_TEXT_LEN];  /**< OMP_* variables as k=v;... */
-    char boost[16];               /**< CPU boost / turbo: on, off, unknown */
+    char binding_check[240]; /**< room for a launcher's binding and a cgroup's confinement */
+    enum nprb_binding_verdict binding_verdict; /**< its first word, parsed; not a column */
+    char launcher[NPRB_TEXT_LEN];    /**< who started the rank and what it said of binding */
+    char omp_env[NPRB_TEXT_LEN];     /**< OMP_* variables as k=v;... */
+    char boost[16];                  /**< CPU boost / turbo: on, off, unknown */
     char cpuset_cpus[NPRB_TEXT_LEN]; /**< Cpus_allowed_list: what the cgroup and binding allow */
     char cpuset_mems[NPRB_TEXT_LEN]; /**< Mems_allowed_list */
     char cgroup[NPRB_TEXT_LEN];      /**< the process's cgroup (v2 path, or v1 cpuset's) */
@@ -99,8 +100,10 @@ struct nprb_latency_row {
     int32_t cpu_node;
     int32_t mem_node; /**< -1 when the policy spans several nodes */
     char mem_policy[16];
+    enum nprb_mem_policy mem_policy_id; /**< the same, parsed (row_ids.h); not a column */
     char pair_class[16]; /**< local, same_package, cross_package, memory_only; "-" for spreads */
-    int32_t slit;        /**< firmware distance cpu_node -> mem_node, 0 unknown */
+    enum nprb_pair_class pair_class_id; /**< the same, parsed (row_ids.h); not a column */
+    int32_t slit;                       /**< firmware distance cpu_node -> mem_node, 0 unknown */
     uint64_t size_bytes;
     char pattern[16];
     int32_t chains; /**< chains chased at once: 1, or N for parallel:N */
@@ -137,13 +140,16 @@ struct nprb_bandwidth_row {
     int32_t cpu_node;
     int32_t mem_node;
     char mem_policy[16];
+    enum nprb_mem_policy mem_policy_id; /**< the same, parsed (row_ids.h); not a column */
     char pair_class[16];
+    enum nprb_pair_class pair_class_id; /**< the same, parsed (row_ids.h); not a column */
     int32_t slit;
     uint64_t size_bytes;
     char kernel[16];
     enum nprb_kernel_id kernel_id; /**< the same, parsed; not a column */
-    char init_mode[16];    /**< who wrote the arrays first: threaded, serial, mismatched, bound */
-    uint64_t stride_bytes; /**< read_strided's stride, 0 otherwise */
+    char init_mode[16]; /**< who wrote the arrays first: threaded, serial, mismatched, ... */
+    enum nprb_touch_mode init_mode_id; /**< the same, parsed (row_ids.h); not a column */
+    uint64_t stride_bytes;             /**< read_strided's stride, 0 otherwise */
     uint64_t page_bytes;
     int32_t threads;
     int32_t repetitions;
@@ -211,7 +217,9 @@ struct nprb_loaded_row {
     int32_t cpu_node;
     int32_t mem_node;
     char mem_policy[16];
+    enum nprb_mem_policy mem_policy_id; /**< the same, parsed (row_ids.h); not a column */
     char pair_class[16];
+    enum nprb_pair_class pair_class_id; /**< the same, parsed (row_ids.h); not a column */
     int32_t slit;
     uint64_t size_bytes; /**< the chase's working set */
     int32_t load_threads;
@@ -382,6 +390,12 @@ static inline const void *nprb_row_at(const struct nprb_rows *rows, size_t i)
     return rows->data + i * rows->row_bytes;
 }
 
+/** Row @p i of @p rows (i < count), to be changed in place. */
+static inline void *nprb_row_mut(struct nprb_rows *rows, size_t i)
+{
+    return rows->data + i * rows->row_bytes;
+}
+
 /** All rows one rank produced, by table. */
 struct nprb_results {
     struct nprb_rows tables[NPRB_N_TABLES];
@@ -406,10 +420,15 @@ void nprb_copy_text(char *dst, size_t size, const char *src);
 /** Sets a bandwidth row's kernel, its text and its enum together. */
 void nprb_row_set_kernel(struct nprb_bandwidth_row *row, enum nprb_kernel_id kernel);
 
+/** Sets a bandwidth row's first-touch mode (`init_mode`), its text and its enum together. */
+void nprb_row_set_touch(struct nprb_bandwidth_row *row, enum nprb_touch_mode mode);
+
 /**
  * Sets the enums of @p count rows of @p table from their text, as a row read from a file has
  * only its text. An unknown experiment reads NPRB_EXPERIMENT_NONE, an unknown kernel
- * NPRB_N_KERNELS: a row of a later version is kept, and no experiment claims it.
+ * NPRB_N_KERNELS, policy NPRB_N_MEM_POLICIES, first-touch mode NPRB_N_TOUCH_MODES, pair class
+ * NPRB_PAIR_UNKNOWN and binding check NPRB_BINDING_UNKNOWN: a row of a later version is kept,
+ * and no reader takes it for another.
  */
 void nprb_rows_parse_ids(enum nprb_table_id table, void *rows, size_t count);
 

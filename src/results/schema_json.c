@@ -121,16 +121,34 @@ static json_t *metric_families(void)
     return list;
 }
 
+static json_t *text_list(const char *const *items, size_t count)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < count; i++)
+        json_array_append_new(list, json_string(items[i]));
+    return list;
+}
+
+/* What config_fingerprint leaves out of its hash: the analysis hashes a file's `config` by it. */
+static json_t *fingerprint_rule(void)
+{
+    size_t n_keys = 0, n_lines = 0;
+    const char *const *keys = nprb_fingerprint_unmeasured_keys(&n_keys);
+    const char *const *lines = nprb_fingerprint_neutral_lines(&n_lines);
+    return json_pack("{s:o, s:o}", "unmeasured_keys", text_list(keys, n_keys), "neutral_lines",
+                     text_list(lines, n_lines));
+}
+
 int nprb_schema_print_json(FILE *out)
 {
     json_t *tables = json_array();
     for (int id = 0; id < NPRB_N_TABLES; id++)
         json_array_append_new(tables, table((enum nprb_table_id)id));
-    json_t *doc =
-        json_pack("{s:s, s:s, s:f, s:o, s:o, s:o, s:o}", "schema", NPRB_SCHEMA_NAME,
-                  "schema_version", NPRB_SCHEMA_VERSION, "noisy_pct", NPRB_NOISY_PCT,
-                  "root_attributes", root_attributes(), "table_attributes", table_attributes(),
-                  "tables", tables, "openmetrics_families", metric_families());
+    json_t *doc = json_pack("{s:s, s:s, s:f, s:o, s:o, s:o, s:o, s:o}", "schema", NPRB_SCHEMA_NAME,
+                            "schema_version", NPRB_SCHEMA_VERSION, "noisy_pct", NPRB_NOISY_PCT,
+                            "config_fingerprint", fingerprint_rule(), "root_attributes",
+                            root_attributes(), "table_attributes", table_attributes(), "tables",
+                            tables, "openmetrics_families", metric_families());
     int rc = doc != NULL && json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 &&
                      fputc('\n', out) != EOF
                  ? 0

@@ -29,7 +29,7 @@ static bool rows_of_rank(const struct nprb_results *r, long rank)
         const struct nprb_rows *rows = &r->tables[t];
         for (size_t i = 0; i < rows->count; i++) {
             int32_t row_rank; /* "rank" is the first column of every table (results.c) */
-            memcpy(&row_rank, rows->data + i * rows->row_bytes, sizeof row_rank);
+            memcpy(&row_rank, nprb_row_at(rows, i), sizeof row_rank);
             if (row_rank != rank)
                 return false;
         }
@@ -43,7 +43,7 @@ static void mark_unfinished(struct nprb_merge *m, struct nprb_results *r)
 {
     struct nprb_rows *rows = &r->tables[NPRB_TABLE_HOSTS];
     for (size_t i = 0; i < rows->count; i++) {
-        struct nprb_host_row *h = (struct nprb_host_row *)(rows->data + i * rows->row_bytes);
+        struct nprb_host_row *h = nprb_row_mut(rows, i);
         /* As the writer counts them: every rank whose row is not ok has failed. */
         if (strcmp(h->status, NPRB_ROW_OK) == 0)
             m->hosts_ok++;

@@ -56,6 +56,20 @@ static double rank_value(const double *sorted, size_t count, double p)
     return sorted[rank - 1];
 }
 
+/* The median of @p sorted, which holds @p count > 0 values in order. */
+static double middle(const double *sorted, size_t count)
+{
+    return count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+}
+
+double nprb_median(double *values, size_t count)
+{
+    if (count == 0)
+        return NAN;
+    qsort(values, count, sizeof *values, compare_double);
+    return middle(values, count);
+}
+
 struct nprb_stats nprb_stats_of(double *values, size_t count)
 {
     struct nprb_stats s = {NAN, NAN, NAN, NAN, NAN, count};
@@ -64,7 +78,7 @@ struct nprb_stats nprb_stats_of(double *values, size_t count)
     qsort(values, count, sizeof *values, compare_double);
     s.min = values[0];
     s.max = values[count - 1];
-    s.median = count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+    s.median = middle(values, count);
     s.p90 = rank_value(values, count, 0.90);
     s.p99 = rank_value(values, count, 0.99);
     return s;

@@ -39,9 +39,16 @@ struct nprb_stats {
 };
 
 /**
- * Order statistics of @p values (sorted in place). Percentiles use the nearest-rank method.
- * With count == 0 every field is NaN.
+ * Order statistics of @p values (sorted in place). Percentiles use the nearest-rank method;
+ * the median is nprb_median()'s. With count == 0 every field is NaN.
  */
 struct nprb_stats nprb_stats_of(double *values, size_t count);
+
+/**
+ * The median of @p values (sorted in place): the middle value, or the mean of the two middle
+ * ones for an even @p count; NaN for none. The one median of numaprobe: every figure called a
+ * median, from samples, cells or ranks, is this one.
+ */
+double nprb_median(double *values, size_t count);
 
 #endif

@@ -35,7 +35,8 @@ static void fill_row(unsigned char *row, const struct nprb_table_desc *d, int ta
 }
 
 /* Rows read back carry the enums their text names, and a name this build does not know (a
- * later version's experiment or kernel) reads as none rather than as some other one. */
+ * later version's experiment, kernel, policy, first-touch mode or pair class) reads as none or
+ * unknown rather than as some other one. */
 static void ids_roundtrip(const char *dir)
 {
     char path[PATH_MAX], err[512] = "";
@@ -43,10 +44,19 @@ static void ids_roundtrip(const char *dir)
     struct nprb_bandwidth_row rows[2] = {{.rank = 0}, {.rank = 0}};
     NPRB_SET_EXPERIMENT(&rows[0], NPRB_EXPERIMENT_BANDWIDTH_MATRIX);
     nprb_row_set_kernel(&rows[0], NPRB_KERNEL_TRIAD);
+    NPRB_SET_PAIR_CLASS(&rows[0], NPRB_PAIR_CROSS_PACKAGE);
+    NPRB_SET_MEM_POLICY(&rows[0], NPRB_MEM_INTERLEAVE);
+    nprb_row_set_touch(&rows[0], NPRB_TOUCH_SERIAL);
     NPRB_SET_TEXT(rows[1].experiment, "later_experiment");
     NPRB_SET_TEXT(rows[1].kernel, "later_kernel");
+    NPRB_SET_TEXT(rows[1].pair_class, "same_rack");
+    NPRB_SET_TEXT(rows[1].mem_policy, "weighted");
+    NPRB_SET_TEXT(rows[1].init_mode, "bound");
     rows[1].experiment_id = NPRB_EXPERIMENT_FIRST_TOUCH; /* not written: the text is */
     rows[1].kernel_id = NPRB_KERNEL_READ;
+    rows[1].pair_class_id = NPRB_PAIR_LOCAL;
+    rows[1].mem_policy_id = NPRB_MEM_BIND;
+    rows[1].init_mode_id = NPRB_TOUCH_BIND;
     struct nprb_h5 *h5 = NULL;
     CHECK(nprb_h5_create(&h5, path, err, sizeof err) == 0);
     CHECK(h5 != NULL && nprb_h5_append(h5, NPRB_TABLE_BANDWIDTH, rows, 2) == 0);
@@ -63,8 +73,15 @@ static void ids_roundtrip(const char *dir)
     CHECK(back[0].experiment_id == NPRB_EXPERIMENT_BANDWIDTH_MATRIX);
     CHECK(back[0].kernel_id == NPRB_KERNEL_TRIAD);
     CHECK(strcmp(back[0].kernel, "triad") == 0);
+    CHECK(back[0].pair_class_id == NPRB_PAIR_CROSS_PACKAGE);
+    CHECK(strcmp(back[0].pair_class, "cross_package") == 0);
+    CHECK(back[0].mem_policy_id == NPRB_MEM_INTERLEAVE &&
+          back[0].init_mode_id == NPRB_TOUCH_SERIAL);
     CHECK(back[1].experiment_id == NPRB_EXPERIMENT_NONE);
     CHECK(back[1].kernel_id == NPRB_N_KERNELS);
+    CHECK(back[1].pair_class_id == NPRB_PAIR_UNKNOWN);
+    CHECK(back[1].mem_policy_id == NPRB_N_MEM_POLICIES);
+    CHECK(back[1].init_mode_id == NPRB_N_TOUCH_MODES);
     CHECK(strcmp(back[1].experiment, "later_experiment") == 0);
     nprb_results_free(&read);
     if (in != NULL)

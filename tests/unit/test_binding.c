@@ -83,7 +83,7 @@ static void check_cgroup_confined(const char *dir)
     memset(&prov, 0, sizeof prov);
     struct nprb_binding b;
     nprb_binding_settle(t, &prov, mine, 1, 0, false, &b);
-    CHECK(b.ok && !b.widened);
+    CHECK(b.ok && !b.widened && b.verdict == NPRB_BINDING_OK);
     CHECK_STR_CONTAINS(b.text, "ok: CPUs 0 (1 of 1 allowed) reach 1 of 1 NUMA nodes");
     CHECK_STR_CONTAINS(b.text,
                        "the cgroup allows 1 of 8 CPUs (on 1 of 4 nodes), memory on 3 of 4 nodes");

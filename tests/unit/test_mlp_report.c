@@ -33,7 +33,7 @@ static void rank_rows(struct nprb_results *r, int rank, int host_index, const ch
                                          .uncertainty_pct = 1};
             NPRB_SET_TEXT(l.hostname, host);
             NPRB_SET_EXPERIMENT(&l, NPRB_EXPERIMENT_MLP);
-            NPRB_SET_TEXT(l.mem_policy, "bind");
+            NPRB_SET_MEM_POLICY(&l, NPRB_MEM_BIND);
             NPRB_SET_TEXT(l.status, NPRB_ROW_OK);
             CHECK(nprb_results_add(r, NPRB_TABLE_LATENCY, &l) == 0);
         }

@@ -17,14 +17,14 @@
 #include <unistd.h>
 
 static void latency(struct nprb_results *r, enum nprb_experiment_id experiment, int cpu, int mem,
-                    const char *policy, const char *status, double ns, double u)
+                    enum nprb_mem_policy policy, const char *status, double ns, double u)
 {
     struct nprb_latency_row l;
     memset(&l, 0, sizeof l);
     l.experiment_id = experiment;
     l.cpu_node = cpu;
     l.mem_node = mem;
-    NPRB_SET_TEXT(l.mem_policy, policy);
+    NPRB_SET_MEM_POLICY(&l, policy);
     NPRB_SET_TEXT(l.status, status);
     NPRB_SET_TEXT(l.pattern, "random");
     l.latency_ns_median = ns;
@@ -40,7 +40,7 @@ static void bandwidth(struct nprb_results *r, int cpu, int mem, enum nprb_kernel
     b.experiment_id = NPRB_EXPERIMENT_BANDWIDTH_MATRIX;
     b.cpu_node = cpu;
     b.mem_node = mem;
-    NPRB_SET_TEXT(b.mem_policy, "bind");
+    NPRB_SET_MEM_POLICY(&b, NPRB_MEM_BIND);
     NPRB_SET_TEXT(b.status, NPRB_ROW_OK);
     nprb_row_set_kernel(&b, kernel);
     b.gbs_best = gbs;
@@ -123,17 +123,17 @@ int main(void)
     nprb_results_init(&r0);
     nprb_results_init(&r1);
     /* Rank 0: node 0's row of the matrices, and rows no headline is taken from. */
-    latency(&r0, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, 0, "bind", NPRB_ROW_OK, 100, 3);
-    latency(&r0, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, 1, "bind", NPRB_ROW_OK, 150, 4);
-    latency(&r0, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, -1, "interleave", NPRB_ROW_OK, 130, 1);
-    latency(&r0, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, 1, "bind", NPRB_ROW_FAILED, 999, 1);
-    latency(&r0, NPRB_EXPERIMENT_LATENCY_SWEEP, 0, 0, "bind", NPRB_ROW_OK, 5, 1);
+    latency(&r0, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, 0, NPRB_MEM_BIND, NPRB_ROW_OK, 100, 3);
+    latency(&r0, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, 1, NPRB_MEM_BIND, NPRB_ROW_OK, 150, 4);
+    latency(&r0, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, -1, NPRB_MEM_INTERLEAVE, NPRB_ROW_OK, 130, 1);
+    latency(&r0, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, 1, NPRB_MEM_BIND, NPRB_ROW_FAILED, 999, 1);
+    latency(&r0, NPRB_EXPERIMENT_LATENCY_SWEEP, 0, 0, NPRB_MEM_BIND, NPRB_ROW_OK, 5, 1);
     bandwidth(&r0, 0, 0, NPRB_KERNEL_READ, 40, 2);
     bandwidth(&r0, 0, 1, NPRB_KERNEL_READ, 20, 30); /* noisy: remote read is not judged */
     /* Rank 1: node 1's row, and node 0's local cell again (a host measured twice). */
-    latency(&r1, NPRB_EXPERIMENT_LATENCY_MATRIX, 1, 1, "bind", NPRB_ROW_OK, 104, 5);
-    latency(&r1, NPRB_EXPERIMENT_LATENCY_MATRIX, 1, 0, "bind", NPRB_ROW_OK, 160, 2);
-    latency(&r1, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, 0, "bind", NPRB_ROW_OK, 120, 10);
+    latency(&r1, NPRB_EXPERIMENT_LATENCY_MATRIX, 1, 1, NPRB_MEM_BIND, NPRB_ROW_OK, 104, 5);
+    latency(&r1, NPRB_EXPERIMENT_LATENCY_MATRIX, 1, 0, NPRB_MEM_BIND, NPRB_ROW_OK, 160, 2);
+    latency(&r1, NPRB_EXPERIMENT_LATENCY_MATRIX, 0, 0, NPRB_MEM_BIND, NPRB_ROW_OK, 120, 10);
     bandwidth(&r1, 1, 1, NPRB_KERNEL_READ, 42, NAN);
 
     CHECK(nprb_om_cells(&r0, NULL, 0) == 4 && nprb_om_cells(&r1, NULL, 0) == 4);

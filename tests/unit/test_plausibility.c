@@ -7,12 +7,13 @@
 
 #include <string.h>
 
-static struct nprb_latency_row lat(int cpu, int mem, const char *cls, double median, double p99)
+static struct nprb_latency_row lat(int cpu, int mem, enum nprb_pair_class cls, double median,
+                                   double p99)
 {
     struct nprb_latency_row r = {.rank = 0, .cpu_node = cpu, .mem_node = mem, .slit = 10};
     NPRB_SET_EXPERIMENT(&r, NPRB_EXPERIMENT_LATENCY_MATRIX);
-    strcpy(r.mem_policy, "bind");
-    strcpy(r.pair_class, cls);
+    NPRB_SET_MEM_POLICY(&r, NPRB_MEM_BIND);
+    NPRB_SET_PAIR_CLASS(&r, cls);
     strcpy(r.pattern, "random");
     strcpy(r.status, NPRB_ROW_OK);
     r.latency_ns_median = median;
@@ -20,12 +21,13 @@ static struct nprb_latency_row lat(int cpu, int mem, const char *cls, double med
     return r;
 }
 
-static struct nprb_bandwidth_row bw(int cpu, int mem, const char *cls, double best, double median)
+static struct nprb_bandwidth_row bw(int cpu, int mem, enum nprb_pair_class cls, double best,
+                                    double median)
 {
     struct nprb_bandwidth_row r = {.rank = 0, .cpu_node = cpu, .mem_node = mem};
     NPRB_SET_EXPERIMENT(&r, NPRB_EXPERIMENT_BANDWIDTH_MATRIX);
-    strcpy(r.mem_policy, "bind");
-    strcpy(r.pair_class, cls);
+    NPRB_SET_MEM_POLICY(&r, NPRB_MEM_BIND);
+    NPRB_SET_PAIR_CLASS(&r, cls);
     nprb_row_set_kernel(&r, NPRB_KERNEL_READ);
     strcpy(r.status, NPRB_ROW_OK);
     r.gbs_best = best;
@@ -49,15 +51,16 @@ int main(void)
     /* Row of node 0: local 100 ns, same package 120, cross package 25 (0.25x local), memory-only
      * 60 (faster, but such memory may be), one at 1800 (18x the row's median). */
     struct nprb_latency_row l[] = {
-        lat(0, 0, "local", 100, 120), lat(0, 1, "same_package", 120, 130),
-        lat(0, 2, "cross_package", 25, 30), lat(0, 3, "memory_only", 60, 70),
-        lat(0, 4, "cross_package", 1800, 1900),
+        lat(0, 0, NPRB_PAIR_LOCAL, 100, 120), lat(0, 1, NPRB_PAIR_SAME_PACKAGE, 120, 130),
+        lat(0, 2, NPRB_PAIR_CROSS_PACKAGE, 25, 30), lat(0, 3, NPRB_PAIR_MEMORY_ONLY, 60, 70),
+        lat(0, 4, NPRB_PAIR_CROSS_PACKAGE, 1800, 1900),
         /* Row of node 1: plausible, except a p99 at 2.7x its median. */
-        lat(1, 1, "local", 100, 270), lat(1, 0, "same_package", 130, 140)};
+        lat(1, 1, NPRB_PAIR_LOCAL, 100, 270), lat(1, 0, NPRB_PAIR_SAME_PACKAGE, 130, 140)};
     for (size_t i = 0; i < sizeof l / sizeof l[0]; i++)
         CHECK(nprb_results_add(&r, NPRB_TABLE_LATENCY, &l[i]) == 0);
-    struct nprb_bandwidth_row b[] = {bw(0, 0, "local", 50, 48), bw(0, 1, "same_package", 70, 69),
-                                     bw(0, 2, "cross_package", 30, 10)};
+    struct nprb_bandwidth_row b[] = {bw(0, 0, NPRB_PAIR_LOCAL, 50, 48),
+                                     bw(0, 1, NPRB_PAIR_SAME_PACKAGE, 70, 69),
+                                     bw(0, 2, NPRB_PAIR_CROSS_PACKAGE, 30, 10)};
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
         CHECK(nprb_results_add(&r, NPRB_TABLE_BANDWIDTH, &b[i]) == 0);
 

@@ -16,9 +16,11 @@ static int slit_of(int i, int j)
     return i == j ? 10 : i / 2 == j / 2 ? 12 : 32;
 }
 
-static const char *class_of(int i, int j)
+static enum nprb_pair_class class_of(int i, int j)
 {
-    return i == j ? "local" : i / 2 == j / 2 ? "same_package" : "cross_package";
+    return i == j           ? NPRB_PAIR_LOCAL
+           : i / 2 == j / 2 ? NPRB_PAIR_SAME_PACKAGE
+                            : NPRB_PAIR_CROSS_PACKAGE;
 }
 
 /* Latency 100 local, 120 same package, 200 cross; read 40/30/20 GB/s, triad half of read. */
@@ -46,8 +48,8 @@ static void host_rows(struct nprb_results *r)
                                          .slit = slit_of(i, j),
                                          .latency_ns_median = latency_of(i, j)};
             NPRB_SET_EXPERIMENT(&l, NPRB_EXPERIMENT_LATENCY_MATRIX);
-            NPRB_SET_TEXT(l.mem_policy, "bind");
-            NPRB_SET_TEXT(l.pair_class, class_of(i, j));
+            NPRB_SET_MEM_POLICY(&l, NPRB_MEM_BIND);
+            NPRB_SET_PAIR_CLASS(&l, class_of(i, j));
             NPRB_SET_TEXT(l.status, "ok");
             /* Invalid cells count as pairs but their figures must not move the median. */
             if ((i == 0 && j == 1) || (i == 1 && j == 0)) {
@@ -58,8 +60,8 @@ static void host_rows(struct nprb_results *r)
             for (int k = 0; k < 2; k++) {
                 struct nprb_bandwidth_row b = {.cpu_node = i, .mem_node = j, .slit = slit_of(i, j)};
                 NPRB_SET_EXPERIMENT(&b, NPRB_EXPERIMENT_BANDWIDTH_MATRIX);
-                NPRB_SET_TEXT(b.mem_policy, "bind");
-                NPRB_SET_TEXT(b.pair_class, class_of(i, j));
+                NPRB_SET_MEM_POLICY(&b, NPRB_MEM_BIND);
+                NPRB_SET_PAIR_CLASS(&b, class_of(i, j));
                 nprb_row_set_kernel(&b, k ? NPRB_KERNEL_TRIAD : NPRB_KERNEL_READ);
                 NPRB_SET_TEXT(b.status, "ok");
                 b.gbs_best = (i == j ? 40 : i / 2 == j / 2 ? 30 : 20) / (k ? 2.0 : 1.0);
@@ -69,14 +71,14 @@ static void host_rows(struct nprb_results *r)
         /* Interleave and sweeps are not pairs: they must stay out of the table. */
         struct nprb_latency_row spread = {.cpu_node = i, .mem_node = -1, .latency_ns_median = 1};
         NPRB_SET_EXPERIMENT(&spread, NPRB_EXPERIMENT_LATENCY_MATRIX);
-        NPRB_SET_TEXT(spread.mem_policy, "interleave");
-        NPRB_SET_TEXT(spread.pair_class, "-");
+        NPRB_SET_MEM_POLICY(&spread, NPRB_MEM_INTERLEAVE);
+        NPRB_SET_PAIR_CLASS(&spread, NPRB_PAIR_NONE);
         NPRB_SET_TEXT(spread.status, "ok");
         nprb_results_add(r, NPRB_TABLE_LATENCY, &spread);
         struct nprb_latency_row sweep = {.cpu_node = i, .mem_node = i, .latency_ns_median = 1};
         NPRB_SET_EXPERIMENT(&sweep, NPRB_EXPERIMENT_LATENCY_SWEEP);
-        NPRB_SET_TEXT(sweep.mem_policy, "bind");
-        NPRB_SET_TEXT(sweep.pair_class, "local");
+        NPRB_SET_MEM_POLICY(&sweep, NPRB_MEM_BIND);
+        NPRB_SET_PAIR_CLASS(&sweep, NPRB_PAIR_LOCAL);
         NPRB_SET_TEXT(sweep.status, "ok");
         nprb_results_add(r, NPRB_TABLE_LATENCY, &sweep);
     }
@@ -155,7 +157,7 @@ static void slit_range(struct nprb_results *r)
 {
     struct nprb_latency_row *l = (struct nprb_latency_row *)r->tables[NPRB_TABLE_LATENCY].data;
     for (size_t i = 0; i < r->tables[NPRB_TABLE_LATENCY].count; i++)
-        if (strcmp(l[i].pair_class, "cross_package") == 0 && l[i].cpu_node == 1)
+        if (l[i].pair_class_id == NPRB_PAIR_CROSS_PACKAGE && l[i].cpu_node == 1)
             l[i].slit = 40;
     char *text = printed(nprb_report_classes, r);
     char line[256];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The row descriptors are what the file's schema is made of: every field inside its row, in
- * order, without overlap, and "rank" first in every table (the join key of the schema). */
+ * order, without overlap, and "rank" first in every table (the join key of the schema). And the
+ * enums a row carries are parsed from its text's words, never from a word's beginning. */
 #include "check.h"
 #include "results/results.h"
 
@@ -48,5 +49,15 @@ int main(void)
     CHECK(strcmp(small, "abc") == 0);
     nprb_copy_text(small, sizeof small, NULL);
     CHECK(small[0] == '\0');
+
+    CHECK(nprb_binding_verdict_parse("ok: CPUs 0-3 (4 of 4 allowed)") == NPRB_BINDING_OK);
+    CHECK(nprb_binding_verdict_parse("narrow: CPUs 0") == NPRB_BINDING_NARROW);
+    CHECK(nprb_binding_verdict_parse("widened: the launcher") == NPRB_BINDING_WIDENED);
+    CHECK(nprb_binding_verdict_parse("okay: CPUs 0") == NPRB_BINDING_UNKNOWN);
+    CHECK(nprb_binding_verdict_parse("ok") == NPRB_BINDING_UNKNOWN);
+    CHECK(nprb_binding_verdict_parse("") == NPRB_BINDING_UNKNOWN);
+    for (int c = 0; c < NPRB_N_PAIR_CLASSES; c++)
+        CHECK((int)nprb_pair_class_parse(nprb_pair_class_name((enum nprb_pair_class)c)) == c);
+    CHECK(nprb_pair_class_parse("locally") == NPRB_PAIR_UNKNOWN);
     return CHECK_DONE();
 }

@@ -22,6 +22,13 @@ int main(void)
     CHECK(nprb_stats_of(even, 4).median == 2.5);
     CHECK(isnan(nprb_stats_of(even, 0).median));
 
+    /* The one median: odd and even counts, sorted in place, NaN for none. */
+    double odd[] = {7, 3, 9};
+    CHECK(nprb_median(odd, 3) == 7 && odd[0] == 3 && odd[2] == 9);
+    double pair[] = {10, 2};
+    CHECK(nprb_median(pair, 2) == 6);
+    CHECK(isnan(nprb_median(pair, 0)));
+
     /* A sampler's deadlines keep to origin + j * period, whenever each sample starts: a start
      * a little late still ends on the next point, one with less than a quarter period left
      * ends on the point after it, and none drifts by the time spent between samples. */

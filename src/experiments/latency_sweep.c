@@ -6,6 +6,7 @@
  * from: every, a core of each CPU node sweeps in turn (first: only the first node's), so the
  * grid covers every node pair, as the textbook's does. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "measure/latency_run.h"
 #include "report/report_grid.h"
 

@@ -6,7 +6,7 @@
 #include "job/job.h"
 
 #include "measure/experiment.h"
-#include "measure/passes.h"
+#include "plan/passes.h"
 #include "host/place.h"
 #include "job/host_row.h"
 #include "results/plausibility.h"

@@ -2,7 +2,8 @@
 /* The measurement behind every bandwidth experiment (the bandwidth engine): one plan item, one
  * /bandwidth row, laid out and judged by the experiment's rules; and the sweeps' stdout grid. */
 #include "measure/experiment.h"
-#include "measure/passes.h"
+#include "plan/items.h"
+#include "plan/passes.h"
 #include "measure/bandwidth_run.h"
 #include "host/omp_env.h"
 #include "report/report_grid.h"

@@ -4,7 +4,7 @@
  * A table of figures for the stdout report, laid out like the textbook's sweep tables: one row
  * per pattern or kernel, named by text; one column per working-set size, stride or thread count,
  * kept sorted; ns or GB/s in the cells, "-" where nothing was measured. The sweep experiments
- * print their sections with it (their descriptors' report, measure/descriptor.h).
+ * print their sections with it (their descriptors' report, plan/descriptor.h).
  */
 #ifndef NPRB_REPORT_GRID_H
 #define NPRB_REPORT_GRID_H

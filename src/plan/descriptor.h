@@ -15,9 +15,26 @@
 #include <stdio.h>
 
 struct nprb_planner;
-struct nprb_context;
 struct nprb_plan_item;
 struct nprb_config_section;
+struct nprb_config;
+struct nprb_topo;
+struct nprb_log;
+
+/**
+ * What a measurement runs in: the job makes one per rank and hands it to every item's measure.
+ * Declared with the descriptor, below the engines, because a later pass (passes.c) measures
+ * through it too, into rows of its own.
+ */
+struct nprb_context {
+    const struct nprb_config *cfg;
+    struct nprb_topo *topo;
+    const struct nprb_log *log;
+    struct nprb_results *results; /**< rows go here */
+    int rank;
+    const char *hostname;
+    int32_t next_measurement; /**< id of the next row, unique within the rank */
+};
 
 /**
  * Measures one plan item and appends its rows (a "failed" or "not_applicable" row when it
@@ -38,7 +55,7 @@ typedef int (*nprb_plan_fn)(struct nprb_planner *p);
 typedef bool (*nprb_report_fn)(FILE *out, const struct nprb_results *rows);
 
 /**
- * What a time budget (measure/budget.h) gives up first: the sweeps, then the per-node figures,
+ * What a time budget (plan/budget.h) gives up first: the sweeps, then the per-node figures,
  * and the headline matrices last. Zero is the headline, so a descriptor that forgets to say is
  * kept longest rather than dropped unseen.
  */

@@ -187,6 +187,7 @@ const struct nprb_experiment nprb_exp_latency_sweep = {.id = NPRB_EXPERIMENT_LAT
                                                        .table = NPRB_TABLE_LATENCY,
                                                        .plan = plan,
                                                        .measure = nprb_measure_latency,
+                                                       .after_last_item = nprb_record_cache_levels,
                                                        .config = &section,
                                                        .report = report,
                                                        .keeps_buffers = true,

@@ -22,7 +22,8 @@ struct nprb_topo;
 struct nprb_log;
 
 /**
- * What a measurement runs in: the job makes one per rank and hands it to every item's measure.
+ * What a measurement runs in: the job makes one per rank and hands it to every item's measure
+ * and to an experiment's after_last_item.
  * Declared with the descriptor, below the engines, because a later pass (passes.c) measures
  * through it too, into rows of its own.
  */
@@ -43,6 +44,12 @@ struct nprb_context {
  */
 typedef enum nprb_status (*nprb_measure_fn)(struct nprb_context *ctx,
                                             const struct nprb_plan_item *item);
+
+/**
+ * Runs once an experiment's last item of the plan is measured, with the rows of all its items
+ * in ctx->results (latency_sweep's: the cache levels its curve shows).
+ */
+typedef void (*nprb_after_fn)(struct nprb_context *ctx);
 
 /** Appends an experiment's items to the plan. @return 0, or -1 with the planner's err set. */
 typedef int (*nprb_plan_fn)(struct nprb_planner *p);
@@ -80,6 +87,9 @@ struct nprb_experiment {
     enum nprb_table_id table; /**< where its measurement rows go */
     nprb_plan_fn plan;
     nprb_measure_fn measure;
+    /** Optional: what the job runs after the plan's last item of this experiment (its later
+     * passes included), from the rows its items wrote. NULL: nothing. */
+    nprb_after_fn after_last_item;
     /** The experiment's config keys and struct ("NAME.KEY"), which its file declares
      * (NPRB_CONFIG_SECTION) and reads back with nprb_config_section(). */
     const struct nprb_config_section *config;

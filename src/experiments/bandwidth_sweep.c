@@ -3,6 +3,7 @@
  * of one node on its local memory: the bandwidth of each cache level and of memory. */
 #include "measure/experiment.h"
 #include "plan/items.h"
+#include "report/report_grid.h"
 
 #include <stdio.h>
 

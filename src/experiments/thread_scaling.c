@@ -3,6 +3,7 @@
  * local memory: where one node's memory saturates. */
 #include "measure/experiment.h"
 #include "plan/items.h"
+#include "report/report_grid.h"
 
 #include <stdio.h>
 

@@ -82,15 +82,6 @@ enum nprb_status nprb_bandwidth_measure(struct nprb_context *ctx, const struct n
                                         const struct nprb_bandwidth_rules *rules);
 
 /**
- * The stdout section of a bandwidth sweep: the measured /bandwidth rows of @p experiment in
- * @p rows as a grid, one row per kernel (per stride for read_strided), GB/s (best) by size per
- * array (the thread count then goes in the title), or by thread count when @p by_threads; titled
- * "EXPERIMENT on HOST: @p what". @return whether it printed anything.
- */
-bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows,
-                           enum nprb_experiment_id experiment, bool by_threads, const char *what);
-
-/**
  * After latency_sweep: records in /cache_levels, for L1d, L2 and L3, hwloc's size beside the
  * nearest step of the measured random-chase curve, and warns where they disagree.
  */

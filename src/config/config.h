@@ -152,8 +152,7 @@ struct nprb_config {
     bool checkpoints;  /**< each rank keeps its finished rows in OUT.checkpoints/ while it runs */
     int report_hosts;  /**< hosts shown in full on stdout (then one per node type); 0: all */
     enum nprb_thp_mode huge_pages;
-    double
-        time_budget_s; /**< the run fitted to this long on each host (measure/budget.h); 0: none */
+    double time_budget_s; /**< the run fitted to this long on each host (plan/budget.h); 0: none */
     /* The sections added by nprb_config_add_section(), and their structs' bytes (aligned for
      * the members a config holds: integers, doubles, pointers). */
     int section_count;

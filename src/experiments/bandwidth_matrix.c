@@ -2,6 +2,7 @@
 /* bandwidth_matrix: the cores of node i (one thread each, or a configured count) streaming
  * memory bound to node j, every i and j, for each configured kernel; plus the policies. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "report/report_matrix.h"
 
 #include <string.h>

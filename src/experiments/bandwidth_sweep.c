@@ -2,6 +2,8 @@
 /* bandwidth_sweep: GB/s against working-set size for each configured kernel, all usable cores
  * of one node on its local memory: the bandwidth of each cache level and of memory. */
 #include "measure/experiment.h"
+#include "plan/items.h"
+#include "report/report_grid.h"
 
 #include <stdio.h>
 

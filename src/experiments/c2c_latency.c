@@ -7,9 +7,10 @@
 #include "host/core_pairs.h"
 #include "kernels/c2c.h"
 #include "measure/c2c_run.h"
-#include "measure/passes.h"
+#include "plan/passes.h"
 #include "report/figure.h"
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "util/timer.h"
 
 #include <errno.h>

@@ -4,6 +4,7 @@
  * schedule), by the wrong threads (a mismatched schedule), interleaved, or bound chunk by chunk.
  * Where the pages landed is verified per thread; the read bandwidth shows what it costs. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "measure/bandwidth_run.h"
 
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * turnaround, and a remote write a directory update); the mixes show where it stops. Each mix is
  * a kernel of the kernel table, validated like the others. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "util/timer.h"
 
 #include <math.h>

@@ -3,6 +3,7 @@
  * (memory-only nodes included), plus interleave, preferred and first-touch policies from each
  * node's cores. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "report/report_matrix.h"
 
 #include <string.h>

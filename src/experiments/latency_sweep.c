@@ -6,6 +6,7 @@
  * from: every, a core of each CPU node sweeps in turn (first: only the first node's), so the
  * grid covers every node pair, as the textbook's does. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "measure/latency_run.h"
 #include "report/report_grid.h"
 
@@ -186,6 +187,7 @@ const struct nprb_experiment nprb_exp_latency_sweep = {.id = NPRB_EXPERIMENT_LAT
                                                        .table = NPRB_TABLE_LATENCY,
                                                        .plan = plan,
                                                        .measure = nprb_measure_latency,
+                                                       .after_last_item = nprb_record_cache_levels,
                                                        .config = &section,
                                                        .report = report,
                                                        .keeps_buffers = true,

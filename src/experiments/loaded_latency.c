@@ -2,6 +2,7 @@
 /* loaded_latency: one core of node i chases memory of node j while the node's other cores load
  * the same memory, for each delay between their lines: a latency-versus-bandwidth curve. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "measure/loaded_run.h"
 
 #include <errno.h>

@@ -5,6 +5,7 @@
  * lines in flight are the idle latency over the time per load, and where that stops growing is
  * what the core (its miss buffers) or the path to that memory can sustain. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "report/figure.h"
 #include "report/report_grid.h"
 #include "results/contract.h"

@@ -7,6 +7,7 @@
  * small for the working set, the rows say so (not applicable), never a fallback to other pages.
  * Its config keys and struct, its plan, its measure and its stdout section are all here. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "util/units.h"
 
 #include <math.h>

@@ -8,8 +8,8 @@
 #define NPRB_REGISTRY_H
 
 #include "config/config.h"
-#include "measure/descriptor.h"
-#include "measure/plan.h"
+#include "plan/descriptor.h"
+#include "plan/plan.h"
 
 #include <stddef.h>
 #include <stdint.h>

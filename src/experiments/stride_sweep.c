@@ -2,6 +2,7 @@
 /* stride_sweep: a sequential chase through a fixed working set, stride varied: where the
  * prefetchers stop helping and each load pays a new line, then a new page. */
 #include "measure/experiment.h"
+#include "plan/items.h"
 #include "report/report_grid.h"
 #include "util/units.h"
 

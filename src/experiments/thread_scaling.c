@@ -2,6 +2,8 @@
 /* thread_scaling: bandwidth with 1, 2, ... threads up to every usable core of one node, on its
  * local memory: where one node's memory saturates. */
 #include "measure/experiment.h"
+#include "plan/items.h"
+#include "report/report_grid.h"
 
 #include <stdio.h>
 

@@ -9,8 +9,8 @@
 #define NPRB_JOB_H
 
 #include "config/config.h"
-#include "measure/budget.h"
-#include "measure/plan.h"
+#include "plan/budget.h"
+#include "plan/plan.h"
 #include "fleet/fleet.h"
 #include "host/binding.h"
 #include "host/provenance.h"

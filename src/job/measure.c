@@ -6,7 +6,7 @@
 #include "job/job.h"
 
 #include "measure/experiment.h"
-#include "measure/passes.h"
+#include "plan/passes.h"
 #include "host/place.h"
 #include "job/host_row.h"
 #include "results/plausibility.h"
@@ -251,6 +251,17 @@ static void keep_buffers_for(const struct nprb_plan *plan, size_t first)
     nprb_buffer_keep_begin((size_t)largest);
 }
 
+/* Whether item @p i is the plan's last of its experiment: a headline cell's later passes come
+ * after its experiment's other items, spread over the run. */
+static bool last_of_experiment(const struct nprb_plan *plan, size_t i)
+{
+    const struct nprb_experiment *e = plan->items[i].experiment;
+    for (size_t j = i + 1; j < plan->count; j++)
+        if (plan->items[j].experiment == e)
+            return false;
+    return true;
+}
+
 void nprb_job_measure(void *arg)
 {
     struct nprb_job *job = arg;
@@ -314,13 +325,14 @@ void nprb_job_measure(void *arg)
             NPRB_WARN(job->log, "%s on %s could not be measured: %s",
                       nprb_experiment_name(item->experiment), job->fleet->hostname,
                       job->first_failure);
+        if (item->experiment->after_last_item != NULL && last_of_experiment(&job->plan, i))
+            item->experiment->after_last_item(&ctx);
     }
     free(first_row);
     free(row_count);
     nprb_buffer_keep_end();
     nprb_watchdog_stop(&job->watchdog);
     nprb_fleet_measured(job->fleet);
-    nprb_record_cache_levels(&ctx);
     nprb_flag_implausible(&job->results);
     nprb_job_finish_rank(job);
 }

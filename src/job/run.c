@@ -5,8 +5,8 @@
  * fleet/. */
 #include "job/run.h"
 
-#include "measure/plan.h"
-#include "measure/passes.h"
+#include "plan/plan.h"
+#include "plan/passes.h"
 #include "experiments/registry.h"
 #include "host/balancing.h"
 #include "host/binding.h"

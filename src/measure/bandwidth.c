@@ -2,10 +2,10 @@
 /* The measurement behind every bandwidth experiment (the bandwidth engine): one plan item, one
  * /bandwidth row, laid out and judged by the experiment's rules; and the sweeps' stdout grid. */
 #include "measure/experiment.h"
-#include "measure/passes.h"
+#include "plan/items.h"
+#include "plan/passes.h"
 #include "measure/bandwidth_run.h"
 #include "host/omp_env.h"
-#include "report/report_grid.h"
 
 #include <errno.h>
 #include <math.h>
@@ -282,36 +282,4 @@ enum nprb_status nprb_measure_bandwidth(struct nprb_context *ctx, const struct n
 {
     static const struct nprb_bandwidth_rules plain = {.chunk_align = 8};
     return nprb_measure_bandwidth_with_rules(ctx, item, &plain);
-}
-
-bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows,
-                           enum nprb_experiment_id experiment, bool by_threads, const char *what)
-{
-    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
-    struct nprb_grid *g = nprb_grid_create();
-    if (g == NULL)
-        return false;
-    const struct nprb_bandwidth_row *last = NULL;
-    for (size_t i = 0; i < bw->count; i++) {
-        const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
-        if (b->experiment_id != experiment || strcmp(b->status, NPRB_ROW_OK) != 0)
-            continue;
-        last = b;
-        char name[32];
-        if (b->stride_bytes != 0) /* one curve per stride of read_strided */
-            snprintf(name, sizeof name, "%s:%llu", b->kernel, (unsigned long long)b->stride_bytes);
-        else
-            snprintf(name, sizeof name, "%s", b->kernel);
-        nprb_grid_put(g, name, by_threads ? (uint64_t)b->threads : b->size_bytes, b->gbs_best);
-    }
-    char title[200] = "";
-    if (last != NULL && by_threads)
-        snprintf(title, sizeof title, "%s on %s: %s", last->experiment, last->hostname, what);
-    else if (last != NULL)
-        snprintf(title, sizeof title, "%s on %s: %s, %d threads", last->experiment, last->hostname,
-                 what, last->threads);
-    bool printed = nprb_grid_print(out, title, by_threads ? "kernel\\threads" : "kernel", g,
-                                   by_threads ? NPRB_GRID_COUNTS : NPRB_GRID_SIZES, 1);
-    nprb_grid_destroy(g);
-    return printed;
 }

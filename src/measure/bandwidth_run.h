@@ -13,7 +13,7 @@
 #include "host/uncore.h"
 #include "kernels/stream.h"
 #include "host/place.h"
-#include "measure/plan.h"
+#include "plan/plan.h"
 #include "util/timer.h"
 #include "host/verify.h"
 

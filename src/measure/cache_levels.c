@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* After latency_sweep: the cache capacities its random-chase curve shows, set beside hwloc's,
  * and their stdout section, which latency_sweep's own section prints below its curves. Not an
- * experiment (nothing is planned or measured for it: the job records it from latency_sweep's
- * rows).
+ * experiment (nothing is planned or measured for it: latency_sweep's descriptor records it from
+ * its rows after its last item, after_last_item).
  * A cache holds the lines the chase touches, not its span: the random chase reads one 64 B line
  * per slot (256 B apart, so no adjacent-line prefetch helps it), so a 128 KiB chase occupies
  * 32 KiB of cache. Levels are judged on those lines; the curve's sizes stay spans. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The measurement behind every latency experiment: one plan item, one /latency row. */
 #include "measure/experiment.h"
-#include "measure/passes.h"
+#include "plan/items.h"
+#include "plan/passes.h"
 #include "measure/latency_run.h"
 
 #include <errno.h>

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The stdout report's grids of figures (report_grid.h). */
+/* The stdout report's grids of figures, and the bandwidth sweeps' grid from their rows
+ * (report_grid.h). */
 #include "report/report_grid.h"
 
+#include "results/results.h"
 #include "util/units.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,4 +103,36 @@ bool nprb_grid_print(FILE *out, const char *title, const char *corner, const str
         }
     }
     return true;
+}
+
+bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows,
+                           enum nprb_experiment_id experiment, bool by_threads, const char *what)
+{
+    const struct nprb_rows *bw = &rows->tables[NPRB_TABLE_BANDWIDTH];
+    struct nprb_grid *g = nprb_grid_create();
+    if (g == NULL)
+        return false;
+    const struct nprb_bandwidth_row *last = NULL;
+    for (size_t i = 0; i < bw->count; i++) {
+        const struct nprb_bandwidth_row *b = nprb_row_at(bw, i);
+        if (b->experiment_id != experiment || strcmp(b->status, NPRB_ROW_OK) != 0)
+            continue;
+        last = b;
+        char name[32];
+        if (b->stride_bytes != 0) /* one curve per stride of read_strided */
+            snprintf(name, sizeof name, "%s:%llu", b->kernel, (unsigned long long)b->stride_bytes);
+        else
+            snprintf(name, sizeof name, "%s", b->kernel);
+        nprb_grid_put(g, name, by_threads ? (uint64_t)b->threads : b->size_bytes, b->gbs_best);
+    }
+    char title[200] = "";
+    if (last != NULL && by_threads)
+        snprintf(title, sizeof title, "%s on %s: %s", last->experiment, last->hostname, what);
+    else if (last != NULL)
+        snprintf(title, sizeof title, "%s on %s: %s, %d threads", last->experiment, last->hostname,
+                 what, last->threads);
+    bool printed = nprb_grid_print(out, title, by_threads ? "kernel\\threads" : "kernel", g,
+                                   by_threads ? NPRB_GRID_COUNTS : NPRB_GRID_SIZES, 1);
+    nprb_grid_destroy(g);
+    return printed;
 }

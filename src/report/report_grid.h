@@ -4,10 +4,13 @@
  * A table of figures for the stdout report, laid out like the textbook's sweep tables: one row
  * per pattern or kernel, named by text; one column per working-set size, stride or thread count,
  * kept sorted; ns or GB/s in the cells, "-" where nothing was measured. The sweep experiments
- * print their sections with it (their descriptors' report, measure/descriptor.h).
+ * print their sections with it (their descriptors' report, plan/descriptor.h); the bandwidth
+ * sweeps' whole section is one call here, from their /bandwidth rows.
  */
 #ifndef NPRB_REPORT_GRID_H
 #define NPRB_REPORT_GRID_H
+
+#include "results/results.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,5 +37,14 @@ void nprb_grid_put(struct nprb_grid *g, const char *row, uint64_t col, double va
  */
 bool nprb_grid_print(FILE *out, const char *title, const char *corner, const struct nprb_grid *g,
                      enum nprb_grid_columns columns, int decimals);
+
+/**
+ * The stdout section of a bandwidth sweep: the measured /bandwidth rows of @p experiment in
+ * @p rows as a grid, one row per kernel (per stride for read_strided), GB/s (best) by size per
+ * array (the thread count then goes in the title), or by thread count when @p by_threads; titled
+ * "EXPERIMENT on HOST: @p what". @return whether it printed anything.
+ */
+bool nprb_bandwidth_report(FILE *out, const struct nprb_results *rows,
+                           enum nprb_experiment_id experiment, bool by_threads, const char *what);
 
 #endif

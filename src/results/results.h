@@ -119,7 +119,7 @@ struct nprb_latency_row {
     uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
     char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
     char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
-    /** The headline measured in passes spread over the run (measure/passes.c): how many, each
+    /** The headline measured in passes spread over the run (plan/passes.c): how many, each
      * one's figure (first pass first, NaN past `passes`), the pass the row's figures are from,
      * and the headline's relative uncertainty. */
     int32_t passes;
@@ -166,7 +166,7 @@ struct nprb_bandwidth_row {
     uint64_t pages_unreported;   /**< resident pages the kernel would not place (NUMA balancing) */
     char cpus[NPRB_TEXT_LEN];    /**< where the measurement's threads ran, as a cpulist */
     char flags[NPRB_FLAGS_LEN];  /**< plausibility flags, comma-separated; never change a figure */
-    /** The headline measured in passes spread over the run (measure/passes.c): how many, each
+    /** The headline measured in passes spread over the run (plan/passes.c): how many, each
      * one's figure (first pass first, NaN past `passes`), the pass the row's figures are from,
      * and the headline's relative uncertainty. */
     int32_t passes;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The rules of a headline row's pass columns for numaprobe check (declared in check_rows.h):
- * what measure/passes.c writes, so that a damaged count or figure is refused by row. */
+ * what plan/passes.c writes, so that a damaged count or figure is refused by row. */
 #include "tools/check_rows.h"
 
 #include <math.h>

@@ -25,9 +25,10 @@ try_break() { # FILE LINE WANT
     fi
 }
 try_break kernels/chain.c '#include "fleet/fleet.h"' "reaches layer fleet"
-try_break host/topo.c '#include "measure/plan.h"' "reaches layer measure"
+try_break host/topo.c '#include "plan/plan.h"' "reaches layer plan"
+try_break plan/passes.c '#include "measure/experiment.h"' "reaches layer measure"
 try_break results/results.c '#include <mpi.h>' "outside the layer that owns"
-try_break measure/plan.c '#include <hdf5.h>' "outside the layer that owns"
+try_break plan/plan.c '#include <hdf5.h>' "outside the layer that owns"
 try_break job/run.c '#include <mpi.h>' "outside the layer that owns"
 try_break tools/merge.c '#include "topo.h"' "names no folder"
 ((fails == 0))

@@ -7,6 +7,6 @@ Adding an experiment's checks: its module NAME.py, and its name in NAMES."""
 
 from importlib import import_module
 
-NAMES = ("mlp", "injection", "max_bandwidth", "c2c_latency")
+NAMES = ("latency_sweep", "mlp", "injection", "max_bandwidth", "c2c_latency")
 
 CHECKS = tuple(import_module(f"{__name__}.{name}") for name in NAMES)

@@ -3,7 +3,7 @@
  * and what widening does to a topology's usable CPUs (synthetic: no process is rebound). */
 #include "host/binding.h"
 #include "check.h"
-#include "measure/plan.h"
+#include "plan/plan.h"
 #include "host/topo.h"
 
 #include <stdint.h>

@@ -7,9 +7,9 @@
 #include "config/config.h"
 #include "experiments/registry.h"
 #include "host/topo.h"
-#include "measure/budget.h"
-#include "measure/descriptor.h"
-#include "measure/plan.h"
+#include "plan/budget.h"
+#include "plan/descriptor.h"
+#include "plan/plan.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -7,9 +7,9 @@
 #include "config/config.h"
 #include "experiments/registry.h"
 #include "host/topo.h"
-#include "measure/descriptor.h"
-#include "measure/passes.h"
-#include "measure/plan.h"
+#include "plan/descriptor.h"
+#include "plan/passes.h"
+#include "plan/plan.h"
 
 #include <math.h>
 #include <stdbool.h>

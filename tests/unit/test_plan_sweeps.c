@@ -4,8 +4,8 @@
  * read_strided curve per stride, and the dry-run summary names both memory nodes. */
 #include "check.h"
 #include "config/config.h"
-#include "measure/descriptor.h"
-#include "measure/plan.h"
+#include "plan/descriptor.h"
+#include "plan/plan.h"
 #include "experiments/registry.h"
 #include "util/sweep.h"
 #include "host/topo.h"

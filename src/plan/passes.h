@@ -13,7 +13,8 @@
 #ifndef NPRB_PASSES_H
 #define NPRB_PASSES_H
 
-#include "measure/experiment.h"
+#include "plan/descriptor.h"
+#include "plan/plan.h"
 
 #include <stdbool.h>
 #include <stddef.h>

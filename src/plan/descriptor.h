@@ -15,9 +15,27 @@
 #include <stdio.h>
 
 struct nprb_planner;
-struct nprb_context;
 struct nprb_plan_item;
 struct nprb_config_section;
+struct nprb_config;
+struct nprb_topo;
+struct nprb_log;
+
+/**
+ * What a measurement runs in: the job makes one per rank and hands it to every item's measure
+ * and to an experiment's after_last_item.
+ * Declared with the descriptor, below the engines, because a later pass (passes.c) measures
+ * through it too, into rows of its own.
+ */
+struct nprb_context {
+    const struct nprb_config *cfg;
+    struct nprb_topo *topo;
+    const struct nprb_log *log;
+    struct nprb_results *results; /**< rows go here */
+    int rank;
+    const char *hostname;
+    int32_t next_measurement; /**< id of the next row, unique within the rank */
+};
 
 /**
  * Measures one plan item and appends its rows (a "failed" or "not_applicable" row when it
@@ -26,6 +44,12 @@ struct nprb_config_section;
  */
 typedef enum nprb_status (*nprb_measure_fn)(struct nprb_context *ctx,
                                             const struct nprb_plan_item *item);
+
+/**
+ * Runs once an experiment's last item of the plan is measured, with the rows of all its items
+ * in ctx->results (latency_sweep's: the cache levels its curve shows).
+ */
+typedef void (*nprb_after_fn)(struct nprb_context *ctx);
 
 /** Appends an experiment's items to the plan. @return 0, or -1 with the planner's err set. */
 typedef int (*nprb_plan_fn)(struct nprb_planner *p);
@@ -38,7 +62,7 @@ typedef int (*nprb_plan_fn)(struct nprb_planner *p);
 typedef bool (*nprb_report_fn)(FILE *out, const struct nprb_results *rows);
 
 /**
- * What a time budget (measure/budget.h) gives up first: the sweeps, then the per-node figures,
+ * What a time budget (plan/budget.h) gives up first: the sweeps, then the per-node figures,
  * and the headline matrices last. Zero is the headline, so a descriptor that forgets to say is
  * kept longest rather than dropped unseen.
  */
@@ -63,6 +87,9 @@ struct nprb_experiment {
     enum nprb_table_id table; /**< where its measurement rows go */
     nprb_plan_fn plan;
     nprb_measure_fn measure;
+    /** Optional: what the job runs after the plan's last item of this experiment (its later
+     * passes included), from the rows its items wrote. NULL: nothing. */
+    nprb_after_fn after_last_item;
     /** The experiment's config keys and struct ("NAME.KEY"), which its file declares
      * (NPRB_CONFIG_SECTION) and reads back with nprb_config_section(). */
     const struct nprb_config_section *config;

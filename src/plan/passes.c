@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Headline figures measured in passes spread over the run: the pass columns of /latency,
  * /bandwidth and /c2c_latency, the headline chosen among the passes, and its uncertainty. */
-#include "measure/passes.h"
+#include "plan/passes.h"
 
-#include "measure/descriptor.h"
+#include "plan/descriptor.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The plan fitted to a time budget, step by step in the order budget.h documents. */
-#include "measure/budget.h"
+#include "plan/budget.h"
 
-#include "measure/descriptor.h"
+#include "plan/descriptor.h"
 #include "util/units.h"
 
 #include <math.h>

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-struct nprb_experiment; /* measure/descriptor.h */
+struct nprb_experiment; /* plan/descriptor.h */
 
 /** Room in a plan item for an experiment's own parameters (NPRB_ITEM_SET_OWN). */
 #define NPRB_ITEM_OWN_BYTES 32
@@ -59,7 +59,7 @@ struct nprb_plan_item {
     /* the item's own page size, instead of the config's huge_pages (page_size's points) */
     enum nprb_thp_mode huge_pages;
     bool own_huge_pages;
-    /* headline cells: measured in passes spread over the run (measure/passes.c) */
+    /* headline cells: measured in passes spread over the run (plan/passes.c) */
     int passes; /**< on a first pass: how many passes in all (0 or 1: this one alone) */
     int pass;   /**< 0: the first pass, which writes the row; k: the k-th later one */
     /** Set by nprb_plan_add(): the threads the time model streams with (threads, or the usable
@@ -190,7 +190,7 @@ struct nprb_estimate nprb_plan_estimate(const struct nprb_plan *plan, double fir
  */
 void nprb_plan_print_times(FILE *out, const struct nprb_plan *plan, double first_touch_bps);
 
-/** Recomputes every item's kept_bytes after items were skipped or removed (measure/budget.c). */
+/** Recomputes every item's kept_bytes after items were skipped or removed (plan/budget.c). */
 void nprb_plan_settle(struct nprb_plan *plan);
 
 void nprb_plan_free(struct nprb_plan *plan);

@@ -19,7 +19,7 @@
 #ifndef NPRB_BUDGET_H
 #define NPRB_BUDGET_H
 
-#include "measure/plan.h"
+#include "plan/plan.h"
 
 #include <stddef.h>
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The planning and placement helpers every experiment shares (declared in experiment.h): why a
+/* The planning and placement helpers every experiment shares (declared in items.h): why a
  * node is skipped, the sweep sizes and the node a sweep runs on, the PUs and target nodes of an
  * item, and whether its pages landed where the policy meant them to. */
-#include "measure/experiment.h"
+#include "plan/items.h"
 
+#include "plan/descriptor.h"
 #include "host/place.h"
 #include "util/sweep.h"
 

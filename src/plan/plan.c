@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "measure/plan.h"
+#include "plan/plan.h"
 
-#include "measure/descriptor.h"
+#include "plan/descriptor.h"
 #include "util/list.h"
 #include "util/units.h"
 

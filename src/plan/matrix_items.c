@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The grid both matrices share: memory bound to every node j (or only j = i) from every CPU node
  * i, memory node by memory node, then the extra policies from each node's cores. */
-#include "measure/experiment.h"
+#include "plan/items.h"
 
 #include <stdio.h>
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth_matrix: the cores of node i (one thread each, or a configured count) streaming
  * memory bound to node j, every i and j, for each configured kernel; plus the policies. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "report/report_matrix.h"
 
@@ -43,7 +44,7 @@ static const struct config_key keys[] = {
      "over the rest of the run: its uncertainty then covers what changes over the run, not only "
      "within one burst"},
 };
-NPRB_CONFIG_SECTION(section, "bandwidth_matrix", keys, struct bandwidth_matrix_config);
+NPRB_EXPERIMENT_SECTION(section, bandwidth_matrix, keys, struct bandwidth_matrix_config);
 
 static int plan(struct nprb_planner *p)
 {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth_sweep: GB/s against working-set size for each configured kernel, all usable cores
  * of one node on its local memory: the bandwidth of each cache level and of memory. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 
 #include <stdio.h>
@@ -38,7 +39,7 @@ static const struct config_key keys[] = {
     {"sample_time", KEY_DURATION, OFF(sample_s), "1ms", 0, 0,
      "a sample repeats the kernel until it lasts this long"},
 };
-NPRB_CONFIG_SECTION(section, "bandwidth_sweep", keys, struct bandwidth_sweep_config);
+NPRB_EXPERIMENT_SECTION(section, bandwidth_sweep, keys, struct bandwidth_sweep_config);
 
 static int plan(struct nprb_planner *p)
 {

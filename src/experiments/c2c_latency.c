@@ -9,6 +9,7 @@
 #include "measure/c2c_run.h"
 #include "measure/passes.h"
 #include "report/figure.h"
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 
 #include <errno.h>
@@ -45,7 +46,7 @@ static const struct config_key keys[] = {
      "its "
      "uncertainty then covers what changes over the run, not only within one burst"},
 };
-NPRB_CONFIG_SECTION(section, "c2c_latency", keys, struct c2c_config);
+NPRB_EXPERIMENT_SECTION(section, c2c_latency, keys, struct c2c_config);
 
 /* An item's own parameters (plan.h: NPRB_ITEM_SET_OWN). */
 struct c2c_item {

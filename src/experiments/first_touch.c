@@ -3,6 +3,7 @@
  * written serially from each node in turn, by the threads that read it (the same static
  * schedule), by the wrong threads (a mismatched schedule), interleaved, or bound chunk by chunk.
  * Where the pages landed is verified per thread; the read bandwidth shows what it costs. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "measure/bandwidth_run.h"
 
@@ -33,7 +34,7 @@ static const struct config_key keys[] = {
      "times the bind mode, every node's cores reading their own node's memory at once (the "
      "host-wide peak), is measured, the later passes spread over the rest of the run"},
 };
-NPRB_CONFIG_SECTION(section, "first_touch", keys, struct first_touch_config);
+NPRB_EXPERIMENT_SECTION(section, first_touch, keys, struct first_touch_config);
 
 static int usable_nodes(const struct nprb_topo *topo)
 {

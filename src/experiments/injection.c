@@ -4,6 +4,7 @@
  * memory channel or link that copes with reads may not cope with writes (a write costs a bus
  * turnaround, and a remote write a directory update); the mixes show where it stops. Each mix is
  * a kernel of the kernel table, validated like the others. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "util/timer.h"
 
@@ -43,7 +44,7 @@ static const struct config_key keys[] = {
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
      "timed repetitions kept per measurement"},
 };
-NPRB_CONFIG_SECTION(section, "injection", keys, struct injection_config);
+NPRB_EXPERIMENT_SECTION(section, injection, keys, struct injection_config);
 
 /* The series' point for @p kernel: every node pair, every core of the CPU node. */
 static struct nprb_plan_item kernel_item(struct nprb_planner *p, const struct injection_config *c,

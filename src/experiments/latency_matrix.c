@@ -2,6 +2,7 @@
 /* latency_matrix: idle latency from one core of node i to memory bound to node j, every i and j
  * (memory-only nodes included), plus interleave, preferred and first-touch policies from each
  * node's cores. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "report/report_matrix.h"
 
@@ -39,7 +40,7 @@ static const struct config_key keys[] = {
      "times each bound cell is measured, the later passes spread over the rest of the run: its "
      "uncertainty then covers what changes over the run, not only within one burst"},
 };
-NPRB_CONFIG_SECTION(section, "latency_matrix", keys, struct latency_matrix_config);
+NPRB_EXPERIMENT_SECTION(section, latency_matrix, keys, struct latency_matrix_config);
 
 static int plan(struct nprb_planner *p)
 {

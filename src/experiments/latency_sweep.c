@@ -5,6 +5,7 @@
  * remote curve shows the caches hiding the remote node until the set outgrows them. With
  * from: every, a core of each CPU node sweeps in turn (first: only the first node's), so the
  * grid covers every node pair, as the textbook's does. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "measure/latency_run.h"
 #include "report/report_grid.h"
@@ -49,7 +50,7 @@ static const struct config_key keys[] = {
     {"samples", KEY_INT, OFF(samples), "5", 3, 100000, "timed samples kept per point"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "1ms", 0, 0, "minimum length of one sample"},
 };
-NPRB_CONFIG_SECTION(section, "latency_sweep", keys, struct latency_sweep_config);
+NPRB_EXPERIMENT_SECTION(section, latency_sweep, keys, struct latency_sweep_config);
 
 /* Every curve from the cores of @p base's cpu_node: its own memory, and with pairs: all every
  * other node's. */

@@ -4,6 +4,7 @@
  * cache. The time per load falls while the core keeps more misses in flight; by Little's law the
  * lines in flight are the idle latency over the time per load, and where that stops growing is
  * what the core (its miss buffers) or the path to that memory can sustain. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "report/figure.h"
 #include "report/report_grid.h"
@@ -44,7 +45,7 @@ static const struct config_key keys[] = {
      "times each point is measured, the later passes spread over the rest of the run: its "
      "uncertainty then covers what changes over the run, not only within one burst"},
 };
-NPRB_CONFIG_SECTION(section, "mlp", keys, struct mlp_config);
+NPRB_EXPERIMENT_SECTION(section, mlp, keys, struct mlp_config);
 
 /* Each chain gets at least 64 KiB of the working set: a share of a few slots would sit in L1. */
 #define MIN_SHARE_BYTES NPRB_KIB(64)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* thread_scaling: bandwidth with 1, 2, ... threads up to every usable core of one node, on its
  * local memory: where one node's memory saturates. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 
 #include <stdio.h>
@@ -23,7 +24,7 @@ static const struct config_key keys[] = {
      "kernels measured at every thread count"},
     {"repetitions", KEY_INT, OFF(repetitions), "3", 2, 100000, "timed repetitions kept per point"},
 };
-NPRB_CONFIG_SECTION(section, "thread_scaling", keys, struct thread_scaling_config);
+NPRB_EXPERIMENT_SECTION(section, thread_scaling, keys, struct thread_scaling_config);
 
 /* Every count up to 8, then doubling, then all: the knee is usually in the first few. */
 static int next_count(int count, int all)

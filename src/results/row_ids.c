@@ -2,13 +2,15 @@
 #include "results/row_ids.h"
 
 #include "results/results.h"
+#include "util/names.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #define NAME(id, name) [NPRB_EXPERIMENT_##id] = #name,
 static const char *const experiment_names[NPRB_N_EXPERIMENT_IDS] = {[NPRB_EXPERIMENT_NONE] = "-",
-                                                                    NPRB_EXPERIMENT_NAMES(NAME)};
+                                                                    NPRB_EXPERIMENTS(NAME)};
 #undef NAME
 
 const char *nprb_experiment_id_name(enum nprb_experiment_id id)
@@ -22,6 +24,19 @@ enum nprb_experiment_id nprb_experiment_id_parse(const char *text)
         if (strcmp(text, experiment_names[id]) == 0)
             return (enum nprb_experiment_id)id;
     return NPRB_EXPERIMENT_NONE;
+}
+
+int nprb_experiment_parse(const char *text, enum nprb_experiment_id *id, char *why, size_t len)
+{
+    *id = nprb_experiment_id_parse(text);
+    if (*id != NPRB_EXPERIMENT_NONE)
+        return 0;
+    char choices[512] = "";
+    for (int e = NPRB_EXPERIMENT_NONE + 1; e < NPRB_N_EXPERIMENT_IDS; e++)
+        nprb_choice_append(choices, sizeof choices, experiment_names[e],
+                           e + 1 == NPRB_N_EXPERIMENT_IDS);
+    snprintf(why, len, "unknown experiment '%s' (expected %s)", text, choices);
+    return -1;
 }
 
 void nprb_row_set_kernel(struct nprb_bandwidth_row *row, enum nprb_kernel_id kernel)

@@ -28,7 +28,7 @@ static const struct config_key keys[] = {
     {"max_size", KEY_SIZE, OFF(max_size_bytes), "256MiB", 0, NPRB_TIB(64),
      "largest auto size (256 MiB: 4x the L3 one core shares on most CPUs); 0 means 4x the "
      "last-level cache hwloc reports (at most 1 GiB)"},
-    {"kernels", KEY_KERNELS, OFF(kernels), "read,copy,triad", 0, 0,
+    {"kernels", KEY_NAMES(nprb_kernel_names), OFF(kernels), "read,copy,triad", 1, 0,
      "read write write_nt copy copy_nt copy_movsb scale add triad read_strided read_random "
      "mix_3to1 mix_2to1 mix_1to1 triad_nt write_zva"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,

@@ -33,7 +33,7 @@ struct c2c_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "core-to-core latency: a cache line handed between two pinned CPUs"},
-    {"pairs", KEY_CORE_PAIRS, OFF(pairs), "per_node", 0, 0,
+    {"pairs", KEY_NAME(nprb_core_pairs_names), OFF(pairs), "per_node", 0, 0,
      "per_node: one CPU per NUMA node, and a second core in each; per_cache: likewise per L3 "
      "(or L2), and an SMT sibling; all: every two usable CPUs"},
     {"hit", KEY_BOOL, OFF(hit), "true", 0, 0,

@@ -26,7 +26,8 @@ static const struct config_key keys[] = {
      "where first touch puts pages, and the parallel read bandwidth that follows"},
     {"size", KEY_SIZE, OFF(size_bytes), "256MiB", NPRB_KIB(64), NPRB_TIB(64),
      "array read by every usable core of the host"},
-    {"modes", KEY_MODES, OFF(modes), "serial,threaded,mismatched,interleave,bind", 0, 0,
+    {"modes", KEY_NAMES(nprb_touch_mode_names), OFF(modes),
+     "serial,threaded,mismatched,interleave,bind", 1, 0,
      "serial (one thread on each node in turn writes it all) | threaded (each thread its own "
      "chunk) | mismatched (another thread's chunk) | interleave | bind (each chunk mbind-ed)"},
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000, "timed repetitions kept per mode"},

@@ -28,9 +28,10 @@ struct injection_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "false", 0, 0,
      "bandwidth by read:write mix, from every core of a node, per node pair"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "all", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "all", 0, 0,
      "all: cores of node i streaming memory of node j, every i and j; local: i = j only"},
-    {"kernels", KEY_KERNELS, OFF(kernels), "read,mix_3to1,mix_2to1,mix_1to1,triad", 0, 0,
+    {"kernels", KEY_NAMES(nprb_kernel_names), OFF(kernels), "read,mix_3to1,mix_2to1,mix_1to1,triad",
+     1, 0,
      "the mixes: read (all reads), mix_3to1, mix_2to1, mix_1to1 (reads:writes on the bus), "
      "triad (STREAM's, 3:1 with its write-allocate read), or any other kernel"},
     {"nt_writes", KEY_BOOL, OFF(nt_writes), "false", 0, 0,

@@ -25,9 +25,9 @@ struct latency_matrix_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "measure idle latency with a dependent pointer chase"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "all", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "all", 0, 0,
      "all: threads on node i, memory bound to node j, every i and j; local: i = j only"},
-    {"policies", KEY_POLICIES, OFF(policies), "interleave", 0, 0,
+    {"policies", KEY_NAMES(nprb_extra_policy_names), OFF(policies), "interleave", 0, 0,
      "per CPU node, besides bind: interleave (all nodes), preferred (own node), first_touch"},
     {"size", KEY_SIZE, OFF(size_bytes), "1GiB", NPRB_KIB(4), NPRB_TIB(64),
      "chase working set per memory node (K/M/G/T or KiB/MiB/GiB/TiB)"},

@@ -31,10 +31,10 @@ struct latency_sweep_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "latency against working-set size: the cache hierarchy, one core, its local memory"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "local", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "local", 0, 0,
      "local: the sweep core's own memory; all: also every other node's memory, one curve each "
      "(remote latency by working set)"},
-    {"from", KEY_FROM, OFF(from), "first", 0, 0,
+    {"from", KEY_NAME(nprb_sweep_from_names), OFF(from), "first", 0, 0,
      "first: a core of the first CPU node sweeps; every: a core of each CPU node in turn (with "
      "pairs: all, the textbook grid of every node pair)"},
     {"sizes", KEY_SIZES, OFF(sizes), "auto", NPRB_KIB(2), NPRB_TIB(64),

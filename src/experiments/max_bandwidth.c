@@ -30,7 +30,7 @@ struct max_bandwidth_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "false", 0, 0,
      "every node's cores streaming at once: the host's aggregate, and every link loaded together"},
-    {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0,
+    {"kernels", KEY_NAMES(nprb_kernel_names), OFF(kernels), "read,triad", 1, 0,
      "kernels measured in each layout (read, the mixes, triad, ...: numaprobe --kernels)"},
     {"link", KEY_BOOL, OFF(link), "true", 0, 0,
      "also every node's cores streaming the memory of node (i + N/2) mod N, all at once"},

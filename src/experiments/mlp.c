@@ -31,7 +31,7 @@ struct mlp_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "memory-level parallelism: 1 to 16 random chases interleaved in one thread"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "local", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "local", 0, 0,
      "local: a core of node i, memory bound to node i; all: to every node j, remote too"},
     {"chains", KEY_COUNTS, OFF(chains), "1,2,4,8,16", 1, NPRB_CHASE_MAX_CHAINS,
      "independent chains chased at once, one point each (1, the idle latency, is required)"},

@@ -31,7 +31,7 @@ int nprb_experiments_check(const struct nprb_experiment *const *list, size_t cou
         bool enabled = false;
         for (size_t k = 0; x->config != NULL && k < x->config->key_count; k++)
             enabled |= strcmp(x->config->keys[k].key, "enabled") == 0 &&
-                       x->config->keys[k].kind == KEY_BOOL;
+                       x->config->keys[k].kind->id == KIND_BOOL;
         if ((size_t)x->id != e + 1 || strcmp(section, name) != 0 || !enabled) {
             snprintf(err, errlen,
                      "internal: nprb_exp_%s, line %zu of the experiment list, has the id '%s' "

@@ -20,7 +20,7 @@ static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "bandwidth with 1 .. all cores of the first node"},
     {"size", KEY_SIZE, OFF(size_bytes), "128MiB", NPRB_KIB(64), NPRB_TIB(64), "bytes per array"},
-    {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0,
+    {"kernels", KEY_NAMES(nprb_kernel_names), OFF(kernels), "read,triad", 1, 0,
      "kernels measured at every thread count"},
     {"repetitions", KEY_INT, OFF(repetitions), "3", 2, 100000, "timed repetitions kept per point"},
 };

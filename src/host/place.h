@@ -9,6 +9,7 @@
 #define NPRB_PLACE_H
 
 #include "host/topo.h"
+#include "util/names.h"
 
 #include <hwloc.h>
 #include <stdbool.h>
@@ -52,6 +53,13 @@ const char *nprb_thp_name(enum nprb_thp_mode mode);
  */
 int nprb_thp_parse(const char *text, enum nprb_thp_mode *mode, char *why, size_t len);
 
+/** The page-size modes' names, as nprb_thp_parse() reads them (the huge_pages key). */
+extern const struct nprb_name_table nprb_thp_names;
+
+/** The policies a matrix measures besides bind, which it always measures (its policies key):
+ * interleave, preferred, first_touch. */
+extern const struct nprb_name_table nprb_extra_policy_names;
+
 /** Who first writes a bandwidth experiment's arrays, and so where first touch puts their pages:
  * first_touch's modes, and the one spelling of the `init_mode` column. Threaded is every other
  * experiment's, so it is the zero of a plan item. */
@@ -72,6 +80,9 @@ const char *nprb_touch_mode_name(enum nprb_touch_mode mode);
  * @return 0, or -1 with "unknown mode 'x' (expected a, b or c)" in @p why.
  */
 int nprb_touch_mode_parse(const char *text, enum nprb_touch_mode *mode, char *why, size_t len);
+
+/** The first-touch modes' names, as nprb_touch_mode_parse() reads them (first_touch.modes). */
+extern const struct nprb_name_table nprb_touch_mode_names;
 
 /** Room in a buffer for its user's record of what it left there (a chain's walker). */
 #define NPRB_BUFFER_CONTENT_BYTES 384

@@ -6,8 +6,7 @@
 
 #include "util/names.h"
 
-#include <stdio.h>
-#include <string.h>
+#include <stddef.h>
 
 static const char *const policy_names[] = {
     [NPRB_MEM_BIND] = "bind",
@@ -33,6 +32,16 @@ static const char *const touch_names[NPRB_N_TOUCH_MODES] = {
     [NPRB_TOUCH_BIND] = "bind",
 };
 
+#define TABLE(names, allowed, ignore_case, what, plain)                                            \
+    {                                                                                              \
+        names, sizeof names[0], sizeof names / sizeof names[0], allowed, ignore_case, what, plain  \
+    }
+const struct nprb_name_table nprb_extra_policy_names =
+    TABLE(policy_names, ~NPRB_MEM_POLICY_BIT(NPRB_MEM_BIND), false, "policy", false);
+const struct nprb_name_table nprb_thp_names = TABLE(thp_names, NPRB_NAMES_ALL, true, NULL, true);
+const struct nprb_name_table nprb_touch_mode_names =
+    TABLE(touch_names, NPRB_NAMES_ALL, false, "mode", false);
+
 const char *nprb_mem_policy_name(enum nprb_mem_policy policy)
 {
     return (unsigned)policy < N_POLICIES ? policy_names[policy] : "?";
@@ -41,49 +50,38 @@ const char *nprb_mem_policy_name(enum nprb_mem_policy policy)
 int nprb_mem_policy_parse(const char *text, unsigned allowed, enum nprb_mem_policy *policy,
                           char *why, size_t len)
 {
-    char choices[128];
-    int i = nprb_name_find(policy_names, sizeof policy_names[0], N_POLICIES, allowed, text, false,
-                           false, choices, sizeof choices);
-    if (i >= 0) {
-        *policy = (enum nprb_mem_policy)i;
-        return 0;
-    }
-    snprintf(why, len, "unknown policy '%s' (expected %s)", text, choices);
-    return -1;
+    struct nprb_name_table table = TABLE(policy_names, allowed, false, "policy", false);
+    int i;
+    if (nprb_name_parse(&table, text, &i, why, len) != 0)
+        return -1;
+    *policy = (enum nprb_mem_policy)i;
+    return 0;
 }
 
 const char *nprb_thp_name(enum nprb_thp_mode mode)
 {
-    return (unsigned)mode < N_THP ? thp_names[mode] : "?";
+    return nprb_name_of(&nprb_thp_names, (int)mode);
 }
 
 int nprb_thp_parse(const char *text, enum nprb_thp_mode *mode, char *why, size_t len)
 {
-    char choices[128];
-    int i = nprb_name_find(thp_names, sizeof thp_names[0], N_THP, NPRB_NAMES_ALL, text, true, true,
-                           choices, sizeof choices);
-    if (i >= 0) {
-        *mode = (enum nprb_thp_mode)i;
-        return 0;
-    }
-    snprintf(why, len, "expected one of %s, got '%s'", choices, text);
-    return -1;
+    int i;
+    if (nprb_name_parse(&nprb_thp_names, text, &i, why, len) != 0)
+        return -1;
+    *mode = (enum nprb_thp_mode)i;
+    return 0;
 }
 
 const char *nprb_touch_mode_name(enum nprb_touch_mode mode)
 {
-    return (unsigned)mode < NPRB_N_TOUCH_MODES ? touch_names[mode] : "?";
+    return nprb_name_of(&nprb_touch_mode_names, (int)mode);
 }
 
 int nprb_touch_mode_parse(const char *text, enum nprb_touch_mode *mode, char *why, size_t len)
 {
-    char choices[128];
-    int i = nprb_name_find(touch_names, sizeof touch_names[0], NPRB_N_TOUCH_MODES, NPRB_NAMES_ALL,
-                           text, false, false, choices, sizeof choices);
-    if (i >= 0) {
-        *mode = (enum nprb_touch_mode)i;
-        return 0;
-    }
-    snprintf(why, len, "unknown mode '%s' (expected %s)", text, choices);
-    return -1;
+    int i;
+    if (nprb_name_parse(&nprb_touch_mode_names, text, &i, why, len) != 0)
+        return -1;
+    *mode = (enum nprb_touch_mode)i;
+    return 0;
 }

@@ -83,9 +83,10 @@ static int plan(struct nprb_planner *p)
                      (unsigned long long)chains, (unsigned long long)least);
             return -1;
         }
-        char name[32], why[160];
-        snprintf(name, sizeof name, "parallel:%llu", (unsigned long long)chains);
-        if (nprb_pattern_parse(name, &item.pattern, why, sizeof why) != 0) {
+        /* The count goes into the pattern as the number it is (no text to read back). */
+        char why[160];
+        enum nprb_pattern_kind kind = NPRB_PATTERN_PARALLEL;
+        if (nprb_pattern_with_arg(kind, chains, &item.pattern, why, sizeof why) != 0) {
             snprintf(p->err, p->errlen, "mlp.chains: %s", why);
             return -1;
         }

@@ -80,9 +80,19 @@ static const char *const pairs_names[] = {[NPRB_PAIRS_ALL] = "all", [NPRB_PAIRS_
 static const char *const from_names[] = {
     [NPRB_SWEEP_FROM_FIRST] = "first", [NPRB_SWEEP_FROM_EVERY] = "every"};
 const struct nprb_name_table nprb_pairs_names = {
-    pairs_names, sizeof pairs_names[0], 2, NPRB_NAMES_ALL, true, NULL, false};
+    .rows = pairs_names,
+    .stride = sizeof pairs_names[0],
+    .count = sizeof pairs_names / sizeof pairs_names[0],
+    .allowed = NPRB_NAMES_ALL,
+    .ignore_case = true,
+};
 const struct nprb_name_table nprb_sweep_from_names = {
-    from_names, sizeof from_names[0], 2, NPRB_NAMES_ALL, true, NULL, false};
+    .rows = from_names,
+    .stride = sizeof from_names[0],
+    .count = sizeof from_names / sizeof from_names[0],
+    .allowed = NPRB_NAMES_ALL,
+    .ignore_case = true,
+};
 
 unsigned nprb_config_counter_groups(const struct nprb_config *cfg)
 {

@@ -25,7 +25,11 @@ static const char *const class_names[NPRB_N_CORE_CLASSES] = {
 };
 
 const struct nprb_name_table nprb_core_pairs_names = {
-    pairs_names, sizeof pairs_names[0], N_PAIRS, NPRB_NAMES_ALL, false, NULL, false};
+    .rows = pairs_names,
+    .stride = sizeof pairs_names[0],
+    .count = N_PAIRS,
+    .allowed = NPRB_NAMES_ALL,
+};
 
 const char *nprb_core_pairs_name(enum nprb_core_pairs pairs)
 {

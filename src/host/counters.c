@@ -17,13 +17,13 @@
 static const char *const group_names[NPRB_N_COUNTER_GROUPS] = {"software", "core", "uncore",
                                                                "vmstat"};
 
-const struct nprb_name_table nprb_counter_group_names = {group_names,
-                                                         sizeof group_names[0],
-                                                         NPRB_N_COUNTER_GROUPS,
-                                                         NPRB_NAMES_ALL,
-                                                         false,
-                                                         "counter group",
-                                                         false};
+const struct nprb_name_table nprb_counter_group_names = {
+    .rows = group_names,
+    .stride = sizeof group_names[0],
+    .count = NPRB_N_COUNTER_GROUPS,
+    .allowed = NPRB_NAMES_ALL,
+    .what = "counter group",
+};
 
 const char *nprb_counter_group_name(enum nprb_counter_group group)
 {

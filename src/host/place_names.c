@@ -32,15 +32,28 @@ static const char *const touch_names[NPRB_N_TOUCH_MODES] = {
     [NPRB_TOUCH_BIND] = "bind",
 };
 
-#define TABLE(names, allowed, ignore_case, what, plain)                                            \
-    {                                                                                              \
-        names, sizeof names[0], sizeof names / sizeof names[0], allowed, ignore_case, what, plain  \
-    }
-const struct nprb_name_table nprb_extra_policy_names =
-    TABLE(policy_names, ~NPRB_MEM_POLICY_BIT(NPRB_MEM_BIND), false, "policy", false);
-const struct nprb_name_table nprb_thp_names = TABLE(thp_names, NPRB_NAMES_ALL, true, NULL, true);
-const struct nprb_name_table nprb_touch_mode_names =
-    TABLE(touch_names, NPRB_NAMES_ALL, false, "mode", false);
+const struct nprb_name_table nprb_extra_policy_names = {
+    .rows = policy_names,
+    .stride = sizeof policy_names[0],
+    .count = N_POLICIES,
+    .allowed = ~NPRB_MEM_POLICY_BIT(NPRB_MEM_BIND),
+    .what = "policy",
+};
+const struct nprb_name_table nprb_thp_names = {
+    .rows = thp_names,
+    .stride = sizeof thp_names[0],
+    .count = N_THP,
+    .allowed = NPRB_NAMES_ALL,
+    .ignore_case = true,
+    .plain_list = true,
+};
+const struct nprb_name_table nprb_touch_mode_names = {
+    .rows = touch_names,
+    .stride = sizeof touch_names[0],
+    .count = NPRB_N_TOUCH_MODES,
+    .allowed = NPRB_NAMES_ALL,
+    .what = "mode",
+};
 
 const char *nprb_mem_policy_name(enum nprb_mem_policy policy)
 {
@@ -50,7 +63,8 @@ const char *nprb_mem_policy_name(enum nprb_mem_policy policy)
 int nprb_mem_policy_parse(const char *text, unsigned allowed, enum nprb_mem_policy *policy,
                           char *why, size_t len)
 {
-    struct nprb_name_table table = TABLE(policy_names, allowed, false, "policy", false);
+    struct nprb_name_table table = nprb_extra_policy_names;
+    table.allowed = allowed;
     int i;
     if (nprb_name_parse(&table, text, &i, why, len) != 0)
         return -1;

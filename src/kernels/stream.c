@@ -213,7 +213,12 @@ const struct nprb_kernel *nprb_kernel_find(const char *name)
 }
 
 const struct nprb_name_table nprb_kernel_names = {
-    kernels, sizeof kernels[0], NPRB_N_KERNELS, NPRB_NAMES_ALL, false, "kernel", false};
+    .rows = kernels,
+    .stride = sizeof kernels[0],
+    .count = NPRB_N_KERNELS,
+    .allowed = NPRB_NAMES_ALL,
+    .what = "kernel",
+};
 
 int nprb_kernel_parse(const char *text, enum nprb_kernel_id *id, char *why, size_t len)
 {

@@ -33,7 +33,12 @@ static const struct nprb_config_section demo = {"demo", demo_keys, 4, sizeof(str
 enum shade { SHADE_LIGHT, SHADE_DARK, SHADE_GREY };
 static const char *const shade_names[] = {"light", "dark", "grey"};
 static const struct nprb_name_table shades = {
-    shade_names, sizeof shade_names[0], 3, NPRB_NAMES_ALL, false, "shade", false};
+    .rows = shade_names,
+    .stride = sizeof shade_names[0],
+    .count = sizeof shade_names / sizeof shade_names[0],
+    .allowed = NPRB_NAMES_ALL,
+    .what = "shade",
+};
 struct shade_list {
     int count;
     enum shade shade[NPRB_MAX_LIST];

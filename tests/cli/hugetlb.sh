@@ -14,7 +14,7 @@ fi
 orig=$(cat "$pool")
 trap 'echo "$orig" > "$pool"' EXIT
 mkdir -p "$outdir"
-args=(--only latency_matrix,bandwidth_matrix --set huge_pages=hugetlb
+args=(--only "latency_matrix,bandwidth_matrix" --set huge_pages=hugetlb
       --set latency_matrix.size=4MiB --set latency_matrix.samples=3
       --set bandwidth_matrix.size=8MiB --set bandwidth_matrix.repetitions=2)
 

@@ -46,10 +46,12 @@ grep -Eq '^  mlp +[0-9]+  size 2MiB' <<<"$out" ||
 # The echo: the named experiment on, every other off.
 echo_out=$("$exe" --show-config -c "$tiny" --only c2c_latency)
 on=$(grep -c '^  enabled: true$' <<<"$echo_out" || true)
-grep -A1 '^c2c_latency:$' <<<"$echo_out" | grep -q 'enabled: true' &&
-    grep -A1 '^latency_matrix:$' <<<"$echo_out" | grep -q 'enabled: false' &&
-    grep -A1 '^numa_balancing:$' <<<"$echo_out" | grep -q 'enabled: false' ||
-    { echo "FAIL: --show-config --only c2c_latency: $echo_out"; fail=1; }
+if ! grep -A1 '^c2c_latency:$' <<<"$echo_out" | grep -q 'enabled: true' ||
+    ! grep -A1 '^latency_matrix:$' <<<"$echo_out" | grep -q 'enabled: false' ||
+    ! grep -A1 '^numa_balancing:$' <<<"$echo_out" | grep -q 'enabled: false'; then
+    echo "FAIL: --show-config --only c2c_latency: $echo_out"
+    fail=1
+fi
 # c2c_latency's section and counters.* (no experiment) are the only ones enabled.
 [ "$on" -eq 2 ] || { echo "FAIL: $on sections enabled with --only c2c_latency"; fail=1; }
 

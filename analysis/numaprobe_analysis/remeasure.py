@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The command that measures the noisy hosts again: a figure that could not be judged is to be
-measured, not ignored. It runs what the first run ran (its config, its `--set` options and its
-`--time-budget`, read back from the file's `command_line` attribute), so its file has the same
+measured, not ignored. It runs what the first run ran (its config, its `--set` options, its
+`--time-budget` and its `--only`, read back from the file's `command_line` attribute), so its file has the same
 measurement config and pools with the first one without --allow-mixed-configs."""
 
 import shlex
 
 # The options of `numaprobe` that decide the effective config (src/job/cli.c), long and short:
 # the others (output, progress, verbosity) change nothing measured.
-CONFIG_OPTIONS = {"--config": "-c", "--set": "-s", "--time-budget": None}
+CONFIG_OPTIONS = {"--config": "-c", "--set": "-s", "--time-budget": None, "--only": None}
 
 
 def run_options(command_line, config_source=""):

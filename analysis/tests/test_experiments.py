@@ -22,7 +22,7 @@ def test_each_module_gives_its_own_experiment():
 @pytest.mark.skipif(NUMAPROBE is None, reason="numaprobe binary not built")
 def test_experiments_are_the_binarys_in_its_order():
     """The config's sections are the binary's experiments in the order a run makes them
-    (src/experiments/registry.c)."""
+    (src/results/experiment_list.h)."""
     out = subprocess.run([NUMAPROBE, "--show-config"], capture_output=True, text=True,
                          check=True).stdout
     sections = [k for k, v in yaml.safe_load(out).items() if isinstance(v, dict)]

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The line printed for noisy hosts measures them again as their run did: the run's config, its
-`--set` options and its `--time-budget`, read back from the file's command line, so that the new
+`--set` options, its `--time-budget` and its `--only`, read back from the file's command line, so that the new
 file pools with the first one (the same measurement config) without --allow-mixed-configs. Run
 with the numaprobe binary on the tiny test plan; without the options the two files would be
 refused as runs of different configs (the control)."""
@@ -33,9 +33,11 @@ def noisy(path):
 
 def test_options_read_back():
     line = (f"/usr/bin/numaprobe -q -o x.h5 -cquick --set=a.b=1 -s c.d=2 --time-budget 5min "
-            f"--progress 10s --config {TINY}")
+            f"--progress 10s --only mlp,page_size --config {TINY}")
     assert run_options(line) == [("--config", "quick"), ("--set", "a.b=1"), ("--set", "c.d=2"),
-                                 ("--time-budget", "5min"), ("--config", TINY)]
+                                 ("--time-budget", "5min"), ("--only", "mlp,page_size"),
+                                 ("--config", TINY)]
+    assert run_options("numaprobe --only=mlp") == [("--only", "mlp")]
     assert run_options("numaprobe -o x.h5", "configs/quick.yaml") == [
         ("--config", "configs/quick.yaml")]
     assert run_options("numaprobe -o x.h5", "built-in defaults") == []

@@ -20,6 +20,15 @@
 
 #define OFF(field) offsetof(struct nprb_config, field)
 
+/* The kinds that are their id alone; a kind of names is its table's (KEY_NAME, KEY_NAMES). */
+#define KIND(id) [id] = {id, NULL}
+const struct key_kind nprb_key_kinds[] = {
+    KIND(KIND_BOOL),  KIND(KIND_INT),      KIND(KIND_U64),
+    KIND(KIND_SIZE),  KIND(KIND_DURATION), KIND(KIND_THREADS),
+    KIND(KIND_SIZES), KIND(KIND_PATTERNS), KIND(KIND_COUNTS),
+};
+#undef KIND
+
 /* The table of the global keys, which come first in the echo and the reference, in this order.
  * The keys of a section (memory.* below, an experiment's in its own file) follow them. */
 const struct config_key nprb_config_keys[] = {
@@ -31,7 +40,7 @@ const struct config_key nprb_config_keys[] = {
      "each node type, the others one line each (0: all; the file has every host)"},
     {"checkpoints", KEY_BOOL, OFF(checkpoints), "true", 0, 0,
      "each rank keeps its finished rows in OUT.checkpoints/ (numaprobe merge) until the end"},
-    {"huge_pages", KEY_THP, OFF(huge_pages), "system", 0, 0,
+    {"huge_pages", KEY_NAME(nprb_thp_names), OFF(huge_pages), "system", 0, 0,
      "page size of every buffer: system (leave THP alone), on/off (THP madvise), hugetlb "
      "(2 MiB pages from the vm.nr_hugepages pool)"},
     {"time_budget", KEY_DURATION, OFF(time_budget_s), "0", 0, INT64_C(7) * 24 * 3600,
@@ -56,7 +65,8 @@ const struct nprb_config_section nprb_config_memory = {"memory", memory_keys,
 static const struct config_key counters_keys[] = {
     {"enabled", KEY_BOOL, COUNTERS(enabled), "true", 0, 0,
      "count beside every measurement (/counters), outside its timed samples"},
-    {"groups", KEY_GROUPS, COUNTERS(groups), "software,core,uncore,vmstat", 0, 0,
+    {"groups", KEY_NAMES(nprb_counter_group_names), COUNTERS(groups), "software,core,uncore,vmstat",
+     0, 0,
      "software: task-clock, page faults, migrations, context switches; core: cycles, "
      "instructions, LLC and dTLB misses (a CPU PMU); uncore: memory-controller bytes (root or "
      "CAP_PERFMON); vmstat: /proc/vmstat deltas"},
@@ -64,6 +74,25 @@ static const struct config_key counters_keys[] = {
 const struct nprb_config_section nprb_config_counters = {
     "counters", counters_keys, sizeof counters_keys / sizeof counters_keys[0],
     sizeof(struct nprb_counters_config)};
+
+/* The config's own enums of names; case is ignored, as it always was for these two. */
+static const char *const pairs_names[] = {[NPRB_PAIRS_ALL] = "all", [NPRB_PAIRS_LOCAL] = "local"};
+static const char *const from_names[] = {
+    [NPRB_SWEEP_FROM_FIRST] = "first", [NPRB_SWEEP_FROM_EVERY] = "every"};
+const struct nprb_name_table nprb_pairs_names = {
+    .rows = pairs_names,
+    .stride = sizeof pairs_names[0],
+    .count = sizeof pairs_names / sizeof pairs_names[0],
+    .allowed = NPRB_NAMES_ALL,
+    .ignore_case = true,
+};
+const struct nprb_name_table nprb_sweep_from_names = {
+    .rows = from_names,
+    .stride = sizeof from_names[0],
+    .count = sizeof from_names / sizeof from_names[0],
+    .allowed = NPRB_NAMES_ALL,
+    .ignore_case = true,
+};
 
 unsigned nprb_config_counter_groups(const struct nprb_config *cfg)
 {
@@ -141,7 +170,7 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
 {
     struct size_list_arg *a = arg;
     uint64_t bytes;
-    if (a->key->kind == KEY_COUNTS) {
+    if (a->key->kind->id == KIND_COUNTS) {
         int64_t count;
         if (nprb_parse_integer(item, &count) != 0 || count < 0) {
             nprb_config_fmt_err(why, len, "expected whole numbers, got '%s'", item);
@@ -155,7 +184,7 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
         }
         bytes = UINT64_MAX; /* too large for any size: out of range below */
     }
-    if (a->key->kind == KEY_COUNTS &&
+    if (a->key->kind->id == KIND_COUNTS &&
         (bytes < (uint64_t)a->key->min || bytes > (uint64_t)a->key->max)) {
         nprb_config_fmt_err(why, len, "%s is out of range (%lld to %lld)", item,
                             (long long)a->key->min, (long long)a->key->max);
@@ -173,106 +202,52 @@ static int add_size(void *arg, const char *item, char *why, size_t len)
             return repeated(item, why, len);
     if (a->list->count == NPRB_MAX_LIST) {
         nprb_config_fmt_err(why, len, "at most %d %s", NPRB_MAX_LIST,
-                            a->key->kind == KEY_COUNTS ? "numbers" : "sizes");
+                            a->key->kind->id == KIND_COUNTS ? "numbers" : "sizes");
         return -1;
     }
     a->list->bytes[a->list->count++] = bytes;
     return 0;
 }
 
-struct name_list_arg {
-    void *list; /* the typed list of the key's kind */
-    enum key_kind kind;
-};
-
-/* Whether items @p k and @p at of a typed list are the same (a pattern by its canonical
- * spelling, which holds its stride or chain count). */
-static bool same_name(const struct name_list_arg *a, int k, int at)
+/* A list of latency patterns: each by its canonical spelling, which holds its stride or chain
+ * count, so stride:64 and stride:64B are one pattern. */
+static int add_pattern(void *arg, const char *item, char *why, size_t len)
 {
-    if (at >= NPRB_MAX_LIST)
-        return false; /* not stored: "at most" says so */
-    switch (a->kind) {
-    case KEY_PATTERNS: {
-        const struct nprb_pattern_list *l = a->list;
-        return strcmp(l->item[k].name, l->item[at].name) == 0;
-    }
-    case KEY_MODES: {
-        const struct nprb_touch_list *l = a->list;
-        return l->mode[k] == l->mode[at];
-    }
-    case KEY_GROUPS: {
-        const struct nprb_counter_group_list *l = a->list;
-        return l->group[k] == l->group[at];
-    }
-    case KEY_POLICIES: {
-        const struct nprb_policy_list *l = a->list;
-        return l->policy[k] == l->policy[at];
-    }
-    default: {
-        const struct nprb_kernel_list *l = a->list;
-        return l->id[k] == l->id[at];
-    }
-    }
-}
-
-/* Parses one name of a list with its enum's own parser (which says what it expected). */
-static int add_name(void *arg, const char *item, char *why, size_t len)
-{
-    struct name_list_arg *a = arg;
-    int *count = a->list; /* every typed list starts with its count */
-    int at = *count, parsed = -1;
-    switch (a->kind) {
-    case KEY_PATTERNS: {
-        struct nprb_pattern_list *l = a->list;
-        struct nprb_pattern p;
-        parsed = nprb_pattern_parse(item, &p, why, len);
-        if (parsed == 0 && at < NPRB_MAX_LIST)
-            l->item[at] = p;
-        break;
-    }
-    case KEY_MODES: {
-        struct nprb_touch_list *l = a->list;
-        enum nprb_touch_mode m;
-        parsed = nprb_touch_mode_parse(item, &m, why, len);
-        if (parsed == 0 && at < NPRB_MAX_LIST)
-            l->mode[at] = m;
-        break;
-    }
-    case KEY_GROUPS: {
-        struct nprb_counter_group_list *l = a->list;
-        enum nprb_counter_group g;
-        parsed = nprb_counter_group_parse(item, &g, why, len);
-        if (parsed == 0 && at < NPRB_MAX_LIST)
-            l->group[at] = g;
-        break;
-    }
-    case KEY_POLICIES: {
-        struct nprb_policy_list *l = a->list;
-        enum nprb_mem_policy p;
-        parsed = nprb_mem_policy_parse(item, NPRB_EXTRA_POLICIES, &p, why, len);
-        if (parsed == 0 && at < NPRB_MAX_LIST)
-            l->policy[at] = p;
-        break;
-    }
-    default: {
-        struct nprb_kernel_list *l = a->list;
-        enum nprb_kernel_id k;
-        parsed = nprb_kernel_parse(item, &k, why, len);
-        if (parsed == 0 && at < NPRB_MAX_LIST)
-            l->id[at] = k;
-        break;
-    }
-    }
-    if (parsed != 0)
+    struct nprb_pattern_list *l = arg;
+    struct nprb_pattern p;
+    if (nprb_pattern_parse(item, &p, why, len) != 0)
         return -1;
-    for (int k = 0; k < at && k < NPRB_MAX_LIST; k++)
-        if (same_name(a, k, at))
+    for (int k = 0; k < l->count; k++)
+        if (strcmp(l->item[k].name, p.name) == 0)
             return repeated(item, why, len);
-    if (at == NPRB_MAX_LIST) {
+    if (l->count == NPRB_MAX_LIST) {
         nprb_config_fmt_err(why, len, "at most %d entries", NPRB_MAX_LIST);
         return -1;
     }
-    (*count)++;
+    l->item[l->count++] = p;
+    return 0;
+}
+
+struct name_list_arg {
+    struct nprb_name_list *list;
+    const struct nprb_name_table *names;
+};
+
+/* A list of names of one table (KEY_NAMES()), each parsed by the table into its enum's value. */
+static int add_name(void *arg, const char *item, char *why, size_t len)
+{
+    struct name_list_arg *a = arg;
+    int value;
+    if (nprb_name_parse(a->names, item, &value, why, len) != 0)
+        return -1;
+    for (int k = 0; k < a->list->count; k++)
+        if (a->list->value[k] == value)
+            return repeated(item, why, len);
+    if (a->list->count == NPRB_MAX_LIST) {
+        nprb_config_fmt_err(why, len, "at most %d entries", NPRB_MAX_LIST);
+        return -1;
+    }
+    a->list->value[a->list->count++] = value;
     return 0;
 }
 
@@ -283,8 +258,8 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
     char name[128];
     const struct config_key *key = nprb_config_key_at(cfg, i, name, sizeof name);
     char *field = nprb_config_key_field(cfg, i);
-    switch (key->kind) {
-    case KEY_BOOL:
+    switch (key->kind->id) {
+    case KIND_BOOL:
         if (strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0 ||
             strcasecmp(text, "on") == 0) {
             *(bool *)field = true;
@@ -297,17 +272,17 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
         }
         nprb_config_fmt_err(err, errlen, "expected true or false, got '%s'", text);
         return -1;
-    case KEY_INT:
-    case KEY_U64:
-    case KEY_THREADS: {
-        if (key->kind == KEY_THREADS && strcasecmp(text, "all") == 0) {
+    case KIND_INT:
+    case KIND_U64:
+    case KIND_THREADS: {
+        if (key->kind->id == KIND_THREADS && strcasecmp(text, "all") == 0) {
             *(int *)field = 0;
             return 0;
         }
         int64_t v;
         if (nprb_parse_integer(text, &v) != 0) {
             nprb_config_fmt_err(err, errlen, "expected a whole number%s, got '%s'",
-                                key->kind == KEY_THREADS ? " or 'all'" : "", text);
+                                key->kind->id == KIND_THREADS ? " or 'all'" : "", text);
             return -1;
         }
         if (v < key->min || v > key->max) {
@@ -316,13 +291,13 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
                                 key->min, key->max, v);
             return -1;
         }
-        if (key->kind == KEY_U64)
+        if (key->kind->id == KIND_U64)
             *(uint64_t *)field = (uint64_t)v;
         else
             *(int *)field = (int)v;
         return 0;
     }
-    case KEY_SIZE: {
+    case KIND_SIZE: {
         uint64_t bytes;
         int parsed = nprb_parse_size(text, &bytes);
         if (parsed != 0 && errno != ERANGE) {
@@ -339,7 +314,7 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
         *(uint64_t *)field = bytes;
         return 0;
     }
-    case KEY_DURATION: {
+    case KIND_DURATION: {
         double s;
         /* From 1ns, the clock's unit: below it a duration means nothing to a timer, and every
          * value in range has an exact decimal echo that loads again (config_echo.c). */
@@ -359,12 +334,17 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
         *(double *)field = s;
         return 0;
     }
-    case KEY_THP:
-        return nprb_thp_parse(text, (enum nprb_thp_mode *)field, err, errlen);
-    case KEY_SIZES:
-    case KEY_COUNTS: {
+    case KIND_NAME: {
+        int value;
+        if (nprb_name_parse(key->kind->names, text, &value, err, errlen) != 0)
+            return -1;
+        memcpy(field, &value, sizeof value); /* an int-sized enum (config.h) */
+        return 0;
+    }
+    case KIND_SIZES:
+    case KIND_COUNTS: {
         struct nprb_sizes *list = (struct nprb_sizes *)field, parsed = {0};
-        if (key->kind == KEY_SIZES && strcasecmp(text, "auto") == 0 &&
+        if (key->kind->id == KIND_SIZES && strcasecmp(text, "auto") == 0 &&
             strcmp(key->initial, "auto") == 0) {
             *list = parsed;
             return 0;
@@ -375,57 +355,29 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
         *list = parsed;
         return 0;
     }
-    case KEY_PAIRS:
-        if (strcasecmp(text, "all") == 0 || strcasecmp(text, "local") == 0) {
-            *(enum nprb_pairs *)field =
-                strcasecmp(text, "all") == 0 ? NPRB_PAIRS_ALL : NPRB_PAIRS_LOCAL;
-            return 0;
-        }
-        nprb_config_fmt_err(err, errlen, "expected all or local, got '%s'", text);
-        return -1;
-    case KEY_CORE_PAIRS: {
-        char why[128];
-        if (nprb_core_pairs_parse(text, (enum nprb_core_pairs *)field, why, sizeof why) == 0)
-            return 0;
-        nprb_config_fmt_err(err, errlen, "%s", why);
-        return -1;
+    case KIND_PATTERNS: {
+        /* Parsed into a copy, which replaces the list only when whole. */
+        struct nprb_pattern_list parsed = {0};
+        if (for_each_item(text, add_pattern, &parsed, err, errlen) != 0)
+            return -1;
+        memcpy(field, &parsed, sizeof parsed);
+        return 0;
     }
-    case KEY_FROM:
-        if (strcasecmp(text, "first") == 0 || strcasecmp(text, "every") == 0) {
-            *(enum nprb_sweep_from *)field =
-                strcasecmp(text, "every") == 0 ? NPRB_SWEEP_FROM_EVERY : NPRB_SWEEP_FROM_FIRST;
+    case KIND_NAMES: {
+        struct nprb_name_list parsed = {0};
+        if (key->min == 0 && strcasecmp(text, "none") == 0) {
+            memcpy(field, &parsed, sizeof parsed);
             return 0;
         }
-        nprb_config_fmt_err(err, errlen, "expected first or every, got '%s'", text);
-        return -1;
-    case KEY_PATTERNS:
-    case KEY_KERNELS:
-    case KEY_MODES:
-    case KEY_GROUPS:
-    case KEY_POLICIES: {
-        /* Parsed into a copy of the list's struct, which replaces the list only when whole. */
-        union {
-            struct nprb_kernel_list kernels;
-            struct nprb_pattern_list patterns;
-            struct nprb_policy_list policies;
-            struct nprb_touch_list modes;
-            struct nprb_counter_group_list groups;
-        } parsed;
-        size_t size = key->kind == KEY_PATTERNS   ? sizeof parsed.patterns
-                      : key->kind == KEY_MODES    ? sizeof parsed.modes
-                      : key->kind == KEY_POLICIES ? sizeof parsed.policies
-                      : key->kind == KEY_GROUPS   ? sizeof parsed.groups
-                                                  : sizeof parsed.kernels;
-        memset(&parsed, 0, sizeof parsed);
-        if ((key->kind == KEY_POLICIES || key->kind == KEY_GROUPS) &&
-            strcasecmp(text, "none") == 0) {
-            memcpy(field, &parsed, size);
-            return 0;
-        }
-        struct name_list_arg arg = {&parsed, key->kind};
+        struct name_list_arg arg = {&parsed, key->kind->names};
         if (for_each_item(text, add_name, &arg, err, errlen) != 0)
             return -1;
-        memcpy(field, &parsed, size);
+        if (parsed.count < key->min) {
+            nprb_config_fmt_err(err, errlen, "expected at least %lld names, got %d",
+                                (long long)key->min, parsed.count);
+            return -1;
+        }
+        memcpy(field, &parsed, sizeof parsed);
         return 0;
     }
     }
@@ -435,9 +387,8 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
 
 bool nprb_config_key_is_list(const struct config_key *key)
 {
-    return key->kind == KEY_SIZES || key->kind == KEY_COUNTS || key->kind == KEY_PATTERNS ||
-           key->kind == KEY_KERNELS || key->kind == KEY_POLICIES || key->kind == KEY_MODES ||
-           key->kind == KEY_GROUPS;
+    return key->kind->id == KIND_SIZES || key->kind->id == KIND_COUNTS ||
+           key->kind->id == KIND_PATTERNS || key->kind->id == KIND_NAMES;
 }
 
 /* Config text reaches messages as given: a key quoted in YAML ("\e[2J": 1) or a --set line may

@@ -12,6 +12,7 @@
 #include "host/place.h"
 #include "kernels/pattern.h"
 #include "kernels/stream.h"
+#include "util/names.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,7 +28,24 @@ struct nprb_sizes {
     uint64_t bytes[NPRB_MAX_LIST];
 };
 
-/* Lists of names, parsed once into their enums (each parser lives beside its enum). */
+/**
+ * A list of names of one table (KEY_NAMES), parsed once into the table's enum: how the key engine
+ * sees every typed list below, which has its layout (a count, then int-sized enum values; the
+ * asserts below hold each to it, as one an experiment declares must be).
+ */
+struct nprb_name_list {
+    int count;
+    int value[NPRB_MAX_LIST];
+};
+
+/** Holds a typed list @p type, of member @p values, to struct nprb_name_list's layout. */
+#define NPRB_NAME_LIST_LAYOUT(type, values)                                                        \
+    _Static_assert(sizeof(type) == sizeof(struct nprb_name_list) &&                                \
+                       offsetof(type, values) == offsetof(struct nprb_name_list, value) &&         \
+                       sizeof(((type *)0)->values[0]) == sizeof(int),                              \
+                   #type " is a list of names (struct nprb_name_list)")
+
+/* Lists of names, parsed once into their enums (each table lives beside its enum). */
 struct nprb_kernel_list {
     int count;
     enum nprb_kernel_id id[NPRB_MAX_LIST];
@@ -53,40 +71,67 @@ struct nprb_counter_group_list {
     enum nprb_counter_group group[NPRB_MAX_LIST];
 };
 
-/** Which CPU-node / memory-node pairs a matrix measures. */
-enum nprb_pairs { NPRB_PAIRS_LOCAL, NPRB_PAIRS_ALL };
+NPRB_NAME_LIST_LAYOUT(struct nprb_kernel_list, id);
+NPRB_NAME_LIST_LAYOUT(struct nprb_policy_list, policy);
+NPRB_NAME_LIST_LAYOUT(struct nprb_touch_list, mode);
+NPRB_NAME_LIST_LAYOUT(struct nprb_counter_group_list, group);
+
+/** Which CPU-node / memory-node pairs a matrix measures (in the order of nprb_pairs_names). */
+enum nprb_pairs { NPRB_PAIRS_ALL, NPRB_PAIRS_LOCAL };
 
 /** Whose cores run a sweep: the first CPU node's, or every CPU node's in turn. */
 enum nprb_sweep_from { NPRB_SWEEP_FROM_FIRST, NPRB_SWEEP_FROM_EVERY };
 
-/* The key table's row: the global keys of config.c, and an experiment's section keys (below). */
-enum key_kind {
-    KEY_BOOL,
-    KEY_INT,
-    KEY_U64,
-    KEY_SIZE,
-    KEY_DURATION,
-    KEY_THREADS,
-    KEY_THP,
-    KEY_SIZES,      /* "auto" or a list of sizes */
-    KEY_PATTERNS,   /* a list of latency patterns */
-    KEY_KERNELS,    /* a list of bandwidth kernels */
-    KEY_POLICIES,   /* a list of memory policies besides bind */
-    KEY_PAIRS,      /* local | all */
-    KEY_FROM,       /* first | every: which CPU nodes a sweep runs from */
-    KEY_CORE_PAIRS, /* per_node | per_cache | all: which CPU pairs (host/core_pairs.h) */
-    KEY_MODES,      /* a list of first-touch modes */
-    KEY_COUNTS,     /* a list of plain whole numbers */
-    KEY_GROUPS,     /* none, or a list of counter groups */
+/** The names of those two enums ("all", "local"; "first", "every"), for their keys. */
+extern const struct nprb_name_table nprb_pairs_names, nprb_sweep_from_names;
+
+/* What a key's value is: how it is parsed, echoed and documented. */
+enum key_kind_id {
+    KIND_BOOL,
+    KIND_INT,
+    KIND_U64,
+    KIND_SIZE,
+    KIND_DURATION,
+    KIND_THREADS,
+    KIND_SIZES,    /* "auto" or a list of sizes */
+    KIND_PATTERNS, /* a list of latency patterns */
+    KIND_COUNTS,   /* a list of plain whole numbers */
+    KIND_NAME,     /* one name of a table, into its int-sized enum */
+    KIND_NAMES,    /* a list of names of a table, into a struct of struct nprb_name_list's layout */
 };
 
+/* A key row's kind: its id, and for a key of names their table (util/names.h), which parses,
+ * echoes and documents them, so that a key of any enum's names needs no code of the key
+ * engine's. */
+struct key_kind {
+    enum key_kind_id id;
+    const struct nprb_name_table *names;
+};
+
+/* The kinds a key row names (its second member): KEY_SIZE, ..., and KEY_NAME(table) or
+ * KEY_NAMES(table) for the names of @p table (a struct nprb_name_table). */
+extern const struct key_kind nprb_key_kinds[];
+#define KEY_BOOL (&nprb_key_kinds[KIND_BOOL])
+#define KEY_INT (&nprb_key_kinds[KIND_INT])
+#define KEY_U64 (&nprb_key_kinds[KIND_U64])
+#define KEY_SIZE (&nprb_key_kinds[KIND_SIZE])
+#define KEY_DURATION (&nprb_key_kinds[KIND_DURATION])
+#define KEY_THREADS (&nprb_key_kinds[KIND_THREADS])
+#define KEY_SIZES (&nprb_key_kinds[KIND_SIZES])
+#define KEY_PATTERNS (&nprb_key_kinds[KIND_PATTERNS])
+#define KEY_COUNTS (&nprb_key_kinds[KIND_COUNTS])
+#define KEY_NAME(table) (&(const struct key_kind){KIND_NAME, &(table)})
+#define KEY_NAMES(table) (&(const struct key_kind){KIND_NAMES, &(table)})
+
+/* The key table's row: the global keys of config.c, and an experiment's section keys (below). */
 struct config_key {
     const char *key; /* dotted name, as in YAML nesting and --set; in a section, without it */
-    enum key_kind kind;
+    const struct key_kind *kind;
     size_t offset;       /* into struct nprb_config, or into a section's own struct */
     const char *initial; /* built-in default, parsed like user input */
     /* bounds for KEY_INT, KEY_SIZE (bytes), KEY_THREADS; for KEY_DURATION whole seconds where
-     * max > 0 (else 1ns to 60min, a measurement's own times) */
+     * max > 0 (else 1ns to 60min, a measurement's own times); for KEY_NAMES min is the fewest
+     * names (0: "none", the empty list, is a value) */
     int64_t min, max;
     const char *help;
 };

@@ -66,54 +66,40 @@ static void duration_text(double seconds, bool hours, char *buf, size_t len)
     }
 }
 
-/* Entry @p i of a typed name list (config.h) of key kind @p kind, by its enum's name function. */
-static const char *list_name(enum key_kind kind, const void *field, int i)
-{
-    switch (kind) {
-    case KEY_PATTERNS:
-        return ((const struct nprb_pattern_list *)field)->item[i].name;
-    case KEY_MODES:
-        return nprb_touch_mode_name(((const struct nprb_touch_list *)field)->mode[i]);
-    case KEY_POLICIES:
-        return nprb_mem_policy_name(((const struct nprb_policy_list *)field)->policy[i]);
-    case KEY_GROUPS:
-        return nprb_counter_group_name(((const struct nprb_counter_group_list *)field)->group[i]);
-    default:
-        return nprb_kernel_get(((const struct nprb_kernel_list *)field)->id[i])->name;
-    }
-}
-
 static void value_text(const struct nprb_config *cfg, size_t index, char *buf, size_t len)
 {
     char name[128];
     const struct config_key *key = nprb_config_key_at(cfg, index, name, sizeof name);
     const char *field = nprb_config_key_field(cfg, index);
-    switch (key->kind) {
-    case KEY_BOOL:
+    switch (key->kind->id) {
+    case KIND_BOOL:
         snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false");
         return;
-    case KEY_INT:
+    case KIND_INT:
         snprintf(buf, len, "%d", *(const int *)field);
         return;
-    case KEY_U64:
+    case KIND_U64:
         snprintf(buf, len, "%" PRIu64, *(const uint64_t *)field);
         return;
-    case KEY_THREADS:
+    case KIND_THREADS:
         if (*(const int *)field == 0)
             snprintf(buf, len, "all");
         else
             snprintf(buf, len, "%d", *(const int *)field);
         return;
-    case KEY_SIZE:
+    case KIND_SIZE:
         nprb_format_size(*(const uint64_t *)field, buf, len);
         return;
-    case KEY_DURATION:
+    case KIND_DURATION:
         duration_text(*(const double *)field, key->max > 0, buf, len);
         return;
-    case KEY_THP:
-        snprintf(buf, len, "%s", nprb_thp_name(*(const enum nprb_thp_mode *)field));
+    case KIND_NAME: {
+        int value;
+        memcpy(&value, field, sizeof value); /* an int-sized enum (config.h) */
+        snprintf(buf, len, "%s", nprb_name_of(key->kind->names, value));
         return;
-    case KEY_COUNTS: {
+    }
+    case KIND_COUNTS: {
         const struct nprb_sizes *list = (const struct nprb_sizes *)field;
         size_t used = 0;
         for (int i = 0; i < list->count && used + 1 < len; i++)
@@ -122,7 +108,7 @@ static void value_text(const struct nprb_config *cfg, size_t index, char *buf, s
                                      i + 1 == list->count ? "]" : "");
         return;
     }
-    case KEY_SIZES: {
+    case KIND_SIZES: {
         const struct nprb_sizes *list = (const struct nprb_sizes *)field;
         if (list->count == 0) {
             snprintf(buf, len, "auto");
@@ -137,32 +123,26 @@ static void value_text(const struct nprb_config *cfg, size_t index, char *buf, s
         }
         return;
     }
-    case KEY_PAIRS:
-        snprintf(buf, len, "%s",
-                 *(const enum nprb_pairs *)field == NPRB_PAIRS_ALL ? "all" : "local");
-        return;
-    case KEY_CORE_PAIRS:
-        snprintf(buf, len, "%s", nprb_core_pairs_name(*(const enum nprb_core_pairs *)field));
-        return;
-    case KEY_FROM:
-        snprintf(buf, len, "%s",
-                 *(const enum nprb_sweep_from *)field == NPRB_SWEEP_FROM_EVERY ? "every" : "first");
-        return;
-    case KEY_GROUPS:
-    case KEY_POLICIES:
-        if (*(const int *)field == 0) { /* every typed list starts with its count */
+    case KIND_NAMES: {
+        struct nprb_name_list list;
+        memcpy(&list, field, sizeof list); /* every list of names has its layout (config.h) */
+        if (list.count == 0) {
             snprintf(buf, len, "none");
             return;
         }
-        __attribute__((fallthrough)); /* a list like the others */
-    case KEY_MODES:
-    case KEY_PATTERNS:
-    case KEY_KERNELS: {
-        int count = *(const int *)field; /* every typed list starts with its count */
         size_t used = 0;
-        for (int i = 0; i < count && used + 1 < len; i++)
+        for (int i = 0; i < list.count && used + 1 < len; i++)
             used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[",
-                                     list_name(key->kind, field, i), i + 1 == count ? "]" : "");
+                                     nprb_name_of(key->kind->names, list.value[i]),
+                                     i + 1 == list.count ? "]" : "");
+        return;
+    }
+    case KIND_PATTERNS: {
+        const struct nprb_pattern_list *list = (const struct nprb_pattern_list *)field;
+        size_t used = 0;
+        for (int i = 0; i < list->count && used + 1 < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? ", " : "[",
+                                     list->item[i].name, i + 1 == list->count ? "]" : "");
         return;
     }
     }
@@ -243,13 +223,10 @@ long nprb_config_changed_yaml(const struct nprb_config *cfg, char *buf, size_t l
 /* What a key accepts, in words: the reference's "allowed" line. Kinds without bounds say it in
  * fixed words; names come from their enums' tables; the others add their key's range. */
 static const char *const fixed_allowed[] = {
-    [KEY_BOOL] = "true | false (also yes/no, on/off)",
-    [KEY_DURATION] =
+    [KIND_BOOL] = "true | false (also yes/no, on/off)",
+    [KIND_DURATION] =
         "duration (ns, us, ms, s, min; bare number: s; a fraction but no exponent), 1ns to 60min",
-    [KEY_PAIRS] = "all | local",
-    [KEY_FROM] = "first | every",
-    [KEY_CORE_PAIRS] = "per_node | per_cache | all",
-    [KEY_PATTERNS] =
+    [KIND_PATTERNS] =
         "list of: random, random_full, index_random, stride:SIZE (multiple of 8B, up to 1GiB)",
 };
 
@@ -260,63 +237,49 @@ static void allowed_text(const struct config_key *key, char *buf, size_t len)
     nprb_format_size((uint64_t)key->max, hi, sizeof hi);
     bool is_auto = strcmp(key->initial, "auto") == 0;
     size_t used;
-    switch (key->kind) {
-    case KEY_INT:
-    case KEY_U64:
-    case KEY_THREADS:
-    case KEY_COUNTS:
+    switch (key->kind->id) {
+    case KIND_INT:
+    case KIND_U64:
+    case KIND_THREADS:
+    case KIND_COUNTS:
         snprintf(buf, len, "%s%s, %s%" PRId64 " to %" PRId64,
-                 key->kind == KEY_THREADS ? "all | " : "",
-                 key->kind == KEY_COUNTS ? "list of whole numbers" : "whole number",
-                 key->kind == KEY_COUNTS ? "each " : "", key->min, key->max);
+                 key->kind->id == KIND_THREADS ? "all | " : "",
+                 key->kind->id == KIND_COUNTS ? "list of whole numbers" : "whole number",
+                 key->kind->id == KIND_COUNTS ? "each " : "", key->min, key->max);
         return;
-    case KEY_SIZE:
-    case KEY_SIZES:
+    case KIND_SIZE:
+    case KIND_SIZES:
         snprintf(buf, len, "%s%s (B, K/KiB, M/MiB, G/GiB, T/TiB; all binary), %s%s to %s",
-                 is_auto ? "auto | " : "", key->kind == KEY_SIZES ? "list of sizes" : "size",
-                 key->kind == KEY_SIZES ? "each " : "", lo, hi);
+                 is_auto ? "auto | " : "", key->kind->id == KIND_SIZES ? "list of sizes" : "size",
+                 key->kind->id == KIND_SIZES ? "each " : "", lo, hi);
         return;
-    case KEY_KERNELS:
-        used = (size_t)snprintf(buf, len, "list of:");
-        for (int id = 0; id < NPRB_N_KERNELS && used < len; id++)
-            used += (size_t)snprintf(buf + used, len - used, "%s %s", id ? "," : "",
-                                     nprb_kernel_get((enum nprb_kernel_id)id)->name);
+    case KIND_NAME:
+    case KIND_NAMES: {
+        /* One name: "a | b"; a list: "list of: a, b", "none | " first where it may be empty. */
+        bool one = key->kind->id == KIND_NAME;
+        const char *sep = one ? "" : " ";
+        used = (size_t)snprintf(buf, len, "%s",
+                                one             ? ""
+                                : key->min == 0 ? "none | list of:"
+                                                : "list of:");
+        for (int v = 0; (size_t)v < key->kind->names->count && used < len; v++)
+            if (nprb_name_allowed(key->kind->names, v)) {
+                used += (size_t)snprintf(buf + used, len - used, "%s%s", sep,
+                                         nprb_name_of(key->kind->names, v));
+                sep = one ? " | " : ", ";
+            }
         return;
-    case KEY_MODES:
-        used = (size_t)snprintf(buf, len, "list of:");
-        for (int m = 0; m < NPRB_N_TOUCH_MODES && used < len; m++)
-            used += (size_t)snprintf(buf + used, len - used, "%s %s", m ? "," : "",
-                                     nprb_touch_mode_name((enum nprb_touch_mode)m));
-        return;
-    case KEY_POLICIES:
-        used = (size_t)snprintf(buf, len, "none | list of:");
-        for (int p = 0, n = 0; p <= NPRB_MEM_FIRST_TOUCH && used < len; p++)
-            if (NPRB_EXTRA_POLICIES & NPRB_MEM_POLICY_BIT(p))
-                used += (size_t)snprintf(buf + used, len - used, "%s %s", n++ ? "," : "",
-                                         nprb_mem_policy_name((enum nprb_mem_policy)p));
-        return;
-    case KEY_GROUPS:
-        used = (size_t)snprintf(buf, len, "none | list of:");
-        for (int g = 0; g < NPRB_N_COUNTER_GROUPS && used < len; g++)
-            used += (size_t)snprintf(buf + used, len - used, "%s %s", g ? "," : "",
-                                     nprb_counter_group_name((enum nprb_counter_group)g));
-        return;
-    case KEY_THP:
-        used = 0;
-        for (int m = 0; m <= NPRB_THP_HUGETLB && used < len; m++)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", m ? " | " : "",
-                                     nprb_thp_name((enum nprb_thp_mode)m));
-        return;
-    case KEY_DURATION:
+    }
+    case KIND_DURATION:
         if (key->max > 0) {
             snprintf(buf, len, "duration (s, min, h; bare number: s), %" PRId64 "s to %" PRId64 "h",
                      key->min, key->max / 3600);
             return;
         }
-        snprintf(buf, len, "%s", fixed_allowed[key->kind]);
+        snprintf(buf, len, "%s", fixed_allowed[key->kind->id]);
         return;
     default:
-        snprintf(buf, len, "%s", fixed_allowed[key->kind]);
+        snprintf(buf, len, "%s", fixed_allowed[key->kind->id]);
         return;
     }
 }

@@ -14,11 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The policies a matrix measures besides bind (which it always measures). */
-#define NPRB_EXTRA_POLICIES                                                                        \
-    (NPRB_MEM_POLICY_BIT(NPRB_MEM_INTERLEAVE) | NPRB_MEM_POLICY_BIT(NPRB_MEM_PREFERRED) |          \
-     NPRB_MEM_POLICY_BIT(NPRB_MEM_FIRST_TOUCH))
-
 /** The table of global keys (config.c), first in the echo and the reference, in its order. */
 extern const struct config_key nprb_config_keys[];
 extern const size_t nprb_config_key_count;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth_matrix: the cores of node i (one thread each, or a configured count) streaming
  * memory bound to node j, every i and j, for each configured kernel; plus the policies. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "report/report_matrix.h"
@@ -24,10 +25,11 @@ struct bandwidth_matrix_config {
 #define OFF(field) offsetof(struct bandwidth_matrix_config, field)
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0, "measure multi-threaded read bandwidth"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "all", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "all", 0, 0,
      "all: cores of node i streaming memory of node j, every i and j; local: i = j only"},
-    {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0, "kernels measured for every pair"},
-    {"policies", KEY_POLICIES, OFF(policies), "interleave", 0, 0,
+    {"kernels", KEY_NAMES(nprb_kernel_names), OFF(kernels), "read,triad", 1, 0,
+     "kernels measured for every pair"},
+    {"policies", KEY_NAMES(nprb_extra_policy_names), OFF(policies), "interleave", 0, 0,
      "per CPU node, besides bind: interleave, preferred, first_touch"},
     {"size", KEY_SIZE, OFF(size_bytes), "0", 0, NPRB_TIB(64),
      "streamed array per memory node; 0: four times the last-level caches of a node's cores "
@@ -44,7 +46,7 @@ static const struct config_key keys[] = {
      "over the rest of the run: its uncertainty then covers what changes over the run, not only "
      "within one burst"},
 };
-NPRB_CONFIG_SECTION(section, "bandwidth_matrix", keys, struct bandwidth_matrix_config);
+NPRB_EXPERIMENT_SECTION(section, bandwidth_matrix, keys, struct bandwidth_matrix_config);
 
 static int plan(struct nprb_planner *p)
 {

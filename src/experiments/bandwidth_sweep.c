@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth_sweep: GB/s against working-set size for each configured kernel, all usable cores
  * of one node on its local memory: the bandwidth of each cache level and of memory. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "report/report_grid.h"
@@ -29,7 +30,7 @@ static const struct config_key keys[] = {
     {"max_size", KEY_SIZE, OFF(max_size_bytes), "256MiB", 0, NPRB_TIB(64),
      "largest auto size (256 MiB: 4x the L3 one core shares on most CPUs); 0 means 4x the "
      "last-level cache hwloc reports (at most 1 GiB)"},
-    {"kernels", KEY_KERNELS, OFF(kernels), "read,copy,triad", 0, 0,
+    {"kernels", KEY_NAMES(nprb_kernel_names), OFF(kernels), "read,copy,triad", 1, 0,
      "read write write_nt copy copy_nt copy_movsb scale add triad read_strided read_random "
      "mix_3to1 mix_2to1 mix_1to1 triad_nt write_zva"},
     {"threads", KEY_THREADS, OFF(threads), "all", 1, 4096,
@@ -40,7 +41,7 @@ static const struct config_key keys[] = {
     {"sample_time", KEY_DURATION, OFF(sample_s), "1ms", 0, 0,
      "a sample repeats the kernel until it lasts this long"},
 };
-NPRB_CONFIG_SECTION(section, "bandwidth_sweep", keys, struct bandwidth_sweep_config);
+NPRB_EXPERIMENT_SECTION(section, bandwidth_sweep, keys, struct bandwidth_sweep_config);
 
 static int plan(struct nprb_planner *p)
 {

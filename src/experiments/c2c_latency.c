@@ -9,6 +9,7 @@
 #include "measure/c2c_run.h"
 #include "plan/passes.h"
 #include "report/figure.h"
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "util/timer.h"
@@ -34,7 +35,7 @@ struct c2c_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "core-to-core latency: a cache line handed between two pinned CPUs"},
-    {"pairs", KEY_CORE_PAIRS, OFF(pairs), "per_node", 0, 0,
+    {"pairs", KEY_NAME(nprb_core_pairs_names), OFF(pairs), "per_node", 0, 0,
      "per_node: one CPU per NUMA node, and a second core in each; per_cache: likewise per L3 "
      "(or L2), and an SMT sibling; all: every two usable CPUs"},
     {"hit", KEY_BOOL, OFF(hit), "true", 0, 0,
@@ -47,7 +48,7 @@ static const struct config_key keys[] = {
      "its "
      "uncertainty then covers what changes over the run, not only within one burst"},
 };
-NPRB_CONFIG_SECTION(section, "c2c_latency", keys, struct c2c_config);
+NPRB_EXPERIMENT_SECTION(section, c2c_latency, keys, struct c2c_config);
 
 /* An item's own parameters (plan.h: NPRB_ITEM_SET_OWN). */
 struct c2c_item {

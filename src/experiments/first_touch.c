@@ -3,6 +3,7 @@
  * written serially from each node in turn, by the threads that read it (the same static
  * schedule), by the wrong threads (a mismatched schedule), interleaved, or bound chunk by chunk.
  * Where the pages landed is verified per thread; the read bandwidth shows what it costs. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "measure/bandwidth_run.h"
@@ -26,7 +27,8 @@ static const struct config_key keys[] = {
      "where first touch puts pages, and the parallel read bandwidth that follows"},
     {"size", KEY_SIZE, OFF(size_bytes), "256MiB", NPRB_KIB(64), NPRB_TIB(64),
      "array read by every usable core of the host"},
-    {"modes", KEY_MODES, OFF(modes), "serial,threaded,mismatched,interleave,bind", 0, 0,
+    {"modes", KEY_NAMES(nprb_touch_mode_names), OFF(modes),
+     "serial,threaded,mismatched,interleave,bind", 1, 0,
      "serial (one thread on each node in turn writes it all) | threaded (each thread its own "
      "chunk) | mismatched (another thread's chunk) | interleave | bind (each chunk mbind-ed)"},
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000, "timed repetitions kept per mode"},
@@ -34,7 +36,7 @@ static const struct config_key keys[] = {
      "times the bind mode, every node's cores reading their own node's memory at once (the "
      "host-wide peak), is measured, the later passes spread over the rest of the run"},
 };
-NPRB_CONFIG_SECTION(section, "first_touch", keys, struct first_touch_config);
+NPRB_EXPERIMENT_SECTION(section, first_touch, keys, struct first_touch_config);
 
 static int usable_nodes(const struct nprb_topo *topo)
 {

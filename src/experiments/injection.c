@@ -4,6 +4,7 @@
  * memory channel or link that copes with reads may not cope with writes (a write costs a bus
  * turnaround, and a remote write a directory update); the mixes show where it stops. Each mix is
  * a kernel of the kernel table, validated like the others. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "util/timer.h"
@@ -28,9 +29,10 @@ struct injection_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "false", 0, 0,
      "bandwidth by read:write mix, from every core of a node, per node pair"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "all", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "all", 0, 0,
      "all: cores of node i streaming memory of node j, every i and j; local: i = j only"},
-    {"kernels", KEY_KERNELS, OFF(kernels), "read,mix_3to1,mix_2to1,mix_1to1,triad", 0, 0,
+    {"kernels", KEY_NAMES(nprb_kernel_names), OFF(kernels), "read,mix_3to1,mix_2to1,mix_1to1,triad",
+     1, 0,
      "the mixes: read (all reads), mix_3to1, mix_2to1, mix_1to1 (reads:writes on the bus), "
      "triad (STREAM's, 3:1 with its write-allocate read), or any other kernel"},
     {"nt_writes", KEY_BOOL, OFF(nt_writes), "false", 0, 0,
@@ -44,7 +46,7 @@ static const struct config_key keys[] = {
     {"repetitions", KEY_INT, OFF(repetitions), "5", 2, 100000,
      "timed repetitions kept per measurement"},
 };
-NPRB_CONFIG_SECTION(section, "injection", keys, struct injection_config);
+NPRB_EXPERIMENT_SECTION(section, injection, keys, struct injection_config);
 
 /* The series' point for @p kernel: every node pair, every core of the CPU node. */
 static struct nprb_plan_item kernel_item(struct nprb_planner *p, const struct injection_config *c,

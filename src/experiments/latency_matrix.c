@@ -2,6 +2,7 @@
 /* latency_matrix: idle latency from one core of node i to memory bound to node j, every i and j
  * (memory-only nodes included), plus interleave, preferred and first-touch policies from each
  * node's cores. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "report/report_matrix.h"
@@ -25,9 +26,9 @@ struct latency_matrix_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "measure idle latency with a dependent pointer chase"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "all", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "all", 0, 0,
      "all: threads on node i, memory bound to node j, every i and j; local: i = j only"},
-    {"policies", KEY_POLICIES, OFF(policies), "interleave", 0, 0,
+    {"policies", KEY_NAMES(nprb_extra_policy_names), OFF(policies), "interleave", 0, 0,
      "per CPU node, besides bind: interleave (all nodes), preferred (own node), first_touch"},
     {"size", KEY_SIZE, OFF(size_bytes), "1GiB", NPRB_KIB(4), NPRB_TIB(64),
      "chase working set per memory node (K/M/G/T or KiB/MiB/GiB/TiB)"},
@@ -40,7 +41,7 @@ static const struct config_key keys[] = {
      "times each bound cell is measured, the later passes spread over the rest of the run: its "
      "uncertainty then covers what changes over the run, not only within one burst"},
 };
-NPRB_CONFIG_SECTION(section, "latency_matrix", keys, struct latency_matrix_config);
+NPRB_EXPERIMENT_SECTION(section, latency_matrix, keys, struct latency_matrix_config);
 
 static int plan(struct nprb_planner *p)
 {

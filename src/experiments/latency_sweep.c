@@ -5,6 +5,7 @@
  * remote curve shows the caches hiding the remote node until the set outgrows them. With
  * from: every, a core of each CPU node sweeps in turn (first: only the first node's), so the
  * grid covers every node pair, as the textbook's does. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "measure/latency_run.h"
@@ -31,10 +32,10 @@ struct latency_sweep_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "latency against working-set size: the cache hierarchy, one core, its local memory"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "local", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "local", 0, 0,
      "local: the sweep core's own memory; all: also every other node's memory, one curve each "
      "(remote latency by working set)"},
-    {"from", KEY_FROM, OFF(from), "first", 0, 0,
+    {"from", KEY_NAME(nprb_sweep_from_names), OFF(from), "first", 0, 0,
      "first: a core of the first CPU node sweeps; every: a core of each CPU node in turn (with "
      "pairs: all, the textbook grid of every node pair)"},
     {"sizes", KEY_SIZES, OFF(sizes), "auto", NPRB_KIB(2), NPRB_TIB(64),
@@ -50,7 +51,7 @@ static const struct config_key keys[] = {
     {"samples", KEY_INT, OFF(samples), "5", 3, 100000, "timed samples kept per point"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "1ms", 0, 0, "minimum length of one sample"},
 };
-NPRB_CONFIG_SECTION(section, "latency_sweep", keys, struct latency_sweep_config);
+NPRB_EXPERIMENT_SECTION(section, latency_sweep, keys, struct latency_sweep_config);
 
 /* Every curve from the cores of @p base's cpu_node: its own memory, and with pairs: all every
  * other node's. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* loaded_latency: one core of node i chases memory of node j while the node's other cores load
  * the same memory, for each delay between their lines: a latency-versus-bandwidth curve. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "measure/loaded_run.h"
@@ -28,7 +29,7 @@ struct loaded_latency_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "latency from one core while the node's other cores load the same memory"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "local", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "local", 0, 0,
      "local: memory of the chasing core's node; all: every node"},
     {"size", KEY_SIZE, OFF(size_bytes), "128MiB", NPRB_KIB(64), NPRB_TIB(64),
      "the chase's working set"},
@@ -43,7 +44,7 @@ static const struct config_key keys[] = {
     {"samples", KEY_INT, OFF(samples), "11", 3, 100000, "timed chase samples per point"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "5ms", 0, 0, "minimum length of one sample"},
 };
-NPRB_CONFIG_SECTION(section, "loaded_latency", keys, struct loaded_latency_config);
+NPRB_EXPERIMENT_SECTION(section, loaded_latency, keys, struct loaded_latency_config);
 
 /* An item's own parameters (plan.h: NPRB_ITEM_SET_OWN). */
 struct loaded_item {

@@ -5,6 +5,7 @@
  * never does). Besides the whole run's figure, each node gets its own: its cores' share of the
  * bytes over its slowest thread's time, while every other node streamed too, so a node with a
  * dead channel shows under full load. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "measure/bandwidth_run.h"
 #include "report/figure.h"
@@ -29,7 +30,7 @@ struct max_bandwidth_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "false", 0, 0,
      "every node's cores streaming at once: the host's aggregate, and every link loaded together"},
-    {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0,
+    {"kernels", KEY_NAMES(nprb_kernel_names), OFF(kernels), "read,triad", 1, 0,
      "kernels measured in each layout (read, the mixes, triad, ...: numaprobe --kernels)"},
     {"link", KEY_BOOL, OFF(link), "true", 0, 0,
      "also every node's cores streaming the memory of node (i + N/2) mod N, all at once"},
@@ -41,7 +42,7 @@ static const struct config_key keys[] = {
      "times each run (its row and its nodes' rows) is measured, the later passes spread over "
      "the rest of the run: its uncertainty then covers what changes over the run"},
 };
-NPRB_CONFIG_SECTION(section, "max_bandwidth", keys, struct max_bandwidth_config);
+NPRB_EXPERIMENT_SECTION(section, max_bandwidth, keys, struct max_bandwidth_config);
 
 /* An item's own parameters: which layout, the class its whole row gives the pairs, and the
  * nodes with memory and no cores of their own that no layout loads (how many, the first few). */

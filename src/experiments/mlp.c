@@ -4,6 +4,7 @@
  * cache. The time per load falls while the core keeps more misses in flight; by Little's law the
  * lines in flight are the idle latency over the time per load, and where that stops growing is
  * what the core (its miss buffers) or the path to that memory can sustain. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "report/figure.h"
@@ -31,7 +32,7 @@ struct mlp_config {
 static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "memory-level parallelism: 1 to 16 random chases interleaved in one thread"},
-    {"pairs", KEY_PAIRS, OFF(pairs), "local", 0, 0,
+    {"pairs", KEY_NAME(nprb_pairs_names), OFF(pairs), "local", 0, 0,
      "local: a core of node i, memory bound to node i; all: to every node j, remote too"},
     {"chains", KEY_COUNTS, OFF(chains), "1,2,4,8,16", 1, NPRB_CHASE_MAX_CHAINS,
      "independent chains chased at once, one point each (1, the idle latency, is required)"},
@@ -45,7 +46,7 @@ static const struct config_key keys[] = {
      "times each point is measured, the later passes spread over the rest of the run: its "
      "uncertainty then covers what changes over the run, not only within one burst"},
 };
-NPRB_CONFIG_SECTION(section, "mlp", keys, struct mlp_config);
+NPRB_EXPERIMENT_SECTION(section, mlp, keys, struct mlp_config);
 
 /* Each chain gets at least 64 KiB of the working set: a share of a few slots would sit in L1. */
 #define MIN_SHARE_BYTES NPRB_KIB(64)
@@ -83,9 +84,10 @@ static int plan(struct nprb_planner *p)
                      (unsigned long long)chains, (unsigned long long)least);
             return -1;
         }
-        char name[32], why[160];
-        snprintf(name, sizeof name, "parallel:%llu", (unsigned long long)chains);
-        if (nprb_pattern_parse(name, &item.pattern, why, sizeof why) != 0) {
+        /* The count goes into the pattern as the number it is (no text to read back). */
+        char why[160];
+        enum nprb_pattern_kind kind = NPRB_PATTERN_PARALLEL;
+        if (nprb_pattern_with_arg(kind, chains, &item.pattern, why, sizeof why) != 0) {
             snprintf(p->err, p->errlen, "mlp.chains: %s", why);
             return -1;
         }

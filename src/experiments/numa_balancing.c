@@ -4,6 +4,7 @@
  * kernel.numa_balancing off, one with it on: with it on, the kernel migrates the pages towards
  * the threads and the bandwidth recovers. The setting is restored on every exit path. */
 #include "host/balancing.h"
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "util/fault.h"
 #include "kernels/stream.h"
@@ -40,7 +41,7 @@ static const struct config_key keys[] = {
     {"duration", KEY_DURATION, OFF(duration_s), "4s", 0, 0,
      "length of each series (one with balancing off, one on)"},
 };
-NPRB_CONFIG_SECTION(section, "numa_balancing", keys, struct numa_balancing_config);
+NPRB_EXPERIMENT_SECTION(section, numa_balancing, keys, struct numa_balancing_config);
 
 /* An item's own parameters (plan.h: NPRB_ITEM_SET_OWN): the setting during the series and the
  * series' length (its sampling interval is the item's sample_s). */

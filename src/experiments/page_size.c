@@ -6,6 +6,7 @@
  * hugetlbfs pages come from a pool the administrator reserves (vm.nr_hugepages): when it is too
  * small for the working set, the rows say so (not applicable), never a fallback to other pages.
  * Its config keys and struct, its plan, its measure and its stdout section are all here. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "util/units.h"
@@ -41,7 +42,7 @@ static const struct config_key keys[] = {
     {"repetitions", KEY_INT, OFF(repetitions), "3", 2, 100000,
      "timed repetitions of the read kept per page size"},
 };
-NPRB_CONFIG_SECTION(section, "page_size", keys, struct page_size_config);
+NPRB_EXPERIMENT_SECTION(section, page_size, keys, struct page_size_config);
 
 /* The page sizes, in the order of the plan and of the report's lines. */
 static const struct {

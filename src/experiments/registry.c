@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The experiment list. Adding an experiment: its file (exporting nprb_exp_<name>), one line
- * here and one in CMakeLists.txt. The order is the order a run makes them: idle figures first,
- * sweeps after. The same one order gives the config's sections and the stdout report's. */
+/* The registry: the descriptors of the one list of experiments (results/experiment_list.h), in
+ * its order, which is the order a run makes them and the order of the config's sections and the
+ * stdout report's; and the check, on every start, that each descriptor is the one its line
+ * names. */
 #include "experiments/registry.h"
 
 #include "report/report.h"
@@ -9,31 +10,45 @@
 #include <stdbool.h>
 #include <string.h>
 
-#define NPRB_EXPERIMENTS(X)                                                                        \
-    X(latency_matrix)                                                                              \
-    X(bandwidth_matrix)                                                                            \
-    X(latency_sweep)                                                                               \
-    X(stride_sweep)                                                                                \
-    X(page_size)                                                                                   \
-    X(bandwidth_sweep)                                                                             \
-    X(thread_scaling)                                                                              \
-    X(first_touch)                                                                                 \
-    X(loaded_latency)                                                                              \
-    X(mlp)                                                                                         \
-    X(c2c_latency)                                                                                 \
-    X(injection)                                                                                   \
-    X(max_bandwidth)                                                                               \
-    X(numa_balancing)
-
-#define DECLARE(name) extern const struct nprb_experiment nprb_exp_##name;
+#define DECLARE(id, name) extern const struct nprb_experiment nprb_exp_##name;
 NPRB_EXPERIMENTS(DECLARE)
+#undef DECLARE
 
-#define POINT(name) &nprb_exp_##name,
+#define POINT(id, name) &nprb_exp_##name,
 const struct nprb_experiment *const nprb_experiments[] = {NPRB_EXPERIMENTS(POINT)};
+#undef POINT
 const size_t nprb_experiment_count = sizeof nprb_experiments / sizeof nprb_experiments[0];
+_Static_assert(sizeof nprb_experiments / sizeof nprb_experiments[0] + 1 == NPRB_N_EXPERIMENT_IDS,
+               "one descriptor per line of the list");
+
+int nprb_experiments_check(const struct nprb_experiment *const *list, size_t count, char *err,
+                           size_t errlen)
+{
+    for (size_t e = 0; e < count; e++) {
+        const struct nprb_experiment *x = list[e];
+        const char *name = nprb_experiment_id_name((enum nprb_experiment_id)(e + 1));
+        const char *section = x->config != NULL ? x->config->name : "none";
+        bool enabled = false;
+        for (size_t k = 0; x->config != NULL && k < x->config->key_count; k++)
+            enabled |= strcmp(x->config->keys[k].key, "enabled") == 0 &&
+                       x->config->keys[k].kind->id == KIND_BOOL;
+        if ((size_t)x->id != e + 1 || strcmp(section, name) != 0 || !enabled) {
+            snprintf(err, errlen,
+                     "internal: nprb_exp_%s, line %zu of the experiment list, has the id '%s' "
+                     "and the config section '%s'%s; it needs '%s' for both and an enabled key "
+                     "(NPRB_EXPERIMENT_SECTION(section, %s, ...) in its file)",
+                     name, e + 1, nprb_experiment_name(x), section,
+                     enabled ? "" : " with no enabled key", name, name);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 int nprb_experiments_config_defaults(struct nprb_config *cfg, char *err, size_t errlen)
 {
+    if (nprb_experiments_check(nprb_experiments, nprb_experiment_count, err, errlen) != 0)
+        return -1;
     nprb_config_defaults(cfg);
     for (size_t e = 0; e < nprb_experiment_count; e++)
         if (nprb_experiments[e]->config != NULL &&
@@ -43,6 +58,19 @@ int nprb_experiments_config_defaults(struct nprb_config *cfg, char *err, size_t 
     if (nprb_config_add_section(cfg, &nprb_config_memory, err, errlen) != 0 ||
         nprb_config_add_section(cfg, &nprb_config_counters, err, errlen) != 0)
         return -1;
+    return 0;
+}
+
+int nprb_experiments_only(struct nprb_config *cfg, uint64_t only, char *err, size_t errlen)
+{
+    for (size_t e = 0; only != 0 && e < nprb_experiment_count; e++) {
+        const struct nprb_experiment *x = nprb_experiments[e];
+        char key[96];
+        snprintf(key, sizeof key, "%s.enabled", nprb_experiment_name(x));
+        bool on = only & NPRB_EXPERIMENT_BIT(x->id);
+        if (nprb_config_set_option(cfg, "--only", key, on ? "true" : "false", err, errlen) != 0)
+            return -1;
+    }
     return 0;
 }
 

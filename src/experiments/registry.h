@@ -2,7 +2,9 @@
 /**
  * @file registry.h
  * Every experiment, in the order a run makes them (as ior's available_aiori[] lists its
- * back-ends): the plan is built by asking each in turn for its items.
+ * back-ends), from the one list of results/experiment_list.h: the plan is built by asking each
+ * in turn for its items. An experiment's file names itself here too, with
+ * NPRB_EXPERIMENT_SECTION.
  */
 #ifndef NPRB_REGISTRY_H
 #define NPRB_REGISTRY_H
@@ -19,12 +21,40 @@ extern const struct nprb_experiment *const nprb_experiments[];
 extern const size_t nprb_experiment_count;
 
 /**
+ * Declares an experiment's config section, `static const struct nprb_config_section VAR` of
+ * @p keys (offsets into @p type; NPRB_CONFIG_SECTION), named @p name, written bare as the list
+ * writes it (mlp, page_size): a name the list lacks does not compile. Its descriptor's .id
+ * (NPRB_EXPERIMENT_<ID>) comes from the same list; that the two are one line of it is checked
+ * on every start (nprb_experiments_check()).
+ */
+#define NPRB_EXPERIMENT_SECTION(var, name, keys, type)                                             \
+    _Static_assert(NPRB_EXPERIMENT_OF(name) > NPRB_EXPERIMENT_NONE, #name " is on the list");      \
+    NPRB_CONFIG_SECTION(var, #name, keys, type)
+
+/**
+ * Whether descriptor e of @p list (@p count of them) is line e of the experiment list: its .id
+ * that line's, its config section named as that line, with an `enabled` key (which --only sets).
+ * Checked on every start, by nprb_experiments_config_defaults().
+ * @return 0, or -1 with the first that is not, named in @p err.
+ */
+int nprb_experiments_check(const struct nprb_experiment *const *list, size_t count, char *err,
+                           size_t errlen);
+
+/**
  * The built-in defaults of every key: the global ones (nprb_config_defaults()), then every
  * experiment's section and memory.*, in the order of the echo and the reference. The job starts
  * from these before YAML and --set.
- * @return 0, or -1 with a message in @p err (a section the config cannot hold).
+ * @return 0, or -1 with a message in @p err (a section the config cannot hold, a descriptor
+ * that is not its line of the list: nprb_experiments_check()).
  */
 int nprb_experiments_config_defaults(struct nprb_config *cfg, char *err, size_t errlen);
+
+/**
+ * --only: enables the experiments of @p only (NPRB_EXPERIMENT_BIT()s) and disables every other,
+ * as `--set NAME.enabled=...` would, after the config and --set. 0 leaves @p cfg alone.
+ * @return 0, or -1 with a message in @p err.
+ */
+int nprb_experiments_only(struct nprb_config *cfg, uint64_t only, char *err, size_t errlen);
 
 /**
  * The experiments' stdout sections (descriptor.h: report) from one rank's rows, in the report's

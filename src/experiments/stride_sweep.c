@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* stride_sweep: a sequential chase through a fixed working set, stride varied: where the
  * prefetchers stop helping and each load pays a new line, then a new page. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "report/report_grid.h"
@@ -29,7 +30,7 @@ static const struct config_key keys[] = {
     {"samples", KEY_INT, OFF(samples), "11", 3, 100000, "timed samples kept per point"},
     {"sample_time", KEY_DURATION, OFF(sample_s), "2ms", 0, 0, "minimum length of one sample"},
 };
-NPRB_CONFIG_SECTION(section, "stride_sweep", keys, struct stride_sweep_config);
+NPRB_EXPERIMENT_SECTION(section, stride_sweep, keys, struct stride_sweep_config);
 
 static int plan(struct nprb_planner *p)
 {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* thread_scaling: bandwidth with 1, 2, ... threads up to every usable core of one node, on its
  * local memory: where one node's memory saturates. */
+#include "experiments/registry.h"
 #include "measure/experiment.h"
 #include "plan/items.h"
 #include "report/report_grid.h"
@@ -21,11 +22,11 @@ static const struct config_key keys[] = {
     {"enabled", KEY_BOOL, OFF(enabled), "true", 0, 0,
      "bandwidth with 1 .. all cores of the first node"},
     {"size", KEY_SIZE, OFF(size_bytes), "128MiB", NPRB_KIB(64), NPRB_TIB(64), "bytes per array"},
-    {"kernels", KEY_KERNELS, OFF(kernels), "read,triad", 0, 0,
+    {"kernels", KEY_NAMES(nprb_kernel_names), OFF(kernels), "read,triad", 1, 0,
      "kernels measured at every thread count"},
     {"repetitions", KEY_INT, OFF(repetitions), "3", 2, 100000, "timed repetitions kept per point"},
 };
-NPRB_CONFIG_SECTION(section, "thread_scaling", keys, struct thread_scaling_config);
+NPRB_EXPERIMENT_SECTION(section, thread_scaling, keys, struct thread_scaling_config);
 
 /* Every count up to 8, then doubling, then all: the knee is usually in the first few. */
 static int next_count(int count, int all)

@@ -9,6 +9,7 @@
 #define NPRB_CORE_PAIRS_H
 
 #include "host/topo.h"
+#include "util/names.h"
 
 #include <stddef.h>
 
@@ -34,6 +35,9 @@ const char *nprb_core_pairs_name(enum nprb_core_pairs pairs);
 
 /** @return 0, or -1 with the names allowed in @p why. */
 int nprb_core_pairs_parse(const char *text, enum nprb_core_pairs *pairs, char *why, size_t len);
+
+/** Their names, as nprb_core_pairs_parse() reads them (c2c_latency.pairs). */
+extern const struct nprb_name_table nprb_core_pairs_names;
 
 /** "smt", "same_l2", "same_l3", "same_node", "same_package", "cross_package". */
 const char *nprb_core_class_name(enum nprb_core_class cls);

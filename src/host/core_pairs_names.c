@@ -24,22 +24,25 @@ static const char *const class_names[NPRB_N_CORE_CLASSES] = {
     [NPRB_CORE_CROSS_PACKAGE] = "cross_package",
 };
 
+const struct nprb_name_table nprb_core_pairs_names = {
+    .rows = pairs_names,
+    .stride = sizeof pairs_names[0],
+    .count = N_PAIRS,
+    .allowed = NPRB_NAMES_ALL,
+};
+
 const char *nprb_core_pairs_name(enum nprb_core_pairs pairs)
 {
-    return (unsigned)pairs < N_PAIRS ? pairs_names[pairs] : "?";
+    return nprb_name_of(&nprb_core_pairs_names, (int)pairs);
 }
 
 int nprb_core_pairs_parse(const char *text, enum nprb_core_pairs *pairs, char *why, size_t len)
 {
-    char choices[96];
-    int i = nprb_name_find(pairs_names, sizeof pairs_names[0], N_PAIRS, NPRB_NAMES_ALL, text, false,
-                           false, choices, sizeof choices);
-    if (i >= 0) {
-        *pairs = (enum nprb_core_pairs)i;
-        return 0;
-    }
-    snprintf(why, len, "expected %s, got '%s'", choices, text);
-    return -1;
+    int i;
+    if (nprb_name_parse(&nprb_core_pairs_names, text, &i, why, len) != 0)
+        return -1;
+    *pairs = (enum nprb_core_pairs)i;
+    return 0;
 }
 
 const char *nprb_core_class_name(enum nprb_core_class cls)

@@ -17,6 +17,14 @@
 static const char *const group_names[NPRB_N_COUNTER_GROUPS] = {"software", "core", "uncore",
                                                                "vmstat"};
 
+const struct nprb_name_table nprb_counter_group_names = {
+    .rows = group_names,
+    .stride = sizeof group_names[0],
+    .count = NPRB_N_COUNTER_GROUPS,
+    .allowed = NPRB_NAMES_ALL,
+    .what = "counter group",
+};
+
 const char *nprb_counter_group_name(enum nprb_counter_group group)
 {
     return group_names[group];
@@ -25,15 +33,11 @@ const char *nprb_counter_group_name(enum nprb_counter_group group)
 int nprb_counter_group_parse(const char *text, enum nprb_counter_group *group, char *why,
                              size_t len)
 {
-    char choices[96];
-    int i = nprb_name_find(group_names, sizeof group_names[0], NPRB_N_COUNTER_GROUPS,
-                           NPRB_NAMES_ALL, text, false, false, choices, sizeof choices);
-    if (i >= 0) {
-        *group = (enum nprb_counter_group)i;
-        return 0;
-    }
-    snprintf(why, len, "unknown counter group '%s' (expected %s)", text, choices);
-    return -1;
+    int i;
+    if (nprb_name_parse(&nprb_counter_group_names, text, &i, why, len) != 0)
+        return -1;
+    *group = (enum nprb_counter_group)i;
+    return 0;
 }
 
 #define CACHE_EVENT(cache, op, result)                                                             \

@@ -12,6 +12,8 @@
 #ifndef NPRB_COUNTERS_H
 #define NPRB_COUNTERS_H
 
+#include "util/names.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +34,9 @@ const char *nprb_counter_group_name(enum nprb_counter_group group);
 /** Parses a group name. @return 0, or -1 with "unknown counter group 'x' (expected ...)". */
 int nprb_counter_group_parse(const char *text, enum nprb_counter_group *group, char *why,
                              size_t len);
+
+/** The groups' names, as nprb_counter_group_parse() reads them (counters.groups). */
+extern const struct nprb_name_table nprb_counter_group_names;
 
 /** The events each measured thread counts, in the order of the /counters rows. */
 enum nprb_thread_event {

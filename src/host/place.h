@@ -10,6 +10,7 @@
 
 #include "host/topo.h"
 #include "results/row_ids.h" /* the policy and first-touch enums, which rows carry */
+#include "util/names.h"
 
 #include <hwloc.h>
 #include <stdbool.h>
@@ -32,6 +33,9 @@ const char *nprb_thp_name(enum nprb_thp_mode mode);
  * @return 0, or -1 with "expected one of system, on, off, hugetlb, got 'x'" in @p why.
  */
 int nprb_thp_parse(const char *text, enum nprb_thp_mode *mode, char *why, size_t len);
+
+/** The page-size modes' names, as nprb_thp_parse() reads them (the huge_pages key). */
+extern const struct nprb_name_table nprb_thp_names;
 
 /** Room in a buffer for its user's record of what it left there (a chain's walker). */
 #define NPRB_BUFFER_CONTENT_BYTES 384

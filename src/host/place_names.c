@@ -7,7 +7,7 @@
 
 #include "util/names.h"
 
-#include <stdio.h>
+#include <stddef.h>
 
 static const char *const thp_names[] = {
     [NPRB_THP_SYSTEM] = "system",
@@ -17,20 +17,25 @@ static const char *const thp_names[] = {
 };
 #define N_THP (sizeof thp_names / sizeof thp_names[0])
 
+const struct nprb_name_table nprb_thp_names = {
+    .rows = thp_names,
+    .stride = sizeof thp_names[0],
+    .count = N_THP,
+    .allowed = NPRB_NAMES_ALL,
+    .ignore_case = true,
+    .plain_list = true,
+};
+
 const char *nprb_thp_name(enum nprb_thp_mode mode)
 {
-    return (unsigned)mode < N_THP ? thp_names[mode] : "?";
+    return nprb_name_of(&nprb_thp_names, (int)mode);
 }
 
 int nprb_thp_parse(const char *text, enum nprb_thp_mode *mode, char *why, size_t len)
 {
-    char choices[128];
-    int i = nprb_name_find(thp_names, sizeof thp_names[0], N_THP, NPRB_NAMES_ALL, text, true, true,
-                           choices, sizeof choices);
-    if (i >= 0) {
-        *mode = (enum nprb_thp_mode)i;
-        return 0;
-    }
-    snprintf(why, len, "expected one of %s, got '%s'", choices, text);
-    return -1;
+    int i;
+    if (nprb_name_parse(&nprb_thp_names, text, &i, why, len) != 0)
+        return -1;
+    *mode = (enum nprb_thp_mode)i;
+    return 0;
 }

@@ -3,6 +3,8 @@
 
 #include "host/balancing.h"
 #include "kernels/stream.h"
+#include "results/row_ids.h"
+#include "util/list.h"
 #include "util/options.h"
 #include "util/status.h"
 #include "util/units.h"
@@ -22,6 +24,7 @@ enum option_id {
     OPT_SUMMARY_JSON,
     OPT_TEXTFILE_DIR,
     OPT_TIME_BUDGET,
+    OPT_ONLY,
     OPT_VERBOSE,
     OPT_SHOW_CONFIG,
     OPT_DRY_RUN,
@@ -77,6 +80,10 @@ static const struct nprb_option_row rows[N_OPTIONS] = {
                          "fit the run into DURATION on each host, e.g. 5min or 2h (the "
                          "time_budget key): sweeps go first, headline matrices last; --dry-run "
                          "lists what was dropped and the new estimate"},
+    [OPT_ONLY] = {"only", 0, "NAME[,NAME]",
+                  "run only these experiments, e.g. --only latency_matrix,mlp: each named one "
+                  "enabled and every other disabled, over the config and --set (the names are "
+                  "the config's sections, --config-reference); with --dry-run, their plan"},
     [OPT_VERBOSE] = {"verbose", 'v', NULL, "debug messages on stderr"},
     [OPT_SHOW_CONFIG] = {"show-config", 0, NULL, "print the effective configuration and exit"},
     [OPT_DRY_RUN] = {"dry-run", 0, NULL,
@@ -155,6 +162,35 @@ void nprb_cli_print_help(FILE *out)
             NPRB_EXIT_PARTIAL);
 }
 
+/* --only's names, each parsed once into its experiment's bit. */
+static int parse_only(const char *value, uint64_t *only, char *err, size_t errlen)
+{
+    *only = 0;
+    const char *item;
+    size_t len;
+    for (const char *cursor = value; nprb_list_next(&cursor, &item, &len);) {
+        char name[64], why[400];
+        enum nprb_experiment_id id;
+        if (len == 0) {
+            snprintf(err, errlen, "--only '%s': an empty name (expected NAME[,NAME])", value);
+            return -1;
+        }
+        len = len < sizeof name ? len : sizeof name - 1; /* longer than any: unknown below */
+        memcpy(name, item, len);
+        name[len] = '\0';
+        if (nprb_experiment_parse(name, &id, why, sizeof why) != 0) {
+            snprintf(err, errlen, "--only: %s", why);
+            return -1;
+        }
+        if (*only & NPRB_EXPERIMENT_BIT(id)) {
+            snprintf(err, errlen, "--only: '%s' is named twice (each experiment once)", name);
+            return -1;
+        }
+        *only |= NPRB_EXPERIMENT_BIT(id);
+    }
+    return 0;
+}
+
 int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_t errlen)
 {
     memset(cli, 0, sizeof *cli);
@@ -211,6 +247,10 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             break;
         case OPT_TIME_BUDGET:
             cli->time_budget = value;
+            break;
+        case OPT_ONLY:
+            if (parse_only(value, &cli->only, err, errlen) != 0)
+                return -1;
             break;
         case OPT_VERBOSE:
             cli->verbose = true;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define NPRB_MAX_SETS 64
@@ -26,6 +27,7 @@ struct nprb_cli {
     double progress_s;        /**< a progress line at least this often (seconds; default 30) */
     const char *summary_json; /**< NULL, or the file the job's verdict goes to as JSON */
     const char *time_budget;  /**< NULL, or --time-budget's value: the time_budget key, last */
+    uint64_t only; /**< --only: the NPRB_EXPERIMENT_BIT()s of the experiments to run; 0: all */
     const char *textfile_dir; /**< NULL, or where each host writes its OpenMetrics file */
     bool summary_stdout;      /**< --summary-json -: the verdict alone on stdout, the report on
                                    stderr */

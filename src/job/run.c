@@ -58,6 +58,8 @@ static enum nprb_status load_config(struct nprb_job *job)
     if (ok && job->cli->time_budget != NULL)
         ok = nprb_config_set_option(&job->cfg, "--time-budget", "time_budget",
                                     job->cli->time_budget, err, sizeof err) == 0;
+    if (ok)
+        ok = nprb_experiments_only(&job->cfg, job->cli->only, err, sizeof err) == 0;
     if (!ok) {
         if (job->fleet->rank == 0)
             NPRB_ERROR(job->log, "%s", err);

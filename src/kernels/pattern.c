@@ -273,6 +273,31 @@ static const struct nprb_pattern_desc patterns[] = {
 };
 #define N_PATTERNS (sizeof patterns / sizeof patterns[0])
 
+/* Sets @p pattern to row @p d with its argument @p value (a stride in bytes, a count of chains),
+ * checked, and its canonical name. @return 0, or -1 with why the value is out of range. */
+static int with_arg(const struct nprb_pattern_desc *d, uint64_t value, const char *spelled,
+                    struct nprb_pattern *pattern, char *why, size_t len)
+{
+    if (d->arg == NPRB_PATTERN_ARG_BYTES) {
+        if (value == 0 || value % 8 != 0 || value > (UINT64_C(1) << 30)) {
+            snprintf(why, len, "stride %s must be a multiple of 8 bytes from 8B to 1GiB", spelled);
+            return -1;
+        }
+        pattern->stride_bytes = value;
+    } else {
+        if (value < 1 || value > NPRB_CHASE_MAX_CHAINS) {
+            snprintf(why, len, "%s takes a count of chains from 1 to %d, not '%s'", d->name,
+                     NPRB_CHASE_MAX_CHAINS, spelled);
+            return -1;
+        }
+        pattern->chains = (unsigned)value;
+    }
+    snprintf(pattern->name, sizeof pattern->name, "%s:%llu", d->name, (unsigned long long)value);
+    pattern->kind = d->kind;
+    pattern->desc = d;
+    return 0;
+}
+
 /* The argument after "NAME:" of a pattern that takes one, into @p pattern; 0 when @p text is
  * not this pattern, 1 when it is, -1 when it is but its argument is out of range. */
 static int parse_arg(const struct nprb_pattern_desc *d, const char *text,
@@ -286,25 +311,29 @@ static int parse_arg(const struct nprb_pattern_desc *d, const char *text,
     if (d->arg == NPRB_PATTERN_ARG_BYTES) {
         if (nprb_parse_size(arg, &value) != 0)
             return 0;
-        if (value == 0 || value % 8 != 0 || value > (UINT64_C(1) << 30)) {
-            snprintf(why, len, "stride %s must be a multiple of 8 bytes from 8B to 1GiB", arg);
-            return -1;
-        }
-        pattern->stride_bytes = value;
     } else {
         char *end;
         errno = 0;
         value = strtoull(arg, &end, 10);
-        if (end == arg || *end != '\0' || errno != 0 || arg[0] == '-' || value < 1 ||
-            value > NPRB_CHASE_MAX_CHAINS) {
-            snprintf(why, len, "%s takes a count of chains from 1 to %d, not '%s'", d->name,
-                     NPRB_CHASE_MAX_CHAINS, arg);
-            return -1;
-        }
-        pattern->chains = (unsigned)value;
+        if (end == arg || *end != '\0' || errno != 0 || arg[0] == '-')
+            value = 0; /* out of range below, with the text as given */
     }
-    snprintf(pattern->name, sizeof pattern->name, "%s:%llu", d->name, (unsigned long long)value);
-    return 1;
+    return with_arg(d, value, arg, pattern, why, len) == 0 ? 1 : -1;
+}
+
+int nprb_pattern_with_arg(enum nprb_pattern_kind kind, uint64_t value, struct nprb_pattern *pattern,
+                          char *why, size_t len)
+{
+    memset(pattern, 0, sizeof *pattern);
+    pattern->chains = 1;
+    for (size_t i = 0; i < N_PATTERNS; i++)
+        if (patterns[i].kind == kind && patterns[i].arg != NPRB_PATTERN_ARG_NONE) {
+            char spelled[24];
+            snprintf(spelled, sizeof spelled, "%llu", (unsigned long long)value);
+            return with_arg(&patterns[i], value, spelled, pattern, why, len);
+        }
+    snprintf(why, len, "pattern kind %d takes no argument", (int)kind);
+    return -1;
 }
 
 int nprb_pattern_parse(const char *text, struct nprb_pattern *pattern, char *why, size_t len)

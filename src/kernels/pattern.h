@@ -91,6 +91,15 @@ struct nprb_pattern {
  */
 int nprb_pattern_parse(const char *text, struct nprb_pattern *pattern, char *why, size_t len);
 
+/**
+ * The pattern of @p kind with its argument as a number, as nprb_pattern_parse() makes it of
+ * "NAME:VALUE" (stride: bytes, parallel: chains), for a planner that has the number: it is
+ * carried as one, never written out and read back.
+ * @return 0, or -1 with what was expected in @p why (out of range, a kind that takes none).
+ */
+int nprb_pattern_with_arg(enum nprb_pattern_kind kind, uint64_t value, struct nprb_pattern *pattern,
+                          char *why, size_t len);
+
 /** Slot spacing of a pattern: 256 B for random chases, the stride for stride chases. */
 uint64_t nprb_pattern_slot_bytes(const struct nprb_pattern *pattern);
 

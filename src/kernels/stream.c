@@ -212,17 +212,21 @@ const struct nprb_kernel *nprb_kernel_find(const char *name)
     return NULL;
 }
 
+const struct nprb_name_table nprb_kernel_names = {
+    .rows = kernels,
+    .stride = sizeof kernels[0],
+    .count = NPRB_N_KERNELS,
+    .allowed = NPRB_NAMES_ALL,
+    .what = "kernel",
+};
+
 int nprb_kernel_parse(const char *text, enum nprb_kernel_id *id, char *why, size_t len)
 {
-    char choices[256];
-    int i = nprb_name_find(kernels, sizeof kernels[0], NPRB_N_KERNELS, NPRB_NAMES_ALL, text, false,
-                           false, choices, sizeof choices);
-    if (i >= 0) {
-        *id = (enum nprb_kernel_id)i;
-        return 0;
-    }
-    snprintf(why, len, "unknown kernel '%s' (expected %s)", text, choices);
-    return -1;
+    int i;
+    if (nprb_name_parse(&nprb_kernel_names, text, &i, why, len) != 0)
+        return -1;
+    *id = (enum nprb_kernel_id)i;
+    return 0;
 }
 
 void nprb_kernel_bytes(const struct nprb_kernel *k, size_t n, size_t stride, uint64_t *program,

@@ -9,6 +9,8 @@
 #ifndef NPRB_STREAM_H
 #define NPRB_STREAM_H
 
+#include "util/names.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -103,6 +105,9 @@ const struct nprb_kernel *nprb_kernel_find(const char *name);
  * read_random)" in @p why.
  */
 int nprb_kernel_parse(const char *text, enum nprb_kernel_id *id, char *why, size_t len);
+
+/** The kernels' names, as nprb_kernel_parse() reads them (the config's kernels keys). */
+extern const struct nprb_name_table nprb_kernel_names;
 
 /**
  * Bytes one run over @p n elements moves, counted as the program asks (STREAM) and as the bus

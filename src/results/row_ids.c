@@ -10,7 +10,7 @@
 
 #define NAME(id, name) [NPRB_EXPERIMENT_##id] = #name,
 static const char *const experiment_names[NPRB_N_EXPERIMENT_IDS] = {[NPRB_EXPERIMENT_NONE] = "-",
-                                                                    NPRB_EXPERIMENT_NAMES(NAME)};
+                                                                    NPRB_EXPERIMENTS(NAME)};
 #undef NAME
 
 const char *nprb_experiment_id_name(enum nprb_experiment_id id)
@@ -25,6 +25,20 @@ enum nprb_experiment_id nprb_experiment_id_parse(const char *text)
             return (enum nprb_experiment_id)id;
     return NPRB_EXPERIMENT_NONE;
 }
+
+int nprb_experiment_parse(const char *text, enum nprb_experiment_id *id, char *why, size_t len)
+{
+    *id = nprb_experiment_id_parse(text);
+    if (*id != NPRB_EXPERIMENT_NONE)
+        return 0;
+    char choices[512] = "";
+    for (int e = NPRB_EXPERIMENT_NONE + 1; e < NPRB_N_EXPERIMENT_IDS; e++)
+        nprb_choice_append(choices, sizeof choices, experiment_names[e],
+                           e + 1 == NPRB_N_EXPERIMENT_IDS);
+    snprintf(why, len, "unknown experiment '%s' (expected %s)", text, choices);
+    return -1;
+}
+
 
 static const char *const policy_names[NPRB_N_MEM_POLICIES] = {
     [NPRB_MEM_BIND] = "bind",
@@ -41,6 +55,22 @@ static const char *const touch_names[NPRB_N_TOUCH_MODES] = {
     [NPRB_TOUCH_BIND] = "bind",
 };
 
+const struct nprb_name_table nprb_extra_policy_names = {
+    .rows = policy_names,
+    .stride = sizeof policy_names[0],
+    .count = NPRB_N_MEM_POLICIES,
+    .allowed = ~NPRB_MEM_POLICY_BIT(NPRB_MEM_BIND),
+    .what = "policy",
+};
+
+const struct nprb_name_table nprb_touch_mode_names = {
+    .rows = touch_names,
+    .stride = sizeof touch_names[0],
+    .count = NPRB_N_TOUCH_MODES,
+    .allowed = NPRB_NAMES_ALL,
+    .what = "mode",
+};
+
 const char *nprb_mem_policy_name(enum nprb_mem_policy policy)
 {
     return (unsigned)policy < NPRB_N_MEM_POLICIES ? policy_names[policy] : "?";
@@ -49,15 +79,13 @@ const char *nprb_mem_policy_name(enum nprb_mem_policy policy)
 int nprb_mem_policy_parse(const char *text, unsigned allowed, enum nprb_mem_policy *policy,
                           char *why, size_t len)
 {
-    char choices[128];
-    int i = nprb_name_find(policy_names, sizeof policy_names[0], NPRB_N_MEM_POLICIES, allowed, text,
-                           false, false, choices, sizeof choices);
-    if (i >= 0) {
-        *policy = (enum nprb_mem_policy)i;
-        return 0;
-    }
-    snprintf(why, len, "unknown policy '%s' (expected %s)", text, choices);
-    return -1;
+    struct nprb_name_table table = nprb_extra_policy_names;
+    table.allowed = allowed;
+    int i;
+    if (nprb_name_parse(&table, text, &i, why, len) != 0)
+        return -1;
+    *policy = (enum nprb_mem_policy)i;
+    return 0;
 }
 
 const char *nprb_touch_mode_name(enum nprb_touch_mode mode)
@@ -67,15 +95,11 @@ const char *nprb_touch_mode_name(enum nprb_touch_mode mode)
 
 int nprb_touch_mode_parse(const char *text, enum nprb_touch_mode *mode, char *why, size_t len)
 {
-    char choices[128];
-    int i = nprb_name_find(touch_names, sizeof touch_names[0], NPRB_N_TOUCH_MODES, NPRB_NAMES_ALL,
-                           text, false, false, choices, sizeof choices);
-    if (i >= 0) {
-        *mode = (enum nprb_touch_mode)i;
-        return 0;
-    }
-    snprintf(why, len, "unknown mode '%s' (expected %s)", text, choices);
-    return -1;
+    int i;
+    if (nprb_name_parse(&nprb_touch_mode_names, text, &i, why, len) != 0)
+        return -1;
+    *mode = (enum nprb_touch_mode)i;
+    return 0;
 }
 
 void nprb_row_set_touch(struct nprb_bandwidth_row *row, enum nprb_touch_mode mode)

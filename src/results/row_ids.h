@@ -7,41 +7,40 @@
  * text and enum, set together (NPRB_SET_EXPERIMENT, NPRB_SET_MEM_POLICY, nprb_row_set_touch,
  * NPRB_SET_PAIR_CLASS, nprb_row_set_kernel), so no reader compares text a writer spelled; rows
  * read back from a file get their enums from nprb_rows_parse_ids() (results.h). These tables
- * are the one spelling of the `experiment`, `mem_policy`, `init_mode` and `pair_class` columns'
- * values. The policy and first-touch enums are placement's (host/place.c, and the config's
+ * are the one spelling of the `experiment` (from the one list of experiments,
+ * experiment_list.h), `mem_policy`, `init_mode` and `pair_class` columns' values. The policy and first-touch enums are placement's (host/place.c, and the config's
  * lists); they are here because the report and plausibility, which read them from rows, sit
  * below host/.
  */
 #ifndef NPRB_ROW_IDS_H
 #define NPRB_ROW_IDS_H
 
-#include <stddef.h>
+#include "results/experiment_list.h"
+#include "util/names.h"
 
-/** The experiments' names, each one word of the column (the run order is the registry's). */
-#define NPRB_EXPERIMENT_NAMES(X)                                                                   \
-    X(LATENCY_MATRIX, latency_matrix)                                                              \
-    X(BANDWIDTH_MATRIX, bandwidth_matrix)                                                          \
-    X(LATENCY_SWEEP, latency_sweep)                                                                \
-    X(STRIDE_SWEEP, stride_sweep)                                                                  \
-    X(PAGE_SIZE, page_size)                                                                        \
-    X(BANDWIDTH_SWEEP, bandwidth_sweep)                                                            \
-    X(THREAD_SCALING, thread_scaling)                                                              \
-    X(FIRST_TOUCH, first_touch)                                                                    \
-    X(LOADED_LATENCY, loaded_latency)                                                              \
-    X(MLP, mlp)                                                                                    \
-    X(C2C_LATENCY, c2c_latency)                                                                    \
-    X(INJECTION, injection)                                                                        \
-    X(MAX_BANDWIDTH, max_bandwidth)                                                                \
-    X(NUMA_BALANCING, numa_balancing)
+#include <stddef.h>
+#include <stdint.h>
 
 #define NPRB_EXPERIMENT_ENUM(id, name) NPRB_EXPERIMENT_##id,
+/* The same ids again under the list's own spelling of each name, after the count, for macros
+ * given the bare name (NPRB_EXPERIMENT_OF): a name the list lacks does not compile. */
+#define NPRB_EXPERIMENT_ALIAS(id, name) NPRB_EXPERIMENT_OF_##name = NPRB_EXPERIMENT_##id,
 enum nprb_experiment_id {
     /** A row of the rank rather than of one measurement, or read from a file that names an
      * experiment this build does not know. */
     NPRB_EXPERIMENT_NONE,
-    NPRB_EXPERIMENT_NAMES(NPRB_EXPERIMENT_ENUM) NPRB_N_EXPERIMENT_IDS
+    NPRB_EXPERIMENTS(NPRB_EXPERIMENT_ENUM) NPRB_N_EXPERIMENT_IDS,
+    NPRB_EXPERIMENTS(NPRB_EXPERIMENT_ALIAS)
 };
 #undef NPRB_EXPERIMENT_ENUM
+#undef NPRB_EXPERIMENT_ALIAS
+
+/** The id of the experiment @p name, written bare as the list writes it (mlp, page_size). */
+#define NPRB_EXPERIMENT_OF(name) NPRB_EXPERIMENT_OF_##name
+
+/** The bit of experiment @p id in a set of experiments (--only). */
+#define NPRB_EXPERIMENT_BIT(id) (UINT64_C(1) << (id))
+_Static_assert(NPRB_N_EXPERIMENT_IDS <= 64, "a set of experiments is one uint64_t");
 
 /** The experiment's name: "latency_matrix", ...; "-" for NPRB_EXPERIMENT_NONE, as the file
  * spells a row of the rank. */
@@ -49,6 +48,12 @@ const char *nprb_experiment_id_name(enum nprb_experiment_id id);
 
 /** The experiment named @p text, or NPRB_EXPERIMENT_NONE. */
 enum nprb_experiment_id nprb_experiment_id_parse(const char *text);
+
+/**
+ * The experiment named @p text into *@p id, for names a user gives (--only).
+ * @return 0, or -1 with "unknown experiment 'x' (expected a, b or c)" in @p why.
+ */
+int nprb_experiment_parse(const char *text, enum nprb_experiment_id *id, char *why, size_t len);
 
 /** Sets a row's experiment, its text and its enum together (NPRB_SET_TEXT: results.h). */
 #define NPRB_SET_EXPERIMENT(row, id)                                                               \
@@ -80,6 +85,10 @@ const char *nprb_mem_policy_name(enum nprb_mem_policy policy);
 int nprb_mem_policy_parse(const char *text, unsigned allowed, enum nprb_mem_policy *policy,
                           char *why, size_t len);
 
+/** The policies a matrix measures besides bind, which it always measures (its policies key):
+ * interleave, preferred, first_touch. */
+extern const struct nprb_name_table nprb_extra_policy_names;
+
 /** Sets a row's memory policy, its text and its enum together (NPRB_SET_TEXT: results.h). */
 #define NPRB_SET_MEM_POLICY(row, policy)                                                           \
     do {                                                                                           \
@@ -108,6 +117,9 @@ const char *nprb_touch_mode_name(enum nprb_touch_mode mode);
  * @return 0, or -1 with "unknown mode 'x' (expected a, b or c)" in @p why.
  */
 int nprb_touch_mode_parse(const char *text, enum nprb_touch_mode *mode, char *why, size_t len);
+
+/** The first-touch modes' names, as nprb_touch_mode_parse() reads them (first_touch.modes). */
+extern const struct nprb_name_table nprb_touch_mode_names;
 
 /**
  * How a row's CPU node reaches its memory node (host/topo.c decides it): the `pair_class`

@@ -29,3 +29,34 @@ int nprb_name_find(const void *rows, size_t stride, size_t count, unsigned allow
     }
     return -1;
 }
+
+int nprb_name_parse(const struct nprb_name_table *table, const char *text, int *value, char *why,
+                    size_t len)
+{
+    char choices[512];
+    int i = nprb_name_find(table->rows, table->stride, table->count, table->allowed, text,
+                           table->ignore_case, table->plain_list, choices, sizeof choices);
+    if (i >= 0) {
+        *value = i;
+        return 0;
+    }
+    if (table->what != NULL)
+        snprintf(why, len, "unknown %s '%s' (expected %s)", table->what, text, choices);
+    else
+        snprintf(why, len, "expected %s%s, got '%s'", table->plain_list ? "one of " : "", choices,
+                 text);
+    return -1;
+}
+
+const char *nprb_name_of(const struct nprb_name_table *table, int value)
+{
+    if (value < 0 || (size_t)value >= table->count)
+        return "?";
+    return *(const char *const *)((const char *)table->rows + (size_t)value * table->stride);
+}
+
+bool nprb_name_allowed(const struct nprb_name_table *table, int value)
+{
+    return value >= 0 && (size_t)value < table->count && value < 32 &&
+           (table->allowed & (1u << value));
+}

@@ -14,13 +14,9 @@ fi
 orig=$(cat "$pool")
 trap 'echo "$orig" > "$pool"' EXIT
 mkdir -p "$outdir"
-args=(--set huge_pages=hugetlb --set latency_matrix.size=4MiB --set latency_matrix.samples=3
-      --set bandwidth_matrix.size=8MiB --set bandwidth_matrix.repetitions=2
-      --set latency_sweep.enabled=false --set stride_sweep.enabled=false
-      --set bandwidth_sweep.enabled=false --set thread_scaling.enabled=false
-      --set loaded_latency.enabled=false --set first_touch.enabled=false
-      --set mlp.enabled=false --set c2c_latency.enabled=false
-      --set injection.enabled=false --set max_bandwidth.enabled=false)
+args=(--only "latency_matrix,bandwidth_matrix" --set huge_pages=hugetlb
+      --set latency_matrix.size=4MiB --set latency_matrix.samples=3
+      --set bandwidth_matrix.size=8MiB --set bandwidth_matrix.repetitions=2)
 
 check() { # check FILE STATUS PAGE_BYTES
     /usr/bin/python3 - "$@" <<'PY'

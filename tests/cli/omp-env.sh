@@ -26,13 +26,9 @@ place_one) env=("OMP_PLACES={1}") ;;
 levels) env=(OMP_MAX_ACTIVE_LEVELS=0 OMP_NUM_THREADS=64) ;;
 *) echo "omp-env.sh: unknown case $case" >&2; exit 2 ;;
 esac
-only=()
-for section in latency_matrix latency_sweep stride_sweep bandwidth_sweep thread_scaling \
-    loaded_latency first_touch numa_balancing; do
-    only+=(--set "$section.enabled=false")
-done
-log=$(env "${env[@]}" "$exe" -c "$config" -o "$out" --set bandwidth_matrix.policies=none \
-    --set bandwidth_matrix.kernels=triad "${only[@]}" 2>&1) || { echo "$log"; exit 1; }
+log=$(env "${env[@]}" "$exe" -c "$config" -o "$out" --only bandwidth_matrix \
+    --set bandwidth_matrix.policies=none --set bandwidth_matrix.kernels=triad 2>&1) ||
+    { echo "$log"; exit 1; }
 if [ "$case" != thread_limit ] && [ "$case" != place_one ] && grep -q "binding on" <<<"$log"; then
     echo "FAIL: a binding warning under ${env[*]}:"; grep "binding on" <<<"$log"; exit 1
 fi

@@ -12,13 +12,8 @@ exe=$1 tiny=$2 outdir=$3
 mkdir -p "$outdir"
 out="$outdir/page_size.h5"
 rm -f "$out"
-off=()
-for e in latency_matrix bandwidth_matrix latency_sweep stride_sweep bandwidth_sweep \
-    thread_scaling first_touch loaded_latency numa_balancing; do
-    off+=(--set "$e.enabled=false")
-done
 
-plan=$("$exe" -c "$tiny" "${off[@]}" --set page_size.size=6MiB --dry-run)
+plan=$("$exe" -c "$tiny" --only page_size --set page_size.size=6MiB --dry-run)
 grep -Eq '^  page_size +6  size 6MiB' <<<"$plan" || { echo "FAIL: plan: $plan"; exit 1; }
 grep -q '^page_size:$' <<<"$plan" && grep -q '^  size: 6MiB$' <<<"$plan" ||
     { echo "FAIL: the echo lacks page_size.size"; exit 1; }
@@ -28,7 +23,7 @@ fi
 grep -q "set page_size.size: expected a size like 512MiB or 2G, got 'lots'" "$outdir/page_size.err" ||
     { echo "FAIL: error: $(cat "$outdir/page_size.err")"; exit 1; }
 
-report=$("$exe" -c "$tiny" "${off[@]}" -o "$out" --quiet)
+report=$("$exe" -c "$tiny" --only page_size -o "$out" --quiet)
 for label in '4 KiB (THP off)' 'THP (madvise)' 'hugetlb 2 MiB'; do
     grep -qF "$label" <<<"$report" || { echo "FAIL: no '$label' line in: $report"; exit 1; }
 done

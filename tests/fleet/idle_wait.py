@@ -20,25 +20,14 @@ import time
 WINDOW_S = 2.0
 LIMIT = 0.05
 # One experiment whose measurements last seconds by design (samples x sample time), the same on
-# any machine: 3 items of 20 x 50 ms, about 3 s of rank 0's turn.
+# any machine: 3 items of 20 x 50 ms, about 3 s of rank 0's turn. It runs alone (--only).
+EXPERIMENT = "latency_matrix"
 CONFIG = """huge_pages: off
 latency_matrix:
   size: 1MiB
   samples: 20
   sample_time: 50ms
   policies: [preferred, first_touch]
-bandwidth_matrix: {enabled: false}
-latency_sweep: {enabled: false}
-stride_sweep: {enabled: false}
-bandwidth_sweep: {enabled: false}
-thread_scaling: {enabled: false}
-loaded_latency: {enabled: false}
-mlp: {enabled: false}
-c2c_latency: {enabled: false}
-injection: {enabled: false}
-max_bandwidth: {enabled: false}
-first_touch: {enabled: false}
-numa_balancing: {enabled: false}
 """
 
 
@@ -80,7 +69,7 @@ def main():
     config = os.path.join(outdir, "idle-wait.yaml")
     with open(config, "w") as f:
         f.write(CONFIG)
-    cmd = [mpirun, "-np", "2", *flags, exe, "-c", config, "-o",
+    cmd = [mpirun, "-np", "2", *flags, exe, "-c", config, "--only", EXPERIMENT, "-o",
            os.path.join(outdir, "idle-wait.h5"), "--verbose"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     started = {}  # world rank -> when its first measurement started

@@ -10,9 +10,14 @@
 set -euo pipefail
 exe=$1 root=$2
 fail=0
-sections=(latency_matrix bandwidth_matrix latency_sweep stride_sweep bandwidth_sweep
-    thread_scaling loaded_latency mlp c2c_latency injection max_bandwidth numa_balancing
-    first_touch)
+# Every section the program has (each experiment's, memory.*, counters.*), as its key reference
+# names them: a new experiment is checked with no line here.
+mapfile -t sections < <("$exe" --config-reference | awk '$1 ~ /^[a-z0-9_]+\./ {
+    sub(/\..*/, "", $1); if (!seen[$1]++) print $1 }')
+if [ "${#sections[@]}" -lt 3 ]; then
+    echo "FAIL: --config-reference names ${#sections[@]} section(s): ${sections[*]}"
+    exit 1
+fi
 
 # validate CONFIG: 0 when it passes, 1 with the reason on stdout when not.
 validate() {

@@ -2,7 +2,8 @@
 /* An experiment's own config section (config.h: struct nprb_config_section): its keys load from
  * YAML and --set with the same grammar and errors as the global ones, echo after them and load
  * back (in the short echo too, when they differ from their defaults), appear in the reference, and
- * a config without the section hands back NULL. */
+ * a config without the section hands back NULL. A section's keys of its own enum's names need
+ * only its table. */
 #include "check.h"
 #include "config/config.h"
 
@@ -26,6 +27,75 @@ static const struct config_key demo_keys[] = {
     {"sample_time", KEY_DURATION, OFF(sample_s), "2ms", 0, 0, "sample length"},
 };
 static const struct nprb_config_section demo = {"demo", demo_keys, 4, sizeof(struct demo_config)};
+
+/* A section's own enum of names, declared here with its table and nothing in config/: a key of
+ * one name (KEY_NAME) and lists of them (KEY_NAMES), one that may be none. */
+enum shade { SHADE_LIGHT, SHADE_DARK, SHADE_GREY };
+static const char *const shade_names[] = {"light", "dark", "grey"};
+static const struct nprb_name_table shades = {
+    .rows = shade_names,
+    .stride = sizeof shade_names[0],
+    .count = sizeof shade_names / sizeof shade_names[0],
+    .allowed = NPRB_NAMES_ALL,
+    .what = "shade",
+};
+struct shade_list {
+    int count;
+    enum shade shade[NPRB_MAX_LIST];
+};
+NPRB_NAME_LIST_LAYOUT(struct shade_list, shade);
+struct paint_config {
+    enum shade shade;
+    struct shade_list some, any;
+};
+#define PAINT(field) offsetof(struct paint_config, field)
+static const struct config_key paint_keys[] = {
+    {"shade", KEY_NAME(shades), PAINT(shade), "dark", 0, 0, "one shade"},
+    {"some", KEY_NAMES(shades), PAINT(some), "light,grey", 1, 0, "at least one shade"},
+    {"any", KEY_NAMES(shades), PAINT(any), "none", 0, 0, "shades, or none"},
+};
+static const struct nprb_config_section paint = {"paint", paint_keys, 3,
+                                                 sizeof(struct paint_config)};
+
+static void names_of_a_section(void)
+{
+    static struct nprb_config cfg;
+    static char echo[NPRB_CONFIG_TEXT_MAX];
+    char err[512] = "";
+    nprb_config_defaults(&cfg);
+    CHECK(nprb_config_add_section(&cfg, &paint, err, sizeof err) == 0);
+    const struct paint_config *p = nprb_config_section(&cfg, &paint);
+    if (p == NULL)
+        return;
+    CHECK(p->shade == SHADE_DARK && p->some.count == 2 && p->some.shade[1] == SHADE_GREY &&
+          p->any.count == 0);
+    CHECK(nprb_config_load_text(&cfg, "paint:\n  shade: grey\n  any: [dark, light]\n", "t.yaml",
+                                err, sizeof err) == 0);
+    CHECK(p->shade == SHADE_GREY && p->any.count == 2 && p->any.shade[0] == SHADE_DARK);
+    CHECK(nprb_config_set(&cfg, "paint.shade=pink", err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err,
+                       "--set paint.shade: unknown shade 'pink' (expected light, dark or grey)");
+    CHECK(nprb_config_set(&cfg, "paint.some=dark,dark", err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "'dark' repeats an earlier item");
+    CHECK(nprb_config_set(&cfg, "paint.some=none", err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "unknown shade 'none'");
+    CHECK(p->some.count == 2); /* a refused list leaves the value as it was */
+    nprb_config_to_yaml(&cfg, echo, sizeof echo);
+    CHECK_STR_CONTAINS(echo,
+                       "paint:\n  shade: grey\n  some: [light, grey]\n  any: [dark, light]\n");
+    CHECK(nprb_config_set(&cfg, "paint.any=none", err, sizeof err) == 0 && p->any.count == 0);
+    nprb_config_to_yaml(&cfg, echo, sizeof echo);
+    CHECK_STR_CONTAINS(echo, "  any: none\n");
+    char *ref = NULL;
+    size_t ref_len = 0;
+    FILE *out = open_memstream(&ref, &ref_len);
+    nprb_config_print_reference(out, &cfg);
+    fclose(out);
+    CHECK_STR_CONTAINS(ref, "allowed: light | dark | grey\n");
+    CHECK_STR_CONTAINS(ref, "allowed: list of: light, dark, grey\n");
+    CHECK_STR_CONTAINS(ref, "allowed: none | list of: light, dark, grey\n");
+    free(ref);
+}
 
 /* The global keys, then the config's own memory.* section, then the demo's. */
 static int demo_defaults(struct nprb_config *cfg, char *err, size_t len)
@@ -123,5 +193,6 @@ int main(void)
     fclose(out);
     CHECK_STR_CONTAINS(ref, "\ndemo.size                        256MiB     working set\n");
     free(ref);
+    names_of_a_section();
     return CHECK_DONE();
 }

@@ -20,25 +20,14 @@
 /* Builds the plan of @p sets over the defaults with every other experiment off. */
 static int plan_of(struct nprb_plan *plan, const struct nprb_topo *topo, const char *const *sets)
 {
-    static const char *const off[] = {"latency_matrix.enabled=false",
-                                      "bandwidth_matrix.enabled=false",
-                                      "latency_sweep.enabled=false",
-                                      "stride_sweep.enabled=false",
-                                      "bandwidth_sweep.enabled=false",
-                                      "thread_scaling.enabled=false",
-                                      "loaded_latency.enabled=false",
-                                      "numa_balancing.enabled=false",
-                                      "first_touch.enabled=false",
-                                      "page_size.enabled=false",
-                                      "mlp.enabled=false",
-                                      "c2c_latency.enabled=false",
-                                      "injection.enabled=false",
-                                      "max_bandwidth.enabled=false"};
     static struct nprb_config cfg;
     char err[512];
     CHECK(nprb_experiments_config_defaults(&cfg, err, sizeof err) == 0);
-    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
-        CHECK(nprb_config_set(&cfg, off[i], err, sizeof err) == 0);
+    for (size_t e = 0; e < nprb_experiment_count; e++) {
+        char off[96];
+        snprintf(off, sizeof off, "%s.enabled=false", nprb_experiment_name(nprb_experiments[e]));
+        CHECK(nprb_config_set(&cfg, off, err, sizeof err) == 0);
+    }
     for (; *sets != NULL; sets++)
         if (nprb_config_set(&cfg, *sets, err, sizeof err) != 0) {
             fprintf(stderr, "%s: %s\n", *sets, err);

@@ -115,6 +115,18 @@ static void patterns(void)
         CHECK(nprb_pattern_parse(bad_counts[k], &p, why, sizeof why) == -1);
         CHECK_STR_CONTAINS(why, "count of chains from 1 to 16");
     }
+    /* A number carried as one: the same pattern as its text would parse to. */
+    struct nprb_pattern q;
+    CHECK(nprb_pattern_with_arg(NPRB_PATTERN_PARALLEL, 4, &q, why, sizeof why) == 0 &&
+          nprb_pattern_parse("parallel:4", &p, why, sizeof why) == 0 &&
+          memcmp(&p, &q, sizeof p) == 0);
+    CHECK(nprb_pattern_with_arg(NPRB_PATTERN_STRIDE, 1024, &q, why, sizeof why) == 0 &&
+          q.stride_bytes == 1024 && q.chains == 1 && strcmp(q.name, "stride:1024") == 0);
+    CHECK(nprb_pattern_with_arg(NPRB_PATTERN_PARALLEL, 17, &q, why, sizeof why) == -1);
+    CHECK_STR_CONTAINS(why, "parallel takes a count of chains from 1 to 16, not '17'");
+    CHECK(nprb_pattern_with_arg(NPRB_PATTERN_STRIDE, 12, &q, why, sizeof why) == -1);
+    CHECK_STR_CONTAINS(why, "stride 12 must be a multiple of 8");
+    CHECK(nprb_pattern_with_arg(NPRB_PATTERN_RANDOM, 4, &q, why, sizeof why) == -1);
 }
 
 int main(void)

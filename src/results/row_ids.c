@@ -39,7 +39,6 @@ int nprb_experiment_parse(const char *text, enum nprb_experiment_id *id, char *w
     return -1;
 }
 
-
 static const char *const policy_names[NPRB_N_MEM_POLICIES] = {
     [NPRB_MEM_BIND] = "bind",
     [NPRB_MEM_INTERLEAVE] = "interleave",

@@ -8,9 +8,9 @@
  * NPRB_SET_PAIR_CLASS, nprb_row_set_kernel), so no reader compares text a writer spelled; rows
  * read back from a file get their enums from nprb_rows_parse_ids() (results.h). These tables
  * are the one spelling of the `experiment` (from the one list of experiments,
- * experiment_list.h), `mem_policy`, `init_mode` and `pair_class` columns' values. The policy and first-touch enums are placement's (host/place.c, and the config's
- * lists); they are here because the report and plausibility, which read them from rows, sit
- * below host/.
+ * experiment_list.h), `mem_policy`, `init_mode` and `pair_class` columns' values. The policy and
+ * first-touch enums are placement's (host/place.c, and the config's lists); they are here because
+ * the report and plausibility, which read them from rows, sit below host/.
  */
 #ifndef NPRB_ROW_IDS_H
 #define NPRB_ROW_IDS_H

@@ -12,6 +12,7 @@
 #include "host/place.h"
 #include "kernels/pattern.h"
 #include "kernels/stream.h"
+#include "results/row_ids.h"
 #include "util/names.h"
 
 #include <stdbool.h>
@@ -165,7 +166,9 @@ struct nprb_config_section {
                                                    sizeof(type)}
 
 #define NPRB_CONFIG_MAX_KEYS 160
-#define NPRB_CONFIG_MAX_SECTIONS 16
+/* A section per experiment of the list (the ids after NPRB_EXPERIMENT_NONE), then memory.* and
+ * counters.*: counted from the list, so that a new experiment needs no line here. */
+#define NPRB_CONFIG_MAX_SECTIONS (NPRB_N_EXPERIMENT_IDS - 1 + 2)
 #define NPRB_CONFIG_SECTION_BYTES 4096
 #define NPRB_LINE_SET UINT32_MAX
 

@@ -89,6 +89,10 @@ int main(int argc, char **argv)
         nprb_cli_print_kernels(stdout);
         return NPRB_EXIT_OK;
     }
+    if (cli.experiments) {
+        nprb_experiments_print_about(stdout);
+        return NPRB_EXIT_OK;
+    }
     if (cli.schema)
         return nprb_schema_print_json(stdout) == 0 && fflush(stdout) == 0 ? NPRB_EXIT_OK
                                                                           : NPRB_EXIT_RUNTIME;

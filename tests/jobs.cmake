@@ -64,11 +64,14 @@ if(_n LESS 20)
   message(FATAL_ERROR "tests/hostile/cases.txt: ${_n} cases, the table promises at least 20")
 endif()
 
-# ---- shipped configs, the config reference in docs/CONFIG.md, shellcheck ---------------------
+# ---- shipped configs, the generated docs (CONFIG.md, EXPERIMENTS.md, SCHEMA.md), shellcheck --
 nprb_add_script_test(jobs.shipped_configs LABELS "jobs;cli" TIMEOUT 120
   COMMAND ${JOBS_TESTS}/shipped-configs.sh ${NPRB_EXE} ${PROJECT_SOURCE_DIR})
 nprb_add_script_test(jobs.config_doc LABELS "jobs;cli" TIMEOUT 60
   COMMAND ${JOBS_TESTS}/config-doc.sh ${NPRB_EXE} ${PROJECT_SOURCE_DIR}/docs/CONFIG.md)
+# The experiments' table in docs/EXPERIMENTS.md is what --experiments prints, the same way.
+nprb_add_script_test(docs.experiments LABELS "docs;cli" TIMEOUT 60
+  COMMAND ${JOBS_TESTS}/config-doc.sh ${NPRB_EXE} ${PROJECT_SOURCE_DIR}/docs/EXPERIMENTS.md)
 # The title, root attributes and column tables of docs/SCHEMA.md are made from --schema.
 nprb_add_script_test(jobs.schema_doc LABELS "jobs;cli" TIMEOUT 60
   COMMAND ${NPRB_TEST_PYTHON} ${JOBS_TESTS}/schema-doc.py ${NPRB_EXE}

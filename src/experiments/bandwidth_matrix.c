@@ -119,8 +119,13 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
     return n_kernels > 0;
 }
 
+static const char about[] =
+    "the cores of node i (one thread each) streaming memory bound to node j, every i and j, per "
+    "kernel (read and triad by default), plus interleave";
+
 const struct nprb_experiment nprb_exp_bandwidth_matrix = {.id = NPRB_EXPERIMENT_BANDWIDTH_MATRIX,
                                                           .table = NPRB_TABLE_BANDWIDTH,
+                                                          .about = about,
                                                           .plan = plan,
                                                           .measure = nprb_measure_bandwidth,
                                                           .config = &section,

@@ -83,8 +83,15 @@ static bool report(FILE *out, const struct nprb_results *rows)
                                  "GB/s (best, bytes the program moves) by size per array");
 }
 
+static const char about[] =
+    "GB/s against working set for the kernels `read`, `write`, `write_nt`, `copy`, `copy_nt`, "
+    "`copy_movsb`, `scale`, `add`, `triad`, `read_strided`, `read_random` (and the mixes "
+    "`mix_3to1`, `mix_2to1`, `mix_1to1`, `triad_nt`; `numaprobe --kernels` lists formulas, byte "
+    "counts and the bus's read:write mix)";
+
 const struct nprb_experiment nprb_exp_bandwidth_sweep = {.id = NPRB_EXPERIMENT_BANDWIDTH_SWEEP,
                                                          .table = NPRB_TABLE_BANDWIDTH,
+                                                         .about = about,
                                                          .plan = plan,
                                                          .measure = nprb_measure_bandwidth,
                                                          .config = &section,

@@ -254,8 +254,16 @@ static bool report(FILE *out, const struct nprb_results *results)
     return printed;
 }
 
+static const char about[] =
+    "core-to-core latency: a cache line handed between two pinned CPUs, Modified in the other "
+    "core's cache (`hitm`, a ping-pong as rigtorp/c2clat) and clean there (`hit`, as Intel MLC's "
+    "`--c2c_latency`); one CPU per NUMA node and a second core in each (`default.yaml`: per L3 "
+    "cache, and an SMT sibling; `full.yaml`: every pair); the report gives the median per pair "
+    "class: SMT, same L2, same L3, same node, same package, cross package (`/c2c_latency`)";
+
 const struct nprb_experiment nprb_exp_c2c_latency = {.id = NPRB_EXPERIMENT_C2C_LATENCY,
                                                      .table = NPRB_TABLE_C2C_LATENCY,
+                                                     .about = about,
                                                      .plan = plan,
                                                      .measure = measure,
                                                      .config = &section,

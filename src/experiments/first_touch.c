@@ -189,8 +189,15 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return header;
 }
 
+static const char about[] =
+    "an array read in parallel by every core of the host after it was first written by one "
+    "thread on each node in turn, by its readers (the kernel's schedule), by the wrong threads "
+    "(a mismatched schedule), interleaved, or bound chunk by chunk: where the pages landed (per "
+    "reader, verified) and the bandwidth that follows";
+
 const struct nprb_experiment nprb_exp_first_touch = {.id = NPRB_EXPERIMENT_FIRST_TOUCH,
                                                      .table = NPRB_TABLE_BANDWIDTH,
+                                                     .about = about,
                                                      .plan = plan,
                                                      .measure = measure,
                                                      .config = &section,

@@ -164,8 +164,18 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
     return true;
 }
 
+static const char about[] =
+    "bandwidth by read:write mix on the bus, from every core of node i into memory bound to node "
+    "j, every i and j (Intel MLC's traffic types): all reads, 3:1, 2:1, 1:1 (`mix_3to1`, "
+    "`mix_2to1`, `mix_1to1` write only the lines they have just read, so the mix is exact) and "
+    "STREAM's triad (3:1 with its write-allocate read); `nt_writes: true` adds non-temporal "
+    "`triad_nt` (2:1), `copy_nt` (1:1) and `write_nt` (0:1); in `default.yaml` and `full.yaml`, "
+    "off in `quick`; the report gives bus GB/s per mix and pair class (`/bandwidth`, experiment "
+    "`injection`)";
+
 const struct nprb_experiment nprb_exp_injection = {.id = NPRB_EXPERIMENT_INJECTION,
                                                    .table = NPRB_TABLE_BANDWIDTH,
+                                                   .about = about,
                                                    .plan = plan,
                                                    .measure = nprb_measure_bandwidth,
                                                    .config = &section,

@@ -82,8 +82,14 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
     return true;
 }
 
+static const char about[] =
+    "idle latency from one core of node i to memory bound to node j, every i and j (memory-only "
+    "nodes too; `pairs: local` for i = j only), plus interleave, preferred and first-touch from "
+    "each node's cores";
+
 const struct nprb_experiment nprb_exp_latency_matrix = {.id = NPRB_EXPERIMENT_LATENCY_MATRIX,
                                                         .table = NPRB_TABLE_LATENCY,
+                                                        .about = about,
                                                         .plan = plan,
                                                         .measure = nprb_measure_latency,
                                                         .config = &section,

@@ -184,8 +184,17 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return nprb_cache_levels_report(out, rows) || printed;
 }
 
+static const char about[] =
+    "ns per access against working set (2 KiB to 4x the last-level cache, at most 1 GiB, points "
+    "below, at and above each cache) for the patterns `random` (chase random within 256 KiB TLB "
+    "windows), `random_full` (random over the whole set), `stride:S` (sequential chase, "
+    "lmbench's lat_mem_rd) and `index_random` (the textbook `sum += data[idx[i]]`, whose "
+    "independent loads overlap: compare it with `random` to see why the simple method "
+    "under-reports latency)";
+
 const struct nprb_experiment nprb_exp_latency_sweep = {.id = NPRB_EXPERIMENT_LATENCY_SWEEP,
                                                        .table = NPRB_TABLE_LATENCY,
+                                                       .about = about,
                                                        .plan = plan,
                                                        .measure = nprb_measure_latency,
                                                        .after_last_item = nprb_record_cache_levels,

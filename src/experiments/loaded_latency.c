@@ -227,8 +227,14 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return printed;
 }
 
+static const char about[] =
+    "latency from one core while the node's other cores load the same memory, throttled by a "
+    "delay from zero up: latency against the load's achieved bandwidth (Intel MLC's "
+    "`--loaded_latency`)";
+
 const struct nprb_experiment nprb_exp_loaded_latency = {.id = NPRB_EXPERIMENT_LOADED_LATENCY,
                                                         .table = NPRB_TABLE_LOADED_LATENCY,
+                                                        .about = about,
                                                         .plan = plan,
                                                         .measure = measure,
                                                         .config = &section,

@@ -320,8 +320,19 @@ static bool host_report(FILE *out, const struct nprb_results *rows)
     return header;
 }
 
+static const char about[] =
+    "every node's cores streaming at once (Intel MLC's `--max_bandwidth`): each node on its own "
+    "memory (the host's aggregate), and each node i on node (i + N/2) mod N's memory (every link "
+    "between nodes loaded together, which the matrix, one cell at a time, never does); kernels "
+    "`read` and `triad` (`full.yaml`: also `mix_2to1`, `mix_1to1`); each run is one row, "
+    "followed by one row per node measured in the same run (its cores' share of the bytes over "
+    "its slowest thread's time, so a node that falls short under full load shows); the report "
+    "puts both beside `first_touch`'s host-wide read and the theoretical peak; in `default.yaml` "
+    "and `full.yaml`, off in `quick` (`/bandwidth`, experiment `max_bandwidth`)";
+
 const struct nprb_experiment nprb_exp_max_bandwidth = {.id = NPRB_EXPERIMENT_MAX_BANDWIDTH,
                                                        .table = NPRB_TABLE_BANDWIDTH,
+                                                       .about = about,
                                                        .plan = plan,
                                                        .measure = measure,
                                                        .config = &section,

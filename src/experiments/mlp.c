@@ -219,8 +219,17 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return false;
 }
 
+static const char about[] =
+    "memory-level parallelism: one core chases 1, 2, 4, 8 and 16 independent random chains at "
+    "once (`default.yaml`: also 6, 10 and 12) (multichase's `parallelN`; pattern `parallel:N` in "
+    "`/latency`) through memory bound to each node, past the last-level cache; the report "
+    "derives the lines in flight by Little's law (idle latency over ns per load) and the chain "
+    "count where the gain stops; under a rank per NUMA node its stdout section shows every rank "
+    "of the first host, one grid a rank";
+
 const struct nprb_experiment nprb_exp_mlp = {.id = NPRB_EXPERIMENT_MLP,
                                              .table = NPRB_TABLE_LATENCY,
+                                             .about = about,
                                              .plan = plan,
                                              .measure = nprb_measure_latency,
                                              .config = &section,

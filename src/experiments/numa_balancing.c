@@ -368,8 +368,15 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return header;
 }
 
+static const char about[] =
+    "pages first touched on one node, threads moved to another: page distribution and bandwidth "
+    "over time with the kernel's automatic NUMA balancing off, then on (needs root to change "
+    "`kernel.numa_balancing`; the setting is always put back: [System settings numaprobe "
+    "changes](../README.md#system-settings-numaprobe-changes))";
+
 const struct nprb_experiment nprb_exp_numa_balancing = {.id = NPRB_EXPERIMENT_NUMA_BALANCING,
                                                         .table = NPRB_TABLE_BALANCING,
+                                                        .about = about,
                                                         .plan = plan,
                                                         .measure = measure,
                                                         .config = &section,

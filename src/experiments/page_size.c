@@ -157,8 +157,15 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return true;
 }
 
+static const char about[] =
+    "what the TLB costs: the random chase over the whole working set (256 MiB by default) and a "
+    "read stream, from one core of the first node on its own memory, with 4 KiB pages, "
+    "transparent huge pages and 2 MiB hugetlbfs pages side by side (hugetlb needs pages reserved "
+    "with `vm.nr_hugepages`; without enough, its rows say so)";
+
 const struct nprb_experiment nprb_exp_page_size = {.id = NPRB_EXPERIMENT_PAGE_SIZE,
                                                    .table = NPRB_TABLE_LATENCY,
+                                                   .about = about,
                                                    .plan = plan,
                                                    .measure = measure,
                                                    .config = &section,

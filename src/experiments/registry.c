@@ -41,8 +41,23 @@ int nprb_experiments_check(const struct nprb_experiment *const *list, size_t cou
                      enabled ? "" : " with no enabled key", name, name);
             return -1;
         }
+        if (x->about == NULL || x->about[0] == '\0') {
+            snprintf(err, errlen,
+                     "internal: nprb_exp_%s says nothing of what it measures (its descriptor's "
+                     ".about, which numaprobe --experiments prints)",
+                     name);
+            return -1;
+        }
     }
     return 0;
+}
+
+void nprb_experiments_print_about(FILE *out)
+{
+    fprintf(out, "| experiment | what it measures |\n|---|---|\n");
+    for (size_t e = 0; e < nprb_experiment_count; e++)
+        fprintf(out, "| `%s` | %s |\n", nprb_experiment_name(nprb_experiments[e]),
+                nprb_experiments[e]->about);
 }
 
 int nprb_experiments_config_defaults(struct nprb_config *cfg, char *err, size_t errlen)

@@ -33,12 +33,19 @@ extern const size_t nprb_experiment_count;
 
 /**
  * Whether descriptor e of @p list (@p count of them) is line e of the experiment list: its .id
- * that line's, its config section named as that line, with an `enabled` key (which --only sets).
+ * that line's, its config section named as that line, with an `enabled` key (which --only sets),
+ * and says what it measures (.about, which --experiments prints).
  * Checked on every start, by nprb_experiments_config_defaults().
  * @return 0, or -1 with the first that is not, named in @p err.
  */
 int nprb_experiments_check(const struct nprb_experiment *const *list, size_t count, char *err,
                            size_t errlen);
+
+/**
+ * --experiments: every experiment, in the run order, with what it measures (its .about), as the
+ * Markdown table that docs/EXPERIMENTS.md holds (tests/jobs/config-doc.sh keeps it so).
+ */
+void nprb_experiments_print_about(FILE *out);
 
 /**
  * The built-in defaults of every key: the global ones (nprb_config_defaults()), then every

@@ -90,8 +90,13 @@ static bool report(FILE *out, const struct nprb_results *rows)
     return printed;
 }
 
+static const char about[] =
+    "a sequential chase through a fixed working set, stride varied: where prefetching stops "
+    "helping";
+
 const struct nprb_experiment nprb_exp_stride_sweep = {.id = NPRB_EXPERIMENT_STRIDE_SWEEP,
                                                       .table = NPRB_TABLE_LATENCY,
+                                                      .about = about,
                                                       .plan = plan,
                                                       .measure = nprb_measure_latency,
                                                       .config = &section,

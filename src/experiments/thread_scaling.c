@@ -67,8 +67,11 @@ static bool report(FILE *out, const struct nprb_results *rows)
                                  "GB/s (best) by threads, one node's local memory");
 }
 
+static const char about[] = "GB/s with 1, 2, ... all cores of a node";
+
 const struct nprb_experiment nprb_exp_thread_scaling = {.id = NPRB_EXPERIMENT_THREAD_SCALING,
                                                         .table = NPRB_TABLE_BANDWIDTH,
+                                                        .about = about,
                                                         .plan = plan,
                                                         .measure = nprb_measure_bandwidth,
                                                         .config = &section,

@@ -30,6 +30,7 @@ enum option_id {
     OPT_DRY_RUN,
     OPT_CONFIG_REFERENCE,
     OPT_KERNELS,
+    OPT_EXPERIMENTS,
     OPT_SCHEMA,
     OPT_HELP,
     OPT_VERSION,
@@ -94,6 +95,9 @@ static const struct nprb_option_row rows[N_OPTIONS] = {
                               "print every configuration key, its default and meaning; exit"},
     [OPT_KERNELS] = {"kernels", 0, NULL,
                      "print the bandwidth kernels with their byte counts and exit"},
+    [OPT_EXPERIMENTS] = {"experiments", 0, NULL,
+                         "print every experiment, in the run order, with what it measures (a "
+                         "Markdown table: docs/EXPERIMENTS.md) and exit"},
     [OPT_SCHEMA] = {"schema", 0, NULL,
                     "print the results file's contract as JSON (tables, columns, types, units, "
                     "root attributes; the families of --textfile-dir's file) and exit"},
@@ -266,6 +270,9 @@ int nprb_cli_parse(struct nprb_cli *cli, int argc, char **argv, char *err, size_
             break;
         case OPT_KERNELS:
             cli->kernels = true;
+            break;
+        case OPT_EXPERIMENTS:
+            cli->experiments = true;
             break;
         case OPT_SCHEMA:
             cli->schema = true;

@@ -22,7 +22,8 @@ struct nprb_cli {
     bool force;           /**< an existing regular file at output_path may be replaced */
     bool respect_binding; /**< never widen the launcher's CPU binding (binding.h) */
     bool help, version, show_config, config_reference, kernels;
-    bool schema;  /**< print the results-file contract as JSON (results/contract.h) */
+    bool experiments; /**< print every experiment and what it measures (registry.h) */
+    bool schema;      /**< print the results-file contract as JSON (results/contract.h) */
     bool dry_run; /**< validate config and plan on every host, print the plan, measure nothing */
     double progress_s;        /**< a progress line at least this often (seconds; default 30) */
     const char *summary_json; /**< NULL, or the file the job's verdict goes to as JSON */

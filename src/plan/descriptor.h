@@ -85,6 +85,9 @@ struct nprb_experiment {
     /** Its name (results/row_ids.c) is its config section and the rows' `experiment`. */
     enum nprb_experiment_id id;
     enum nprb_table_id table; /**< where its measurement rows go */
+    /** What it measures, one paragraph of Markdown: its row of `numaprobe --experiments`, which
+     * docs/EXPERIMENTS.md is, so that the experiment's description lives with it. */
+    const char *about;
     nprb_plan_fn plan;
     nprb_measure_fn measure;
     /** Optional: what the job runs after the plan's last item of this experiment (its later

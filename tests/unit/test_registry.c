@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The one list of experiments (results/experiment_list.h) and the registry built from it: each
- * descriptor is its line of the list (id, config section, an enabled key), a list out of step is
- * refused naming the descriptor, the names parse back into their ids, and --only's set enables
- * the named experiments and disables every other. */
+ * descriptor is its line of the list (id, config section, an enabled key, what it measures), a
+ * list out of step is refused naming the descriptor, the names parse back into their ids, and
+ * --only's set enables the named experiments and disables every other. */
 #include "check.h"
 #include "experiments/registry.h"
 #include "results/row_ids.h"
@@ -35,6 +35,14 @@ int main(void)
     CHECK(nprb_experiments_check(swapped, nprb_experiment_count, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "nprb_exp_bandwidth_matrix, line 2 of the experiment list, has the "
                             "id 'latency_sweep' and the config section 'latency_sweep'");
+
+    /* A descriptor that says nothing of what it measures (--experiments' row) is refused. */
+    struct nprb_experiment mute = *nprb_experiments[0];
+    mute.about = "";
+    memcpy(swapped, nprb_experiments, nprb_experiment_count * sizeof swapped[0]);
+    swapped[0] = &mute;
+    CHECK(nprb_experiments_check(swapped, nprb_experiment_count, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "nprb_exp_latency_matrix says nothing of what it measures");
 
     /* Every name of the list parses back into its id; any other name is refused, with the list. */
     for (int id = NPRB_EXPERIMENT_NONE + 1; id < NPRB_N_EXPERIMENT_IDS; id++) {

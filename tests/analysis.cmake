@@ -35,6 +35,10 @@ set(NPRB_ANALYSIS_ENV
   "NUMAPROBE_BIN=${NPRB_EXE}"  # the check the report runs before it reads a file
   "NUMAPROBE_BENCH_WRITE=$<TARGET_FILE:bench_write>")  # synthetic fleets for test_scale.py
 
+# docs/ANALYSIS.md's table of headline metrics is the experiment modules' doc rows.
+nprb_add_script_test(docs.analysis_metrics LABELS "docs;analysis" TIMEOUT 60
+  COMMAND ${NPRB_TEST_PYTHON} ${PROJECT_SOURCE_DIR}/tests/docs/analysis-doc.py ${PROJECT_SOURCE_DIR})
+
 # Per-file tables, refused schema versions and documented columns on the binary's files.
 nprb_add_script_test(analysis.pytest LABELS analysis FIXTURE_REQUIRED "run_singleton;run_mpi4"
   COMMAND ${NPRB_TEST_PYTHON} -m pytest -q -p no:cacheprovider ${NPRB_PYTESTS}/test_report.py)

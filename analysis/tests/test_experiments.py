@@ -30,6 +30,14 @@ def test_experiments_are_the_binarys_in_its_order():
     assert sorted(NAMES, key=sections.index) == list(NAMES)
 
 
+def test_each_experiments_metrics_are_documented():
+    """An experiment with metrics gives the rows of docs/ANALYSIS.md's table that say what they
+    are (tests/docs/analysis-doc.py writes them there), and one without gives none."""
+    for e in EXPERIMENTS:
+        assert (e.metrics is not None) == bool(e.doc), e.name
+        assert all(len(row) == 2 and all(row) for row in e.doc), e.name
+
+
 def test_every_figure_once_in_the_reading_order():
     names = [f.name for f in plots.PLOTS]
     assert len(names) == len(set(names))

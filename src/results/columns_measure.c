@@ -13,7 +13,9 @@ static const struct nprb_field latency_fields[] = {
     I32(rank, NULL, "MPI world rank; joins /hosts"),
     I32(measurement, NULL, "id, unique within the rank; joins `/placement`"),
     STR(hostname, NULL, "MPI_Get_processor_name"),
-    STR(experiment, NULL, "`latency_matrix`, `latency_sweep`, `stride_sweep`, `page_size`, `mlp`"),
+    STR(experiment, NULL,
+        "the experiment that made the row, by the name `numaprobe --experiments` lists and "
+        "`--only` takes"),
     I32(cpu_node, NULL,
         "node of the core the chase thread was pinned to (for `latency_sweep`, the node that "
         "swept: the first CPU node, or each in turn with `latency_sweep.from: every`)"),
@@ -111,9 +113,7 @@ static const struct nprb_field bandwidth_fields[] = {
     I32(rank, NULL, "as in `/latency`"),
     I32(measurement, NULL, "as in `/latency`"),
     STR(hostname, NULL, "as in `/latency`"),
-    STR(experiment, NULL,
-        "`bandwidth_matrix`, `bandwidth_sweep`, `thread_scaling`, `first_touch`, `page_size`, "
-        "`injection` or `max_bandwidth`"),
+    STR(experiment, NULL, "as in `/latency`"),
     I32(cpu_node, NULL,
         "as in `/latency`; -1 for `first_touch` rows and `max_bandwidth`'s whole-run rows, which "
         "use every usable core of the host (each whole-run row is followed by one row per node "

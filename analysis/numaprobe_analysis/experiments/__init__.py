@@ -3,7 +3,8 @@
 EXPERIMENTS is the one list the metrics catalogue, the report's tables and the plots iterate.
 
 Adding an experiment's analysis: its module NAME.py, whose EXPERIMENT gives its metrics,
-figures and tables (each optional; experiment.py says what each is), and its name in NAMES.
+figures, tables and the rows of docs/ANALYSIS.md's metrics table that say what its metrics
+are (each optional; experiment.py says what each is), and its name in NAMES.
 The order is the C side's one list (src/results/experiment_list.h), the order a run makes them
 (page_size has nothing to analyse); it is the order of the metrics catalogue, of the
 comparison's rows and of `--json`'s metrics. The plots are drawn in the report's reading order

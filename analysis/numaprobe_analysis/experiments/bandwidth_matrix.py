@@ -18,4 +18,11 @@ def metrics(fleet, hosts, out, catalogue):
             per_host(rows, "gbs_best", m.name, out)
 
 
-EXPERIMENT = Experiment("bandwidth_matrix", metrics=metrics)
+DOC = (
+    ("bandwidth KERNEL local / remote (GB/s)",
+     "`/bandwidth`, `bandwidth_matrix`, policy `bind`, per kernel (read, triad by default), "
+     "`gbs_best`"),
+)
+
+
+EXPERIMENT = Experiment("bandwidth_matrix", doc=DOC, metrics=metrics)

@@ -71,5 +71,14 @@ def c2c_heatmap(v):
     return fig
 
 
-EXPERIMENT = Experiment("c2c_latency", metrics=metrics, figures=(
+DOC = (
+    ("core-to-core latency within an L3 / between L3s of a package / between packages (ns)",
+     "`/c2c_latency`, `hitm` rows: per host, the median over its pairs of each pair's "
+     "`latency_ns_median`, for the classes `same_l2` and `same_l3`; `same_node` and "
+     "`same_package`; `cross_package` (SMT pairs in none); shown, not judged (a figure of the "
+     "fabric's layout as much as of its health, and `per_node` gives few pairs)"),
+)
+
+
+EXPERIMENT = Experiment("c2c_latency", doc=DOC, metrics=metrics, figures=(
     Figure("c2c_heatmap", "Core-to-core latency: a cache line between two CPUs", c2c_heatmap),))

@@ -21,3 +21,7 @@ class Experiment:
     figures: tuple = ()  # Figure, each drawn in plots.READING_ORDER
     # FleetView -> {name: (title, frame)}: the report's tables of the experiment (NAME.csv)
     tables: Optional[Callable] = None
+    # (metric, from), Markdown: its rows of docs/ANALYSIS.md's table of the headline metrics,
+    # what each figure is and which rows it comes from; tests/docs/analysis-doc.py writes them
+    # there, in the list's order. An experiment with metrics documents them here.
+    doc: tuple = ()

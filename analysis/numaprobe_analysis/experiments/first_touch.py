@@ -84,6 +84,14 @@ def first_touch_pages(v):
     return fig
 
 
+DOC = (
+    ("first-touch penalty MODE (%)",
+     "`first_touch` rows: read bandwidth lost against threaded first touch, `100 * (1 - "
+     "GB/s(mode) / GB/s(threaded))`, for serial (median over the writing nodes), mismatched, "
+     "interleave, bind"),
+)
+
+
 EXPERIMENT = Experiment(
-    "first_touch", metrics=metrics,
+    "first_touch", doc=DOC, metrics=metrics,
     figures=(Figure("first_touch_pages", "First-touch page distribution", first_touch_pages),))

@@ -64,5 +64,14 @@ def injection_mixes(v):
     return fig
 
 
-EXPERIMENT = Experiment("injection", metrics=metrics, figures=(
+DOC = (
+    ("injection MIX local / remote, bus (GB/s)",
+     "`/bandwidth`, `injection`, policy `bind`: per host and mix (kernel), the median over its "
+     "local (CPU node = memory node) or remote pairs of `bus_gbs_best`; shown, not judged (the "
+     "bandwidth matrix's read and triad judge the memory already; the mixes show what its writes "
+     "cost)"),
+)
+
+
+EXPERIMENT = Experiment("injection", doc=DOC, metrics=metrics, figures=(
     Figure("injection_mixes", "Bandwidth by read:write mix, local and remote", injection_mixes),))

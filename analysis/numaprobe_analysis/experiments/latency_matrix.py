@@ -65,8 +65,15 @@ def numa_heatmaps(v):
     return fig
 
 
+DOC = (
+    ("idle latency local / remote (ns)",
+     "`/latency`, `latency_matrix`, policy `bind`, CPU node = / ≠ memory node, "
+     "`latency_ns_median`"),
+)
+
+
 EXPERIMENT = Experiment(
-    "latency_matrix", metrics=metrics,
+    "latency_matrix", doc=DOC, metrics=metrics,
     figures=(Figure("numa_heatmaps",
                     "NUMA latency and bandwidth matrices beside firmware distances",
                     numa_heatmaps),))

@@ -175,6 +175,22 @@ def tables(v):
                               sweeps[sweeps.host.isin(first_hosts)])}
 
 
+DOC = (
+    ("latency L1, L2, L3 (ns)",
+     "`/cache_levels`: `latency_ns_below`, the random chase's latency at the last sweep point "
+     "before the level's measured step, where a step was measured (`measured_bytes` > 0); "
+     "**NaN** where the level was not judged (`agrees` -1: the sweep's lines do not span it, "
+     "e.g. a sweep that never reached the L3, or an L3 of 260 MiB that a virtual machine's hwloc "
+     "reports) or no step of 1.3x was found near it. A level measured away from hwloc's size is "
+     "read where it was measured. Only hosts with `latency_sweep` rows `ok`; a file without "
+     "`/cache_levels` has NaN for every level"),
+    ("latency memory (ns)",
+     "`latency_sweep`, pattern `random`, local: the largest point whose lines touched "
+     "(`size_bytes x 64 / slot_bytes`: one 64 B line per 256 B slot) are at least the last "
+     "level's size (its measured size, else hwloc's), where swept that far"),
+)
+
+
 EXPERIMENT = Experiment(
-    "latency_sweep", metrics=metrics, tables=tables,
+    "latency_sweep", doc=DOC, metrics=metrics, tables=tables,
     figures=(Figure("latency_vs_working_set", "Latency vs working set", latency_vs_working_set),))

@@ -64,6 +64,16 @@ def max_bandwidth_bars(v):
     return fig
 
 
-EXPERIMENT = Experiment("max_bandwidth", metrics=metrics, figures=(
+DOC = (
+    ("max bandwidth KERNEL, every node at once, local / link (GB/s)",
+     "`/bandwidth`, `max_bandwidth`, the whole-run rows (`cpu_node` -1): per host and kernel, "
+     "`gbs_best` of the run with every node's cores on their own memory (`pair_class` `local`) "
+     "and of the run with node i on node (i + N/2) mod N's (`link`); shown, not judged (the "
+     "matrix judges each node's memory; the node rows of the same run, in the file, show which "
+     "node fell short under full load)"),
+)
+
+
+EXPERIMENT = Experiment("max_bandwidth", doc=DOC, metrics=metrics, figures=(
     Figure("max_bandwidth_bars", "Every node at once: the host's aggregate and its links",
            max_bandwidth_bars),))

@@ -26,8 +26,8 @@ fail() {
     exit 1
 }
 now() { cat "$setting"; }
-measure_balancing=(-c "$config" --quiet --set latency_matrix.enabled=false)
-measure_latency=(-c "$config" --quiet --set numa_balancing.enabled=false)
+measure_balancing=(-c "$config" --quiet --only numa_balancing)
+measure_latency=(-c "$config" --quiet --only latency_matrix)
 
 [ "$(now)" = 1 ] || fail "the guest booted with kernel.numa_balancing=$(now), not 1"
 # What an earlier boot of this guest left (a guest that locked up is booted again).
@@ -151,7 +151,7 @@ slurm)
     rm -rf "$out.epilog.log" "$out.job.out" "$out.job"
     mkdir "$out.job" # the job's results and checkpoints, apart from every other test's
     export NUMAPROBE="$out.deaf" JOB_OUT="$out.job.out" EPILOG_LOG="$out.epilog.log"
-    export NUMAPROBE_ARGS="--quiet --set latency_matrix.enabled=false --set numa_balancing.duration=900s"
+    export NUMAPROBE_ARGS="--quiet --only numa_balancing --set numa_balancing.duration=900s"
     # shellcheck disable=SC2016 # expanded in the cluster's namespace
     "$bin/slurm/with-slurm-cluster" --nodes 1 --cpus-per-node 4 --timeout 600 \
         --epilog "$out.epilog" -- bash -c '

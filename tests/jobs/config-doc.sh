@@ -10,6 +10,7 @@
 set -euo pipefail
 exe=$1 doc=$2
 opt=$(sed -n 's/^<!-- begin: numaprobe \(--[a-z-]*\) -->$/\1/p' "$doc" | head -n 1)
+# shellcheck disable=SC2016 # the backticks are Markdown's
 case $opt in
 --config-reference) fence=text first='^latency_matrix\.size ' ;;
 --experiments) fence='' first='^| `latency_matrix` | ' ;;

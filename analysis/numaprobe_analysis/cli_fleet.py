@@ -11,9 +11,9 @@ import sys
 
 from . import compare as cmp
 from . import historyreport
+from .fleet import load_fleet
 from .fleetview import view
 from .history import DriftRule, judge, load_history
-from .load import load_fleet
 from .openmetrics import write_dir
 from .options import number, tolerance
 from .runs import config_groups

@@ -11,8 +11,9 @@ import sys
 
 from . import health, reference_file, references, sitefiles
 from .compare import UnusableInput
+from .fleet import load_fleet
 from .fleetview import view
-from .load import ResultsError, load_fleet
+from .load import ResultsError
 from .options import PERCENT, number
 from .outliers import OutlierRule
 from .runs import MixedConfigs

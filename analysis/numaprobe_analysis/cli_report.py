@@ -20,8 +20,9 @@ from . import compare as cmp
 from . import references, remeasure, report, sitefiles
 from .cli_fleet import COMMANDS as FLEET_COMMANDS
 from .cli_refs import COMMANDS as REFS_COMMANDS
+from .fleet import load_fleet
 from .fleetview import view
-from .load import ResultsError, load_fleet
+from .load import ResultsError
 from .names import Status
 from .noise import NOISY_PCT, is_noisy
 from .options import PERCENT, number, tolerance

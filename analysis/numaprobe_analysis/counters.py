@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from . import reducers
 from .names import MemPolicy, Status
 from .outliers import find_outliers
 from .rows import Metric, is_local, ok_rows
@@ -158,22 +159,33 @@ def _medians(rows, column, metric, out, catalogue):
         out.extend((h, metric.name, float(x)) for h, x in med.items())
 
 
-def _totals(c, event, metric, out, catalogue):
-    rows = c[(c.measurement >= 0) & (c.event == event) & (c.status == Status.OK)
-             & c.value_scaled.notna()]
+def _totals(totals, event, metric, out, catalogue):
+    """The host's total of @p event over its measurements (the loader's sum of its ok rows)."""
+    rows = totals[totals.event == event]
     total = rows.groupby("host").value_scaled.sum() if len(rows) else pd.Series(dtype=float)
     if len(total):
         catalogue[metric.name] = metric
         out.extend((h, metric.name, float(x)) for h, x in total.items())
 
 
+def counted_events(fleet):
+    """events() of the measurements of the rows the loader keeps (reducers.COUNTER_EVENTS),
+    indexed by file, rank and measurement; empty without counters."""
+    wide = fleet.reduced.get(reducers.COUNTER_EVENTS)
+    if wide is None or not len(wide):
+        return pd.DataFrame()
+    wide = wide.drop(columns=[c for c in ("host",) if c in wide.columns]).set_index(
+        _keys(wide))
+    wide.columns.name = "event"
+    return wide
+
+
 def host_figures(fleet, hosts):
     """Long frame type, host, metric, value of the figures present, and their catalogue."""
     cols = ["type", "host", "metric", "value"]
-    c = usable(fleet["counters"])
-    if c is None or "host" not in c.columns:
+    if reducers.COUNTER_TOTALS not in fleet.reduced:  # no file with a usable /counters
         return pd.DataFrame(columns=cols), {}
-    counted = events(c)
+    counted = counted_events(fleet)
     out, catalogue = [], {}
     lat = latency_figures(_local(fleet["latency"], "latency_matrix"), counted)
     _medians(lat, "ipc", IPC_CHASE, out, catalogue)
@@ -188,21 +200,21 @@ def host_figures(fleet, hosts):
     for kernel in sorted(bw.kernel.unique()) if len(bw) else ():
         _medians(bw[bw.kernel == kernel], "mc_bus_ratio", mc_ratio_metric(kernel), out,
                  catalogue)
-    _totals(c, "cpu_migrations", MIGRATIONS, out, catalogue)
-    _totals(c, "context_switches", SWITCHES, out, catalogue)
+    totals = fleet.reduced[reducers.COUNTER_TOTALS]
+    _totals(totals, "cpu_migrations", MIGRATIONS, out, catalogue)
+    _totals(totals, "context_switches", SWITCHES, out, catalogue)
     frame = pd.DataFrame(out, columns=["host", "metric", "value"])
     frame = frame.merge(hosts[["host", "type"]], on="host", how="left")
     return frame[cols], catalogue
 
 
-def not_counted(counters):
-    """Per host and group: the events the host cannot count (not_applicable rows) and why,
-    once per host whatever its ranks: host, group, events (tuple), note."""
+def not_counted(na):
+    """Per host and group: the events the host cannot count (@p na: the not_applicable rows of
+    /counters, reducers.NOT_APPLICABLE) and why, once per host whatever its ranks: host, group,
+    events (tuple), note."""
     cols = ["host", "group", "events", "note"]
-    c = usable(counters)
-    if c is None or "host" not in c.columns:
+    if na is None or na.empty or "host" not in na.columns:
         return pd.DataFrame(columns=cols)
-    na = c[c.status == Status.NOT_APPLICABLE]
     notes = na.note.astype(str) if "note" in na.columns else pd.Series("", index=na.index)
     # One pass over plain tuples: a fleet has a few such rows per host, and a pandas group per
     # host and group costs more than all of them.
@@ -222,27 +234,15 @@ def not_counted(counters):
     return pd.DataFrame(rows, columns=cols)
 
 
-DISTURBANCES = ("migrated", "preempted")  # flags the binary sets from the software events
-
-
 def disturbed(fleet):
     """Per host: how many of its latency, bandwidth and loaded_latency rows carry each flag of
-    DISTURBANCES (host, flag, rows); only hosts with some."""
+    reducers.DISTURBANCES (host, flag, rows); only hosts with some. The loader counted those of
+    the tables it does not keep whole."""
     cols = ["host", "flag", "rows"]
-    counts = []
-    for name in ("latency", "bandwidth", "loaded_latency"):
-        rows = fleet[name]
-        if rows.empty or "flags" not in rows.columns or "host" not in rows:
-            continue
-        # A fleet's rows repeat a few flag texts: each is searched once.
-        where, texts = pd.factorize(rows["flags"].astype(str))
-        texts = pd.Series(texts, dtype=object)
-        for flag in DISTURBANCES:
-            found = texts.str.contains(rf"(?:^|,){flag}(?:,|$)", regex=True).to_numpy(bool)
-            hit = np.append(found, False)[where]  # where -1 (none): not flagged
-            if hit.any():
-                counts.append(rows.loc[hit, "host"].value_counts().rename("rows")
-                              .rename_axis("host").reset_index().assign(flag=flag))
+    counts = [reducers.flag_counts(fleet["loaded_latency"])]
+    if reducers.FLAGS in fleet.reduced:
+        counts.append(fleet.reduced[reducers.FLAGS][cols])
+    counts = [c for c in counts if len(c)]
     if not counts:
         return pd.DataFrame(columns=cols)
     out = pd.concat(counts, ignore_index=True).groupby(["host", "flag"], sort=True).rows.sum()
@@ -270,7 +270,7 @@ def counters_view(fleet, hosts, rule, hosts_per_type):
     values, catalogue = host_figures(fleet, hosts)
     summary = summary_frame(values, catalogue)
     outliers, _small = find_outliers(values, catalogue, rule, hosts_per_type)
-    unavailable = not_counted(fleet["counters"])
+    unavailable = not_counted(fleet.reduced.get(reducers.NOT_APPLICABLE))
     unavailable = unavailable.merge(hosts[["host", "type"]], on="host", how="left")
     return Counters(values=values, catalogue=catalogue, summary=summary, outliers=outliers,
                     unavailable=unavailable, flagged=disturbed(fleet))

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .experiments import bandwidth_matrix, latency_matrix
-from .load import load_fleet
+from .fleet import load_fleet
 from .metrics import host_metrics, hosts_frame
 from .names import Status
 from .noise import NOISY_PCT, is_noisy
@@ -68,12 +68,17 @@ def load_history(paths, allow_mixed=False):
     """Reads every file as its own run (ResultsError on the first unusable one); refuses
     runs of different measurement configs unless @p allow_mixed."""
     frames, host_rows, run_rows, catalogue = [], [], [], {}
-    fleets = [load_fleet([p], all_runs=True) for p in paths]
-    runs = [run_of(f.files[0], i) for i, f in enumerate(fleets)]
-    refuse_mixed(runs, allow_mixed)
-    for fleet, run in zip(fleets, runs):
+    # A run at a time, its rows let go before the next is read: of each, only its hosts and
+    # their values are kept.
+    read = []
+    for i, path in enumerate(paths):
+        fleet = load_fleet([path], all_runs=True)
         hosts = hosts_frame(fleet)
-        values, cat = matrix_values(fleet, hosts)
+        read.append((run_of(fleet.files[0], i), hosts, matrix_values(fleet, hosts)))
+        del fleet
+    runs = [run for run, _, _ in read]
+    refuse_mixed(runs, allow_mixed)
+    for run, hosts, (values, cat) in read:
         catalogue.update(cat)
         tag = {"run_id": run.run_id, "start_utc": run.start_utc, "config": run.fingerprint}
         hosts = hosts.assign(**tag)

@@ -5,14 +5,12 @@ Which tables a file has, their columns and what a column an older file lacks rea
 contract's, as the numaprobe binary states it (contract.py, layout()); the analysis names only
 what it relies on (REQUIRED_COLUMNS) and what it leaves unread (NOT_READ).
 
-`load(path)` reads one file, only after `numaprobe check` called it valid (validate.py: HDF5
-crashes on some damaged files, and check reads them in a child process first), and then with
-bounded reads: a table larger than the memory this machine has free is refused, not allocated.
-`/counters` is read as the rows and columns the analysis uses (COUNTER_EVENTS, COUNTER_COLUMNS),
-and for a large file in a child process while check runs (OVERLAP_BYTES).
-`load_fleet(paths)` reads several and stacks their tables, adding a `file` column and a `host`
-column (the hostname of the row's rank) to every table so rows of different jobs never mix up
-their ranks."""
+`load(path)` reads one file whole, only after `numaprobe check` called it valid (validate.py:
+HDF5 crashes on some damaged files, and check reads them in a child process first), and then
+with bounded reads: a table larger than the memory this machine has free is refused, not
+allocated. The report reads a fleet otherwise: fleet.py, through stream.py, which keeps of the
+largest tables what the analysis uses; validated() reads a large file in a child process while
+check runs (OVERLAP_BYTES)."""
 
 import os
 import pickle
@@ -25,8 +23,6 @@ import numpy as np
 import pandas as pd
 
 from .contract import ContractError, contract
-from .hostnames import aliases
-from .names import Status
 from .text import decode_text
 from .validate import InvalidFile, validate
 
@@ -95,6 +91,10 @@ class Results:
     attrs: dict
     tables: dict = field(default_factory=dict)
     meta: dict = field(default_factory=dict)
+    # The fleet loader's (stream.py): per-host figures and rows it made of tables it does not
+    # keep whole (reducers.py), and each host's rows per table.
+    reduced: dict = field(default_factory=dict)
+    spans: dict = field(default_factory=dict)
 
     def __getitem__(self, name):
         return table_of(self.tables, name)
@@ -122,14 +122,9 @@ def memory_available():
 
 
 def _bounded(path, name, dataset, budget):
-    """Checks that the table's rows fit in @p budget bytes (None: no bound known): for
-    /counters, what _counter_frame keeps of each (its numbers, a code per text), else the row."""
+    """Checks that the table's rows fit in @p budget bytes (None: no bound known)."""
     rows = dataset.shape[0] if dataset.shape else 0
-    if name == "counters":
-        kept = [dataset.dtype[c] for c in COUNTER_COLUMNS if c in (dataset.dtype.names or ())]
-        need = rows * sum(4 if t.kind in "SO" else t.itemsize for t in kept)
-    else:
-        need = rows * dataset.dtype.itemsize
+    need = rows * dataset.dtype.itemsize
     if budget is not None and need > budget:
         raise ResultsError(f"{path}: /{name} claims {rows} rows ({need / 2**30:.1f} GiB), more "
                            f"than this machine has free ({budget / 2**30:.1f} GiB): not read")
@@ -152,70 +147,6 @@ def _text_column(raw, decoded):
             text = decoded[value] = decode_text(value)
         texts[i] = text
     return texts[where]
-
-
-# /counters holds a row per measurement and event, most of a fleet file's rows; the analysis
-# (counters.py) derives its figures from these events alone and lists the rows saying why an
-# event cannot be counted, so only those rows and the columns below are kept.
-COUNTER_EVENTS = ("cycles", "instructions", "llc_load_misses", "mc_read_bytes", "mc_write_bytes",
-                  "cpu_migrations", "context_switches")
-COUNTER_COLUMNS = ("rank", "measurement", "event", "group", "status", "value_scaled", "note")
-_COUNTER_KEYS = ("rank", "measurement", "event", "status")
-
-
-class _Codes:
-    """A text column as categorical codes built block by block: one str per distinct value,
-    decoded once (two byte strings decoding alike share their code)."""
-
-    def __init__(self):
-        self.code = {}
-        self.parts = []
-
-    def add(self, raw):
-        where, distinct = pd.factorize(raw)
-        codes = np.empty(len(distinct), dtype=np.int32)
-        for i, value in enumerate(distinct):
-            text = decode_text(value) if isinstance(value, bytes) else str(value)
-            codes[i] = self.code.setdefault(text, len(self.code))
-        self.parts.append(codes[where])
-
-    def column(self):
-        codes = np.concatenate(self.parts) if self.parts else np.empty(0, dtype=np.int32)
-        return pd.Categorical.from_codes(codes, categories=list(self.code))
-
-
-def _counter_frame(dataset):
-    """/counters as the rows the analysis reads: those of COUNTER_EVENTS for a measurement and
-    those of status not_applicable, with COUNTER_COLUMNS only, text as categoricals. Read a block
-    at a time, each block filtered before the next is read: the table's other rows (at 10,000
-    hosts, tens of millions) are never held."""
-    names = dataset.dtype.names
-    if any(c not in names for c in _COUNTER_KEYS) or any(
-            dataset.dtype[c].kind != "S" for c in ("event", "status")):
-        return _frame(dataset)  # not the layout this reader filters: read it whole
-    fields = [c for c in COUNTER_COLUMNS if c in names]
-    texts = {f: _Codes() for f in fields if dataset.dtype[f].kind in "SO"}
-    numbers = {f: [] for f in fields if f not in texts}
-    wanted = np.array([e.encode() for e in COUNTER_EVENTS], dtype=dataset.dtype["event"])
-    rows = dataset.shape[0] if dataset.shape else 0
-    view = dataset.fields(fields)
-    for first in range(0, rows, BLOCK_ROWS):
-        block = view[first:first + BLOCK_ROWS]
-        keep = ((block["measurement"] >= 0) & np.isin(block["event"], wanted)) \
-            | (block["status"] == Status.NOT_APPLICABLE.encode())
-        block = block[keep]
-        for f, codes in texts.items():
-            codes.add(block[f])
-        for f, parts in numbers.items():
-            parts.append(block[f].copy())
-    columns = {}
-    for f in fields:
-        if f in texts:
-            columns[f] = texts[f].column()
-        else:
-            parts = numbers[f]
-            columns[f] = np.concatenate(parts) if parts else np.empty(0, dataset.dtype[f])
-    return pd.DataFrame(columns, copy=False)
 
 
 def _array_column(column):
@@ -305,7 +236,7 @@ def check_schema(path, attrs):
                            f"release of the analysis tools")
 
 
-def _read_tables(path, f, budget, read_as, counters=None):
+def _read_tables(path, f, budget, read_as):
     """Every table of @p read_as (a Layout) the file has, an empty frame for one it lacks."""
     missing = [t for t in REQUIRED_COLUMNS if t not in f]
     if missing:
@@ -320,10 +251,7 @@ def _read_tables(path, f, budget, read_as, counters=None):
             raise ResultsError(f"{path}: /{name} is not a table (a compound dataset)")
         meta[name] = table_meta(dataset)
         _bounded(path, name, dataset, budget)
-        if name == "counters":
-            tables[name] = _counter_frame(dataset) if counters is None else counters
-        else:
-            tables[name] = _frame(dataset, read_as.added.get(name))
+        tables[name] = _frame(dataset, read_as.added.get(name))
         budget = None if budget is None else budget - tables[name].memory_usage(deep=False).sum()
     for name, columns in REQUIRED_COLUMNS.items():
         absent = [c for c in columns if c not in tables[name].columns]
@@ -332,9 +260,9 @@ def _read_tables(path, f, budget, read_as, counters=None):
     return tables, meta
 
 
-# A file at least this large has its /counters read by a child process while `numaprobe check`
-# runs: both spend their time inflating the same chunks, and two cores do it side by side (at
-# 10,000 hosts, the report's longest wait). A smaller file is quicker read after.
+# A file at least this large is read by a child process while `numaprobe check` runs: both
+# spend their time inflating the same chunks, and two cores do it side by side (at 10,000
+# hosts, the report's longest wait). A smaller file is quicker read after.
 OVERLAP_BYTES = 16 << 20
 
 
@@ -343,31 +271,27 @@ def _budget():
     return free // 2 if free is not None else None
 
 
-def _counters_child(path, budget, out):
-    """The forked child: /counters as _counter_frame reads it, pickled to the file @p out; exit
-    0 when written. The file is not validated yet, so whatever HDF5 does with it ends this child
-    only, and the parent reads the table itself once check has passed."""
+def _reading_child(path, reader, out):
+    """The forked child: reader() pickled to the file @p out; exit 0 when written. The file is
+    not validated yet, so whatever HDF5 does with it ends this child only, and the parent reads
+    it itself once check has passed."""
     code = 1
     try:
-        with h5py.File(path, "r") as f:
-            dataset = f.get("counters")
-            if isinstance(dataset, h5py.Dataset) and dataset.dtype.names is not None:
-                _bounded(path, "counters", dataset, budget)
-                pickle.dump(_counter_frame(dataset), out, protocol=pickle.HIGHEST_PROTOCOL)
-                out.flush()
-                code = 0
-    except BaseException:  # noqa: BLE001 - any failure: the parent reads the table itself
+        pickle.dump(reader(), out, protocol=pickle.HIGHEST_PROTOCOL)
+        out.flush()
+        code = 0
+    except BaseException:  # noqa: BLE001 - any failure: the parent reads the file itself
         pass
     os._exit(code)
 
 
-def _validate_reading_counters(path, budget):
-    """validate(@p path), /counters read meanwhile in a child: its frame, or None where the
-    child did not deliver one. Raises InvalidFile as validate() does (the child is ended)."""
+def _validate_reading(path, reader):
+    """validate(@p path), reader() run meanwhile in a child: what it returned, or None where the
+    child did not deliver it. Raises InvalidFile as validate() does (the child is ended)."""
     try:
         # Unlinked from the start: nothing is left behind however either process ends.
-        out = tempfile.TemporaryFile(prefix="numaprobe-counters-")
-    except OSError:  # nowhere to hand the frame over: read after check, as a small file is
+        out = tempfile.TemporaryFile(prefix="numaprobe-read-")
+    except OSError:  # nowhere to hand the result over: read after check, as a small file is
         validate(path)
         return None
     with out:
@@ -377,7 +301,7 @@ def _validate_reading_counters(path, budget):
             validate(path)
             return None
         if pid == 0:
-            _counters_child(path, budget, out)
+            _reading_child(path, reader, out)
         try:
             validate(path)
             _, status = os.waitpid(pid, 0)
@@ -395,151 +319,69 @@ def _validate_reading_counters(path, budget):
                 os.waitpid(pid, 0)
 
 
+def validated(path, reader):
+    """reader() of @p path once `numaprobe check` called the file valid (ResultsError where
+    not): a file of OVERLAP_BYTES or more is read by a child while check runs."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = 0
+    result = None
+    try:
+        if size >= OVERLAP_BYTES and hasattr(os, "fork"):
+            result = _validate_reading(path, reader)
+        else:
+            validate(path)
+    except InvalidFile as e:
+        raise ResultsError(str(e)) from None
+    return result if result is not None else reader()
+
+
 def load(path, checked=False):
     """Returns the file's root attributes and one DataFrame per table (strings decoded).
     Unless @p checked (the caller ran validate()), `numaprobe check` must call it valid first."""
     if checked:
         return read(path)
-    budget, counters = _budget(), None
     try:
-        size = os.path.getsize(path)
-    except OSError:
-        size = 0
-    try:
-        if size >= OVERLAP_BYTES and hasattr(os, "fork"):
-            counters = _validate_reading_counters(path, budget)
-        else:
-            validate(path)
+        validate(path)
     except InvalidFile as e:
         raise ResultsError(str(e)) from None
-    return read(path, budget, counters)
+    return read(path)
 
 
-def read(path, budget=None, counters=None):
-    """Reads a file already validated; each table only if it fits in @p budget bytes (None:
-    half the memory this machine has free). @p counters: /counters as already read, or None."""
-    if budget is None:
-        budget = _budget()
+# Each table's chunk cache: a block of rows read (stream.py) stays inflated for a second read of
+# a few of its rows. The writer's chunks are 64 KiB; the slots a prime some ten times as many.
+CHUNK_CACHE_BYTES = 32 << 20
+CHUNK_CACHE_SLOTS = 5003
+
+
+def opened(path, reader):
+    """reader(h5py file, root attributes, Layout) of a file already validated, each failure
+    a ResultsError naming the file."""
     try:
         read_as = layout()
     except ContractError as e:
         raise ResultsError(f"{path}: not read: {e}") from None
     try:
-        f = h5py.File(path, "r")
+        f = h5py.File(path, "r", rdcc_nbytes=CHUNK_CACHE_BYTES, rdcc_nslots=CHUNK_CACHE_SLOTS)
     except OSError as e:
         raise ResultsError(f"{path}: cannot read as HDF5 ({e})") from None
     with f:
         try:
             attrs = {k: decode_text(v) for k, v in f.attrs.items()}
             check_schema(path, attrs)
-            tables, meta = _read_tables(path, f, budget, read_as, counters)
-            results = Results(path=path, attrs=attrs, tables=tables, meta=meta)
+            return reader(f, attrs, read_as)
         except (OSError, KeyError, ValueError, TypeError, RuntimeError) as e:
             # h5py opens a truncated file and only fails when a dataset's data is read.
             raise ResultsError(f"{path}: damaged or truncated file: {e}") from None
-    return results
 
 
-@dataclass
-class Fleet:
-    """Several results files as one: every table stacked, with `file` and `host` columns.
-    runs: one Run per file (runs.py); notes: what was left out or renamed, in sentences."""
-    files: list
-    tables: dict
-    runs: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
+def read(path, budget=None):
+    """Reads a file already validated, every table whole; each table only if it fits in
+    @p budget bytes (None: half the memory this machine has free)."""
+    budget = _budget() if budget is None else budget
 
-    def __getitem__(self, name):
-        return table_of(self.tables, name)
-
-
-def _kept_runs(fleet_hosts, runs, all_runs):
-    """(file, hostname) -> the host name its rows take, for the runs of each host that count:
-    the latest run of a host (start_utc, then file order) within each measurement config, or
-    every run under its own name (`host@start_utc`) with @p all_runs. Also the notes."""
-    by_path = {r.path: r for r in runs}
-    configs = {r.fingerprint for r in runs}
-    pairs = fleet_hosts[["file", "hostname"]].drop_duplicates()
-    # A host named by its short name in some files and by its FQDN in others is one host.
-    alias, notes = aliases(pairs.groupby("file").hostname.agg(set).to_dict())
-    pairs = pairs.assign(name=pairs.hostname.map(lambda h: alias.get(h, h)))
-    keep = {}
-    for host, rows in pairs.groupby("name", sort=True):
-        files = list(rows.file)
-        in_file = dict(zip(rows.file, rows.hostname))
-        group = {}
-        for f in files:
-            group.setdefault(by_path[f].fingerprint, []).append(by_path[f])
-        for fp, rs in group.items():
-            name = host if len(group) == 1 else f"{host} [config {fp[:6]}]"
-            rs = sorted(rs, key=lambda r: (r.start_utc, r.order))
-            if len(rs) == 1:
-                keep[(rs[0].path, in_file[rs[0].path])] = name
-            elif all_runs:
-                for r in rs:
-                    keep[(r.path, in_file[r.path])] = f"{name}@{r.start_utc or r.order}"
-            else:
-                keep[(rs[-1].path, in_file[rs[-1].path])] = name
-                notes.append(f"{host}: {len(rs)} runs; the latest ({rs[-1].path}, "
-                             f"{rs[-1].start_utc}) counts (--all-runs shows each)")
-    if len(configs) > 1:
-        notes.append(f"{len(configs)} measurement configs kept as separate groups "
-                     f"(--allow-mixed-configs): node types are split by config")
-    return keep, notes
-
-
-def _host_names(res, keep):
-    """rank -> the host name the file's rows of that rank take (None: a run that does not
-    count), as a Series to map ranks through."""
-    hosts = res["hosts"]
-    names = [keep.get((res.path, h)) for h in hosts.hostname]
-    ranks = pd.Series(names, index=hosts["rank"].to_numpy(), dtype=object)
-    return ranks[~ranks.index.duplicated()]
-
-
-def load_fleet(paths, all_runs=False, allow_mixed=False):
-    """Loads every path (ResultsError on the first bad one) and stacks their tables. Runs of
-    different measurement configs are refused (runs.MixedConfigs) unless @p allow_mixed; a host
-    in several runs counts once, by its latest run, unless @p all_runs.
-
-    A fleet's tables hold millions of rows, so nothing is copied that need not be: each file's
-    own frames get the `file` and `host` columns in place, a single file's frames are the
-    fleet's, and several files' are stacked once (each file's frames then become its slice)."""
-    from .runs import refuse_mixed, run_of
-    files = [load(p) for p in paths]
-    runs = [run_of(res, i) for i, res in enumerate(files)]
-    refuse_mixed(runs, allow_mixed)
-    every_host = pd.concat([res["hosts"][["hostname"]].assign(file=res.path) for res in files],
-                           ignore_index=True)
-    keep, notes = _kept_runs(every_host, runs, all_runs)
-    fingerprints = {r.path: r.fingerprint for r in runs}
-    names = [_host_names(res, keep) for res in files]
-    tables = {}
-    # Every file holds the same tables, those of layout(): the first file's order is theirs.
-    for name in dict.fromkeys(n for res in files for n in res.tables):
-        for res, ranks in zip(files, names):
-            frame = res[name]
-            if "rank" in frame.columns:
-                frame.insert(0, "file", res.path)
-                frame["host"] = frame["rank"].map(ranks)
-            if name == "hosts":
-                frame["config"] = fingerprints[res.path]
-        with_rows = [res for res in files if len(res[name])]
-        # A table no file has rows in keeps its columns: the analysis looks them up.
-        if not with_rows:
-            shaped = next((res[name] for res in files if len(res[name].columns)), None)
-            tables[name] = shaped.iloc[0:0] if shaped is not None else pd.DataFrame()
-            continue
-        if len(with_rows) == 1:
-            stacked = with_rows[0][name]
-        else:
-            stacked = pd.concat([res[name] for res in with_rows], ignore_index=True)
-            first = 0
-            for res in with_rows:
-                rows = len(res[name])
-                res.tables[name] = stacked.iloc[first:first + rows]
-                first += rows
-        counted = stacked.host.notna() if "host" in stacked.columns else None
-        tables[name] = (stacked if counted is None or counted.all()
-                        else stacked[counted].reset_index(drop=True))
-    return Fleet(files=files, tables=tables, runs=runs, notes=notes)
+    def whole(f, attrs, read_as):
+        tables, meta = _read_tables(path, f, budget, read_as)
+        return Results(path=path, attrs=attrs, tables=tables, meta=meta)
+    return opened(path, whole)

@@ -13,6 +13,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from .names import Status  # noqa: E402
+from .reducers import kernel_points  # noqa: E402
 from .rows import ok_rows  # noqa: E402
 
 
@@ -65,17 +66,6 @@ def type_curves(v, ax, rows, x, y):
             ax.fill_between(q.index, q[0.25], q[0.75], color=c, alpha=0.25, lw=0)
 
 
-def kernel_label(rows):
-    """The kernel, with the stride of read_strided (one curve per stride)."""
-    if "stride_bytes" not in rows.columns:
-        return rows.kernel
-    strided = ((rows.kernel == "read_strided") & (rows.stride_bytes > 0)).to_numpy()
-    label = rows.kernel.to_numpy(copy=True)
-    # Only the strided rows are formatted: text built for every row costs seconds in a fleet.
-    label[strided] = [f"read_strided:{s}B" for s in rows.stride_bytes.to_numpy()[strided]]
-    return label
-
-
 def panels(n):
     cols = min(3, n)
     fig, axes = plt.subplots((n + cols - 1) // cols, cols, figsize=(5.5 * cols, 4.2 *
@@ -86,14 +76,15 @@ def panels(n):
     return fig, list(axes.flat)[:n]
 
 
-def kernel_panels(v, experiment, x):
+def kernel_panels(v, experiment, x, points=None):
     """@p experiment's ok /bandwidth rows, one panel per kernel (read_strided's per stride),
-    each with the node types' curves of GB/s (best) by @p x: the figure and [(axis, kernel)]."""
-    rows = ok_rows(v.fleet["bandwidth"], experiment=experiment)
+    each with the node types' curves of GB/s (best) by @p x: the figure and [(axis, kernel)].
+    @p points: reducers.kernel_points of the rows, where the loader made them (else made
+    here)."""
+    rows = kernel_points(v.fleet["bandwidth"], experiment, x) if points is None else points
     if rows.empty:
         raise Skipped(skip_reason(v.fleet["bandwidth"], experiment,
                                   f"no {experiment} rows with status ok"))
-    rows = rows.assign(kernel_label=kernel_label(rows))
     kernels = sorted(rows.kernel_label.unique())
     fig, axes = panels(len(kernels))
     for ax, kernel in zip(axes, kernels):

@@ -11,7 +11,7 @@ import pytest
 import synthetic_fleet
 from fleet_edits import edit, ranks_of, set_host
 from numaprobe_analysis.fleetview import view
-from numaprobe_analysis.load import load_fleet
+from numaprobe_analysis.fleet import load_fleet
 
 ICX = "Intel Xeon 6338 2S/2N/64C 256G"
 

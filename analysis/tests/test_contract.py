@@ -17,7 +17,7 @@ from conftest import ANALYSIS, run_report
 
 import h5inputs
 import synthetic_fleet
-from numaprobe_analysis import load
+from numaprobe_analysis import load, stream
 from numaprobe_analysis.contract import contract
 from numaprobe_analysis.validate import find_numaprobe
 
@@ -70,8 +70,23 @@ def test_tables_read_by_name_are_read():
         with open(path, encoding="utf-8") as f:
             for name in pattern.findall(f.read()):
                 named.setdefault(name, os.path.basename(path))
-    assert {"hosts", "latency", "counters", "cache_levels"} <= set(named)  # the scan finds them
+    assert {"hosts", "latency", "bandwidth", "cache_levels"} <= set(named)  # the scan finds them
     assert not {n: p for n, p in named.items() if n not in read}
+
+
+def test_tables_a_fleet_names_are_held():
+    """A table the package looks up in a fleet (fleet["latency"], v.fleet["placement"]) is one
+    the fleet loader keeps as rows: /counters, /numastat and /hugepages are not (stream.py)."""
+    pattern = re.compile(r'\bfleet\s*\[\s*"(\w+)"')
+    held = set(load.layout().tables) - set(stream.UNREAD) - {"counters"}
+    named = {}
+    for path in glob.glob(os.path.join(ANALYSIS, "numaprobe_analysis", "**", "*.py"),
+                          recursive=True):
+        with open(path, encoding="utf-8") as f:
+            for name in pattern.findall(f.read()):
+                named.setdefault(name, os.path.basename(path))
+    assert {"latency", "placement"} <= set(named)  # the scan finds them
+    assert not {n: p for n, p in named.items() if n not in held}
 
 
 def test_what_the_analysis_names_is_in_the_contract():

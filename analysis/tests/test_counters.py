@@ -16,7 +16,8 @@ from fleet_edits import add_rows, as_schema_0_6
 from numaprobe_analysis import counters
 from numaprobe_analysis.contract import contract
 from numaprobe_analysis.fleetview import view
-from numaprobe_analysis.load import added_column, load_fleet, read
+from numaprobe_analysis.fleet import load_fleet
+from numaprobe_analysis.load import added_column, read
 from numaprobe_analysis.validate import find_numaprobe
 
 NUMAPROBE = find_numaprobe()[0]
@@ -145,7 +146,7 @@ def test_synthetic_ipc_follows_the_chase():
         path = f"{d}/f.h5"
         synthetic_fleet.write_fleet(path, 4, seed=2)
         fleet = load_fleet([path])
-    ev = counters.events(fleet["counters"])
+    ev = counters.counted_events(fleet)
     lat = fleet["latency"][fleet["latency"].experiment == "latency_matrix"]
     lat = counters.latency_figures(lat, ev)
     assert lat[lat.cpu_node != lat.mem_node].ipc.isna().all()

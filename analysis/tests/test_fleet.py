@@ -12,7 +12,7 @@ from conftest import PLANTED, assert_refused_option, run_report
 
 import synthetic_fleet
 from numaprobe_analysis.fleetview import view
-from numaprobe_analysis.load import load_fleet
+from numaprobe_analysis.fleet import load_fleet
 from numaprobe_analysis.outliers import OutlierRule, find_outliers, robust_z
 
 

@@ -19,7 +19,7 @@ from conftest import HERE, run_report
 from fleet_edits import set_host
 
 from numaprobe_analysis import health, references
-from numaprobe_analysis.load import load_fleet
+from numaprobe_analysis.fleet import load_fleet
 from numaprobe_analysis.metrics import hosts_frame
 
 PLANT = os.path.normpath(os.path.join(HERE, os.pardir, os.pardir, "tests", "tools",

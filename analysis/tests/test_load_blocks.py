@@ -2,13 +2,15 @@
 """The loader reads a table a block of rows at a time and shares one str object per distinct
 text (fleet scale). Whatever the block size, the frames hold exactly what
 h5py reads row by row: every number, every text decoded, in file order; and stacking several
-files leaves each file's frames as its own rows."""
+files leaves each file's frames as its own rows (what the fleet loader keeps of them:
+test_stream.py)."""
 
 import h5py
 import numpy as np
 import pytest
 
-from numaprobe_analysis import load
+from numaprobe_analysis import load, reducers
+from numaprobe_analysis.fleet import load_fleet
 
 import synthetic_fleet
 
@@ -54,86 +56,45 @@ def test_text_objects_shared(fleet_file, monkeypatch):
     assert len(distinct) == len(set(experiments)), "one str object per distinct text"
 
 
+def kept_latency(path):
+    """The /latency rows the fleet loader keeps (stream.py): all but the reduced ok rows."""
+    rows = expected(path, "latency")
+    gone = (rows["status"] == b"ok") & np.isin(
+        rows["experiment"], [e.encode() for e in reducers.REDUCED["latency"]])
+    return rows[~gone]
+
+
 def test_stacked_files_keep_their_rows(tmp_path):
     a, b = tmp_path / "a.h5", tmp_path / "b.h5"
     synthetic_fleet.write_fleet(str(a), 6, seed=1)
     synthetic_fleet.write_fleet(str(b), 4, seed=2, host_suffix="-b")
-    fleet = load.load_fleet([str(a), str(b)])
+    fleet = load_fleet([str(a), str(b)])
     for res, path in zip(fleet.files, (a, b)):
         lat = res["latency"]
-        assert len(lat) == len(expected(path, "latency"))
+        assert 0 < len(lat) == len(kept_latency(path)) < len(expected(path, "latency"))
         assert set(lat.file) == {str(path)}
         np.testing.assert_array_equal(lat.latency_ns_median.to_numpy(),
-                                      expected(path, "latency")["latency_ns_median"])
+                                      kept_latency(path)["latency_ns_median"])
     stacked = fleet["latency"]
     assert len(stacked) == sum(len(r["latency"]) for r in fleet.files)
     assert stacked.host.str.endswith("-b").sum() == len(fleet.files[1]["latency"])
+    curves = fleet.reduced[reducers.SWEEP_CURVES]
+    assert set(curves.host) == set(fleet["hosts"].host)
+    assert set(curves.file) == {str(a), str(b)}
 
 
 def test_latest_run_of_a_host_counts(tmp_path):
     old, new = tmp_path / "old.h5", tmp_path / "new.h5"
     synthetic_fleet.write_fleet(str(old), 6, seed=1, start_utc="2026-01-01T00:00:00Z")
     synthetic_fleet.write_fleet(str(new), 6, seed=2, start_utc="2026-01-02T00:00:00Z")
-    fleet = load.load_fleet([str(old), str(new)])
+    fleet = load_fleet([str(old), str(new)])
     assert set(fleet["latency"].file) == {str(new)}
-    assert len(fleet["latency"]) == len(expected(new, "latency"))
-    assert len(fleet.files[0]["latency"]) == len(expected(old, "latency")), \
+    assert len(fleet["latency"]) == len(kept_latency(new))
+    assert len(fleet.files[0]["latency"]) == len(kept_latency(old)), \
         "the older run's own frames keep its rows (the report prints each file)"
-    both = load.load_fleet([str(old), str(new)], all_runs=True)
+    for name, frame in fleet.reduced.items():  # the per-host figures of the latest run only
+        assert set(frame.file) <= {str(new)}, name
+    both = load_fleet([str(old), str(new)], all_runs=True)
     assert len(both["latency"]) == len(fleet.files[0]["latency"]) * 2
     assert both["latency"].host.str.contains("@").all()
-
-
-@pytest.mark.parametrize("block", [7, 1 << 16])
-def test_counters_keep_what_the_analysis_reads(fleet_file, monkeypatch, block):
-    """/counters is filtered as it is read: the rows of the events counters.py derives figures
-    from and the not_applicable rows, whatever the blocks; what the analysis computes from them
-    equals what it computes from the whole table."""
-    import pandas as pd
-    from numaprobe_analysis import counters
-    monkeypatch.setattr(load, "BLOCK_ROWS", block)
-    got = load.read(str(fleet_file))["counters"]
-    rows = expected(fleet_file, "counters")
-    whole = pd.DataFrame({f: [v.decode() for v in rows[f]] if rows.dtype[f].kind == "S"
-                          else rows[f] for f in rows.dtype.names})
-    keep = (whole.measurement >= 0) & whole.event.isin(load.COUNTER_EVENTS) \
-        | (whole.status == "not_applicable")
-    assert 0 < len(got) == keep.sum() < len(whole)
-    assert list(got.columns) == list(load.COUNTER_COLUMNS)
-    pd.testing.assert_frame_equal(got.astype({c: object for c in got.columns if c not in
-                                              ("rank", "measurement", "value_scaled")}),
-                                  whole.loc[keep, got.columns].reset_index(drop=True))
-    pd.testing.assert_frame_equal(counters.events(got), counters.events(whole)[
-        [e for e in counters.events(whole).columns if e in load.COUNTER_EVENTS]])
-    got["host"], whole["host"] = got["rank"].astype(str), whole["rank"].astype(str)
-    pd.testing.assert_frame_equal(counters.not_counted(got), counters.not_counted(whole))
-
-
-def test_counters_read_beside_check(fleet_file, tmp_path, monkeypatch):
-    """A large file's /counters is read by a child while `numaprobe check` runs: the frames are
-    those read after check, and a file check refuses is refused all the same."""
-    import pandas as pd
-    from fleet_edits import edit
-    from numaprobe_analysis.validate import find_numaprobe
-    if find_numaprobe()[0] is None:
-        pytest.skip("numaprobe not found: nothing to validate with")
-    monkeypatch.setattr(load, "OVERLAP_BYTES", 0)
-    delivered, read = [], load.read
-
-    def spy(path, budget=None, counters=None):
-        delivered.append(counters is not None)
-        return read(path, budget, counters)
-    monkeypatch.setattr(load, "read", spy)
-    beside, after = load.load(str(fleet_file)), read(str(fleet_file))
-    assert delivered == [True], "the child read /counters"
-    assert len(beside["counters"]) > 0
-    for name, frame in after.tables.items():
-        pd.testing.assert_frame_equal(beside[name], frame, check_categorical=True, obj=name)
-    bad = tmp_path / "bad.h5"
-    bad.write_bytes(fleet_file.read_bytes())
-
-    def negative(rows):
-        rows["latency_ns_median"][rows["status"] == b"ok"] = -1.0
-    edit(str(bad), "latency", negative)
-    with pytest.raises(load.ResultsError, match="invalid"):
-        load.load(str(bad))
+    assert both.reduced[reducers.SWEEP_CURVES].host.str.contains("@").all()

@@ -25,7 +25,7 @@ import pytest
 import test_render
 from conftest import HERE, run_report
 from numaprobe_analysis.fleetview import view
-from numaprobe_analysis.load import load_fleet
+from numaprobe_analysis.fleet import load_fleet
 from numaprobe_analysis.outliers import OutlierRule, find_outliers
 from numaprobe_analysis.runs import config_fingerprint
 from test_render import _output_dir, chromium, probed_dom

@@ -17,7 +17,7 @@ from numaprobe_analysis import plots
 from numaprobe_analysis.experiments import (bandwidth_sweep, loaded_latency, stride_sweep,
                                             thread_scaling)
 from numaprobe_analysis.fleetview import view
-from numaprobe_analysis.load import load_fleet
+from numaprobe_analysis.fleet import load_fleet
 from numaprobe_analysis.summary import comparison_frame, drift_frame
 
 ICX, ROME = "Intel Xeon 6338 2S/2N/64C 256G", "AMD EPYC 7742 1S/4N/64C 512G"

@@ -1,16 +1,21 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """bandwidth_sweep: the first node's cores streaming by bytes per array, per kernel (STREAM's
-and likwid-bench's view: where each cache level ends). A plot."""
+and likwid-bench's view: where each cache level ends). A plot, of each host's points the loader
+keeps (reducers.kernel_points), not of the rows."""
 
+import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
 from ..plotting import bytes_label, kernel_panels
+from ..reducers import BW_SWEEP
 from .experiment import Experiment, Figure
 
 
 def bandwidth_vs_working_set(v):
     """GB/s against bytes per array, one panel per kernel, GB/s from zero."""
-    fig, axes = kernel_panels(v, "bandwidth_sweep", "size_bytes")
+    points = v.fleet.reduced.get(BW_SWEEP)
+    fig, axes = kernel_panels(v, "bandwidth_sweep", "size_bytes",
+                              points if points is not None else pd.DataFrame())
     for ax, kernel in axes:
         ax.set_xscale("log", base=2)
         ax.xaxis.set_major_formatter(FuncFormatter(bytes_label))

@@ -7,22 +7,14 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
+from .. import reducers
+from ..fleet import rows_of
 from ..names import Status
 from ..plotting import Skipped, by_type, bytes_label, colour, plt
-from ..rows import Metric, is_local, ok_rows
+from ..rows import Metric
 from .experiment import Experiment, Figure
 
 CACHE_LEVELS = (("L1", "l1d_bytes"), ("L2", "l2_bytes"), ("L3", "l3_bytes"))
-LINE = 64
-
-
-def lines_touched(rows):
-    """Bytes of cache lines a chase touches: one 64 B line per slot, so a random chase with its
-    256 B slots over 128 KiB occupies 32 KiB of cache. Caches are compared with this, not with
-    the chase's span (size_bytes)."""
-    if "slot_bytes" not in rows.columns:
-        return rows.size_bytes
-    return rows.size_bytes * LINE // np.maximum(rows.slot_bytes, LINE)
 
 
 def measured_levels(fleet):
@@ -43,13 +35,24 @@ def measured_levels(fleet):
 
 
 def cache_curves(fleet):
-    """The ok rows of the random chase over local memory in latency_sweep, one curve per host:
-    its first sweeping node's (with from: every, each node sweeps)."""
-    sweep = ok_rows(fleet["latency"], experiment="latency_sweep", pattern="random")
-    sweep = sweep[is_local(sweep)] if len(sweep) else sweep
-    if len(sweep):
-        sweep = sweep[sweep.cpu_node == sweep.groupby("host").cpu_node.transform("min")]
-    return sweep
+    """Each host's curve of the random chase over local memory in latency_sweep, its first
+    sweeping node's (with from: every, each node sweeps): the median ns of its ok rows by lines
+    touched (reducers.lines_touched), a Series indexed by host and lines, sorted; made by the
+    loader from whole hosts' rows (reducers.sweep_reduction)."""
+    curves = fleet.reduced.get(reducers.SWEEP_CURVES)
+    if curves is None or not len(curves):
+        return pd.Series(dtype=float, index=pd.MultiIndex.from_arrays([[], []],
+                                                                      names=["host", "lines"]))
+    return curves.set_index(["host", "lines"]).latency_ns_median.sort_index()
+
+
+def swept_sizes(fleet, which):
+    """The sizes swept over every host, sorted: of the hosts' curves (@p which "curve") or of
+    their ok rows with a latency ("table")."""
+    sizes = fleet.reduced.get(reducers.SWEEP_SIZES)
+    if sizes is None:
+        return []
+    return sorted(set().union(*dict.fromkeys(sizes[which])))
 
 
 def metrics(fleet, hosts, out, catalogue):
@@ -59,12 +62,10 @@ def metrics(fleet, hosts, out, catalogue):
     hwloc misreports, claims no L3 latency. Memory: the random chase at the largest swept point
     whose lines touched are at least the last level's size (measured where a step was found,
     else hwloc's), so the chase has left every cache."""
-    sweep = cache_curves(fleet)
-    if not len(sweep):  # /cache_levels is judged on the sweep: no ok sweep rows, no level
+    curves = cache_curves(fleet)
+    if not len(curves):  # /cache_levels is judged on the sweep: no ok sweep rows, no level
         return
     # Every host at once, one level at a time: a loop over hosts costs seconds per thousand.
-    curves = (sweep.assign(lines=lines_touched(sweep)).groupby(["host", "lines"])
-              .latency_ns_median.median())
     deepest = curves.groupby(level=0).tail(1)  # each host's point of the most lines
     swept = pd.Index(deepest.index.get_level_values(0), name="host")
     levels = measured_levels(fleet).set_index(["host", "level"])
@@ -102,14 +103,13 @@ def metrics(fleet, hosts, out, catalogue):
 
 
 def latency_vs_working_set(v):
-    sweep = cache_curves(v.fleet)
-    if sweep.empty or sweep.size_bytes.nunique() < 2:
+    curves = cache_curves(v.fleet)
+    if curves.empty or len(swept_sizes(v.fleet, "curve")) < 2:
         raise Skipped("no latency_sweep rows (pattern random) over two or more working sets")
     levels = measured_levels(v.fleet)
     fig, ax = plt.subplots(figsize=(9, 5))
-    for typ, rows in by_type(v, sweep):
-        per_host = (rows.assign(lines=lines_touched(rows))
-                    .groupby(["host", "lines"]).latency_ns_median.median().unstack(0))
+    for typ, rows in by_type(v, curves.reset_index()):
+        per_host = rows.set_index(["host", "lines"]).latency_ns_median.unstack(0)
         q = per_host.quantile([0.25, 0.5, 0.75], axis=1).T
         c = colour(v, typ)
         ax.plot(q.index, q[0.5], marker="o", ms=3, color=c,
@@ -142,17 +142,20 @@ def latency_vs_working_set(v):
     return fig
 
 
-def sweep_table(fleet):
-    """latency_sweep curves (median ns by working set), one row per host, CPU node (whose core
-    swept), memory node and pattern."""
-    lat = fleet["latency"]
-    if lat.empty:
+def sweep_table(fleet, hosts):
+    """latency_sweep curves (median ns by working set) of @p hosts, one row per host, CPU node
+    (whose core swept), memory node and pattern; a column for every size swept with a latency
+    on any host of the fleet."""
+    sizes = swept_sizes(fleet, "table")
+    if not sizes:
         return pd.DataFrame()
-    rows = lat[(lat.experiment == "latency_sweep") & (lat.status == Status.OK)]
-    if rows.empty:
-        return pd.DataFrame()
-    wide = rows.pivot_table(index=["host", "cpu_node", "mem_node", "pattern"],
-                            columns="size_bytes", values="latency_ns_median")
+    keys = ["host", "cpu_node", "mem_node", "pattern"]
+    rows = rows_of(fleet, "latency", hosts, [*keys[1:], "experiment", "status", "size_bytes",
+                                            "latency_ns_median"])
+    rows = rows[(rows.experiment == "latency_sweep") & (rows.status == Status.OK)]
+    wide = rows.pivot_table(index=keys, columns="size_bytes", values="latency_ns_median") \
+        if len(rows) else pd.DataFrame(index=pd.MultiIndex.from_arrays([[]] * 4, names=keys))
+    wide = wide.reindex(columns=sizes)
     wide.columns = [_size(c) for c in wide.columns]
     return wide.reset_index().rename(columns={"cpu_node": "CPU node", "mem_node": "memory node"})
 
@@ -166,13 +169,12 @@ def _size(n):
 
 def tables(v):
     """The first host of each node type's curves (latency_sweep.csv)."""
-    sweeps = sweep_table(v.fleet)
-    if not len(sweeps):
-        return {}
     first_hosts = v.hosts.groupby("type").host.first()
+    sweeps = sweep_table(v.fleet, set(first_hosts))
+    if not len(sweeps.columns):
+        return {}
     return {"latency_sweep": ("latency_sweep: ns per access (median) by working set, first "
-                              "host of each node type, by the node whose core swept",
-                              sweeps[sweeps.host.isin(first_hosts)])}
+                              "host of each node type, by the node whose core swept", sweeps)}
 
 
 DOC = (

@@ -127,13 +127,15 @@ def openmetrics_parser():
 
 
 def cmd_openmetrics(args):
-    fleet = load_fleet(args.files, allow_mixed=args.allow_mixed_configs)
-    v = view(fleet)
-    # Several runs of a host: history's drift verdicts on its latest, by the same rules.
+    # Several runs of a host: history's drift verdicts on its latest, by the same rules. Judged
+    # first, a run at a time, so that its reading never meets the fleet's rows.
     drift = None
-    if len(fleet.runs) > 1:
+    if len(args.files) > 1:
         history = load_history(args.files, allow_mixed=args.allow_mixed_configs)
         drift, _, _ = judge(history, DriftRule())
+        del history
+    fleet = load_fleet(args.files, allow_mixed=args.allow_mixed_configs)
+    v = view(fleet)
     paths = write_dir(v, args.out, drift)
     configs = len(config_groups(fleet.runs))
     print(f"{len(paths)} file(s) written to {args.out} ({len(fleet.runs)} run(s), "

@@ -255,10 +255,15 @@ def cmd_compare(args):
               file=sys.stderr)
         return EXIT_BAD_INPUT
     base_path, new_path = args.files
-    base, new = load_fleet([base_path]), load_fleet([new_path])
+    # One run's rows at a time: each is let go once viewed, so two fleets' rows never meet.
+    base = load_fleet([base_path])
+    bv = view(base)
+    base.let_go()
+    new = load_fleet([new_path])
     runs = base.runs + new.runs
     refuse_mixed(runs, args.allow_mixed_configs)
-    bv, nv = view(base), view(new)
+    nv = view(new)
+    new.let_go()
     catalogue = {**bv.catalogue, **nv.catalogue}
     tolerances = cmp.parse_tolerances(args.tolerance, catalogue)
     matched = cmp.matched_hosts(bv.hosts, nv.hosts)

@@ -29,6 +29,14 @@ class Fleet:
     def __getitem__(self, name):
         return table_of(self.tables, name)
 
+    def let_go(self):
+        """Drops the rows and per-host figures (of the fleet and of each file), keeping the
+        files' attributes, the runs and the notes: what a command holding two fleets' views
+        needs of each once viewed."""
+        self.tables, self.reduced = {}, {}
+        for res in self.files:
+            res.tables, res.reduced, res.spans = {}, {}, {}
+
 
 def _kept_runs(fleet_hosts, runs, all_runs):
     """(file, hostname) -> the host name its rows take, for the runs of each host that count:

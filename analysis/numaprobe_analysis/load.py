@@ -105,8 +105,9 @@ def table_of(tables, name):
     try:
         return tables[name]
     except KeyError:
-        raise KeyError(f"/{name}: not a table the analysis reads (those of numaprobe --schema "
-                       f"but {', '.join(NOT_READ)})") from None
+        raise KeyError(f"/{name}: not a table held here (a file read whole holds those of "
+                       f"numaprobe --schema but {', '.join(NOT_READ)}; a fleet leaves more "
+                       f"unread, and holds /counters as figures: stream.py)") from None
 
 
 def memory_available():

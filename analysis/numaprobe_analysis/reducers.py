@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """What the fleet loader keeps of the tables too large to hold whole at 100,000 hosts:
-/latency, /bandwidth, /placement and /counters (stream.py reads them a block of whole hosts at a
-time). Each block is reduced here to what its consumer computes per host, so that every figure
-equals the one the whole table gives; the rows a consumer reads across hosts (the matrices, the
-stride sweep, mlp) are kept as rows, of the columns some part of the analysis reads.
+/latency, /bandwidth, /placement and /counters (stream.py reads them a block of rows at a time).
+The rows a consumer reads across hosts (the matrices, the stride sweep, mlp) are kept as rows,
+of the columns some part of the analysis reads; the others are reduced here to what their
+consumer computes per host, each host once all its rows are read, so that every figure equals
+the one the whole table gives:
 
   latency_sweep   its ok rows: per host the random chase's curve (cache_curves) and the sizes
                   swept, not the rows; sweep_table reads its few hosts' rows again (fleet.py)
@@ -12,7 +13,7 @@ stride sweep, mlp) are kept as rows, of the columns some part of the analysis re
   flags           per host and flag of DISTURBANCES: how many rows of a table carry it
   /placement      the rows of first_touch's measurements (first_touch_pages)
   /counters       the events of the measurements kept as rows (counters.events), per host the
-                  totals of the software events (counters.TOTALS) and the not_applicable rows
+                  totals of TOTAL_EVENTS, and the not_applicable rows
 
 A reduction keys its hosts by the hostname /hosts gives the row's rank in its file; the fleet
 names them (fleet.py)."""

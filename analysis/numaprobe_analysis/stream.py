@@ -7,9 +7,10 @@ time, only the columns some part of the analysis reads (reducers.UNREAD_COLUMNS 
 each block is reduced before the next is read (reducers.py): the rows the analysis reads across
 hosts are kept, the others become the per-host figures their consumers make of them. A per-host
 figure is made once its host is complete, every rank of it read: the writer gathers rows in rank
-order, so a host is complete once a block passes its last rank (with one rank a host, at once);
-in a table out of rank order no host is complete before the end, and its rows wait until then.
-/numastat and /hugepages are not read: nothing analyses them.
+order, so a host is complete once a block passes its last rank (with one rank a host, at once).
+A table found out of rank order (a row of a host taken as complete) is read again, every host's
+rows held to the end: the same figures, in the memory the whole table takes. /numastat and
+/hugepages are not read: nothing analyses them.
 
 Results.spans[table]: per host, the first and last row of its rows in the table, to read a few
 hosts' rows again (fleet.rows_of)."""
@@ -152,6 +153,7 @@ def _stream_table(name, dataset, index, fills, wanted):
 
 
 def _stream_pass(name, dataset, index, fills, wanted, hold):
+    """_stream_table's reading, every host held to the end where @p hold."""
     fields = [c for c in dataset.dtype.names if c not in reducers.UNREAD_COLUMNS]
     sweep_fields = [c for c in reducers.SWEEPS.get(name, ("", ()))[1] if c in fields]
     rows = dataset.shape[0] if dataset.shape else 0
@@ -170,7 +172,9 @@ def _stream_pass(name, dataset, index, fills, wanted, hold):
                                                                decoded)})
             parts.setdefault(reducers.FLAGS, []).append(reducers.flag_counts(rows_flagged))
         if sweep_fields:
-            rows_swept = _with_fills(_block_frame(block[sweep][sweep_fields], decoded), fills)
+            rows_swept = _with_fills(_block_frame(block[sweep][sweep_fields], decoded),
+                                     {c: v for c, v in (fills or {}).items()
+                                      if c in reducers.SWEEPS[name][1]})
             ready = waiting.take(rows_swept.assign(host=index.names[codes[sweep]]),
                                  codes[sweep], done.after(block["rank"], codes, last))
             for key, part in reducers.per_host(name, ready).items():

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* numaprobe check: reads a results file back through the same row descriptors the writer uses
  * and reports every way it departs from the schema. Tables are read in blocks, so a fleet's file
- * is checked in bounded memory: only /hosts and the (rank, measurement) keys are kept. */
+ * is checked in bounded memory: only what check_host keeps of /hosts and the (rank,
+ * measurement) keys are kept. */
 #include "tools/check.h"
 
+#include "tools/check_hosts.h"
 #include "tools/check_keys.h"
 #include "tools/check_rows.h"
 #include "tools/check_say.h"
@@ -37,15 +39,16 @@ struct checker {
     bool checkpoint, merged;
     int minor; /* the file's schema minor; -1 unknown */
     bool hosts_read;
-    struct nprb_host_row *hosts; /* sorted by rank */
+    struct nprb_check_host *hosts; /* sorted by rank */
     size_t host_rows;
     size_t *topo_rows[2]; /* /numa_nodes and /distances rows per host row */
     struct nprb_check_keys measured;
-    /* The last measurement looked up in measured, and whether it was there: a measurement's
-     * counter and placement rows follow each other, so most lookups repeat the previous one. */
+    /* The last measurement looked up in measured, and its first key there (NULL: none): a
+     * measurement's counter and placement rows follow each other, so most lookups repeat. */
     struct {
-        bool valid, found;
+        bool valid;
         int32_t rank, measurement;
+        struct nprb_check_key *found;
     } last;
     struct {
         bool valid;
@@ -187,27 +190,6 @@ static bool check_attributes(struct checker *c)
 
 /* ---- /hosts ---------------------------------------------------------------------------------- */
 
-static int by_rank(const void *a, const void *b)
-{
-    int32_t x = ((const struct nprb_host_row *)a)->rank,
-            y = ((const struct nprb_host_row *)b)->rank;
-    return (x > y) - (x < y);
-}
-
-/* Index of @p rank's /hosts row, or -1. */
-static long host_of(const struct checker *c, int32_t rank)
-{
-    size_t lo = 0, hi = c->host_rows;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->hosts[mid].rank < rank)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c->host_rows && c->hosts[lo].rank == rank ? (long)lo : -1;
-}
-
 static bool host_status_allowed(const struct checker *c, const char *status)
 {
     if (strcmp(status, NPRB_ROW_OK) == 0 || strcmp(status, NPRB_ROW_FAILED) == 0)
@@ -221,68 +203,17 @@ static bool host_status_allowed(const struct checker *c, const char *status)
     return false;
 }
 
-/* Ranks 0..world_size-1 without a /hosts row, as "3,7" (what merge writes in ranks_missing). */
-static void missing_ranks(const struct checker *c, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int64_t r = 0, h = 0; r < c->world_size && used < len; r++) {
-        while ((size_t)h < c->host_rows && c->hosts[h].rank < r)
-            h++;
-        if ((size_t)h < c->host_rows && c->hosts[h].rank == r)
-            continue;
-        int n = snprintf(buf + used, len - used, "%s%" PRId64, used ? "," : "", r);
-        used += n > 0 ? (size_t)n : 0;
-    }
-}
-
-/* Whether @p listed names exactly the ranks missing_ranks() finds, in order, however many. */
-static bool lists_missing(const struct checker *c, const char *listed)
-{
-    const char *p = listed;
-    size_t h = 0;
-    for (int64_t r = 0; r < c->world_size; r++) {
-        while (h < c->host_rows && c->hosts[h].rank < r)
-            h++;
-        if (h < c->host_rows && c->hosts[h].rank == r)
-            continue;
-        char *end = NULL;
-        long long named = strtoll(p, &end, 10);
-        if (end == p || named != r || (*end != ',' && *end != '\0'))
-            return false;
-        p = *end == ',' ? end + 1 : end;
-    }
-    return *p == '\0';
-}
-
 static int by_int32(const void *a, const void *b)
 {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
     return (x > y) - (x < y);
 }
 
-/* How many of the sorted @p v equal @p x. */
-static size_t count_equal(const int32_t *v, size_t n, int32_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    size_t end = lo;
-    while (end < n && v[end] == x)
-        end++;
-    return end - lo;
-}
-
 static void check_host_counts(struct checker *c)
 {
     bool all_there = c->world_size > 0 && c->host_rows == (size_t)c->world_size;
     char missing[256];
-    missing_ranks(c, missing, sizeof missing);
+    nprb_check_missing_ranks(c->hosts, c->host_rows, c->world_size, missing, sizeof missing);
     if (c->checkpoint) {
         if (c->host_rows != 1 || c->hosts[0].rank != c->checkpoint_rank)
             PROBLEM(c, NPRB_TABLE_HOSTS,
@@ -300,7 +231,8 @@ static void check_host_counts(struct checker *c)
                 c->world_size, missing[0] ? missing : "none");
     }
     const char *listed = nprb_attrs_text(&c->attrs, "ranks_missing");
-    if (c->merged && listed != NULL && !lists_missing(c, listed))
+    if (c->merged && listed != NULL &&
+        !nprb_check_lists_missing(c->hosts, c->host_rows, c->world_size, listed))
         PROBLEM(c, AREA_FILE, "ranks_missing says '%.120s' but /hosts lacks '%s'", listed, missing);
 
     /* host_index names hosts 0..host_count-1; ranks_on_host counts the rows sharing it. */
@@ -313,10 +245,10 @@ static void check_host_counts(struct checker *c)
     size_t distinct = 0;
     int64_t failed = 0;
     for (size_t i = 0; i < c->host_rows; i++) {
-        const struct nprb_host_row *h = &c->hosts[i];
+        const struct nprb_check_host *h = &c->hosts[i];
         distinct += i == 0 || index[i] != index[i - 1];
         failed += strcmp(h->status, NPRB_ROW_OK) != 0;
-        size_t same = count_equal(index, c->host_rows, h->host_index);
+        size_t same = nprb_check_count_equal(index, c->host_rows, h->host_index);
         /* A hung rank's row is written by rank 0, which knows little more than its host. */
         bool hung = strcmp(h->status, "hung") == 0;
         if (all_there && !hung && h->ranks_on_host != (int32_t)same)
@@ -340,43 +272,54 @@ static void check_host_counts(struct checker *c)
                 hf->value, failed);
 }
 
+static void check_host(struct checker *c, const struct nprb_host_row *h, size_t i)
+{
+    if (h->rank < 0 || (c->world_size > 0 && h->rank >= c->world_size))
+        PROBLEM(c, NPRB_TABLE_HOSTS,
+                "/hosts row %zu: rank %" PRId32 " outside 0..world_size-1 (world_size %" PRId64 ")",
+                i, h->rank, c->world_size);
+    if (h->host_index < 0 || (c->host_count > 0 && h->host_index >= c->host_count))
+        PROBLEM(c, NPRB_TABLE_HOSTS,
+                "/hosts row %zu: host_index %" PRId32 " outside 0..host_count-1 (host_count "
+                "%" PRId64 ")",
+                i, h->host_index, c->host_count);
+    if (!host_status_allowed(c, h->status))
+        PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts row %zu: status '%s' is not one of %s", i, h->status,
+                c->checkpoint      ? "ok, failed, running"
+                : c->complete == 0 ? "ok, failed, hung, incomplete"
+                                   : "ok, failed, hung");
+    else if (strcmp(h->status, NPRB_ROW_OK) != 0 && strcmp(h->status, "running") != 0 &&
+             h->error[0] == '\0')
+        WARNING(c, NPRB_TABLE_HOSTS, "/hosts row %zu: status %s without an error saying why", i,
+                h->status);
+    struct nprb_check_host *kept = &c->hosts[i];
+    *kept = (struct nprb_check_host){h->rank, h->host_index, h->ranks_on_host, h->numa_nodes, ""};
+    memcpy(kept->status, h->status, sizeof kept->status);
+}
+
 static void check_hosts(struct checker *c, size_t rows)
 {
     c->hosts = calloc(rows ? rows : 1, sizeof *c->hosts);
     c->topo_rows[0] = calloc(rows ? rows : 1, sizeof(size_t));
     c->topo_rows[1] = calloc(rows ? rows : 1, sizeof(size_t));
-    if (c->hosts == NULL || c->topo_rows[0] == NULL || c->topo_rows[1] == NULL) {
+    struct nprb_host_row *buf = malloc(BLOCK_ROWS * sizeof *buf);
+    if (c->hosts == NULL || c->topo_rows[0] == NULL || c->topo_rows[1] == NULL || buf == NULL) {
         PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts: %zu rows do not fit in memory", rows);
+        free(buf);
         return;
     }
-    if (nprb_h5in_read(c->in, NPRB_TABLE_HOSTS, 0, rows, c->hosts) != 0) {
-        PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts: rows cannot be read (damaged file)");
-        return;
+    for (size_t start = 0; start < rows; start += BLOCK_ROWS) {
+        size_t n = rows - start < BLOCK_ROWS ? rows - start : BLOCK_ROWS;
+        if (nprb_h5in_read(c->in, NPRB_TABLE_HOSTS, start, n, buf) != 0) {
+            PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts: rows cannot be read (damaged file)");
+            free(buf);
+            return;
+        }
+        for (size_t r = 0; r < n; r++)
+            check_host(c, &buf[r], start + r);
     }
-    for (size_t i = 0; i < rows; i++) {
-        const struct nprb_host_row *h = &c->hosts[i];
-        if (h->rank < 0 || (c->world_size > 0 && h->rank >= c->world_size))
-            PROBLEM(c, NPRB_TABLE_HOSTS,
-                    "/hosts row %zu: rank %" PRId32 " outside 0..world_size-1 (world_size %" PRId64
-                    ")",
-                    i, h->rank, c->world_size);
-        if (h->host_index < 0 || (c->host_count > 0 && h->host_index >= c->host_count))
-            PROBLEM(c, NPRB_TABLE_HOSTS,
-                    "/hosts row %zu: host_index %" PRId32 " outside 0..host_count-1 (host_count "
-                    "%" PRId64 ")",
-                    i, h->host_index, c->host_count);
-        if (!host_status_allowed(c, h->status))
-            PROBLEM(c, NPRB_TABLE_HOSTS, "/hosts row %zu: status '%s' is not one of %s", i,
-                    h->status,
-                    c->checkpoint      ? "ok, failed, running"
-                    : c->complete == 0 ? "ok, failed, hung, incomplete"
-                                       : "ok, failed, hung");
-        else if (strcmp(h->status, NPRB_ROW_OK) != 0 && strcmp(h->status, "running") != 0 &&
-                 h->error[0] == '\0')
-            WARNING(c, NPRB_TABLE_HOSTS, "/hosts row %zu: status %s without an error saying why", i,
-                    h->status);
-    }
-    qsort(c->hosts, rows, sizeof *c->hosts, by_rank);
+    free(buf);
+    qsort(c->hosts, rows, sizeof *c->hosts, nprb_check_host_by_rank);
     c->host_rows = rows;
     for (size_t i = 1; i < rows; i++)
         if (c->hosts[i].rank == c->hosts[i - 1].rank)
@@ -396,12 +339,12 @@ static bool describes_measurement(enum nprb_table_id id)
 }
 
 static void check_row(struct checker *c, const struct nprb_row_rules *v, const unsigned char *row,
-                      size_t i, struct nprb_check_keys *placed)
+                      size_t i)
 {
     int32_t rank = nprb_row_i32(row, v->rank);
     /* A rank's rows follow each other: its host is looked up once for the run of them. */
     if (!c->last_host.valid || c->last_host.rank != rank) {
-        c->last_host.index = c->hosts_read ? host_of(c, rank) : 0;
+        c->last_host.index = c->hosts_read ? nprb_check_host_find(c->hosts, c->host_rows, rank) : 0;
         c->last_host.rank = rank;
         c->last_host.valid = true;
     }
@@ -419,12 +362,13 @@ static void check_row(struct checker *c, const struct nprb_row_rules *v, const u
     nprb_check_passes(v->id, row, i, ok, c->minor, row_problem, c);
     if (v->measurement == NULL)
         return;
-    struct nprb_check_key key = {rank, nprb_row_i32(row, v->measurement), (int)v->id, ok, i};
+    struct nprb_check_key key = {
+        rank, nprb_row_i32(row, v->measurement), (uint32_t)i, (uint8_t)v->id, ok, false};
     if (describes_measurement(v->id)) {
         if (v->id == NPRB_TABLE_COUNTERS && key.measurement == -1)
             return;
         if (!c->last.valid || c->last.rank != key.rank || c->last.measurement != key.measurement) {
-            c->last.found = nprb_check_keys_find(&c->measured, key.rank, key.measurement) != NULL;
+            c->last.found = nprb_check_keys_find(&c->measured, key.rank, key.measurement);
             c->last.rank = key.rank;
             c->last.measurement = key.measurement;
             c->last.valid = true;
@@ -434,18 +378,23 @@ static void check_row(struct checker *c, const struct nprb_row_rules *v, const u
                     "/%s row %zu: rank %" PRId32 " measurement %" PRId32
                     " matches no measurement row",
                     v->desc->name, i, key.rank, key.measurement);
-        if (v->id == NPRB_TABLE_PLACEMENT && nprb_check_keys_add(placed, key) != 0)
-            PROBLEM(c, v->id, "/%s: out of memory", v->desc->name);
+        if (v->id == NPRB_TABLE_PLACEMENT && c->last.found != NULL && !c->last.found->placed)
+            nprb_check_keys_place(&c->measured, c->last.found);
     } else if (nprb_check_keys_add(&c->measured, key) != 0) {
         PROBLEM(c, v->id, "/%s: out of memory", v->desc->name);
     }
 }
 
-static void check_table(struct checker *c, enum nprb_table_id id, struct nprb_check_keys *placed)
+static void check_table(struct checker *c, enum nprb_table_id id)
 {
     size_t rows = 0;
     if (nprb_h5in_table(c->in, id, &rows, table_problem, c) != 0)
         return;
+    if (!describes_measurement(id) && rows > UINT32_MAX) { /* a key's row (check_keys.h) */
+        PROBLEM(c, id, "/%s: %zu rows, more than check can index: not checked",
+                nprb_table_desc(id)->name, rows);
+        return;
+    }
     nprb_h5in_table_attrs(c->in, id, table_problem, c);
     if (id == NPRB_TABLE_HOSTS) {
         check_hosts(c, rows);
@@ -466,14 +415,14 @@ static void check_table(struct checker *c, enum nprb_table_id id, struct nprb_ch
             break;
         }
         for (size_t r = 0; r < n; r++)
-            check_row(c, &v, buf + r * v.desc->row_bytes, start + r, placed);
+            check_row(c, &v, buf + r * v.desc->row_bytes, start + r);
     }
     free(buf);
 }
 
 /* ---- the joins across tables ----------------------------------------------------------------- */
 
-static void check_keys(struct checker *c, const struct nprb_check_keys *placed)
+static void check_keys(struct checker *c)
 {
     const struct nprb_check_keys *m = &c->measured;
     for (size_t i = 1; i < m->count; i++) {
@@ -482,17 +431,16 @@ static void check_keys(struct checker *c, const struct nprb_check_keys *placed)
         bool series = a->table == NPRB_TABLE_BALANCING && b->table == NPRB_TABLE_BALANCING;
         if (a->rank == b->rank && a->measurement == b->measurement && !series)
             PROBLEM(c, b->table,
-                    "/%s row %zu: rank %" PRId32 " measurement %" PRId32
-                    " is also /%s row %zu (ids are unique within a rank)",
+                    "/%s row %" PRIu32 ": rank %" PRId32 " measurement %" PRId32
+                    " is also /%s row %" PRIu32 " (ids are unique within a rank)",
                     nprb_table_desc((enum nprb_table_id)b->table)->name, b->row, b->rank,
                     b->measurement, nprb_table_desc((enum nprb_table_id)a->table)->name, a->row);
     }
     for (size_t i = 0; i < m->count; i++) {
         const struct nprb_check_key *k = &m->items[i];
-        if (k->ok && k->table != NPRB_TABLE_BALANCING &&
-            nprb_check_keys_find(placed, k->rank, k->measurement) == NULL)
+        if (k->ok && k->table != NPRB_TABLE_BALANCING && !k->placed)
             PROBLEM(c, k->table,
-                    "/%s row %zu: status ok but no /placement rows for rank %" PRId32
+                    "/%s row %" PRIu32 ": status ok but no /placement rows for rank %" PRId32
                     " measurement %" PRId32,
                     nprb_table_desc((enum nprb_table_id)k->table)->name, k->row, k->rank,
                     k->measurement);
@@ -517,29 +465,26 @@ static void check_topology_rows(struct checker *c)
 
 static void check_tables(struct checker *c)
 {
-    struct nprb_check_keys placed = {0};
     size_t before = c->problems;
-    check_table(c, NPRB_TABLE_HOSTS, &placed);
+    check_table(c, NPRB_TABLE_HOSTS);
     bool topo_read = true;
     for (int t = 0; t < NPRB_N_TABLES; t++) {
         enum nprb_table_id id = (enum nprb_table_id)t;
         if (id == NPRB_TABLE_HOSTS || describes_measurement(id))
             continue;
         size_t problems = c->problems;
-        check_table(c, id, &placed);
+        check_table(c, id);
         if ((id == NPRB_TABLE_NUMA_NODES || id == NPRB_TABLE_DISTANCES) && c->problems != problems)
             topo_read = false;
     }
     nprb_check_keys_sort(&c->measured);
-    check_table(c, NPRB_TABLE_PLACEMENT, &placed);
-    check_table(c, NPRB_TABLE_NUMASTAT, &placed);
-    check_table(c, NPRB_TABLE_COUNTERS, &placed);
-    nprb_check_keys_sort(&placed);
-    check_keys(c, &placed);
+    check_table(c, NPRB_TABLE_PLACEMENT);
+    check_table(c, NPRB_TABLE_NUMASTAT);
+    check_table(c, NPRB_TABLE_COUNTERS);
+    check_keys(c);
     /* Counting rows per host means something only when both tables were read whole. */
     if (c->hosts_read && topo_read && c->problems == before)
         check_topology_rows(c);
-    free(placed.items);
 }
 
 /* ---- the file as a whole ------------------------------------------------------------ */

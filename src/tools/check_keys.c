@@ -78,10 +78,10 @@ void nprb_check_keys_sort(struct nprb_check_keys *k)
     free(tmp);
 }
 
-const struct nprb_check_key *nprb_check_keys_find(const struct nprb_check_keys *k, int32_t rank,
-                                                  int32_t measurement)
+struct nprb_check_key *nprb_check_keys_find(const struct nprb_check_keys *k, int32_t rank,
+                                            int32_t measurement)
 {
-    struct nprb_check_key probe = {.rank = rank, .measurement = measurement, .table = -1};
+    struct nprb_check_key probe = {.rank = rank, .measurement = measurement, .table = 0};
     size_t lo = 0, hi = k->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -93,4 +93,13 @@ const struct nprb_check_key *nprb_check_keys_find(const struct nprb_check_keys *
     return lo < k->count && k->items[lo].rank == rank && k->items[lo].measurement == measurement
                ? &k->items[lo]
                : NULL;
+}
+
+void nprb_check_keys_place(const struct nprb_check_keys *k, struct nprb_check_key *first)
+{
+    for (struct nprb_check_key *key = first;
+         key < k->items + k->count && key->rank == first->rank &&
+         key->measurement == first->measurement;
+         key++)
+        key->placed = true;
 }

@@ -149,23 +149,25 @@ def _judge_group(history, runs, rule):
         more = f" and {len(unjudged) - 10} more" if len(unjudged) > 10 else ""
         notes.append(f"{len(unjudged)} figure(s) of the latest runs not judged, noisy "
                      f"(uncertainty above {NOISY_PCT:g}%): {named}{more}")
-    for host, row in latest.iterrows():
-        if row.status != Status.OK:
-            notes.append(f"{host}: status {row.status} in its latest run ({row.start_utc})")
+    for host, row in latest[latest.status != Status.OK].iterrows():
+        notes.append(f"{host}: status {row.status} in its latest run ({row.start_utc})")
     vals = vals.sort_values("start_utc")
     last = vals.merge(latest[["run_id"]].reset_index(), on=["host", "run_id"])
-    # Own rule: previous runs of the same host and node type.
-    for (host, key), hist in vals.groupby(["host", "metric"], sort=True):
-        now = last[(last.host == host) & (last.metric == key)]
-        if now.empty:
-            continue
-        now = now.iloc[0]
-        prev = hist[(hist.run_id != now.run_id) & (hist.type_key == now.type_key)
-                    & (hist.start_utc <= now.start_utc)].tail(rule.window)
-        if len(prev) < rule.min_runs:
-            continue
-        ref = float(prev.value.median())
-        _flag(drift, history.catalogue[key], now, ref, "own", len(prev), rule)
+    # Own rule: previous runs of the same host and node type, every host's at once (a loop over
+    # hosts costs minutes at 100,000).
+    now = last.drop_duplicates(["host", "metric"])
+    ref = now[["host", "metric", "run_id", "type_key", "start_utc"]].rename(
+        columns={"run_id": "_run", "type_key": "_type", "start_utc": "_start"})
+    prev = vals.merge(ref, on=["host", "metric"])  # in vals' order
+    prev = prev[(prev.run_id != prev._run) & (prev.type_key == prev._type)
+                & (prev.start_utc <= prev._start)]
+    prev = prev.groupby(["host", "metric"], sort=False).tail(rule.window)
+    own = prev.groupby(["host", "metric"], sort=True).value.agg(["median", "size"])
+    now = {(r.host, r.metric): r for r in now.itertuples(index=False)}
+    for (host, key), median, n in zip(own.index, own["median"], own["size"]):
+        if n >= rule.min_runs:
+            _flag(drift, history.catalogue[key], now[(host, key)], float(median), "own", int(n),
+                  rule)
     # Type rule: the latest values of the type's hosts measured in the last night.
     recent = last[last.run_id.isin(_recent_runs(runs, rule))]
     for (typ, key), group in recent.groupby(["type", "metric"], sort=True):
@@ -203,9 +205,8 @@ def _vanished(hosts, runs, rule):
     recent = _recent_runs(runs, rule)
     seen_recently = set(hosts[hosts.run_id.isin(recent)].host)
     out = []
-    for host, rows in hosts.sort_values("start_utc").groupby("host", sort=True):
-        if host in seen_recently:
-            continue
+    ordered = hosts.sort_values("start_utc")
+    for host, rows in ordered[~ordered.host.isin(seen_recently)].groupby("host", sort=True):
         tail = rows.iloc[-1]
         out.append([host, tail.type, tail.start_utc, tail.run_id, len(rows)])
     return out

@@ -2,6 +2,7 @@
 """mlp: one core chasing N chains at once. Shown, not judged: the lines in flight it sustains
 (Little's law), local and remote, and their curve by chains."""
 
+import numpy as np
 import pandas as pd
 
 from ..noise import is_noisy, row_spread_pct
@@ -48,7 +49,12 @@ def metrics(fleet, hosts, out, catalogue):
     quiet = ~is_noisy(rows.in_flight_u)
     has_quiet = quiet.groupby([rows[c] for c in pair]).transform("any")
     rows = rows[quiet | ~has_quiet]
-    best = rows.loc[rows.groupby(pair).in_flight.idxmax()]
+    # Each pair's first row of its most lines in flight (groupby's idxmax, without a Python
+    # call per pair: seconds at 10,000 hosts).
+    rows = rows.dropna(subset=pair)
+    best = rows.assign(_at=np.arange(len(rows))).sort_values(
+        [*pair, "in_flight", "_at"], ascending=[*[True] * len(pair), False, True]).drop_duplicates(
+        pair).drop(columns="_at")
     for where, part in by_where(best):
         m = Metric(f"mlp_lines_{where}", f"lines in flight per core {where}", "lines", "higher",
                    judged=False)

@@ -127,7 +127,11 @@ def stride_figures(latency, counted):
     rows = _with_events(latency, counted, ("llc_load_misses",))
     if rows.empty:
         return rows.assign(stride=np.nan, prefetch_coverage=np.nan)
-    stride = rows.pattern.astype(str).str.extract(r"^stride:(\d+)$")[0].astype(float)
+    # Each distinct pattern parsed once: a fleet's million rows repeat a dozen.
+    patterns = rows.pattern.astype(str)
+    distinct = pd.unique(patterns)
+    parsed = pd.Series(distinct).str.extract(r"^stride:(\d+)$")[0].astype(float)
+    stride = patterns.map(dict(zip(distinct, parsed)))
     lines = rows.accesses_per_sample.astype(float) * rows.samples.astype(float) \
         * np.minimum(stride, 64.0) / 64.0
     return rows.assign(stride=stride,

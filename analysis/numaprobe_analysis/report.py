@@ -351,11 +351,12 @@ def text(v, plots=None, reference=None):
                          "migrations and context switches)\n"
                          + shown + more)
         parts.append("Node types\n" + display(v.types).to_string(index=False))
+        classes = class_table(v.fleet, v.hosts)
         for typ in v.type_names():
             s = type_summary(v, typ)
             body = display(s).to_string(index=False) if len(s) else "(no headline metrics)"
             parts.append(f"{typ}: median and IQR over hosts\n{body}")
-            c = type_classes(class_table(v.fleet, v.hosts), typ)
+            c = type_classes(classes, typ)
             if len(c):
                 parts.append(f"{typ}: per pair class\n" + display(c).to_string(index=False))
     if plots:

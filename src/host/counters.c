@@ -278,28 +278,45 @@ void nprb_counts_merge(struct nprb_counts *into, const struct nprb_counts *more)
         c->running_ns += m->running_ns;
         c->threads += m->threads;
         c->never_enabled += m->never_enabled;
+        c->stalled += m->stalled;
         c->failed += m->failed;
         c->user_only = c->user_only || m->user_only;
     }
 }
 
-void nprb_thread_counters_collect(struct nprb_thread_counters *tc, struct nprb_counts *into)
+bool nprb_count_stalled(uint64_t enabled_ns, uint64_t counted_ns, uint64_t switches)
 {
+    return switches == 0 && counted_ns > 0 && enabled_ns > 0 && enabled_ns < counted_ns / 2;
+}
+
+void nprb_thread_counters_collect(struct nprb_thread_counters *tc, struct nprb_counts *into,
+                                  uint64_t counted_ns)
+{
+    uint64_t got[NPRB_N_THREAD_EVENTS][3]; /* value, time enabled, time running */
+    bool read_ok[NPRB_N_THREAD_EVENTS] = {false};
     for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++) {
-        struct nprb_count *c = &into->event[e];
-        if (tc->fd[e] < 0) {
-            if (tc->error[e] != 0)
-                count_failure(c, tc->error[e]);
+        if (tc->fd[e] < 0)
             continue;
-        }
-        uint64_t got[3]; /* value, time enabled, time running */
-        ssize_t n = read(tc->fd[e], got, sizeof got);
-        if (n != (ssize_t)sizeof got) {
-            count_failure(c, n < 0 ? errno : EIO);
-        } else {
-            nprb_count_add(c, got, tc->user_only[e]);
-        }
+        ssize_t n = read(tc->fd[e], got[e], sizeof got[e]);
+        read_ok[e] = n == (ssize_t)sizeof got[e];
+        if (!read_ok[e])
+            count_failure(&into->event[e], n < 0 ? errno : EIO);
         close(tc->fd[e]);
         tc->fd[e] = -1;
+    }
+    /* A thread's counts are judged together: one event's stalled clock is all of theirs. */
+    uint64_t switches =
+        read_ok[NPRB_EV_CONTEXT_SWITCHES] ? got[NPRB_EV_CONTEXT_SWITCHES][0] : UINT64_MAX;
+    bool stalled = false;
+    for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++)
+        stalled = stalled || (read_ok[e] && nprb_count_stalled(got[e][1], counted_ns, switches));
+    for (int e = 0; e < NPRB_N_THREAD_EVENTS; e++) {
+        struct nprb_count *c = &into->event[e];
+        if (read_ok[e]) {
+            nprb_count_add(c, got[e], tc->user_only[e]);
+            c->stalled += stalled;
+        } else if (tc->error[e] != 0) { /* never opened */
+            count_failure(c, tc->error[e]);
+        }
     }
 }

@@ -67,6 +67,7 @@ struct nprb_count {
     uint64_t running_ns; /**< time they were on the PMU, summed over threads */
     int threads;         /**< threads whose counter was read */
     int never_enabled;   /**< of them, those whose counter reads 0 s enabled: it never ran */
+    int stalled;         /**< of them, those enabled under half their samples' time, unswitched */
     int failed;          /**< threads whose counter could not be opened or read */
     int error;           /**< errno of the first failure */
     bool user_only;      /**< counted user space alone (perf_event_paranoid refused the kernel) */
@@ -110,10 +111,21 @@ void nprb_thread_counters_resume(struct nprb_thread_counters *tc);
 
 /**
  * Reads the counters into @p into (added to what other threads put there), then closes them.
- * Events opened by no thread of the measurement keep threads == 0. The caller serialises calls
- * on the same @p into.
+ * Events opened by no thread of the measurement keep threads == 0. @p counted_ns is the wall
+ * time of the samples this thread counted (0: not known), against which nprb_count_stalled()
+ * judges each reading. The caller serialises calls on the same @p into.
  */
-void nprb_thread_counters_collect(struct nprb_thread_counters *tc, struct nprb_counts *into);
+void nprb_thread_counters_collect(struct nprb_thread_counters *tc, struct nprb_counts *into,
+                                  uint64_t counted_ns);
+
+/**
+ * Whether a thread's counter enabled for @p enabled_ns over samples that took @p counted_ns of
+ * wall time, with @p switches context switches counted between (UINT64_MAX: not counted), missed
+ * part of them. A per-thread counter's time runs while its thread is on a CPU, so without a
+ * switch it must cover the samples; under half of them, the kernel's clock for the counters
+ * stalled (seen in virtual machines under load) and every count of that thread is partial.
+ */
+bool nprb_count_stalled(uint64_t enabled_ns, uint64_t counted_ns, uint64_t switches);
 
 /** Adds the threads counted in @p more to @p into (a team's counts from each thread's own). */
 void nprb_counts_merge(struct nprb_counts *into, const struct nprb_counts *more);

@@ -224,9 +224,11 @@ static void stream_team(struct team *tm)
         /* Sample -1 is discarded: first-touch faults and cold TLBs belong to no sample. The
          * counters count the kept samples: every thread enables its own before the barrier that
          * precedes the first, and disables them after the barrier that ends the last. */
+        uint64_t counted_from = 0; /* when this thread's counters were enabled */
         for (int r = -1; r < req->repetitions; r++) {
             if (r == 0) {
                 nprb_thread_counters_start(&counters);
+                counted_from = nprb_now_ns();
 #pragma omp single
                 if (tm->uncore != NULL)
                     nprb_uncore_start(tm->uncore);
@@ -250,12 +252,13 @@ static void stream_team(struct team *tm)
                     tm->starts[r] = tm->t0;
             }
         }
+        uint64_t counted_ns = counted_from > 0 ? nprb_now_ns() - counted_from : 0;
         nprb_thread_counters_stop(&counters);
 #pragma omp single nowait
         if (tm->uncore != NULL)
             nprb_uncore_stop(tm->uncore);
         struct nprb_counts mine = {.groups = req->counter_groups};
-        nprb_thread_counters_collect(&counters, &mine);
+        nprb_thread_counters_collect(&counters, &mine, counted_ns);
 #pragma omp critical(nprb_team_counts)
         {
             nprb_counts_merge(tm->counts, &mine);

@@ -115,6 +115,15 @@ static void record_thread_counts(struct nprb_context *ctx, int32_t measurement,
                      "not counted: %d of %d threads' counters were never enabled (0 s enabled; "
                      "the kernel's perf, as in an emulated guest)",
                      c->never_enabled, c->threads);
+        } else if (c->stalled > 0) {
+            /* A part of the samples read as the whole would undercount every event. */
+            NPRB_SET_TEXT(row.status, NPRB_ROW_FAILED);
+            row.value_scaled = NAN;
+            snprintf(row.note, sizeof row.note,
+                     "not counted: %d of %d threads' counters were enabled for under half the "
+                     "time their samples took, with no context switch (the kernel's clock for "
+                     "them stalled)",
+                     c->stalled, c->threads);
         } else if (isnan(row.value_scaled)) {
             NPRB_SET_TEXT(row.status, NPRB_ROW_FAILED);
             NPRB_SET_TEXT(row.note, "never on the PMU: the kernel multiplexed it out entirely");

@@ -54,6 +54,7 @@ static bool sample(struct nprb_walker *w, const struct nprb_latency_request *req
      * counters count the kept samples, enabled and disabled between them, never inside. */
     struct nprb_thread_counters tc;
     nprb_thread_counters_open(&tc, req->counter_groups);
+    uint64_t counted_ns = 0; /* the kept samples' wall time, which the counters must cover */
     for (int s = -1; s < req->samples; s++) {
         if (req->pattern.desc->between_samples != NULL) {
             nprb_thread_counters_stop(&tc);
@@ -66,12 +67,14 @@ static bool sample(struct nprb_walker *w, const struct nprb_latency_request *req
         uint64_t t0 = nprb_now_ns();
         made = req->pattern.desc->walk(w, steps);
         uint64_t dt = nprb_now_ns() - t0;
-        if (s >= 0)
+        if (s >= 0) {
             ns[s] = (double)dt / (double)made;
+            counted_ns += dt;
+        }
     }
     nprb_thread_counters_stop(&tc);
     res->counts.groups = req->counter_groups;
-    nprb_thread_counters_collect(&tc, &res->counts);
+    nprb_thread_counters_collect(&tc, &res->counts, counted_ns);
     res->ns = nprb_stats_of(ns, (size_t)req->samples);
     res->accesses_per_sample = made;
     free(ns);

@@ -343,9 +343,10 @@ static const struct nprb_field counter_fields[] = {
     STR(status, NULL,
         "`ok`; `not_applicable` (this host cannot count the event: `note` says why; one row per "
         "rank with `measurement` -1); `failed` (a thread could not open or read the counter, it "
-        "never got on the PMU, or the kernel never enabled it over a measurement that ran, as an "
-        "emulated guest's perf does now and then: `note` says which, and `value_scaled` is NaN, "
-        "never a zero that would read as \"not migrated, not preempted\"). `numaprobe check` "
+        "never got on the PMU, or the kernel never enabled it over a measurement that ran, or "
+        "for under half of it on a thread never switched out, as a virtual machine's perf does "
+        "now and then: `note` says which, and `value_scaled` is NaN, never a zero that would read "
+        "as \"not migrated, not preempted\" nor a part read as the whole). `numaprobe check` "
         "refuses an `ok` perf row with `time_enabled_s` 0"),
     STR(note, NULL,
         "why a row is not `ok`; \"user space only\" when `perf_event_paranoid` kept the kernel's "

@@ -68,6 +68,17 @@ static void test_scaling(void)
     nprb_count_add(&c, never, false);
     CHECK(c.never_enabled == 1 && c.threads == 3);
     CHECK(isnan(c.scaled));
+
+    /* A counter enabled 23 us over samples that took 745 us, with no context switch between,
+     * missed most of them; one switched out may be enabled for less (its time runs only on a
+     * CPU), and without the switch count, or the samples' time, nothing is judged. */
+    CHECK(nprb_count_stalled(23000, 745000, 0));
+    CHECK(!nprb_count_stalled(740000, 745000, 0));
+    CHECK(!nprb_count_stalled(380000, 745000, 0));
+    CHECK(!nprb_count_stalled(23000, 745000, 1));
+    CHECK(!nprb_count_stalled(23000, 745000, UINT64_MAX));
+    CHECK(!nprb_count_stalled(23000, 0, 0));
+    CHECK(!nprb_count_stalled(0, 745000, 0)); /* never enabled: its own rule */
 }
 
 static uint64_t thread_cpu_ns(void)
@@ -101,12 +112,13 @@ static void test_software_count(void)
     for (uint64_t t = thread_cpu_ns(); thread_cpu_ns() - t < 5000000u;)
         spin++;
     struct nprb_counts counts = {.groups = NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_SOFTWARE)};
-    nprb_thread_counters_collect(&tc, &counts);
+    nprb_thread_counters_collect(&tc, &counts, cpu);
     CHECK(tc.fd[NPRB_EV_TASK_CLOCK] == -1); /* closed */
     const struct nprb_count *task = &counts.event[NPRB_EV_TASK_CLOCK];
     CHECK(task->threads == 1 && task->failed == 0);
     CHECK(task->scaled >= 0.9 * (double)cpu && task->scaled <= 1.1 * (double)cpu + 1e6);
     CHECK(task->enabled_ns >= task->value);
+    CHECK(task->stalled == 0); /* enabled all through the 20 ms it was given */
     CHECK(counts.event[NPRB_EV_PAGE_FAULTS].threads == 1);
     CHECK(counts.event[NPRB_EV_CYCLES].threads == 0 && counts.event[NPRB_EV_CYCLES].failed == 0);
 }
@@ -125,7 +137,7 @@ static void test_core_availability(void)
         nprb_thread_counters_open(&tc, NPRB_COUNTER_GROUP_BIT(NPRB_COUNTERS_CORE));
         CHECK(tc.fd[NPRB_EV_CYCLES] == -1 && tc.error[NPRB_EV_CYCLES] != 0);
         struct nprb_counts counts = {0};
-        nprb_thread_counters_collect(&tc, &counts);
+        nprb_thread_counters_collect(&tc, &counts, 0);
         CHECK(counts.event[NPRB_EV_CYCLES].threads == 0);
     } else {
         printf("this host counts cycles\n");

@@ -12,6 +12,8 @@ a difference fails (exit 1); --write puts the modules' table in place."""
 import os
 import sys
 
+from generated_doc import settle
+
 BEGIN = "<!-- begin: numaprobe_analysis experiments doc -->"
 END = "<!-- end: numaprobe_analysis experiments doc -->"
 
@@ -50,20 +52,8 @@ def main(argv):
     if made is None:
         print(f"FAIL: {path} must hold the lines {BEGIN} and {END} once each, in that order")
         return 1
-    if len(argv) == 3:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("\n".join(made))
-        return 0
-    if made != lines:
-        print(f"FAIL: {path} differs from the experiments' doc rows; regenerate it with")
-        print(f"  {sys.executable} tests/docs/analysis-doc.py . --write")
-        for old, new in zip(lines, made):
-            if old != new:
-                print(f"< {old}\n> {new}")
-                break
-        return 1
-    print(f"{path}: the metrics table is the experiments' doc rows")
-    return 0
+    return settle(path, lines, made, len(argv) == 3, "tests/docs/analysis-doc.py . --write",
+                  f"{path}: the metrics table is the experiments' doc rows")
 
 
 if __name__ == "__main__":

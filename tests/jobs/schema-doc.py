@@ -11,9 +11,13 @@ of the contract without its block, a block naming no table of it, or a table or 
 contract gives no description fails either way."""
 
 import json
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs"))
+from generated_doc import settle  # noqa: E402 (the shared module sits in tests/docs)
 
 BEGIN = "<!-- begin: numaprobe --schema {} -->"
 END = "<!-- end: numaprobe --schema {} -->"
@@ -130,21 +134,10 @@ def main(argv):
     if problems:
         print("\n".join(f"FAIL: {path}: {p}" for p in problems))
         return 1
-    if len(argv) == 4:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("\n".join(made))
-        return 0
-    if made != doc:
-        print(f"FAIL: {path} differs from numaprobe --schema; regenerate it with")
-        print(f"  {sys.executable} tests/jobs/schema-doc.py build/dev/src/numaprobe {path} --write")
-        for old, new in zip(doc, made):
-            if old != new:
-                print(f"- {old[:150]}\n+ {new[:150]}")
-                break
-        return 1
     tables = len(schema["tables"])
-    print(f"{path} matches numaprobe --schema (title, root attributes, {tables} tables)")
-    return 0
+    return settle(path, doc, made, len(argv) == 4,
+                  f"tests/jobs/schema-doc.py build/dev/src/numaprobe {path} --write",
+                  f"{path} matches numaprobe --schema (title, root attributes, {tables} tables)")
 
 
 if __name__ == "__main__":

@@ -139,8 +139,13 @@ def load_fleet(paths, all_runs=False, allow_mixed=False):
     # Every file holds the same tables, those of layout(): the first file's order is theirs.
     tables = {name: _stack(files, lambda r: r.tables, name, names, by_hostname, fingerprints)
               for name in dict.fromkeys(n for res in files for n in res.tables)}
+    # A file whose rows gave a reduction nothing (no flagged row, no sweep) has no frame of it.
+    reductions = dict.fromkeys(n for res in files for n in res.reduced)
+    for res in files:
+        for name in reductions:
+            res.reduced.setdefault(name, pd.DataFrame())
     reduced = {name: _stack(files, lambda r: r.reduced, name, names, by_hostname)
-               for name in dict.fromkeys(n for res in files for n in res.reduced)}
+               for name in reductions}
     return Fleet(files=files, tables=tables, runs=runs, notes=notes, reduced=reduced)
 
 

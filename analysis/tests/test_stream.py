@@ -155,6 +155,24 @@ def test_rows_of_a_few_hosts_read_again(written, layout, monkeypatch):
     assert list(got.host) == list(want.host) and set(got.file) == {path}
 
 
+def test_a_run_without_flagged_rows_pools_with_one_with(written, tmp_path, monkeypatch):
+    """A re-measure that nothing disturbed has no flagged row, so its file reduces to no flag
+    counts: pooled with the first run's, the fleet keeps the first's counts (it once failed
+    with a KeyError, the report exiting 2 where it should judge)."""
+    monkeypatch.setattr(fleet, "validated", lambda path, reader: reader())
+    first, quiet = str(written["as written"]), tmp_path / "quiet.h5"
+    quiet.write_bytes(written["as written"].read_bytes())
+
+    def unflag(rows):
+        rows["flags"][:] = b""
+    for table in ("latency", "bandwidth"):
+        edit(str(quiet), table, unflag)
+    assert reducers.FLAGS not in stream.read_reduced(str(quiet)).reduced
+    for paths in ([first, str(quiet)], [str(quiet), first]):
+        flags = fleet.load_fleet(paths, all_runs=True).reduced[reducers.FLAGS]
+        assert len(flags) and set(flags.file) == {first}
+
+
 def test_read_beside_check(written, tmp_path, monkeypatch):
     """A large file is read by a child while `numaprobe check` runs: the parent reads nothing
     itself, and gets what it would have read; a file check refuses is refused all the same."""

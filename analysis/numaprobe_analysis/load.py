@@ -351,7 +351,8 @@ def load(path, checked=False):
 
 
 # Each table's chunk cache: a block of rows read (stream.py) stays inflated for a second read of
-# a few of its rows. The writer's chunks are 64 KiB; the slots a prime some ten times as many.
+# a few of its rows. The writer's chunks are 256 KiB (64 KiB in older files); the slots a prime
+# some ten times as many.
 CHUNK_CACHE_BYTES = 32 << 20
 CHUNK_CACHE_SLOTS = 5003
 

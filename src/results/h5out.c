@@ -66,17 +66,18 @@ static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
     hid_t file_type = H5Tcopy(h5->mem_types[id]);
     H5Tpack(file_type);
     hsize_t dims = 0, maxdims = H5S_UNLIMITED;
-    hsize_t chunk = 65536 / d->row_bytes > 0 ? 65536 / d->row_bytes : 1;
+    /* Chunks of 256 KiB, deflated at level 1 and not shuffled: every reader (check, merge, the
+     * report) inflates every chunk, and at fleet scale that is most of their time. Unshuffled
+     * rows inflate faster and need no unshuffle pass after; larger chunks cost fewer lookups.
+     * Against 64 KiB shuffled chunks, a fleet file is a quarter larger and check and the report's
+     * reading take a third less CPU (bench/README.md "Fleet scale"). Level 1: most of the gain
+     * for the least time on rank 0 (tests/bench/bench_write). */
+    hsize_t chunk = 262144 / d->row_bytes > 0 ? 262144 / d->row_bytes : 1;
     hid_t space = H5Screate_simple(1, &dims, &maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(dcpl, 1, &chunk);
-    /* Rows are mostly NUL-padded text and repeated values: shuffled and deflated they take a
-     * tenth of the space, and a half-filled chunk costs little (a fleet file stays small).
-     * Level 1: most of the gain for the least time on rank 0 (tests/bench/bench_write). */
-    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
-        H5Pset_shuffle(dcpl);
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
         H5Pset_deflate(dcpl, 1);
-    }
     h5->datasets[id] =
         H5Dcreate2(h5->file, d->name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     H5Pclose(dcpl);

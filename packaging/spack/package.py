@@ -59,6 +59,7 @@ class Numaprobe(CMakePackage):
     depends_on("py-numpy", type=("build", "run"), when="+analysis")
     depends_on("py-scipy", type=("build", "run"), when="+analysis")
     depends_on("py-pyyaml", type="run", when="+analysis")  # compare --references REF.yaml
+    depends_on("libdeflate", type="run", when="+analysis")  # the report inflates fleet files
 
     def cmake_args(self):
         args = [

@@ -148,14 +148,36 @@ char *nprb_fleet_bcast_new_text(const struct nprb_fleet *fleet, char *text)
 
 enum { TAG_COUNTS = 7100, TAG_ROWS = 7200, TAG_HEARTBEAT = 7300 };
 
+/* Rank 0: takes every heartbeat that has arrived and notes when each host was last heard of. */
+static void drain_heartbeats(const struct nprb_fleet *fleet)
+{
+    int flag = 1;
+    while (flag) {
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_HEARTBEAT, fleet->world, &flag, &st);
+        if (!flag)
+            break;
+        int item;
+        MPI_Recv(&item, 1, MPI_INT, st.MPI_SOURCE, TAG_HEARTBEAT, fleet->world, MPI_STATUS_IGNORE);
+        fleet->heard_ns[fleet->host_of_rank[st.MPI_SOURCE]] = nprb_now_ns();
+        if (item < 0)
+            fleet->rank_done[st.MPI_SOURCE] = true; /* nprb_fleet_measured() */
+    }
+}
+
 /* The analyzer's MPI checker wants each request waited for in the function that starts it; this
  * one is completed by the next heartbeat's MPI_Test or by send_rows()'s MPI_Wait. */
 // NOLINTBEGIN(clang-analyzer-optin.mpi.MPI-Checker)
 void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s)
 {
     uint64_t now = nprb_now_ns();
-    if (fleet->rank == 0)
+    if (fleet->rank == 0) {
         fleet->heard_ns[fleet->host_index] = now; /* rank 0 measuring: its host is alive */
+        /* Every rank's heartbeats are small eager messages that MPI keeps for rank 0 until it
+         * reads them: read between its own measurements too, they stay a few, not one per
+         * rank for every quarter of the watchdog that rank 0 measures. */
+        drain_heartbeats(fleet);
+    }
     if (fleet->rank == 0 ||
         (fleet->last_heartbeat_ns > 0 && (double)(now - fleet->last_heartbeat_ns) * 1e-9 < every_s))
         return;
@@ -188,23 +210,6 @@ void nprb_fleet_measured(struct nprb_fleet *fleet)
 }
 // NOLINTEND(clang-analyzer-optin.mpi.MPI-Checker)
 
-/* Rank 0: takes every heartbeat that has arrived and notes when each host was last heard of. */
-static void drain_heartbeats(const struct nprb_fleet *fleet)
-{
-    int flag = 1;
-    while (flag) {
-        MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, TAG_HEARTBEAT, fleet->world, &flag, &st);
-        if (!flag)
-            break;
-        int item;
-        MPI_Recv(&item, 1, MPI_INT, st.MPI_SOURCE, TAG_HEARTBEAT, fleet->world, MPI_STATUS_IGNORE);
-        fleet->heard_ns[fleet->host_of_rank[st.MPI_SOURCE]] = nprb_now_ns();
-        if (item < 0)
-            fleet->rank_done[st.MPI_SOURCE] = true; /* nprb_fleet_measured() */
-    }
-}
-
 struct nprb_fleet_state nprb_fleet_state(struct nprb_fleet *fleet, double late_after_s,
                                          double hung_after_s)
 {
@@ -212,11 +217,16 @@ struct nprb_fleet_state nprb_fleet_state(struct nprb_fleet *fleet, double late_a
     if (fleet->rank != 0)
         return state;
     drain_heartbeats(fleet);
+    /* A host is done when each of its ranks is: one pass over the ranks, not one a host (a
+     * fleet of 100,000 would take 10^10 steps a progress line). */
+    bool *busy = calloc((size_t)fleet->host_count, sizeof *busy);
+    if (busy == NULL)
+        return state;
+    for (int r = 0; r < fleet->size; r++)
+        busy[fleet->host_of_rank[r]] |= !fleet->rank_done[r];
     uint64_t now = nprb_now_ns();
     for (int h = 0; h < fleet->host_count; h++) {
-        bool done = true;
-        for (int r = 0; r < fleet->size && done; r++)
-            done = fleet->host_of_rank[r] != h || fleet->rank_done[r];
+        bool done = !busy[h];
         double silent_s = (double)(now - fleet->heard_ns[h]) * 1e-9;
         if (done)
             state.done++;
@@ -227,6 +237,7 @@ struct nprb_fleet_state nprb_fleet_state(struct nprb_fleet *fleet, double late_a
         else
             state.measuring++;
     }
+    free(busy);
     return state;
 }
 
@@ -406,7 +417,7 @@ static int send_rows(struct nprb_fleet *fleet, const struct nprb_results *mine)
     for (int t = 0; t < NPRB_N_TABLES; t++)
         counts[t] = mine->tables[t].count;
     /* Wait for rank 0's go-ahead, so rank 0 receives from one rank at a time and its memory
-     * stays bounded by one rank's rows, whatever the size of the fleet. */
+     * stays bounded by two ranks' rows (the one it writes, the next), whatever the fleet. */
     int go = 0;
     MPI_Request req;
     MPI_Irecv(&go, 1, MPI_INT, 0, TAG_COUNTS, fleet->world, &req);
@@ -443,12 +454,18 @@ static int receive_rows(const struct nprb_fleet *fleet, int rank, const unsigned
     return 0;
 }
 
+/* Rank 0: whether @p rank waits behind a stuck turn of rank 0's own host (it will never send). */
+static bool behind_stuck_turn(const struct nprb_fleet *fleet, int rank)
+{
+    return fleet->stuck_rank >= 0 && fleet->host_of_rank[rank] == fleet->host_index;
+}
+
 int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,
                       nprb_rows_sink sink, nprb_hung_sink hung, void *arg, double hung_after_s)
 {
     if (fleet->rank != 0)
         return send_rows(fleet, mine);
-    int rc = sink(arg, 0, mine), lost = 0;
+    int rc = sink(arg, 0, mine), lost = 0, asked = 0, go = 1;
     /* Every host counts as heard of when rank 0 starts waiting: the clock runs from here. */
     for (int h = 0; h < fleet->host_count; h++)
         fleet->heard_ns[h] = nprb_now_ns();
@@ -458,15 +475,15 @@ int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,
         unsigned long long counts[NPRB_N_TABLES];
         char why[NPRB_NOTE_LEN];
         double silent_s = 0;
-        int go = 1;
-        if (fleet->stuck_rank >= 0 && fleet->host_of_rank[r] == fleet->host_index) {
-            /* Waits behind a stuck turn of rank 0's own host: it will never answer. */
+        if (behind_stuck_turn(fleet, r)) {
             stuck_reason(fleet, r, hung_after_s, why, sizeof why);
             hung(arg, r, why);
             lost++;
             continue;
         }
-        MPI_Send(&go, 1, MPI_INT, r, TAG_COUNTS, fleet->world);
+        if (asked < r)
+            MPI_Send(&go, 1, MPI_INT, r, TAG_COUNTS, fleet->world);
+        asked = r;
         if (wait_for_counts(fleet, r, counts, hung_after_s, &silent_s) != 0) {
             snprintf(why, sizeof why,
                      "watchdog: host silent for %.1f s (limit %.1f s); see its checkpoint",
@@ -480,6 +497,17 @@ int nprb_fleet_gather(struct nprb_fleet *fleet, const struct nprb_results *mine,
             nprb_fleet_abort(fleet, 1);
         }
         fleet->rank_done[r] = true;
+        /* The next rank's go-ahead before this one's rows are written: it wakes (a waiting rank
+         * naps up to 2 ms between looks) and sends its counts while rank 0 writes, which would
+         * otherwise add its wake-up to every rank of the gather. Its rows wait for rank 0's
+         * receive, or are held by MPI under its eager limit: two ranks' rows at most. */
+        int next = r + 1;
+        while (next < fleet->size && behind_stuck_turn(fleet, next))
+            next++;
+        if (next < fleet->size) {
+            MPI_Send(&go, 1, MPI_INT, next, TAG_COUNTS, fleet->world);
+            asked = next;
+        }
         if (sink(arg, r, &buffer) != 0)
             rc = -1;
     }

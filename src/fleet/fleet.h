@@ -112,8 +112,8 @@ char *nprb_fleet_bcast_new_text(const struct nprb_fleet *fleet, char *text);
 /**
  * Tells rank 0 that this rank is alive and starting measurement @p item. Sent at most once per
  * @p every_s seconds, never blocking (skipped while the previous one is still in flight), so the
- * fleet stays quiet however long the plan. Rank 0 reads them while it waits in
- * nprb_fleet_gather().
+ * fleet stays quiet however long the plan. Rank 0 reads them while it waits (its turns,
+ * nprb_fleet_gather()) and, on its own call, between its own measurements.
  */
 void nprb_fleet_heartbeat(struct nprb_fleet *fleet, int item, double every_s);
 
@@ -150,7 +150,8 @@ typedef int (*nprb_rows_sink)(void *arg, int rank, const struct nprb_results *ro
 typedef void (*nprb_hung_sink)(void *arg, int rank, const char *why);
 
 /**
- * Sends every rank's results to rank 0, which hands them to @p sink one rank at a time. The
+ * Sends every rank's results to rank 0, which hands them to @p sink one rank at a time (the next
+ * rank told to send while the sink takes one: rank 0 holds two ranks' rows at most). The
  * watchdog: rank 0 gives a rank up (calls @p hung) when nothing (rows or a heartbeat) has come
  * from any rank of its host for @p hung_after_s seconds (0 waits for ever), and at once the ranks
  * of rank 0's own host that wait behind a stuck turn (stuck_rank).

@@ -34,10 +34,8 @@ static bool report_in_full(struct nprb_collector *c, const struct nprb_host_row 
            new_type;
 }
 
-static int write_rank(void *arg, int rank, const struct nprb_results *rows)
+int nprb_collector_take_rank(struct nprb_collector *c, const struct nprb_results *rows)
 {
-    struct nprb_collector *c = arg;
-    (void)rank;
     int rc = 0;
     uint64_t t0 = nprb_now_ns();
     for (int t = 0; t < NPRB_N_TABLES; t++)
@@ -69,6 +67,13 @@ static int write_rank(void *arg, int rank, const struct nprb_results *rows)
         nprb_experiments_report(c->sweep_out, rows, &c->reported);
     c->write_ns += nprb_now_ns() - t0;
     return rc;
+}
+
+/* The gather's sink: the rank is in its rows. */
+static int take_gathered(void *arg, int rank, const struct nprb_results *rows)
+{
+    (void)rank;
+    return nprb_collector_take_rank(arg, rows);
 }
 
 /* Rank 0: a rank given up as hung still has a /hosts row saying so (its checkpoint keeps what
@@ -166,27 +171,23 @@ enum nprb_status nprb_collector_write_summary(const struct nprb_collector *c,
     return NPRB_OK;
 }
 
-enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct nprb_results *mine)
+void nprb_collector_begin(struct nprb_collector *c)
 {
-    char *sweep_text = NULL;
-    size_t sweep_len = 0;
-    if (c->fleet->rank == 0) {
-        nprb_report_header(c->report);
-        c->sweep_out = open_memstream(&sweep_text, &sweep_len);
-    }
-    uint64_t t0 = nprb_now_ns();
-    int rc =
-        nprb_fleet_gather(c->fleet, mine, write_rank, write_hung_rank, c, 2 * c->cfg->watchdog_s);
-    if (c->fleet->rank != 0)
-        return NPRB_OK;
-    rc = rc < 0 ? rc : 0; /* a positive count of hung ranks is in c->lost_ranks */
+    nprb_report_header(c->report);
+    c->sweep_out = open_memstream(&c->sweep_text, &c->sweep_len);
+    c->gather_start_ns = nprb_now_ns();
+}
+
+enum nprb_status nprb_collector_finish(struct nprb_collector *c, int rc)
+{
     if (c->sweep_out != NULL) {
         fclose(c->sweep_out);
         c->sweep_out = NULL;
-        if (sweep_text != NULL)
-            fputs(sweep_text, c->report);
-        free(sweep_text);
+        if (c->sweep_text != NULL)
+            fputs(c->sweep_text, c->report);
     }
+    free(c->sweep_text);
+    c->sweep_text = NULL;
     nprb_collector_write_attributes(c, c->h5, rc == 0 && c->lost_ranks == 0);
     char summary[NPRB_TEXT_LEN + 64];
     binding_summary(c, summary, sizeof summary);
@@ -203,7 +204,7 @@ enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct np
         return NPRB_ERR_SYSTEM;
     }
     c->h5 = NULL;
-    double took = (double)(nprb_now_ns() - t0) * 1e-9;
+    double took = (double)(nprb_now_ns() - c->gather_start_ns) * 1e-9;
     nprb_log_progress(
         c->log, "results of %d rank(s) gathered and written in %.3f s; writing %.2f ms a rank",
         c->fleet->size, took, 1e-6 * (double)c->write_ns / c->fleet->size);
@@ -215,6 +216,18 @@ enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct np
     nprb_report_footer(c->report, c->output, c->fleet->host_count, c->fleet->size, c->failed_hosts);
     fflush(c->report);
     return rc == 0 ? NPRB_OK : NPRB_ERR_SYSTEM;
+}
+
+enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct nprb_results *mine)
+{
+    if (c->fleet->rank == 0)
+        nprb_collector_begin(c);
+    int rc = nprb_fleet_gather(c->fleet, mine, take_gathered, write_hung_rank, c,
+                               2 * c->cfg->watchdog_s);
+    if (c->fleet->rank != 0)
+        return NPRB_OK;
+    /* A positive count of hung ranks is in c->lost_ranks. */
+    return nprb_collector_finish(c, rc < 0 ? rc : 0);
 }
 
 _Noreturn void nprb_collector_gather_without_rank0(struct nprb_collector *c,

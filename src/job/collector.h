@@ -58,8 +58,11 @@ struct nprb_collector {
     /* Rank 0: the report on stdout. */
     uint64_t reported; /**< experiments' sections shown (nprb_experiments_report()) ... */
     FILE *sweep_out;   /**< ... gathered here and printed after the host table */
-    int shown_types;   /**< node types shown in full */
-    int line_reports;  /**< ranks given one line */
+    char *sweep_text;  /**< (sweep_out's buffer) */
+    size_t sweep_len;
+    uint64_t gather_start_ns;
+    int shown_types;                        /**< node types shown in full */
+    int line_reports;                       /**< ranks given one line */
     char shown_type[NPRB_REPORT_TYPES][17]; /**< (fingerprints) */
 };
 
@@ -71,6 +74,28 @@ struct nprb_collector {
  * NPRB_OK.
  */
 enum nprb_status nprb_collector_gather(struct nprb_collector *c, const struct nprb_results *mine);
+
+/**
+ * Rank 0, the gather's steps one by one (nprb_collector_gather() is begin, every rank's rows
+ * through take_rank, finish; a benchmark drives them without MPI). Begin prints the report's
+ * header.
+ */
+void nprb_collector_begin(struct nprb_collector *c);
+
+/**
+ * One rank's gathered rows: appended to the results file, counted (failed hosts, narrow
+ * bindings), added to the summary, reported on stdout (in full or one line).
+ * @return 0, or -1 when a table could not be appended or the summary is out of memory.
+ */
+int nprb_collector_take_rank(struct nprb_collector *c, const struct nprb_results *rows);
+
+/**
+ * Prints the experiments' sections, writes the root attributes and commits the file, then the
+ * report's footer. @p rc: 0, or -1 when a rank's rows could not be taken (the file is still
+ * committed; the status says the failure).
+ * @return NPRB_OK, or NPRB_ERR_SYSTEM when @p rc is not 0 or the file could not be written.
+ */
+enum nprb_status nprb_collector_finish(struct nprb_collector *c, int rc);
 
 /**
  * Rank 0's watchdog thread, when rank 0's own measurement has run for @p ran_s seconds: tells the

@@ -21,6 +21,7 @@
 #include "util/units.h"
 #include "version.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -300,8 +301,12 @@ static enum nprb_status open_output(struct nprb_job *job)
                                    &job->collector.h5, aside, sizeof aside, warning, sizeof warning,
                                    err, sizeof err) == 0;
         if (ok && (job->cli->summary_json != NULL || job->cli->summary_stdout) &&
-            (job->collector.summary = nprb_summary_create()) == NULL) {
-            snprintf(err, sizeof err, "cannot write the summary: out of memory");
+            (job->collector.summary = nprb_summary_create(job->cli->summary_json)) == NULL) {
+            snprintf(err, sizeof err,
+                     "cannot write the summary to %s: %s (its hosts' temporary "
+                     "file)",
+                     job->cli->summary_json != NULL ? job->cli->summary_json : "stdout",
+                     strerror(errno));
             ok = 0;
         }
         if (!ok)

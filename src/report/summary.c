@@ -11,6 +11,7 @@
 #include "util/utf8.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <libgen.h>
@@ -34,6 +35,7 @@ struct values {
  * (a host with a rank per NUMA node has its local cells spread over its ranks). */
 struct host_entry {
     char hostname[NPRB_HOST_LEN]; /* as the rows hold it: the JSON's may be escaped */
+    int ranks_left;               /* of its ranks_on_host, those not gathered yet */
     bool failed;                  /* a rank's status was not ok: the host takes the first */
     json_t *obj;                  /* host, node_type, fingerprint, status, ranks, problems */
     struct values lat;            /* local latency cells of bound memory, ns */
@@ -43,9 +45,17 @@ struct host_entry {
     double worst_remote_u;        /* its uncertainty, percent */
 };
 
+/* A fleet's summary does not stay in memory: a host whose ranks have all been gathered is
+ * written out as its JSON text to a temporary file (unlinked: nothing is left behind), and the
+ * summary copies that file. Memory holds the hosts with ranks still to come: one or two when a
+ * host's ranks are consecutive, as launchers place them by default. */
 struct nprb_summary {
-    struct host_entry *hosts; /* in the order their first rank was gathered */
-    size_t count, cap;
+    struct host_entry *hosts; /* [first, count): still open, in the order their first rank was
+                                 gathered */
+    size_t first, count, cap;
+    FILE *done;        /* the finished hosts' JSON, in that order */
+    size_t done_count; /* hosts in it */
+    int done_errno;    /* why a host could not be written there; 0: none */
 };
 
 int nprb_summary_check_path(const char *path, const char *output, bool force, char *err,
@@ -111,22 +121,55 @@ void nprb_summary_print_version(FILE *out)
     fprintf(out, "jansson:  %s (built with %s)\n", jansson_version_str(), JANSSON_VERSION);
 }
 
-struct nprb_summary *nprb_summary_create(void)
+/* The finished hosts' file: in @p path's directory, where the summary's own temporary goes too
+ * (checked writable before the job), or for stdout in TMPDIR or /tmp; made unlinked
+ * (O_TMPFILE), or unlinked as soon as it is made where the file system has no O_TMPFILE. */
+static FILE *done_file(const char *path)
 {
-    return calloc(1, sizeof(struct nprb_summary));
+    char dir[PATH_MAX], name[PATH_MAX + 32];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s", path != NULL ? path : tmp != NULL && tmp[0] ? tmp : "/tmp");
+    const char *d = path != NULL ? dirname(dir) : dir;
+    int fd = open(d, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(name, sizeof name, "%s/.numaprobe-summary-XXXXXX", d);
+        fd = mkostemp(name, O_CLOEXEC);
+        if (fd >= 0)
+            unlink(name);
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+    if (f == NULL && fd >= 0)
+        close(fd);
+    return f;
+}
+
+struct nprb_summary *nprb_summary_create(const char *path)
+{
+    struct nprb_summary *s = calloc(1, sizeof(struct nprb_summary));
+    if (s != NULL && (s->done = done_file(path)) == NULL) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void free_entry(struct host_entry *e)
+{
+    json_decref(e->obj);
+    free(e->lat.v);
+    free(e->read.v);
+    free(e->triad.v);
 }
 
 void nprb_summary_destroy(struct nprb_summary *s)
 {
     if (s == NULL)
         return;
-    for (size_t i = 0; i < s->count; i++) {
-        json_decref(s->hosts[i].obj);
-        free(s->hosts[i].lat.v);
-        free(s->hosts[i].read.v);
-        free(s->hosts[i].triad.v);
-    }
+    for (size_t i = s->first; i < s->count; i++)
+        free_entry(&s->hosts[i]);
     free(s->hosts);
+    if (s->done != NULL)
+        fclose(s->done);
     free(s);
 }
 
@@ -228,13 +271,18 @@ static size_t count_bad(const struct nprb_results *rows, const char *status)
     return bad;
 }
 
-/* The entry of @p host's host, made on its first rank. Ranks of a host are usually gathered one
- * after another, so the search starts from the last entry. */
+/* The open entry of @p host's host, made on its first rank. Ranks of a host are usually
+ * gathered one after another, so the search starts from the last entry. */
 static struct host_entry *entry_of(struct nprb_summary *s, const struct nprb_host_row *host)
 {
-    for (size_t i = s->count; i-- > 0;)
+    for (size_t i = s->count; i-- > s->first;)
         if (strcmp(s->hosts[i].hostname, host->hostname) == 0)
             return &s->hosts[i];
+    if (s->first > 0 && s->first >= s->count / 2) { /* the finished ones' room, used again */
+        memmove(s->hosts, s->hosts + s->first, (s->count - s->first) * sizeof *s->hosts);
+        s->count -= s->first;
+        s->first = 0;
+    }
     if (s->count == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
         struct host_entry *hosts = realloc(s->hosts, cap * sizeof *hosts);
@@ -253,7 +301,8 @@ static struct host_entry *entry_of(struct nprb_summary *s, const struct nprb_hos
     json_object_set_new(o, "ranks", json_array());
     json_object_set_new(o, "problems", json_array());
     struct host_entry *e = &s->hosts[s->count++];
-    *e = (struct host_entry){.failed = strcmp(host->status, NPRB_ROW_OK) != 0,
+    *e = (struct host_entry){.ranks_left = host->ranks_on_host > 0 ? host->ranks_on_host : 1,
+                             .failed = strcmp(host->status, NPRB_ROW_OK) != 0,
                              .obj = o,
                              .lat.uncertainty_pct = NAN,
                              .read.uncertainty_pct = NAN,
@@ -290,9 +339,22 @@ static struct host_entry *add_rank_row(struct nprb_summary *s, const struct nprb
     return e;
 }
 
+static void write_finished(struct nprb_summary *s, bool all);
+
+/* One more of @p e's ranks is in: a host whose last it was is written out. */
+static void rank_done(struct nprb_summary *s, struct host_entry *e)
+{
+    e->ranks_left--;
+    write_finished(s, false);
+}
+
 int nprb_summary_add_host(struct nprb_summary *s, const struct nprb_host_row *host)
 {
-    return add_rank_row(s, host) != NULL ? 0 : -1;
+    struct host_entry *e = add_rank_row(s, host);
+    if (e == NULL)
+        return -1;
+    rank_done(s, e);
+    return 0;
 }
 
 int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *rows)
@@ -318,6 +380,7 @@ int nprb_summary_add_rank(struct nprb_summary *s, const struct nprb_results *row
     if (failed > 0)
         json_array_append_new(problems, textf("rank %" PRId64 ": %zu measurement(s) failed",
                                               (int64_t)host->rank, failed));
+    rank_done(s, e);
     return 0;
 }
 
@@ -351,21 +414,99 @@ static json_t *host_json(struct host_entry *e)
     return o;
 }
 
-/* The document and its dump flags, for nprb_output_replace(). */
-struct dump {
-    json_t *root;
-    int flags;
+/* Every JSON text of the summary is jansson's, with these flags. */
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6))
+
+/* jansson's text of a value nested in the document: each line after its first indented by
+ * @p pad, as the value would be printed in place. */
+struct indented {
+    FILE *out;
+    const char *pad;
 };
 
-static int dump_json(FILE *out, void *arg)
+static int put_indented(const char *buffer, size_t size, void *arg)
 {
-    const struct dump *d = arg;
-    return json_dumpf(d->root, out, d->flags) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+    const struct indented *in = arg;
+    while (size > 0) {
+        const char *nl = memchr(buffer, '\n', size);
+        size_t n = nl != NULL ? (size_t)(nl - buffer) + 1 : size;
+        if (fwrite(buffer, 1, n, in->out) != n || (nl != NULL && fputs(in->pad, in->out) == EOF))
+            return -1;
+        buffer += n;
+        size -= n;
+    }
+    return 0;
+}
+
+/* Writes the open hosts out from the first while each has all its ranks (every open host with
+ * @p all), in the order their first ranks came. A host that cannot be written is remembered as
+ * the summary's failure (nprb_summary_write() says it), and the job goes on. */
+static void write_finished(struct nprb_summary *s, bool all)
+{
+    while (s->first < s->count && (all || s->hosts[s->first].ranks_left <= 0)) {
+        struct host_entry *e = &s->hosts[s->first++];
+        json_t *o = s->done_errno == 0 ? host_json(e) : NULL;
+        struct indented in = {s->done, "    "};
+        errno = 0;
+        if (o != NULL && fputs(s->done_count > 0 ? ",\n    " : "\n    ", s->done) != EOF &&
+            json_dump_callback(o, put_indented, &in, DUMP_FLAGS) == 0)
+            s->done_count++;
+        else if (s->done_errno == 0)
+            s->done_errno = errno != 0 ? errno : ENOMEM;
+        json_decref(o);
+        free_entry(e);
+    }
+    if (s->first == s->count)
+        s->first = s->count = 0;
+}
+
+/* The document for nprb_output_replace(): the job's keys, then the hosts as written out. */
+struct document {
+    json_t *root;
+    struct nprb_summary *s;
+};
+
+static int copy_hosts(FILE *out, FILE *done)
+{
+    char buf[65536];
+    size_t n;
+    if (fflush(done) != 0 || fseeko(done, 0, SEEK_SET) != 0)
+        return -1;
+    while ((n = fread(buf, 1, sizeof buf, done)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            return -1;
+    return ferror(done) || fseeko(done, 0, SEEK_END) != 0 ? -1 : 0;
+}
+
+/* The summary as jansson would print the root object with "hosts" last, the hosts copied in. */
+static int dump_document(FILE *out, void *arg)
+{
+    const struct document *d = arg;
+    const char *key;
+    json_t *value;
+    struct indented in = {out, "  "};
+    const char *sep = "{\n  ";
+    json_object_foreach(d->root, key, value)
+    {
+        if (fprintf(out, "%s\"%s\": ", sep, key) < 0 ||
+            json_dump_callback(value, put_indented, &in, DUMP_FLAGS | JSON_ENCODE_ANY) != 0)
+            return -1;
+        sep = ",\n  ";
+    }
+    if (fprintf(out, "%s\"hosts\": [", sep) < 0 || copy_hosts(out, d->s->done) != 0)
+        return -1;
+    return fputs(d->s->done_count > 0 ? "\n  ]\n}\n" : "]\n}\n", out) == EOF ? -1 : 0;
 }
 
 int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *job, const char *path,
                        char *err, size_t errlen)
 {
+    write_finished(s, true);
+    if (s->done_errno != 0) {
+        snprintf(err, errlen, "cannot write the summary to %s: %s (its hosts' temporary file)",
+                 path != NULL ? path : "stdout", strerror(s->done_errno));
+        return -1;
+    }
     json_t *root = json_object();
     json_object_set_new(root, "summary_version", json_string(NPRB_SUMMARY_VERSION));
     json_object_set_new(root, "software_version", text(job->software_version));
@@ -380,18 +521,11 @@ int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *jo
     json_object_set_new(root, "ranks", json_integer(job->ranks));
     json_object_set_new(root, "host_count", json_integer(job->hosts));
     json_object_set_new(root, "hosts_failed", json_integer(job->hosts_failed));
-    json_t *hosts = json_array();
-    for (size_t i = 0; i < s->count; i++)
-        json_array_append_new(hosts, host_json(&s->hosts[i]));
-    json_object_set_new(root, "hosts", hosts);
 
-    const int flags = JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6);
+    struct document d = {root, s};
     if (path == NULL) {
         errno = 0;
-        int rc = json_dumpf(root, stdout, flags) == 0 && fputc('\n', stdout) != EOF &&
-                         fflush(stdout) == 0
-                     ? 0
-                     : -1;
+        int rc = dump_document(stdout, &d) == 0 && fflush(stdout) == 0 ? 0 : -1;
         json_decref(root);
         if (rc != 0)
             snprintf(err, errlen, "cannot write the summary to stdout: %s",
@@ -399,8 +533,7 @@ int nprb_summary_write(struct nprb_summary *s, const struct nprb_summary_job *jo
         return rc;
     }
     /* As the results file: complete under its final name or not there at all. */
-    struct dump d = {root, flags};
-    int rc = nprb_output_replace(path, dump_json, &d, 0);
+    int rc = nprb_output_replace(path, dump_document, &d, 0);
     int e = errno;
     json_decref(root);
     if (rc != 0) {

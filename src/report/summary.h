@@ -6,8 +6,9 @@
  * type, its ranks, its headline figures (local latency, local read and triad bandwidth, the worst
  * remote latency ratio), each figure's uncertainty and noisy mark (results/contract.h) and its
  * problems. Rank 0 adds each rank's rows as they arrive in the
- * gather, so it holds a few numbers a host, never the rows. Built with jansson, private to this
- * module.
+ * gather and writes a host out, to a temporary file, once its last rank is in: it holds the hosts
+ * whose ranks are still coming, never the rows, and never the whole fleet. Built with jansson,
+ * private to this module.
  */
 #ifndef NPRB_SUMMARY_H
 #define NPRB_SUMMARY_H
@@ -47,8 +48,12 @@ int nprb_summary_lock(struct nprb_output_lock *lock, const char *path, bool forc
 /** The jansson line of --version: the version loaded and the one built against. */
 void nprb_summary_print_version(FILE *out);
 
-/** A new, empty summary; NULL when out of memory. */
-struct nprb_summary *nprb_summary_create(void);
+/**
+ * A new, empty summary, for @p path (NULL: stdout). Its finished hosts wait in an unlinked
+ * temporary file in @p path's directory (for stdout, TMPDIR's or /tmp).
+ * @return the summary, or NULL with errno when out of memory or the file cannot be made.
+ */
+struct nprb_summary *nprb_summary_create(const char *path);
 
 /** Frees @p s (NULL is fine). */
 void nprb_summary_destroy(struct nprb_summary *s);

@@ -3,7 +3,9 @@
 
 #include "results/contract.h"
 #include "results/h5meta.h"
+#include "results/h5room.h"
 #include "results/h5types.h"
+#include "util/fault.h"
 #include "util/sibling.h"
 #include "util/signals.h"
 
@@ -13,6 +15,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +23,70 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The file is built in memory (HDF5's core driver, no backing store) and commit() writes the
+ * image out with write() and fsync(), whose every error we see: that is every checkpoint and a
+ * job of up to about 400 hosts of the quick config. On disk, HDF5 1.10 loses data quietly when the
+ * file system fills: H5Dclose drops chunks it cannot write while H5Fclose still succeeds, and a
+ * failed H5Fflush leaves the file open in a state that crashes the library at exit (H5close).
+ * A fleet's file cannot stay in memory (3.4 GB at 100,000 hosts, and a copy of it at commit), so
+ * past MEMORY_BYTES it goes to its temporary file and HDF5 writes there, into room allocated
+ * ahead of it (h5room.h): every byte HDF5 writes, closing included, lands in blocks the file
+ * system has already given, so a full disk or a quota is a failed posix_fallocate, our error
+ * with errno, never a write HDF5 may not report. Each reservation keeps room for the close
+ * beyond the rows to come, so a failed one still lets HDF5 close the file it ends without a
+ * failed flush. The closed file is then read back for its rows' and chunks' counts and its
+ * length before it may be renamed. */
+static const hsize_t MEMORY_BYTES = (hsize_t)16 << 20;
+
+/* HDF5 converts rows to the packed file type in buffers of this size (its default), which it
+ * would allocate and zero on every H5Dwrite: a fifth of a fleet's write time. Ours are made
+ * once. */
+enum { XFER_BUFFER_BYTES = 1 << 20 };
+
 struct nprb_h5 {
     hid_t file;
     hid_t mem_types[NPRB_N_TABLES];
     hid_t datasets[NPRB_N_TABLES];
+    hsize_t rows[NPRB_N_TABLES]; /* appended to each table */
+    hid_t xfer;                  /* every H5Dwrite's transfer list, with the buffers below */
+    void *convert, *background;  /* the row conversion's buffers (XFER_BUFFER_BYTES each) */
     char path[PATH_MAX];
     char tmp_path[PATH_MAX + 32];
-    int tmp_fd; /* the temporary file, open from create to commit */
+    int tmp_fd;                   /* the temporary file, open from create to commit */
+    bool on_disk;                 /* HDF5 writes to the temporary file, within room */
+    struct nprb_h5room room;      /* on disk: what is reserved ahead of HDF5 */
+    int failed;                   /* the errno of the failure that ended the file, or -1; 0: none */
+    char failure[PATH_MAX + 160]; /* ... and what was being done */
 };
+
+/* Records the first failure that ends the file: appends stop, and commit() says it. */
+__attribute__((format(printf, 3, 4))) static void fail(struct nprb_h5 *h5, int errnum,
+                                                       const char *format, ...)
+{
+    if (h5->failed != 0)
+        return;
+    h5->failed = errnum != 0 ? errnum : -1;
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(h5->failure, sizeof h5->failure, format, ap);
+    va_end(ap);
+}
+
+/* Room on disk for @p bytes more of rows, and for the close, before HDF5 takes it. */
+static int take_room(struct nprb_h5 *h5, size_t bytes)
+{
+    int rc = nprb_h5room_reserve(&h5->room, h5->file, bytes);
+    if (rc != 0)
+        fail(h5, rc, "reserving %lld bytes on disk ahead of HDF5 for %s",
+             (long long)h5->room.wanted, h5->tmp_path);
+    return rc != 0 ? -1 : 0;
+}
+
+/* take_room() for a file on disk; one in memory needs none. */
+static int reserve(struct nprb_h5 *h5, size_t bytes)
+{
+    return h5->on_disk ? take_room(h5, bytes) : 0;
+}
 
 /* The temporary files open now (the results file, a checkpoint), for the signal handler: a job
  * killed by its time limit leaves no half-written file behind. Process-wide by nature. */
@@ -58,6 +117,15 @@ static void track_tmp(const char *tmp_path, bool open)
     }
 }
 
+static void free_h5(struct nprb_h5 *h5)
+{
+    if (h5->xfer > 0)
+        H5Pclose(h5->xfer);
+    free(h5->convert);
+    free(h5->background);
+    free(h5);
+}
+
 static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
 {
     const struct nprb_table_desc *d = nprb_table_desc(id);
@@ -72,14 +140,15 @@ static int create_table(struct nprb_h5 *h5, enum nprb_table_id id)
      * Against 64 KiB shuffled chunks, a fleet file is a quarter larger and check and the report's
      * reading take a third less CPU (bench/README.md "Fleet scale"). Level 1: most of the gain
      * for the least time on rank 0 (tests/bench/bench_write). */
-    hsize_t chunk = 262144 / d->row_bytes > 0 ? 262144 / d->row_bytes : 1;
+    hsize_t chunk = nprb_h5room_chunk_rows(d);
     hid_t space = H5Screate_simple(1, &dims, &maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(dcpl, 1, &chunk);
     if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
         H5Pset_deflate(dcpl, 1);
-    h5->datasets[id] =
-        H5Dcreate2(h5->file, d->name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    hid_t dapl = nprb_h5room_dataset_access();
+    h5->datasets[id] = H5Dcreate2(h5->file, d->name, file_type, space, H5P_DEFAULT, dcpl, dapl);
+    H5Pclose(dapl);
     H5Pclose(dcpl);
     H5Sclose(space);
     H5Tclose(file_type);
@@ -98,7 +167,9 @@ static int open_tmp_file(struct nprb_h5 *h5, char *err, size_t errlen)
         snprintf(err, errlen, "cannot write results to %s: it is a directory", h5->path);
         return -1;
     }
-    h5->tmp_fd = open(h5->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* Read and write: where the file system has no fallocate, glibc's posix_fallocate reads
+     * the blocks it fills. */
+    h5->tmp_fd = open(h5->tmp_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (h5->tmp_fd < 0) {
         snprintf(err, errlen, "cannot write results to %s: %s (creating %s)", h5->path,
                  strerror(errno), h5->tmp_path);
@@ -107,11 +178,6 @@ static int open_tmp_file(struct nprb_h5 *h5, char *err, size_t errlen)
     return 0;
 }
 
-/* The file is built in memory (HDF5's core driver, no backing store) and written out by
- * commit() with write() and fsync(), whose every error we see. On disk, HDF5 1.10 loses data
- * quietly when the file system fills: H5Dclose drops chunks it cannot write while H5Fclose still
- * succeeds, and a failed H5Fflush leaves the file open in a state that crashes the library at
- * exit (H5close). The price is the compressed file in rank 0's memory (17 KB a host). */
 static hid_t memory_file_access(void)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
@@ -143,6 +209,15 @@ int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t err
     track_tmp(h5->tmp_path, true);
     /* numaprobe reports HDF5 failures itself, with the path and what it was doing. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    h5->convert = calloc(1, XFER_BUFFER_BYTES);
+    h5->background = calloc(1, XFER_BUFFER_BYTES);
+    h5->xfer = H5Pcreate(H5P_DATASET_XFER);
+    if (h5->convert == NULL || h5->background == NULL || h5->xfer < 0 ||
+        H5Pset_buffer(h5->xfer, XFER_BUFFER_BYTES, h5->convert, h5->background) < 0) {
+        snprintf(err, errlen, "cannot write results to %s: out of memory", path);
+        nprb_h5_discard(h5);
+        return -1;
+    }
     hid_t fapl = memory_file_access();
     h5->file = fapl >= 0 ? H5Fcreate(h5->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
     if (fapl >= 0)
@@ -165,29 +240,160 @@ int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t err
     return 0;
 }
 
-int nprb_h5_append(struct nprb_h5 *h5, enum nprb_table_id table, const void *rows, size_t count)
+static void close_all(struct nprb_h5 *h5)
 {
-    if (count == 0)
-        return 0;
-    hid_t ds = h5->datasets[table];
-    hid_t space = H5Dget_space(ds);
-    hsize_t old = 0;
-    H5Sget_simple_extent_dims(space, &old, NULL);
-    H5Sclose(space);
-    hsize_t size = old + count, start = old, n = count;
-    if (H5Dset_extent(ds, &size) < 0)
-        return -1;
-    space = H5Dget_space(ds);
-    H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, NULL, &n, NULL);
-    hid_t mem = H5Screate_simple(1, &n, NULL);
-    herr_t rc = H5Dwrite(ds, h5->mem_types[table], mem, space, H5P_DEFAULT, rows);
-    H5Sclose(mem);
-    H5Sclose(space);
-    return rc < 0 ? -1 : 0;
+    for (int t = 0; t < NPRB_N_TABLES; t++) {
+        if (h5->datasets[t] > 0)
+            H5Dclose(h5->datasets[t]);
+        if (h5->mem_types[t] > 0)
+            H5Tclose(h5->mem_types[t]);
+        h5->datasets[t] = h5->mem_types[t] = 0;
+    }
 }
 
-static int write_attr(struct nprb_h5 *h5, const char *name, hid_t type, const void *value)
+/* Closes every table's dataset (their chunk caches written to the file). @return 0 or -1. */
+static int close_datasets(struct nprb_h5 *h5)
 {
+    int rc = 0;
+    for (int t = 0; t < NPRB_N_TABLES; t++)
+        if (h5->datasets[t] > 0 && H5Dclose(h5->datasets[t]) < 0)
+            rc = -1;
+    for (int t = 0; t < NPRB_N_TABLES; t++)
+        h5->datasets[t] = 0;
+    return rc;
+}
+
+static int fsync_path(const char *path, int flags)
+{
+    int fd = open(path, flags);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* The whole image to the temporary file, from its start. @return 0, or -1 with errno. */
+static int write_image(int fd, const unsigned char *image, size_t size)
+{
+    off_t at = 0;
+    while (size > 0) {
+        ssize_t n = pwrite(fd, image, size, at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        image += n;
+        at += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+/* The file's bytes out of HDF5's memory into a buffer of ours; the HDF5 file is closed. */
+static unsigned char *take_image(struct nprb_h5 *h5, size_t *size)
+{
+    unsigned char *image = NULL;
+    ssize_t n =
+        H5Fflush(h5->file, H5F_SCOPE_GLOBAL) < 0 ? -1 : H5Fget_file_image(h5->file, NULL, 0);
+    if (n > 0 && (image = malloc((size_t)n)) != NULL &&
+        H5Fget_file_image(h5->file, image, (size_t)n) != n) {
+        free(image);
+        image = NULL;
+    }
+    if (H5Fclose(h5->file) < 0) {
+        free(image);
+        image = NULL;
+    }
+    h5->file = 0;
+    *size = n > 0 ? (size_t)n : 0;
+    return image;
+}
+
+/* The file in memory goes to its temporary file, which HDF5 then writes itself. The room is
+ * reserved first, while a failure still leaves the file whole in memory to be discarded. */
+static int to_disk(struct nprb_h5 *h5)
+{
+    h5->room.fd = h5->tmp_fd;
+    if (take_room(h5, 0) != 0)
+        return -1;
+    size_t size = 0;
+    unsigned char *image = close_datasets(h5) == 0 ? take_image(h5, &size) : NULL;
+    if (image == NULL || (off_t)size > h5->room.reserved) {
+        free(image);
+        fail(h5, 0, "HDF5 could not finish %s in memory", h5->tmp_path);
+        return -1;
+    }
+    int rc = write_image(h5->tmp_fd, image, size) != 0 ? errno : 0;
+    free(image);
+    if (rc != 0) {
+        fail(h5, rc, "writing %zu bytes to %s", size, h5->tmp_path);
+        return -1;
+    }
+    hid_t fapl = nprb_h5room_file_access(), dapl = nprb_h5room_dataset_access();
+    hid_t file = fapl >= 0 ? H5Fopen(h5->tmp_path, H5F_ACC_RDWR, fapl) : -1;
+    h5->file = file > 0 ? file : 0;
+    h5->on_disk = file > 0;
+    for (int t = 0; t < NPRB_N_TABLES && file > 0; t++) {
+        h5->datasets[t] = H5Dopen2(file, nprb_table_desc((enum nprb_table_id)t)->name, dapl);
+        if (h5->datasets[t] < 0) {
+            h5->datasets[t] = 0;
+            fail(h5, 0, "HDF5 cannot open table /%s of %s again on disk",
+                 nprb_table_desc((enum nprb_table_id)t)->name, h5->tmp_path);
+        }
+    }
+    H5Pclose(fapl);
+    H5Pclose(dapl);
+    if (file < 0)
+        fail(h5, 0, "HDF5 cannot open %s again on disk", h5->tmp_path);
+    return h5->failed != 0 ? -1 : 0;
+}
+
+int nprb_h5_append(struct nprb_h5 *h5, enum nprb_table_id table, const void *rows, size_t count)
+{
+    if (h5->failed != 0)
+        return -1;
+    if (count == 0)
+        return 0;
+    if (reserve(h5, count * nprb_table_desc(table)->row_bytes) != 0)
+        return -1;
+    hid_t ds = h5->datasets[table];
+    hsize_t size = h5->rows[table] + count, start = h5->rows[table], n = count;
+    if (H5Dset_extent(ds, &size) < 0) {
+        fail(h5, 0, "extending /%s to %llu rows", nprb_table_desc(table)->name,
+             (unsigned long long)size);
+        return -1;
+    }
+    hid_t space = H5Dget_space(ds);
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, NULL, &n, NULL);
+    hid_t mem = H5Screate_simple(1, &n, NULL);
+    herr_t rc = H5Dwrite(ds, h5->mem_types[table], mem, space, h5->xfer, rows);
+    H5Sclose(mem);
+    H5Sclose(space);
+    if (rc < 0) {
+        fail(h5, 0, "appending %zu rows to /%s", count, nprb_table_desc(table)->name);
+        return -1;
+    }
+    h5->rows[table] = size;
+    if (h5->on_disk && !nprb_h5room_holds(&h5->room, h5->file)) {
+        fail(h5, 0, "HDF5 wrote %s past the room reserved for it", h5->tmp_path);
+        return -1;
+    }
+    hsize_t in_memory = 0;
+    if (!h5->on_disk && (nprb_fault(NPRB_FAULT_WRITER_ON_DISK) ||
+                         (H5Fget_filesize(h5->file, &in_memory) >= 0 && in_memory >= MEMORY_BYTES)))
+        return to_disk(h5);
+    return 0;
+}
+
+static int write_attr(struct nprb_h5 *h5, const char *name, hid_t type, const void *value,
+                      size_t bytes)
+{
+    if (h5->failed != 0 || reserve(h5, bytes + 4096) != 0)
+        return -1;
     if (H5Aexists(h5->file, name) > 0)
         H5Adelete(h5->file, name);
     hid_t space = H5Screate(H5S_SCALAR);
@@ -219,7 +425,7 @@ int nprb_h5_attr_text(struct nprb_h5 *h5, const char *name, const char *value)
     H5Tset_size(type, H5T_VARIABLE);
     H5Tset_cset(type, H5T_CSET_UTF8);
     const char *v = value != NULL ? value : "";
-    int rc = write_attr(h5, name, type, &v);
+    int rc = write_attr(h5, name, type, &v, strlen(v));
     H5Tclose(type);
     return rc;
 }
@@ -228,87 +434,58 @@ int nprb_h5_attr_int(struct nprb_h5 *h5, const char *name, int64_t value)
 {
     if (!in_contract(name, NPRB_ATTR_INT))
         return -1;
-    return write_attr(h5, name, H5T_NATIVE_INT64, &value);
+    return write_attr(h5, name, H5T_NATIVE_INT64, &value, sizeof value);
 }
 
-static void close_all(struct nprb_h5 *h5)
+/* Memory: the image written out. On disk: HDF5 closes the file in its room, which is then
+ * read back (nprb_h5room_verify()). @return 0, or -1 with the message in @p err. */
+static int finish_file(struct nprb_h5 *h5, char *err, size_t errlen)
 {
-    for (int t = 0; t < NPRB_N_TABLES; t++) {
-        if (h5->datasets[t] > 0)
-            H5Dclose(h5->datasets[t]);
-        if (h5->mem_types[t] > 0)
-            H5Tclose(h5->mem_types[t]);
-        h5->datasets[t] = h5->mem_types[t] = 0;
-    }
-}
-
-static int fsync_path(const char *path, int flags)
-{
-    int fd = open(path, flags);
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd);
-    close(fd);
-    return rc;
-}
-
-/* The whole image to the open temporary file. @return 0, or -1 with errno. */
-static int write_image(int fd, const unsigned char *image, size_t size)
-{
-    while (size > 0) {
-        ssize_t n = write(fd, image, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = ENOSPC;
-            return -1;
-        }
-        image += n;
-        size -= (size_t)n;
-    }
-    return fsync(fd);
-}
-
-/* The file's bytes out of HDF5's memory into a buffer of ours; the HDF5 file is closed. */
-static unsigned char *take_image(struct nprb_h5 *h5, size_t *size)
-{
-    unsigned char *image = NULL;
-    ssize_t n =
-        H5Fflush(h5->file, H5F_SCOPE_GLOBAL) < 0 ? -1 : H5Fget_file_image(h5->file, NULL, 0);
-    if (n > 0 && (image = malloc((size_t)n)) != NULL &&
-        H5Fget_file_image(h5->file, image, (size_t)n) != n) {
-        free(image);
-        image = NULL;
-    }
-    if (H5Fclose(h5->file) < 0) {
-        free(image);
-        image = NULL;
-    }
-    h5->file = 0;
-    *size = n > 0 ? (size_t)n : 0;
-    return image;
-}
-
-int nprb_h5_commit(struct nprb_h5 *h5, char *err, size_t errlen)
-{
-    int rc = 0;
-    for (int t = 0; t < NPRB_N_TABLES; t++)
-        if (h5->datasets[t] > 0 && H5Dclose(h5->datasets[t]) < 0)
-            rc = -1;
-    for (int t = 0; t < NPRB_N_TABLES; t++)
-        h5->datasets[t] = 0;
+    int rc = reserve(h5, 0) != 0 || close_datasets(h5) != 0 ? -1 : 0;
     close_all(h5);
+    if (h5->failed != 0) {
+        if (h5->file > 0) /* within the room still: a failed reservation took none of it */
+            H5Fclose(h5->file);
+        h5->file = 0;
+        snprintf(err, errlen, "cannot write results to %s: %s (%s)", h5->path,
+                 h5->failed > 0 ? strerror(h5->failed) : "HDF5 error", h5->failure);
+        return -1;
+    }
+    if (h5->on_disk) {
+        rc = H5Fclose(h5->file) < 0 || rc != 0 ? -1 : 0;
+        h5->file = 0;
+        char why[256];
+        if (rc != 0)
+            snprintf(err, errlen, "HDF5 could not close %s", h5->tmp_path);
+        else if (nprb_h5room_verify(&h5->room, h5->tmp_path, h5->rows, why, sizeof why) != 0) {
+            snprintf(err, errlen, "cannot write results to %s: %s (%s, not renamed into place)",
+                     h5->path, why, h5->tmp_path);
+            rc = -1;
+        } else if (fsync(h5->tmp_fd) != 0) {
+            snprintf(err, errlen, "cannot write results to %s: %s (syncing %s)", h5->path,
+                     strerror(errno), h5->tmp_path);
+            rc = -1;
+        }
+        return rc;
+    }
     size_t size = 0;
     unsigned char *image = take_image(h5, &size);
     if (rc != 0 || image == NULL) {
         snprintf(err, errlen, "HDF5 could not finish %s in memory (out of memory?)", h5->path);
         rc = -1;
-    } else if (write_image(h5->tmp_fd, image, size) != 0) {
+    } else if (write_image(h5->tmp_fd, image, size) != 0 || fsync(h5->tmp_fd) != 0) {
         snprintf(err, errlen, "cannot write results to %s: %s (writing %zu bytes to %s)", h5->path,
                  strerror(errno), size, h5->tmp_path);
         rc = -1;
-    } else {
+    }
+    free(image);
+    return rc;
+}
+
+int nprb_h5_commit(struct nprb_h5 *h5, char *err, size_t errlen)
+{
+    int rc = finish_file(h5, err, errlen);
+    if (rc == 0) {
         int closed = close(h5->tmp_fd);
         h5->tmp_fd = -1;
         if (closed != 0) {
@@ -326,13 +503,12 @@ int nprb_h5_commit(struct nprb_h5 *h5, char *err, size_t errlen)
             (void)fsync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
         }
     }
-    free(image);
     /* Nothing half-written stays behind: on failure the temporary file goes too. */
     if (rc != 0)
         nprb_h5_discard(h5);
     else {
         track_tmp(h5->tmp_path, false);
-        free(h5);
+        free_h5(h5);
     }
     return rc;
 }
@@ -348,7 +524,7 @@ void nprb_h5_discard(struct nprb_h5 *h5)
         close(h5->tmp_fd);
     unlink(h5->tmp_path);
     track_tmp(h5->tmp_path, false);
-    free(h5);
+    free_h5(h5);
 }
 
 void nprb_h5_print_version(FILE *out)

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file h5out.h
- * The results file writer (rank 0 only). HDF5 builds the file in memory; commit writes it to
- * "<path>.tmp-<pid>" (created at once, so an unwritable place is known before measuring; the
- * name cut to NAME_MAX, see output.h), fsyncs it and renames it to <path>, so a killed or failed
- * writer never leaves a truncated final file.
+ * The results file writer (rank 0 only). The file is "<path>.tmp-<pid>" (created at once, so an
+ * unwritable place is known before measuring; the name cut to NAME_MAX, see output.h) until
+ * commit fsyncs it and renames it to <path>, so a killed or failed writer never leaves a
+ * truncated final file. HDF5 builds it in memory, where commit writes it out; a file past
+ * 16 MiB goes to the temporary file at once and HDF5 writes it there, into room reserved ahead
+ * (h5room.h), and commit checks it before the rename.
  * Tables are extendible compound datasets built from the row descriptors of results.h, appended
- * to one rank's rows at a time (memory stays bounded by the largest rank's rows).
+ * to one rank's rows at a time: memory holds one rank's rows and HDF5's caches, whatever the
+ * size of the file.
  */
 #ifndef NPRB_H5OUT_H
 #define NPRB_H5OUT_H
@@ -26,7 +29,10 @@ struct nprb_h5;
  */
 int nprb_h5_create(struct nprb_h5 **out, const char *path, char *err, size_t errlen);
 
-/** Appends @p count rows to a table. @return 0 or -1. */
+/**
+ * Appends @p count rows to a table. A failure (HDF5's, or no room on disk) ends the file: later
+ * appends do nothing and commit fails, saying why. @return 0 or -1.
+ */
 int nprb_h5_append(struct nprb_h5 *h5, enum nprb_table_id table, const void *rows, size_t count);
 
 /**
@@ -40,7 +46,8 @@ int nprb_h5_attr_text(struct nprb_h5 *h5, const char *name, const char *value);
 int nprb_h5_attr_int(struct nprb_h5 *h5, const char *name, int64_t value);
 
 /**
- * Writes the file out, fsyncs and renames it into place; frees @p h5 whatever happens.
+ * Writes the file out (or closes it on disk and checks it: every table's rows and chunks, its
+ * length), fsyncs and renames it into place; frees @p h5 whatever happens.
  * @return 0, or -1 with a message naming the OS's reason (ENOSPC, ...) in @p err; the temporary
  * file is then removed.
  */

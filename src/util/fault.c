@@ -26,6 +26,7 @@ static const char *const fault_names[NPRB_N_FAULTS] = {
     [NPRB_FAULT_TERM_WRITER] = "term_writer",
     [NPRB_FAULT_TERM_IN_BALANCING] = "term_in_balancing",
     [NPRB_FAULT_TEXTFILE_FULL] = "textfile_full",
+    [NPRB_FAULT_WRITER_ON_DISK] = "writer_on_disk",
 };
 
 /* NUMAPROBE_FAULT as a mask of fault ids, or the first name that is none (into @p unknown). */

@@ -33,6 +33,9 @@
  *   textfile_full      writing the host's OpenMetrics file (--textfile-dir) fails as on a full
  *                      disk, after its temporary was made: the results file must be kept, the
  *                      temporary removed and the failure said
+ *   writer_on_disk     a results file leaves memory for its temporary file on disk at its first
+ *                      rows, not at 16 MiB (h5out.c): the disk path of a fleet's file, taken by
+ *                      a small one
  */
 #ifndef NPRB_FAULT_H
 #define NPRB_FAULT_H
@@ -57,6 +60,7 @@ enum nprb_fault_id {
     NPRB_FAULT_TERM_WRITER,
     NPRB_FAULT_TERM_IN_BALANCING,
     NPRB_FAULT_TEXTFILE_FULL,
+    NPRB_FAULT_WRITER_ON_DISK,
     NPRB_N_FAULTS
 };
 

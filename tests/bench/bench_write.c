@@ -1,293 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* bench_write: the cost of rank 0's write path at fleet scale, without MPI or measurement, and a
- * synthetic fleet file for measuring `numaprobe check` and `numaprobe-report` at that scale.
+/* bench_write: the cost of the HDF5 writer's append loop at fleet scale, without MPI, the
+ * collector or measurement, and a synthetic fleet file for measuring `numaprobe check` and
+ * `numaprobe-report` at that scale (bench_collector drives the whole of rank 0's path).
  *
  *   bench_write HOST.h5 OUT.h5 HOSTS [TYPES]
  *
- * Takes the rows of the first rank of one real results file (a host as numaprobe measured it)
- * and writes HOSTS hosts of TYPES node types (default 3) through the writer the job uses, one host
- * at a time, then the root attributes the contract asks of a job's file: OUT.h5 is a file
- * `numaprobe check` calls valid. What is changed is found through the contract, not a copy of
- * it: every column named `hostname` gets the host's name, and every column whose unit is `ns` or
- * `GB/s` is scaled by the host's node type (a faster and a slower type beside the template's),
- * by a per-host spread of about 2%, and for one host in 500 by a planted bandwidth drop; one
- * host in 1000 has THP `never` (config drift). The template's own sample spread is taken out
- * first (quiet()), so a template measured on a busy machine still gives judged figures. Prints the
- * time per host and the file size. A benchmark, not a test: it asserts nothing about time. */
-#include "results/contract.h"
-#include "results/h5in.h"
+ * Writes HOSTS hosts of TYPES node types (default 3) of the synthetic fleet (fleet_synth.h: the
+ * first rank of HOST.h5, scaled per type and host) through the writer the job uses, one host at
+ * a time, then the root attributes the contract asks of a job's file: OUT.h5 is a file
+ * `numaprobe check` calls valid. Prints the time per host and the file size. A benchmark, not a
+ * test: it asserts nothing about time. */
+#include "fleet_synth.h"
+
 #include "results/h5out.h"
-#include "results/results.h"
 #include "util/timer.h"
 
-#include <inttypes.h>
-#include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-
-enum { MAX_TYPES = 8 };
-
-/* Node types: template, a faster one, a slower one, then variations of them. */
-static const struct node_type {
-    double latency, bandwidth;
-} types[MAX_TYPES] = {{1.0, 1.0},  {0.85, 1.3}, {1.15, 0.8}, {0.95, 1.1},
-                      {1.05, 0.9}, {0.9, 1.2},  {1.1, 0.85}, {1.2, 0.7}};
-
-/* splitmix64: a reproducible spread without libc's global state. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* About normal, mean 0, deviation 1 (the sum of four uniforms, rescaled). */
-static double gauss(uint64_t *state)
-{
-    double s = 0;
-    for (int i = 0; i < 4; i++)
-        s += (double)(next_random(state) >> 11) * 0x1.0p-53;
-    return (s - 2.0) * sqrt(3.0);
-}
-
-static const struct nprb_field *field_named(const struct nprb_table_desc *d, const char *name)
-{
-    for (size_t i = 0; i < d->field_count; i++)
-        if (strcmp(d->fields[i].name, name) == 0)
-            return &d->fields[i];
-    return NULL;
-}
-
-static void set_text(const struct nprb_table_desc *d, unsigned char *row, const char *name,
-                     const char *value)
-{
-    const struct nprb_field *f = field_named(d, name);
-    if (f != NULL && f->kind == NPRB_FIELD_STR)
-        nprb_copy_text((char *)row + f->offset, f->size, value);
-}
-
-static void set_i32(const struct nprb_table_desc *d, unsigned char *row, const char *name,
-                    int32_t value)
-{
-    const struct nprb_field *f = field_named(d, name);
-    if (f != NULL && f->kind == NPRB_FIELD_I32)
-        memcpy(row + f->offset, &value, sizeof value);
-}
-
-/* Where in each table's row the columns this bench changes lie, looked up once in the
- * descriptors and the contract: the rank, the host name, and the float columns in ns and GB/s. */
-enum { MAX_SCALED = 24 };
-struct columns {
-    const struct nprb_field *rank, *hostname;
-    size_t ns[MAX_SCALED], gbs[MAX_SCALED];
-    size_t n_ns, n_gbs;
-};
-static struct columns columns_of[NPRB_N_TABLES];
-
-static void find_columns(void)
-{
-    for (int t = 0; t < NPRB_N_TABLES; t++) {
-        const struct nprb_table_desc *d = nprb_table_desc((enum nprb_table_id)t);
-        struct columns *c = &columns_of[t];
-        c->rank = field_named(d, "rank");
-        c->hostname = field_named(d, "hostname");
-        for (size_t i = 0; i < d->field_count; i++) {
-            const char *u = d->fields[i].unit;
-            bool array = d->fields[i].kind == NPRB_FIELD_F64_ARRAY;
-            if ((d->fields[i].kind != NPRB_FIELD_F64 && !array) || u == NULL)
-                continue;
-            /* Each pass's figure scales with the headline it is one of. */
-            for (size_t k = 0; k < (array ? d->fields[i].size / sizeof(double) : 1); k++) {
-                size_t at = d->fields[i].offset + k * sizeof(double);
-                if (strcmp(u, "ns") == 0 && c->n_ns < MAX_SCALED)
-                    c->ns[c->n_ns++] = at;
-                if (strcmp(u, "GB/s") == 0 && c->n_gbs < MAX_SCALED)
-                    c->gbs[c->n_gbs++] = at;
-            }
-        }
-    }
-}
-
-/* Scales the float columns at @p offsets by @p factor (NaN stays NaN). */
-static void scale(unsigned char *row, const size_t *offsets, size_t n, double factor)
-{
-    for (size_t i = 0; i < n; i++) {
-        double v;
-        memcpy(&v, row + offsets[i], sizeof v);
-        v *= factor;
-        memcpy(row + offsets[i], &v, sizeof v);
-    }
-}
-
-/* Copies column @p from over the columns @p to of every row of table @p t (absent names skip). */
-static void copy_column(struct nprb_results *tpl, enum nprb_table_id t, const char *from,
-                        const char *const *to)
-{
-    const struct nprb_table_desc *d = nprb_table_desc(t);
-    const struct nprb_field *src = field_named(d, from);
-    for (size_t i = 0; src != NULL && i < tpl->tables[t].count; i++) {
-        unsigned char *row = tpl->tables[t].data + i * tpl->tables[t].row_bytes;
-        for (const char *const *name = to; *name != NULL; name++) {
-            const struct nprb_field *dst = field_named(d, *name);
-            if (dst != NULL && dst->kind == NPRB_FIELD_F64 && src->kind == NPRB_FIELD_F64)
-                memcpy(row + dst->offset, row + src->offset, sizeof(double));
-        }
-    }
-}
-
-/* Sets the double column @p name of every row of table @p t to @p value (absent: nothing). */
-static void set_column(struct nprb_results *tpl, enum nprb_table_id t, const char *name,
-                       double value)
-{
-    const struct nprb_field *f = field_named(nprb_table_desc(t), name);
-    for (size_t i = 0; f != NULL && f->kind == NPRB_FIELD_F64 && i < tpl->tables[t].count; i++)
-        memcpy(tpl->tables[t].data + i * tpl->tables[t].row_bytes + f->offset, &value,
-               sizeof value);
-}
-
-/* Takes the template's own spread out of its rows (every sample at the median, every
- * repetition at the best, every uncertainty 0): a template measured on a busy machine is noisy,
- * and the report keeps noisy figures out of its verdicts, so the planted outliers would go
- * unjudged. The fleet's spread is the one this bench plants. */
-static void quiet(struct nprb_results *tpl)
-{
-    set_column(tpl, NPRB_TABLE_LATENCY, "uncertainty_pct", 0);
-    set_column(tpl, NPRB_TABLE_BANDWIDTH, "uncertainty_pct", 0);
-    static const char *const samples[] = {"latency_ns_min", "latency_ns_p90", "latency_ns_p99",
-                                          "latency_ns_max", NULL};
-    static const char *const repetitions[] = {"gbs_median", "gbs_worst", NULL};
-    copy_column(tpl, NPRB_TABLE_LATENCY, "latency_ns_median", samples);
-    copy_column(tpl, NPRB_TABLE_LOADED_LATENCY, "latency_ns_median", samples);
-    copy_column(tpl, NPRB_TABLE_BANDWIDTH, "gbs_best", repetitions);
-}
-
-struct host {
-    int32_t rank;
-    int type;
-    char name[64];
-    double latency, bandwidth; /* this host's factors */
-    uint64_t random;
-};
-
-/* One host's rows, made from the template's (@p tpl) into @p out (same counts). */
-static void make_host(const struct nprb_results *tpl, struct nprb_results *out, struct host *h)
-{
-    for (int t = 0; t < NPRB_N_TABLES; t++) {
-        const struct columns *c = &columns_of[t];
-        const struct nprb_rows *from = &tpl->tables[t];
-        memcpy(out->tables[t].data, from->data, from->count * from->row_bytes);
-        out->tables[t].count = from->count;
-        for (size_t i = 0; i < from->count; i++) {
-            unsigned char *row = out->tables[t].data + i * from->row_bytes;
-            if (c->rank != NULL)
-                memcpy(row + c->rank->offset, &h->rank, sizeof h->rank);
-            if (c->hostname != NULL)
-                nprb_copy_text((char *)row + c->hostname->offset, c->hostname->size, h->name);
-            if (t == NPRB_TABLE_DISTANCES) /* firmware's figures, not measured */
-                continue;
-            if (t == NPRB_TABLE_HOSTS) {
-                scale(row, c->gbs, c->n_gbs, types[h->type].bandwidth);
-                continue;
-            }
-            /* One factor a row keeps min <= median <= p90 and best >= median. */
-            double noise = 1.0 + 0.005 * gauss(&h->random);
-            scale(row, c->ns, c->n_ns, h->latency * noise);
-            scale(row, c->gbs, c->n_gbs, h->bandwidth / noise);
-        }
-    }
-}
-
-static void make_host_row(const struct nprb_results *tpl, struct nprb_results *out,
-                          const struct host *h)
-{
-    const struct nprb_table_desc *d = nprb_table_desc(NPRB_TABLE_HOSTS);
-    unsigned char *row = out->tables[NPRB_TABLE_HOSTS].data;
-    const struct nprb_host_row *src = (const void *)tpl->tables[NPRB_TABLE_HOSTS].data;
-    char text[128];
-    set_i32(d, row, "host_index", h->rank);
-    set_i32(d, row, "ranks_on_host", 1);
-    snprintf(text, sizeof text, "%.14s%02x", src->fingerprint, h->type);
-    set_text(d, row, "fingerprint", text);
-    if (h->type > 0) {
-        snprintf(text, sizeof text, "%.40s (type %c)", src->node_type, 'A' + h->type);
-        set_text(d, row, "node_type", text);
-        snprintf(text, sizeof text, "%.60s (type %c)", src->cpu_model, 'A' + h->type);
-        set_text(d, row, "cpu_model", text);
-    }
-    if (h->rank % 1000 == 11)
-        set_text(d, row, "thp_mode", "never");
-}
-
-/* The root attributes of a job's file (contract.c: those of every file and of a final one),
- * the template's values where it has them, the counts of this fleet. */
-static int write_root_attrs(struct nprb_h5 *h5, const struct nprb_attrs *tpl, int hosts,
-                            int64_t failed)
-{
-    size_t count = 0;
-    const struct nprb_root_attr *rules = nprb_root_attrs(&count);
-    for (size_t i = 0; i < count; i++) {
-        const struct nprb_root_attr *r = &rules[i];
-        const struct nprb_attr *a = nprb_attrs_find(tpl, r->name);
-        if ((r->scope != NPRB_ATTR_EVERY && r->scope != NPRB_ATTR_FINAL) || a == NULL ||
-            a->type != r->type)
-            continue;
-        if (a->type == NPRB_ATTR_TEXT)
-            nprb_h5_attr_text(h5, r->name, a->text);
-        else
-            nprb_h5_attr_int(h5, r->name, a->value);
-    }
-    char summary[128];
-    snprintf(summary, sizeof summary, "%d of %d rank(s) ok", hosts, hosts);
-    nprb_h5_attr_text(h5, "schema_version", NPRB_SCHEMA_VERSION);
-    nprb_h5_attr_text(h5, "command_line", "bench_write (synthetic fleet)");
-    nprb_h5_attr_text(h5, "binding_summary", summary);
-    nprb_h5_attr_int(h5, "world_size", hosts);
-    nprb_h5_attr_int(h5, "host_count", hosts);
-    nprb_h5_attr_int(h5, "complete", 1);
-    nprb_h5_attr_int(h5, "hosts_ok", hosts - failed);
-    return nprb_h5_attr_int(h5, "hosts_failed", failed);
-}
-
-/* The template's first rank's rows only: a host of one rank. */
-static int first_rank_only(struct nprb_results *all, struct nprb_results *tpl)
-{
-    if (all->tables[NPRB_TABLE_HOSTS].count == 0)
-        return -1;
-    int32_t rank;
-    memcpy(&rank, all->tables[NPRB_TABLE_HOSTS].data, sizeof rank);
-    for (int t = 0; t < NPRB_N_TABLES; t++)
-        for (size_t i = 0; i < all->tables[t].count; i++) {
-            const unsigned char *row = all->tables[t].data + i * all->tables[t].row_bytes;
-            int32_t r;
-            memcpy(&r, row, sizeof r); /* every row struct starts with its int32 rank */
-            if (r == rank && nprb_results_add(tpl, (enum nprb_table_id)t, row) != 0)
-                return -1;
-        }
-    return 0;
-}
-
-static int read_template(const char *path, struct nprb_attrs *attrs, struct nprb_results *tpl)
-{
-    char err[512];
-    struct nprb_h5in *in = NULL;
-    struct nprb_results all;
-    nprb_results_init(&all);
-    int rc = -1;
-    if (nprb_h5in_open(&in, path, err, sizeof err) != 0 || nprb_h5in_attrs(in, attrs) != 0 ||
-        nprb_h5in_read_all(in, &all, err, sizeof err) != 0)
-        fprintf(stderr, "bench_write: cannot read %s: %s\n", path, err);
-    else if (first_rank_only(&all, tpl) != 0)
-        fprintf(stderr, "bench_write: %s has no /hosts row\n", path);
-    else
-        rc = 0;
-    nprb_h5in_close(in);
-    nprb_results_free(&all);
-    return rc;
-}
 
 int main(int argc, char **argv)
 {
@@ -295,59 +25,38 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s HOST.h5 OUT.h5 HOSTS [TYPES]\n", argv[0]);
         return 2;
     }
-    int hosts = atoi(argv[3]), ntypes = argc == 5 ? atoi(argv[4]) : 3;
-    if (hosts < 1 || ntypes < 1 || ntypes > MAX_TYPES) {
-        fprintf(stderr, "bench_write: HOSTS must be at least 1, TYPES 1..%d\n", MAX_TYPES);
+    struct fleet_synth f;
+    if (fleet_synth_open(&f, "bench_write", argv[1], atoi(argv[3]),
+                         argc == 5 ? atoi(argv[4]) : 3) != 0) {
+        fleet_synth_close(&f);
         return 2;
     }
-    struct nprb_attrs attrs;
-    struct nprb_results tpl, rows;
-    nprb_results_init(&tpl);
-    nprb_results_init(&rows);
-    if (read_template(argv[1], &attrs, &tpl) != 0)
-        return 1;
-    find_columns();
-    quiet(&tpl);
-    size_t per_host = 0;
-    for (int t = 0; t < NPRB_N_TABLES; t++) {
-        per_host += tpl.tables[t].count;
-        for (size_t i = 0; i < tpl.tables[t].count; i++) /* room for one host's rows */
-            nprb_results_add(&rows, (enum nprb_table_id)t, tpl.tables[t].data);
-    }
-    const struct nprb_host_row *first = (const void *)tpl.tables[NPRB_TABLE_HOSTS].data;
-    int64_t failed = strcmp(first->status, NPRB_ROW_OK) != 0 ? hosts : 0;
-
     char err[512];
     struct nprb_h5 *h5 = NULL;
     uint64_t t0 = nprb_now_ns(), append_ns = 0;
     if (nprb_h5_create(&h5, argv[2], err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
+        fleet_synth_close(&f);
         return 1;
     }
-    for (int r = 0; r < hosts; r++) {
-        /* Types in blocks, as racks of one kind are: host names sort by type. */
-        int type = (int)((int64_t)r * ntypes / hosts);
-        struct host h = {.rank = r, .type = type, .random = 0x5eedULL + (uint64_t)r};
-        snprintf(h.name, sizeof h.name, "node%c%05d", 'a' + type, r);
-        double spread = 1.0 + 0.02 * gauss(&h.random);
-        h.latency = types[type].latency * spread;
-        h.bandwidth = types[type].bandwidth / spread * (r % 500 == 7 ? 0.6 : 1.0);
-        make_host(&tpl, &rows, &h);
-        make_host_row(&tpl, &rows, &h);
+    for (int r = 0; r < f.hosts; r++) {
+        fleet_synth_host(&f, r);
         uint64_t a0 = nprb_now_ns();
         for (int t = 0; t < NPRB_N_TABLES; t++)
-            if (nprb_h5_append(h5, (enum nprb_table_id)t, rows.tables[t].data,
-                               rows.tables[t].count) != 0) {
+            if (nprb_h5_append(h5, (enum nprb_table_id)t, f.row.tables[t].data,
+                               f.row.tables[t].count) != 0) {
                 fprintf(stderr, "bench_write: cannot append to /%s\n",
                         nprb_table_desc((enum nprb_table_id)t)->name);
                 nprb_h5_discard(h5);
+                fleet_synth_close(&f);
                 return 1;
             }
         append_ns += nprb_now_ns() - a0;
     }
-    write_root_attrs(h5, &attrs, hosts, failed);
+    fleet_synth_root_attrs(&f, h5, "bench_write (synthetic fleet)");
     if (nprb_h5_commit(h5, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
+        fleet_synth_close(&f);
         return 1;
     }
     double total = (double)(nprb_now_ns() - t0) * 1e-9;
@@ -355,10 +64,8 @@ int main(int argc, char **argv)
     stat(argv[2], &st);
     printf("%d hosts of %zu rows, %d node type(s): appending %.3f ms a host, %.2f s in all with "
            "commit; file %.2f MB (%.1f KB a host)\n",
-           hosts, per_host, ntypes, 1e-6 * (double)append_ns / hosts, total,
-           (double)st.st_size / 1e6, (double)st.st_size / 1e3 / hosts);
-    nprb_attrs_free(&attrs);
-    nprb_results_free(&tpl);
-    nprb_results_free(&rows);
+           f.hosts, f.rows_a_host, f.types, 1e-6 * (double)append_ns / f.hosts, total,
+           (double)st.st_size / 1e6, (double)st.st_size / 1e3 / f.hosts);
+    fleet_synth_close(&f);
     return 0;
 }

@@ -21,6 +21,8 @@
 #   full_fs         the file system fills during the write: exit 1, no crash, nothing left
 #   full_at_create  a file system already full: exit 2 naming ENOSPC, not file locking
 #   merge_full_fs   numaprobe merge onto a full file system: exit 1, nothing left
+#   full_fs_on_disk full_fs with every file on disk from its first rows (a fleet's file): its
+#                   room cannot be reserved, the same exit, message and nothing left
 set -uo pipefail
 mode=$1 exe=$(realpath "$2") config=$(realpath "$3") outdir=$4
 mkdir -p "$outdir"
@@ -207,6 +209,14 @@ full_at_create)
     says "No space left on device"
     never_says "locking"
     measured && fail "measured before refusing"
+    nothing_left "$work/fs"
+    ;;
+full_fs_on_disk)
+    tiny_fs 32k
+    run 1 env NUMAPROBE_FAULT=writer_on_disk "$exe" -c "$config" --quiet -o fs/r.h5
+    says "cannot write results to .*fs/r.h5: No space left on device \(reserving"
+    says "going on without checkpoints"
+    [ ! -e fs/r.h5 ] || fail "a final file exists"
     nothing_left "$work/fs"
     ;;
 merge_full_fs)

@@ -9,10 +9,12 @@
  * and copies each row's columns into its struct, and keeps the last chunk for the next block.
  *
  * It takes only the layouts numaprobe writes: one dimension, chunked, filtered by shuffle and
- * deflate (either, both or none), every column of the row type of the file's own type. Anything
- * else, and any chunk that is not exactly what those filters make (missing, a filter skipped,
- * a stream that does not end where the chunk does, a wrong checksum), is left to HDF5, which
- * then reads it or fails as it always did: the rows and the verdicts are HDF5's either way.
+ * deflate (either, both or none, with the parameters HDF5's filters accept), every column of the
+ * row type of the file's own type, and a table whose first row HDF5 reads (HDF5 checks a table
+ * as a whole on every read). Anything else, and any chunk that is not exactly what those filters
+ * make (missing, a filter skipped, a stream that does not end where the chunk does, a wrong
+ * checksum), is left to HDF5, which then reads it or fails as it always did: the rows and the
+ * verdicts are HDF5's either way.
  */
 #ifndef NPRB_H5CHUNKS_H
 #define NPRB_H5CHUNKS_H

@@ -126,27 +126,6 @@ static bool layout_known(struct nprb_h5chunks *c, hid_t mem_type)
     return known;
 }
 
-/* HDF5 checks a table as a whole on every read (its fill value, the conversion of its type),
- * which reading its chunks directly would skip: a table whose first row HDF5 will not read is
- * left to HDF5, to fail where it always has. */
-static bool hdf5_reads_a_row(const struct nprb_h5chunks *c, hid_t mem_type)
-{
-    if (c->rows == 0)
-        return true;
-    hsize_t first = 0, one = 1;
-    void *row = malloc(c->mem_row);
-    hid_t space = H5Dget_space(c->ds), mem = H5Screate_simple(1, &one, NULL);
-    bool read = row != NULL && space >= 0 && mem >= 0 &&
-                H5Sselect_hyperslab(space, H5S_SELECT_SET, &first, NULL, &one, NULL) >= 0 &&
-                H5Dread(c->ds, mem_type, mem, space, H5P_DEFAULT, row) >= 0;
-    if (mem >= 0)
-        H5Sclose(mem);
-    if (space >= 0)
-        H5Sclose(space);
-    free(row);
-    return read;
-}
-
 struct nprb_h5chunks *nprb_h5chunks_open(hid_t ds, hid_t mem_type, size_t row_bytes)
 {
     struct nprb_h5chunks *c = calloc(1, sizeof *c);
@@ -154,7 +133,7 @@ struct nprb_h5chunks *nprb_h5chunks_open(hid_t ds, hid_t mem_type, size_t row_by
         return NULL;
     c->ds = ds;
     c->mem_row = row_bytes;
-    if (!layout_known(c, mem_type) || !hdf5_reads_a_row(c, mem_type)) {
+    if (!layout_known(c, mem_type)) {
         nprb_h5chunks_close(c);
         return NULL;
     }

@@ -10,11 +10,12 @@
  *
  * It takes only the layouts numaprobe writes: one dimension, chunked, filtered by shuffle and
  * deflate (either, both or none, with the parameters HDF5's filters accept), every column of the
- * row type of the file's own type, and a table whose first row HDF5 reads (HDF5 checks a table
- * as a whole on every read). Anything else, and any chunk that is not exactly what those filters
- * make (missing, a filter skipped, a stream that does not end where the chunk does, a wrong
- * checksum), is left to HDF5, which then reads it or fails as it always did: the rows and the
- * verdicts are HDF5's either way.
+ * row type of the file's own type. Anything else, and any chunk that is not exactly what those
+ * filters make (missing, a filter skipped, a stream that does not end where the chunk does, a
+ * wrong checksum), is left to HDF5, which then reads it or fails as it always did: the rows and
+ * the verdicts are HDF5's either way. HDF5 also checks a table as a whole on every read (its
+ * fill value, the conversion of its type): h5in.c reads a table's first block through HDF5 and
+ * decodes the rest here only when that read succeeds.
  */
 #ifndef NPRB_H5CHUNKS_H
 #define NPRB_H5CHUNKS_H

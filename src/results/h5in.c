@@ -19,6 +19,7 @@ struct nprb_h5in {
     hid_t mem_types[NPRB_N_TABLES];
     bool partial[NPRB_N_TABLES]; /* the file's table lacks columns (an older minor's) */
     struct nprb_h5chunks *chunks[NPRB_N_TABLES]; /* the table's chunks decoded here; NULL: HDF5 */
+    bool hdf5_read[NPRB_N_TABLES];               /* HDF5 has read a block of the opened table */
 };
 
 int nprb_h5in_open(struct nprb_h5in **out, const char *path, char *err, size_t errlen)
@@ -302,6 +303,7 @@ int nprb_h5in_table(struct nprb_h5in *in, enum nprb_table_id table, size_t *rows
     *rows = 0;
     nprb_h5chunks_close(in->chunks[table]);
     in->chunks[table] = NULL;
+    in->hdf5_read[table] = false;
     if (in->datasets[table] > 0) {
         H5Dclose(in->datasets[table]);
         in->datasets[table] = 0;
@@ -409,8 +411,10 @@ int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start,
     if (in->partial[table])
         fill_absent(table, rows, count);
     /* numaprobe's own layout is decoded here, several times faster than HDF5's filters do it;
-     * any other layout, and any chunk the decoder does not take, HDF5 reads as it always has. */
-    if (in->chunks[table] == NULL ||
+     * any other layout, and any chunk the decoder does not take, HDF5 reads as it always has.
+     * The first block is HDF5's too: it checks the table as a whole (fill value, type
+     * conversion) on every read, and a table it refuses once is left to it. */
+    if (in->chunks[table] == NULL || !in->hdf5_read[table] ||
         nprb_h5chunks_read(in->chunks[table], start, count, rows) != 0) {
         hsize_t first = start, n = count;
         hid_t space = H5Dget_space(ds);
@@ -422,6 +426,7 @@ int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start,
         H5Sclose(space);
         if (rc < 0)
             return -1;
+        in->hdf5_read[table] = true;
     }
     /* The writer always terminates text; a damaged file may not, and the readers use C strings. */
     const struct nprb_table_desc *d = nprb_table_desc(table);

@@ -55,6 +55,12 @@ endif()
 if(NOT HDF5_IS_PARALLEL)
   message(STATUS "HDF5 found is serial: fine for the default rank-0 writer")
 endif()
+# The reader inflates the tables' chunks itself (src/results/h5chunks.c); HDF5's deflate filter
+# uses the same library.
+find_package(ZLIB QUIET)
+if(NOT ZLIB_FOUND)
+  nprb_missing("zlib" "zlib1g-dev" "zlib-devel" "zlib")
+endif()
 if(NOT TARGET HDF5::HDF5)
   add_library(HDF5::HDF5 INTERFACE IMPORTED)
   target_include_directories(HDF5::HDF5 INTERFACE ${HDF5_C_INCLUDE_DIRS})

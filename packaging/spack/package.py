@@ -48,6 +48,7 @@ class Numaprobe(CMakePackage):
     depends_on("libyaml")
     depends_on("jansson")  # --summary-json
     depends_on("hdf5+mpi")
+    depends_on("zlib-api")  # the reader inflates the tables' chunks itself
 
     # numaprobe-report: a Python program run by this Python (build and run: the build runs its
     # --help for the man page, which imports the packages typed "build" too). Its package goes

@@ -94,6 +94,13 @@ int nprb_h5in_read(struct nprb_h5in *in, enum nprb_table_id table, size_t start,
                    void *rows);
 
 /**
+ * Whether the rows of a table opened by nprb_h5in_table() are decoded by numaprobe itself
+ * (h5chunks.h: the layout numaprobe writes) rather than through HDF5's filters. Either way they
+ * read the same; this is the fast way a fleet's file is read.
+ */
+bool nprb_h5in_decodes_chunks(const struct nprb_h5in *in, enum nprb_table_id table);
+
+/**
  * Reads every row of every table into @p results (initialised by the caller, appended to).
  * @return 0, or -1 with what failed in @p err.
  */

@@ -264,9 +264,16 @@ void nprb_rows_parse_ids(enum nprb_table_id table, void *rows, size_t count)
     for (size_t f = 0; f < sizeof id_fields / sizeof id_fields[0]; f++) {
         if (id_fields[f].table != table)
             continue;
+        /* A table's rows come in runs of one experiment (one kernel, one policy): a name is
+         * parsed when it differs from the row before's, not looked up in its list each row. */
+        const char *before = NULL;
+        int id = 0;
         for (size_t i = 0; i < count; i++) {
             unsigned char *row = (unsigned char *)rows + i * row_bytes;
-            int id = id_fields[f].parse((const char *)row + id_fields[f].text);
+            const char *text = (const char *)row + id_fields[f].text;
+            if (before == NULL || strcmp(text, before) != 0)
+                id = id_fields[f].parse(text);
+            before = text;
             memcpy(row + id_fields[f].id, &id, sizeof id);
         }
     }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What the writer (h5out) writes, the reader (h5in) reads back: every column of every table,
- * field by field, and the root attributes, through the one set of types in h5types; and the
- * enums a row carries beside its text, parsed on the way in. */
+ * field by field, and the root attributes, through the one set of types in h5types; the enums a
+ * row carries beside its text, parsed on the way in; and rows of many chunks, which the reader
+ * decodes itself, in blocks of any size and order. */
 #include "../unit/check.h"
 #include "results/h5in.h"
 #include "results/h5out.h"
@@ -89,6 +90,80 @@ static void ids_roundtrip(const char *dir)
     remove(path);
 }
 
+/* Columns of @p count rows of @p d that differ between @p a and @p b, each reported. */
+static size_t columns_differ(const struct nprb_table_desc *d, const unsigned char *a,
+                             const unsigned char *b, size_t count)
+{
+    size_t differ = 0;
+    for (size_t r = 0; r < count; r++)
+        for (size_t f = 0; f < d->field_count; f++) {
+            const struct nprb_field *fd = &d->fields[f];
+            if (memcmp(a + r * d->row_bytes + fd->offset, b + r * d->row_bytes + fd->offset,
+                       fd->size) != 0) {
+                fprintf(stderr, "/%s row %zu column %s differs\n", d->name, r, fd->name);
+                differ++;
+            }
+        }
+    return differ;
+}
+
+/* Rows spanning many chunks, which the reader decodes itself, read back whatever the blocks:
+ * a row at a time, a chunk's worth, blocks across chunk boundaries, and backwards (the chunk
+ * kept from the read before is then never the one wanted). Rows past the end are refused. */
+static void blocks_roundtrip(const char *dir)
+{
+    enum { ROWS = 1000 };
+    const enum nprb_table_id tables[] = {NPRB_TABLE_COUNTERS, NPRB_TABLE_LATENCY, NPRB_TABLE_HOSTS};
+    enum { N = sizeof tables / sizeof tables[0] };
+    char path[PATH_MAX], err[512] = "";
+    snprintf(path, sizeof path, "%s/h5in-blocks.h5", dir);
+    unsigned char *written[N] = {NULL};
+    struct nprb_h5 *h5 = NULL;
+    CHECK(nprb_h5_create(&h5, path, err, sizeof err) == 0);
+    for (size_t t = 0; t < N && h5 != NULL; t++) {
+        const struct nprb_table_desc *d = nprb_table_desc(tables[t]);
+        written[t] = malloc(ROWS * d->row_bytes);
+        for (int r = 0; written[t] != NULL && r < ROWS; r++)
+            fill_row(written[t] + (size_t)r * d->row_bytes, d, (int)tables[t], r);
+        CHECK(written[t] != NULL && nprb_h5_append(h5, tables[t], written[t], ROWS) == 0);
+    }
+    CHECK(h5 != NULL && nprb_h5_commit(h5, err, sizeof err) == 0);
+    struct nprb_h5in *in = NULL;
+    CHECK(nprb_h5in_open(&in, path, err, sizeof err) == 0);
+    for (size_t t = 0; t < N && in != NULL && written[t] != NULL; t++) {
+        const struct nprb_table_desc *d = nprb_table_desc(tables[t]);
+        unsigned char *read = malloc(ROWS * d->row_bytes);
+        if (read == NULL)
+            break;
+        size_t rows = 0;
+        CHECK(nprb_h5in_table(in, tables[t], &rows, NULL, NULL) == 0 && rows == ROWS);
+        CHECK(nprb_h5in_decodes_chunks(in, tables[t]));
+        const size_t blocks[] = {1, 7, 65536 / d->row_bytes, 65536 / d->row_bytes + 1, 333, ROWS};
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+            memset(read, 0, ROWS * d->row_bytes);
+            for (size_t start = 0; start < ROWS; start += blocks[b]) {
+                size_t n = ROWS - start < blocks[b] ? ROWS - start : blocks[b];
+                CHECK(nprb_h5in_read(in, tables[t], start, n, read + start * d->row_bytes) == 0);
+            }
+            CHECK(columns_differ(d, read, written[t], ROWS) == 0);
+        }
+        memset(read, 0, ROWS * d->row_bytes);
+        for (size_t end = ROWS; end > 0;) {
+            size_t n = end < 97 ? end : 97;
+            end -= n;
+            CHECK(nprb_h5in_read(in, tables[t], end, n, read + end * d->row_bytes) == 0);
+        }
+        CHECK(columns_differ(d, read, written[t], ROWS) == 0);
+        CHECK(nprb_h5in_read(in, tables[t], ROWS - 5, 10, read) != 0);
+        free(read);
+    }
+    if (in != NULL)
+        nprb_h5in_close(in);
+    for (size_t t = 0; t < N; t++)
+        free(written[t]);
+    remove(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -142,22 +217,15 @@ int main(int argc, char **argv)
     for (int t = 0; t < NPRB_N_TABLES; t++) {
         const struct nprb_table_desc *d = nprb_table_desc((enum nprb_table_id)t);
         CHECK(read.tables[t].count == written.tables[t].count);
-        for (size_t r = 0; r < read.tables[t].count && r < written.tables[t].count; r++) {
-            const unsigned char *a = read.tables[t].data + r * d->row_bytes;
-            const unsigned char *b = written.tables[t].data + r * d->row_bytes;
-            for (size_t f = 0; f < d->field_count; f++) {
-                const struct nprb_field *fd = &d->fields[f];
-                if (memcmp(a + fd->offset, b + fd->offset, fd->size) != 0) {
-                    fprintf(stderr, "/%s row %zu column %s differs\n", d->name, r, fd->name);
-                    check_failures++;
-                }
-            }
-        }
+        size_t both = read.tables[t].count < written.tables[t].count ? read.tables[t].count
+                                                                     : written.tables[t].count;
+        CHECK(columns_differ(d, read.tables[t].data, written.tables[t].data, both) == 0);
     }
     nprb_results_free(&read);
     nprb_results_free(&written);
     nprb_h5in_close(in);
     remove(path);
     ids_roundtrip(argv[1]);
+    blocks_roundtrip(argv[1]);
     return CHECK_DONE();
 }

@@ -48,7 +48,7 @@ class Numaprobe(CMakePackage):
     depends_on("libyaml")
     depends_on("jansson")  # --summary-json
     depends_on("hdf5+mpi")
-    depends_on("zlib-api")  # the reader inflates the tables' chunks itself
+    depends_on("libdeflate")  # the readers inflate the tables' chunks themselves
 
     # numaprobe-report: a Python program run by this Python (build and run: the build runs its
     # --help for the man page, which imports the packages typed "build" too). Its package goes
@@ -60,7 +60,6 @@ class Numaprobe(CMakePackage):
     depends_on("py-numpy", type=("build", "run"), when="+analysis")
     depends_on("py-scipy", type=("build", "run"), when="+analysis")
     depends_on("py-pyyaml", type="run", when="+analysis")  # compare --references REF.yaml
-    depends_on("libdeflate", type="run", when="+analysis")  # the report inflates fleet files
 
     def cmake_args(self):
         args = [

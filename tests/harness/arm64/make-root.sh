@@ -11,7 +11,7 @@
 # under QEMU takes about five (README.md). Nothing here needs what those scripts do.
 set -euo pipefail
 root=${1:-${NPRB_ARM64_ROOT:-/var/cache/numaprobe/arm64-root}}
-packages=libc6-dev,libgomp1,libopenmpi-dev,openmpi-bin,libhdf5-openmpi-dev,libhwloc-dev,libnuma-dev,libyaml-dev,libjansson-dev
+packages=libc6-dev,libgomp1,libopenmpi-dev,openmpi-bin,libhdf5-openmpi-dev,libhwloc-dev,libnuma-dev,libyaml-dev,libjansson-dev,libdeflate-dev
 suite=${NPRB_ARM64_SUITE:-bookworm}
 stamp="$suite $packages"
 

@@ -8,7 +8,7 @@ refuses the predefined filters). So a table whose chunks are what numaprobe writ
 after a shuffle in files before 256 KiB chunks) and whose rows are the packed, little-endian
 records numpy reads as they are, is read with H5Dread_chunk and inflated here: by libdeflate
 where the system has it (Debian's libdeflate0), by Python's zlib otherwise. Any other table, or
-chunk, is read by h5py as before. The rows are the same either way (tests/test_chunks.py)."""
+chunk, is read by h5py as before. The rows are the same either way (analysis/tests/test_chunks.py)."""
 
 import ctypes
 import ctypes.util

@@ -10,8 +10,8 @@
 
 #include <libdeflate.h>
 
-/* Chunks past this are left to HDF5: numaprobe's are 256 KiB (64 KiB in older files), and a damaged layout must not
- * make this allocate gigabytes. */
+/* Chunks past this are left to HDF5: numaprobe's are 256 KiB (64 KiB in older files), and a damaged
+ * layout must not make this allocate gigabytes. */
 #define MAX_CHUNK_BYTES ((size_t)16 << 20)
 
 /* Bytes of a file row copied to a struct row: a run of columns laid out alike in both. */

@@ -14,22 +14,7 @@ set -uo pipefail
 mode=$1 bench=$(realpath "$2") exe=$(realpath "$3") template=$(realpath "$4") outdir=$5
 mkdir -p "$outdir"
 work="$(cd "$outdir" && pwd -P)/collector-$mode"
-mnt=""
-cleanup() { [ -z "$mnt" ] || umount "$mnt" 2>/dev/null; }
-trap cleanup EXIT
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-
-fail() { echo "FAIL: $*"; echo "--- output:"; tail -20 "$work.log" 2>/dev/null; exit 1; }
-# run WANT_RC CMD...: runs CMD into $work.log and checks the exit code
-run() {
-    local want=$1
-    shift
-    "$@" >"$work.log" 2>&1
-    rc=$?
-    echo "exit $rc: $*" | cut -c1-200
-    [ "$rc" -eq "$want" ] || fail "exit code $rc, expected $want"
-}
-says() { grep -Eq -- "$1" "$work.log" || fail "output does not say: $1"; }
+. "$(dirname "$(realpath "$0")")/../cli/workdir.sh"
 count() { grep -Ec -- "$1" "$2"; }
 nothing_left() {
     local left

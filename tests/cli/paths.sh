@@ -27,22 +27,7 @@ set -uo pipefail
 mode=$1 exe=$(realpath "$2") config=$(realpath "$3") outdir=$4
 mkdir -p "$outdir"
 work="$(cd "$outdir" && pwd -P)/paths-$mode"
-mnt=""
-cleanup() { [ -z "$mnt" ] || umount "$mnt" 2>/dev/null; }
-trap cleanup EXIT
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-
-fail() { echo "FAIL: $*"; echo "--- output:"; cat "$work.log" 2>/dev/null; exit 1; }
-# run WANT_RC CMD...: runs CMD into $work/log and checks the exit code
-run() {
-    local want=$1
-    shift
-    "$@" >"$work.log" 2>&1
-    rc=$?
-    echo "exit $rc: $*" | cut -c1-200
-    [ "$rc" -eq "$want" ] || fail "exit code $rc, expected $want"
-}
-says() { grep -Eq -- "$1" "$work.log" || fail "output does not say: $1"; }
+. "$(dirname "$(realpath "$0")")/workdir.sh"
 never_says() { ! grep -Eq -- "$1" "$work.log" || fail "output says: $1"; }
 measured() { grep -q "CPUs of node" "$work.log"; }
 # nothing_left DIR: no temporary and no lock file in DIR

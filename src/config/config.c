@@ -321,10 +321,12 @@ int nprb_config_key_assign(struct nprb_config *cfg, size_t i, const char *text, 
         bool own = key->max > 0; /* a run's length (time_budget), not a measurement's */
         double lo = own ? (double)key->min : NPRB_DURATION_MIN_S;
         double hi = own ? (double)key->max : NPRB_DURATION_MAX_S;
-        if (nprb_parse_duration(text, &s) != 0 || s < lo || s > hi) {
+        /* A run's length is 0 (none) or from 1ns too: a shorter one would echo as 0. */
+        if (nprb_parse_duration(text, &s) != 0 || s < lo || s > hi ||
+            (own && s > 0 && s < NPRB_DURATION_MIN_S)) {
             if (own)
                 nprb_config_fmt_err(err, errlen,
-                                    "expected a duration from %gs to %gh like 30min, got '%s'", lo,
+                                    "expected 0 or a duration from 1ns to %gh like 30min, got '%s'",
                                     hi / 3600, text);
             else
                 nprb_config_fmt_err(

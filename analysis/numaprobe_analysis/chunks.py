@@ -50,7 +50,7 @@ class _Libdeflate:
 
 def _libdeflate():
     name = ctypes.util.find_library("deflate")
-    if name is None or sys.byteorder != "little":
+    if name is None:
         return None
     try:
         return _Libdeflate(ctypes.CDLL(name))
@@ -87,10 +87,12 @@ def _pipeline(dataset):
     if any(not dtype[n].isnative and dtype[n].byteorder != "|" for n in dtype.names):
         return None
     plist = dataset.id.get_create_plist()
-    filters = [plist.get_filter(i)[0] for i in range(plist.get_nfilters())]
-    if filters == [_DEFLATE]:
+    filters = [plist.get_filter(i) for i in range(plist.get_nfilters())]
+    codes = [f[0] for f in filters]
+    if codes == [_DEFLATE]:
         return False
-    if filters == [_SHUFFLE, _DEFLATE]:
+    # Shuffled by the record's size, as HDF5 applies it to numaprobe's tables (its one parameter).
+    if codes == [_SHUFFLE, _DEFLATE] and tuple(filters[0][2]) == (dtype.itemsize,):
         return True
     return None
 
